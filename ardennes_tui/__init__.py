@@ -1,0 +1,1 @@
+"""The terminal front end: the Textual app and the ``ardennes`` command."""

@@ -1,0 +1,62 @@
+"""The ``ardennes`` command: no arguments opens the app; subcommands print or script.
+
+Each subcommand lives in its own module under :mod:`ardennes_tui.commands` and provides
+``register(subparsers)``, which adds its parser and sets ``func`` to a ``run(args) -> int``.
+User errors print one line on stderr and exit non-zero, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+COMMAND_MODULES = ("map", "scenarios", "oob")
+"""Modules of :mod:`ardennes_tui.commands`, in the order ``--help`` lists them."""
+
+
+class UserError(Exception):
+    """A problem with the user's input: reported as one line, exit status ``code``."""
+
+    def __init__(self, message: str, code: int = 2) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ardennes",
+        description="The Ardennes Offensive (SPI, 1973) in the terminal, by email.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(f"ardennes_tui.commands.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"ardennes_tui.commands.{name}":
+                raise
+            continue  # a command not built yet
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command is None:
+            from ardennes_tui.app import run_app
+
+            return run_app()
+        code: int = args.func(args)
+        return code
+    except UserError as exc:
+        print(f"ardennes: {exc}", file=sys.stderr)
+        return exc.code
+    except BrokenPipeError:  # e.g. `ardennes map | head`
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

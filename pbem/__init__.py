@@ -1,0 +1,1 @@
+"""Play by email: packets, keys, dice, ASCII armour and verification."""

@@ -1,0 +1,217 @@
+"""The map model: terrain per hex, features per hexside, and a loader for the compiled map.
+
+The compiled map (``scenarios/<name>/map.json``) is exactly the JSON that ``ardennes map
+--json`` prints; :class:`MapData` is its strict msgspec schema. :class:`GameMap` wraps it with
+the indexes the rules need (hex by id, hexside by key, neighbours on the map).
+
+Terrain Effects Chart (AO-11): terrain is ``clear`` (AO-11.a), ``rough`` (AO-11.e) or
+``impassable`` (AO-11.g); a hex may hold a town (AO-11.f) and a fortification, ``westwall``
+(AO-11.h) or ``fortified`` (the chart's second, unnamed fortified terrain, AO-11.i). Hexsides
+carry rivers (AO-11.c), their crossings, ``bridge`` (AO-11.d) or ``ford`` (AO-11.b), roads
+(AO-11.j) and the 16 December start line (errata M5). Allied Map Edge hexes (AO-5.3L, AO-11.k)
+have ``edge`` set to their section; German east-edge hexes have ``edge == "east"``.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.resources
+from collections.abc import Iterator
+from typing import Final, Literal
+
+import msgspec
+
+from rules import hexgrid
+from rules.hexgrid import HexId, Hexside
+
+Terrain = Literal["clear", "rough", "impassable"]
+Fortification = Literal["westwall", "fortified"]
+Crossing = Literal["bridge", "ford"]
+AlliedSection = Literal["NE", "NW", "W", "SW", "SE"]
+Edge = Literal["NE", "NW", "W", "SW", "SE", "east"]
+
+ALLIED_SECTIONS: Final[tuple[AlliedSection, ...]] = ("NE", "NW", "W", "SW", "SE")
+"""The Allied map-edge sections in order around the map, north-east to south-east (AO-14.1b)."""
+
+MAX_MAP_BYTES: Final = 4 * 1024 * 1024
+
+
+class HexData(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=False):
+    """One hex of the compiled map. ``lat``/``lon`` are the hex centre (WGS84 degrees)."""
+
+    id: HexId
+    terrain: Terrain
+    town: str | None
+    fortification: Fortification | None
+    edge: Edge | None
+    exit_vp: int | None
+    lat: float
+    lon: float
+
+
+class HexsideData(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=False):
+    """One hexside with at least one feature; ``hexes`` is the sorted pair of its hexes."""
+
+    hexes: tuple[HexId, HexId]
+    river: str | None
+    crossing: Crossing | None
+    road: bool
+    start_line: bool
+
+
+class MapData(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=False):
+    """The compiled map, as stored and as printed by ``ardennes map --json``."""
+
+    map: str
+    hex_km: float
+    columns: int
+    rows: int
+    hexes: list[HexData]
+    hexsides: list[HexsideData]
+
+
+class MapError(ValueError):
+    """The compiled map is malformed or inconsistent."""
+
+
+_NO_SIDE: Final = HexsideData(hexes=("", ""), river=None, crossing=None, road=False, start_line=False)
+
+
+class GameMap:
+    """A compiled map with indexes. Immutable by convention: nothing mutates it after load."""
+
+    __slots__ = ("_hexes", "_neighbours", "_sides", "data")
+
+    def __init__(self, data: MapData) -> None:
+        self.data = data
+        self._hexes: dict[HexId, HexData] = {}
+        for h in data.hexes:
+            col, row = hexgrid.parse(h.id)
+            if not (1 <= col <= data.columns and 1 <= row <= data.rows):
+                raise MapError(f"hex {h.id} lies outside the {data.columns}x{data.rows} grid")
+            if h.id in self._hexes:
+                raise MapError(f"hex {h.id} is listed twice")
+            self._hexes[h.id] = h
+        if len(self._hexes) != data.columns * data.rows:
+            raise MapError(
+                f"map lists {len(self._hexes)} hexes, a {data.columns}x{data.rows} grid has "
+                f"{data.columns * data.rows}"
+            )
+        self._sides: dict[Hexside, HexsideData] = {}
+        for s in data.hexsides:
+            a, b = s.hexes
+            if a not in self._hexes or b not in self._hexes:
+                raise MapError(f"hexside {a}-{b} names a hex that is not on the map")
+            key = hexgrid.hexside(a, b)
+            if key != (a, b):
+                raise MapError(f"hexside {a}-{b} is not stored in sorted order")
+            if key in self._sides:
+                raise MapError(f"hexside {a}-{b} is listed twice")
+            if s.crossing is not None and s.river is None:
+                raise MapError(f"hexside {a}-{b} has a {s.crossing} but no river")
+            self._sides[key] = s
+        self._neighbours: dict[HexId, tuple[HexId, ...]] = {
+            h: tuple(n for n in hexgrid.neighbours(h) if n is not None and n in self._hexes)
+            for h in self._hexes
+        }
+
+    # -- lookup ---------------------------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        return self.data.map
+
+    @property
+    def columns(self) -> int:
+        return self.data.columns
+
+    @property
+    def rows(self) -> int:
+        return self.data.rows
+
+    def __contains__(self, hex_id: object) -> bool:
+        return hex_id in self._hexes
+
+    def __iter__(self) -> Iterator[HexId]:
+        """Hex ids in sorted order."""
+        return iter(sorted(self._hexes))
+
+    def hex(self, hex_id: HexId) -> HexData:
+        """The hex ``hex_id``; KeyError when it is not on the map."""
+        return self._hexes[hex_id]
+
+    def side(self, a: HexId, b: HexId) -> HexsideData:
+        """Features of the hexside between adjacent hexes (all empty when it has none)."""
+        return self._sides.get(hexgrid.hexside(a, b), _NO_SIDE)
+
+    def sides(self) -> Iterator[HexsideData]:
+        """Every hexside that has a feature, in sorted order."""
+        return (self._sides[k] for k in sorted(self._sides))
+
+    def neighbours(self, hex_id: HexId) -> tuple[HexId, ...]:
+        """On-map neighbours of ``hex_id`` in :data:`rules.hexgrid.DIRECTIONS` order."""
+        return self._neighbours[hex_id]
+
+    # -- derived --------------------------------------------------------------------------
+
+    def towns(self) -> dict[str, HexId]:
+        """Town name -> hex id."""
+        return {h.town: h.id for h in self.data.hexes if h.town is not None}
+
+    def town_hex(self, name: str) -> HexId:
+        """The hex of the town called ``name`` (KeyError if none)."""
+        return self.towns()[name]
+
+    def is_road_hex(self, hex_id: HexId) -> bool:
+        """A road hex: at least one road hexside touches it (AO-11.j)."""
+        return any(self.side(hex_id, n).road for n in self._neighbours[hex_id])
+
+    def is_allied_edge(self, hex_id: HexId) -> bool:
+        """An Allied Map Edge hex (AO-5.3L)."""
+        e = self._hexes[hex_id].edge
+        return e is not None and e != "east"
+
+    def exit_hexes(self) -> list[HexData]:
+        """Road exit hexes with their victory points (AO-16.B), sorted by id."""
+        return [h for h in self.data.hexes if h.exit_vp is not None]
+
+
+def decode_map(raw: bytes) -> GameMap:
+    """Strictly decode and check a compiled map (untrusted bytes allowed)."""
+    if len(raw) > MAX_MAP_BYTES:
+        raise MapError(f"map file is {len(raw)} bytes, over the {MAX_MAP_BYTES} byte limit")
+    try:
+        data = msgspec.json.decode(raw, type=MapData)
+    except msgspec.DecodeError as exc:
+        raise MapError(f"malformed map: {exc}") from None
+    try:
+        return GameMap(data)
+    except hexgrid.HexIdError as exc:
+        raise MapError(str(exc)) from None
+
+
+def encode_map(data: MapData) -> bytes:
+    """Canonical bytes of a compiled map: one hex or hexside per line, fields in schema order.
+
+    Hexes are sorted by id and hexsides by their pair, so equal maps give equal bytes and a
+    change to one hex changes one line of the committed file.
+    """
+    enc = msgspec.json.encode
+    hexes = sorted(data.hexes, key=lambda h: h.id)
+    sides = sorted(data.hexsides, key=lambda s: s.hexes)
+    head = b'{"map":%s,"hex_km":%s,"columns":%d,"rows":%d,' % (
+        enc(data.map),
+        enc(data.hex_km),
+        data.columns,
+        data.rows,
+    )
+    out = [head, b'"hexes":[\n', b",\n".join(enc(h) for h in hexes), b'\n],\n"hexsides":[\n']
+    out += [b",\n".join(enc(s) for s in sides), b"\n]}\n"]
+    return b"".join(out)
+
+
+@functools.cache
+def load_map(name: str = "ardennes") -> GameMap:
+    """Load the compiled map shipped in ``scenarios/<name>/map.json``."""
+    res = importlib.resources.files("scenarios").joinpath(name, "map.json")
+    return decode_map(res.read_bytes())
