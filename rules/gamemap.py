@@ -74,7 +74,9 @@ class MapError(ValueError):
     """The compiled map is malformed or inconsistent."""
 
 
-_NO_SIDE: Final = HexsideData(hexes=("", ""), river=None, crossing=None, road=False, start_line=False)
+_NO_SIDE: Final = HexsideData(
+    hexes=("", ""), river=None, crossing=None, road=False, start_line=False
+)
 
 
 class GameMap:
