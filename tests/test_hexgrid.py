@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import pytest
@@ -93,7 +94,7 @@ def test_distance_is_a_metric_and_matches_lines(a: str, b: str) -> None:
     assert (d == 0) == (a == b)
     path = hg.line(a, b)
     assert path[0] == a and path[-1] == b and len(path) == d + 1
-    assert all(hg.distance(p, q) == 1 for p, q in zip(path, path[1:], strict=False))
+    assert all(hg.distance(p, q) == 1 for p, q in itertools.pairwise(path))
     # Euclidean distance between centres never exceeds hex distance.
     (x1, y1), (x2, y2) = hg.center(a), hg.center(b)
     assert math.hypot(x2 - x1, y2 - y1) <= d + 1e-9
