@@ -11,6 +11,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 COMMAND_MODULES = ("map", "scenarios", "oob")
 """Modules of :mod:`ardennes_tui.commands`, in the order ``--help`` lists them."""
@@ -24,12 +25,27 @@ class UserError(Exception):
         self.code = code
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr (exit 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="ardennes",
-        description="The Ardennes Offensive (SPI, 1973) in the terminal, by email.",
+        description="The Ardennes Offensive (SPI, 1973) in the terminal, by email. "
+        "With no command, opens the map viewer.",
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parser.add_argument(
+        "--scenario",
+        type=int,
+        default=1,
+        metavar="N",
+        help="the scenario whose set-up the viewer shows (1-10, default 1)",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     for name in COMMAND_MODULES:
         try:
             module = importlib.import_module(f"ardennes_tui.commands.{name}")
@@ -48,7 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             from ardennes_tui.app import run_app
 
-            return run_app()
+            return run_app(args.scenario)
         code: int = args.func(args)
         return code
     except UserError as exc:

@@ -1,0 +1,128 @@
+"""``ardennes map``: print the whole map as text (with a legend), or as JSON.
+
+Colour (16 ANSI colours) is on when stdout is a terminal, off in a pipe; ``--color`` and
+``--no-color`` force it, and the ``NO_COLOR`` environment variable turns it off. Without
+colour the output is plain ASCII and every feature still has its own glyph.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from ardennes_tui.cli import UserError
+from ardennes_tui.render.counters import UnitsByHex
+from rules.gamemap import GameMap, MapError, decode_map, encode_map, load_map
+
+LEGEND_WIDTH = 120
+"""The legend wraps here, so it reads in an ordinary terminal even though the map is wider."""
+
+
+def register(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "map",
+        help="print the map (text with a legend, or --json)",
+        description="Print the whole map with hexsides drawn, margins and a legend.",
+    )
+    fmt = parser.add_mutually_exclusive_group()
+    fmt.add_argument(
+        "--json", action="store_true", help="print the compiled map as JSON (schema fixed)"
+    )
+    fmt.add_argument(
+        "--overview", action="store_true", help="print the compact overview (one line per row)"
+    )
+    colour = parser.add_mutually_exclusive_group()
+    colour.add_argument(
+        "--color",
+        dest="color",
+        action="store_const",
+        const=True,
+        default=None,
+        help="colour even when stdout is not a terminal",
+    )
+    colour.add_argument(
+        "--no-color",
+        dest="color",
+        action="store_const",
+        const=False,
+        help="plain ASCII, no colour (also NO_COLOR=1)",
+    )
+    parser.add_argument(
+        "--scenario",
+        type=int,
+        metavar="N",
+        help="draw the set-up of scenario N (1-10) on the map",
+    )
+    parser.add_argument(
+        "--map-file",
+        type=Path,
+        metavar="PATH",
+        help="a compiled map.json to show instead of the shipped Ardennes map",
+    )
+    parser.set_defaults(func=run)
+
+
+def use_colour(flag: bool | None) -> bool:
+    """``--color``/``--no-color`` win; then ``NO_COLOR`` (any non-empty value); then a TTY."""
+    if flag is not None:
+        return flag
+    if os.environ.get("NO_COLOR"):
+        return False
+    return sys.stdout.isatty()
+
+
+def get_map(path: Path | None) -> GameMap:
+    """The map to show: ``path`` if given, else the shipped ``scenarios/ardennes/map.json``."""
+    try:
+        if path is not None:
+            return decode_map(path.read_bytes())
+        return load_map("ardennes")
+    except FileNotFoundError as exc:
+        where = path if path is not None else "scenarios/ardennes/map.json"
+        raise UserError(f"no compiled map at {where} (run `make map`)", 1) from exc
+    except OSError as exc:
+        raise UserError(f"cannot read {path}: {exc.strerror}", 1) from exc
+    except MapError as exc:
+        raise UserError(str(exc), 1) from exc
+
+
+def render_text(
+    game_map: GameMap,
+    *,
+    colour: bool,
+    overview: bool = False,
+    units: UnitsByHex | None = None,
+) -> str:
+    """The map and legend as one string (ANSI colour or plain ASCII)."""
+    from ardennes_tui.render import draw_detail, draw_overview, legend_lines
+
+    picture = draw_overview(game_map, units) if overview else draw_detail(game_map, units)
+    legend = legend_lines(game_map, width=LEGEND_WIDTH, ascii_only=not colour)
+    if colour:
+        from ardennes_tui.render.palette import ansi_lines
+
+        lines = ansi_lines(picture.lines) + ansi_lines(legend)
+    else:
+        lines = picture.plain_lines() + ["".join(t for t, _ in ln).rstrip() for ln in legend]
+    return "".join(line + "\n" for line in lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    game_map = get_map(args.map_file)
+    if args.json:
+        sys.stdout.write(encode_map(game_map.data).decode("utf-8"))
+        return 0
+    units = None
+    if args.scenario is not None:
+        from ardennes_tui.scenario_view import scenario_or_error, setup_units
+
+        if args.map_file is not None:
+            raise UserError("--scenario draws on the shipped map; drop --map-file", 2)
+        units = setup_units(scenario_or_error(args.scenario))
+    text = render_text(game_map, colour=use_colour(args.color), overview=args.overview, units=units)
+    sys.stdout.write(text)
+    sys.stdout.flush()
+    return 0

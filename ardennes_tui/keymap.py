@@ -1,0 +1,75 @@
+"""Key bindings as data: binding id -> keys, action, description.
+
+Screens and widgets build their Textual ``BINDINGS`` from :data:`KEYMAP`, so every binding has
+an id; a user keymap (``{binding id: "key,key"}``) can later be applied with
+``App.set_keymap``. Movement follows our pointy-topped grid (``docs/hex-grid.md``):
+``y u`` = north-west/north-east, ``h l`` = west/east, ``b n`` = south-west/south-east, and
+``k j`` go straight up/down the column (alternating NW/NE and SW/SE, which keeps ``CC``).
+The numeric keypad works the same way: ``7 9 4 6 1 3`` and ``8 2``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from textual.binding import Binding
+
+Scope = Literal["app", "map"]
+
+
+@dataclass(frozen=True)
+class KeyBinding:
+    """One binding: ``id`` (stable, for user keymaps), ``keys``, ``action``, ``description``."""
+
+    id: str
+    keys: tuple[str, ...]
+    action: str
+    description: str
+    scope: Scope = "map"
+    show: bool = False
+
+
+KEYMAP: Final[tuple[KeyBinding, ...]] = (
+    KeyBinding("map.nw", ("y", "7", "home"), "move('NW')", "cursor north-west"),
+    KeyBinding("map.ne", ("u", "9", "pageup"), "move('NE')", "cursor north-east"),
+    KeyBinding("map.w", ("h", "left", "4"), "move('W')", "cursor west"),
+    KeyBinding("map.e", ("l", "right", "6"), "move('E')", "cursor east"),
+    KeyBinding("map.sw", ("b", "1", "end"), "move('SW')", "cursor south-west"),
+    KeyBinding("map.se", ("n", "3", "pagedown"), "move('SE')", "cursor south-east"),
+    KeyBinding("map.up", ("k", "up", "8"), "move('up')", "cursor up the column (NW/NE)"),
+    KeyBinding("map.down", ("j", "down", "2"), "move('down')", "cursor down the column (SW/SE)"),
+    KeyBinding("map.zoom", ("z",), "toggle_zoom", "zoom: detail / overview", show=True),
+    KeyBinding("app.panel", ("p",), "toggle_panel", "show / hide the side panel", "app"),
+    KeyBinding("app.help", ("question_mark",), "help", "key help", "app", show=True),
+    KeyBinding("app.quit", ("q",), "app.quit", "quit", "app", show=True),
+)
+
+
+def bindings(scope: Scope) -> list[Binding]:
+    """Textual bindings of one scope, ids included."""
+    return [
+        Binding(
+            ",".join(kb.keys),
+            kb.action,
+            kb.description,
+            show=kb.show,
+            id=kb.id,
+            tooltip=kb.description,
+        )
+        for kb in KEYMAP
+        if kb.scope == scope
+    ]
+
+
+def key_label(key: str) -> str:
+    """How a Textual key name is shown to the user (``question_mark`` -> ``?``)."""
+    special = {"question_mark": "?", "pageup": "PgUp", "pagedown": "PgDn"}
+    if key in special:
+        return special[key]
+    return key.capitalize() if len(key) > 1 else key
+
+
+def help_rows() -> list[tuple[str, str]]:
+    """``(keys, description)`` for the help screen."""
+    return [(" ".join(key_label(k) for k in kb.keys), kb.description) for kb in KEYMAP]

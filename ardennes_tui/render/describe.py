@@ -1,0 +1,83 @@
+"""What the side panel says about one hex: terrain, town, edge, hexsides and units."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from ardennes_tui.render.counters import UnitsByHex, counter_long
+from ardennes_tui.render.palette import rich_style
+from rules import hexgrid
+from rules.gamemap import GameMap, HexsideData
+from rules.hexgrid import HexId
+
+
+def side_features(side: HexsideData) -> list[str]:
+    """The features of a hexside as words, e.g. ``["river Ourthe", "bridge", "road"]``."""
+    out: list[str] = []
+    if side.river is not None:
+        out.append(f"river {side.river}")
+    if side.crossing is not None:
+        out.append(side.crossing)
+    if side.road:
+        out.append("road")
+    if side.start_line:
+        out.append("start line")
+    return out
+
+
+def _hang(words: list[str], width: int, indent: str) -> list[str]:
+    """Join ``words`` with ``", "`` into lines of at most ``width``; later lines indented."""
+    lines: list[str] = []
+    current = ""
+    for i, word in enumerate(words):
+        piece = word + ("," if i < len(words) - 1 else "")
+        if current and len(current) + 1 + len(piece) > width:
+            lines.append(current)
+            current = indent + piece
+        else:
+            current = f"{current} {piece}" if current else piece
+    lines.append(current)
+    return lines
+
+
+def describe_hex(
+    game_map: GameMap, hex_id: HexId, units: UnitsByHex | None = None, *, width: int = 26
+) -> Text:
+    """A multi-line description of ``hex_id`` for the side panel (``width`` cells wide)."""
+    h = game_map.hex(hex_id)
+    text = Text()
+    text.append(f"Hex {hex_id}", "bold")
+    text.append(f"  {h.terrain}\n")
+    # Always the same rows, so the panel's layout is stable from hex to hex (and a cursor
+    # move repaints only the rows that differ).
+    fort = {"westwall": "Westwall", "fortified": "fortified", None: "-"}[h.fortification]
+    if h.edge is None:
+        edge = "-"
+    else:
+        edge = "German east edge" if h.edge == "east" else f"Allied {h.edge} section"
+    rows = (
+        ("Town", h.town or "-"),
+        ("Fort", fort),
+        ("Edge", edge),
+        ("Exit", "-" if h.exit_vp is None else f"{h.exit_vp} VP road exit"),
+    )
+    for label, value in rows:
+        text.append(f"{label} ", "bold")
+        text.append(f"{value}\n")
+    text.append("Hexsides\n", "bold")
+    for d, n in enumerate(hexgrid.neighbours(hex_id)):
+        name = hexgrid.DIRECTIONS[d]
+        if n is None or n not in game_map:
+            words = ["off map"]
+        else:
+            words = side_features(game_map.side(hex_id, n)) or ["-"]
+        text.append(f" {name:<2} ", "bold")
+        text.append("\n".join(_hang(words, width - 4, "    ")) + "\n")
+    stack = units.get(hex_id, ()) if units else ()
+    if stack:
+        text.append(f"Units ({len(stack)})\n", "bold")
+        for u in stack:
+            text.append(" G " if u.side == "german" else " A ", rich_style(u.side))
+            text.append(f" {counter_long(u)}\n")
+    text.rstrip()
+    return text

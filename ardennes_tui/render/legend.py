@@ -1,0 +1,112 @@
+"""The legend printed under ``ardennes map``: glyph key, town key, rivers and road exits."""
+
+from __future__ import annotations
+
+from ardennes_tui.render import palette as P
+from ardennes_tui.render.names import ascii_name, town_abbreviations
+from ardennes_tui.render.picture import Line, Run
+from rules import hexgrid
+from rules.gamemap import GameMap
+
+
+def _line(*runs: Run) -> Line:
+    return tuple(runs)
+
+
+def _key(glyph: str, style: str, meaning: str) -> tuple[Run, Run]:
+    return (glyph, style), (f" {meaning}    ", "")
+
+
+def _wrap(items: list[str], width: int) -> list[str]:
+    """``items`` joined by ``", "`` into lines of at most ``width`` characters."""
+    rows: list[str] = []
+    current = ""
+    for i, item in enumerate(items):
+        piece = item + ("," if i < len(items) - 1 else "")
+        if current and len(current) + 1 + len(piece) > width:
+            rows.append(current)
+            current = piece
+        else:
+            current = f"{current} {piece}" if current else piece
+    if current:
+        rows.append(current)
+    return rows
+
+
+def legend_lines(game_map: GameMap, *, width: int = 100, ascii_only: bool = True) -> list[Line]:
+    """Legend lines as styled runs; ``ascii_only`` spells names without accents."""
+
+    def name(n: str) -> str:
+        return ascii_name(n) if ascii_only else n
+
+    out: list[Line] = [
+        (),
+        _line(("Legend", "heading")),
+        _line(
+            ("  Hexsides  ", ""),
+            *_key("/ \\ |", "side", "no feature"),
+            *_key(P.RIVER, "river", "river"),
+            *_key(P.BRIDGE, "bridge", "bridge"),
+            *_key(P.FORD, "ford", "ford"),
+            *_key(P.START_LINE, "start", "start line (16 Dec)"),
+        ),
+        _line(
+            ("  In a hex  ", ""),
+            *_key(P.ROAD, "road", "road (from the centre to each road hexside)"),
+            *_key("^", "rough", "rough"),
+            *_key("#", "impassable", "impassable"),
+            ("(blank) clear", ""),
+        ),
+        _line(
+            ("            ", ""),
+            *_key(P.FORTIFICATION["westwall"], "fort", "Westwall"),
+            *_key(P.FORTIFICATION["fortified"], "fort", "fortified"),
+            *_key("5", "exit", "road-exit victory points"),
+            *_key("Basto", "town", "town (key below)"),
+        ),
+        _line(
+            ("  Margins   ", ""),
+            ("column numbers above and below, row numbers left and right: hex id is CCRR", ""),
+        ),
+        _line(
+            ("            ", ""),
+            ("NE NW W SW SE", "edge"),
+            (" Allied map-edge sections    ", ""),
+            ("east", "edge"),
+            (" German map edge", ""),
+        ),
+    ]
+    abbrev = town_abbreviations(game_map)
+    towns = game_map.towns()
+    if towns:
+        out += [(), _line(("Towns", "heading"))]
+        entries = [
+            f"{abbrev[n]:<5} {name(n)} ({towns[n]})" for n in sorted(towns, key=lambda t: towns[t])
+        ]
+        col_w = max(len(e) for e in entries) + 3
+        per_line = max(1, (width - 2) // col_w)
+        for i in range(0, len(entries), per_line):
+            chunk = entries[i : i + per_line]
+            out.append(_line(("  " + "".join(e.ljust(col_w) for e in chunk).rstrip(), "")))
+    rivers = sorted({s.river for s in game_map.sides() if s.river is not None})
+    if rivers:
+        out += [(), _line(("Rivers", "heading"), (":", ""))]
+        out += [_line(("  " + row, "")) for row in _wrap([name(r) for r in rivers], width - 2)]
+    exits = game_map.exit_hexes()
+    if exits:
+        parts = [f"{h.id} {h.exit_vp} VP" + (f" ({h.edge})" if h.edge else "") for h in exits]
+        out.append(_line(("Road exits", "heading"), (":", "")))
+        out += [_line(("  " + row, "")) for row in _wrap(parts, width - 2)]
+    cols, rows = game_map.columns, game_map.rows
+    out.append(
+        _line(
+            ("Map", "heading"),
+            (
+                f": {name(game_map.name)}, {cols} x {rows} hexes "
+                f"({hexgrid.make(1, 1)}-{hexgrid.make(cols, rows)}), "
+                f"{game_map.data.hex_km:g} km per hex",
+                "",
+            ),
+        )
+    )
+    return out

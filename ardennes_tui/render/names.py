@@ -1,0 +1,53 @@
+"""Town abbreviations and ASCII spellings of names.
+
+A detailed hex has room for five characters of town name; the legend's town key gives the
+full names. Abbreviations are unique per map.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Final
+
+from rules.gamemap import GameMap
+
+ABBREV_LEN: Final = 5
+
+
+def ascii_name(name: str) -> str:
+    """``name`` with accents dropped and any other non-ASCII character replaced by ``?``.
+
+    >>> ascii_name("Malmédy")
+    'Malmedy'
+    """
+    decomposed = unicodedata.normalize("NFKD", name)
+    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return stripped.encode("ascii", "replace").decode("ascii")
+
+
+def _base_abbrev(name: str) -> str:
+    letters = "".join(ch for ch in ascii_name(name) if ch.isalnum())
+    return letters[:ABBREV_LEN] or "?"
+
+
+def town_abbreviations(game_map: GameMap) -> dict[str, str]:
+    """Town name -> abbreviation of at most five ASCII characters, unique on the map.
+
+    The abbreviation is the first five letters of the name (spaces and dots dropped:
+    ``St. Vith`` -> ``StVit``); clashes get a trailing digit (``Marc1``, ``Marc2``).
+    """
+    names = sorted(game_map.towns())
+    base = {n: _base_abbrev(n) for n in names}
+    counts: dict[str, int] = {}
+    for b in base.values():
+        counts[b] = counts.get(b, 0) + 1
+    out: dict[str, str] = {}
+    seen: dict[str, int] = {}
+    for n in names:
+        b = base[n]
+        if counts[b] == 1:
+            out[n] = b
+        else:
+            seen[b] = seen.get(b, 0) + 1
+            out[n] = b[: ABBREV_LEN - 1] + str(seen[b])
+    return out

@@ -1,0 +1,242 @@
+"""The map widget: a Line-API ``ScrollView`` over a pre-drawn map picture.
+
+The picture (:mod:`ardennes_tui.render`) is drawn once per zoom; ``render_line`` turns one
+picture line into a ``Strip`` (cached per zoom and line) and overlays the cursor on the few
+lines the cursor hex covers. Moving the cursor refreshes only the old and the new hex's
+rectangles, so a keystroke repaints a handful of cells unless the view has to scroll; the view
+then jumps to centre the cursor (whole-page panning, no animation).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import BindingType
+from textual.geometry import Region, Size, Spacing
+from textual.message import Message
+from textual.reactive import var
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from ardennes_tui import keymap
+from ardennes_tui.render import Picture, UnitsByHex, draw_detail, draw_overview
+from ardennes_tui.render.palette import CURSOR, rich_style
+from ardennes_tui.render.picture import Line, Span
+from rules import hexgrid
+from rules.gamemap import GameMap
+from rules.hexgrid import HexId
+
+Zoom = Literal["detail", "overview"]
+MOVES: dict[str, int] = {name: i for i, name in enumerate(hexgrid.DIRECTIONS)}
+
+
+def step(game_map: GameMap, hex_id: HexId, move: str) -> HexId | None:
+    """The hex one ``move`` away (a direction name, ``up`` or ``down``), None if off the map.
+
+    ``up``/``down`` keep the column: they are NE or NW (SE or SW) depending on the row.
+    """
+    if move in ("up", "down"):
+        col, row = hexgrid.parse(hex_id)
+        row += -1 if move == "up" else 1
+        if row < 1:
+            return None
+        target: HexId | None = hexgrid.make(col, row)
+    else:
+        target = hexgrid.neighbour(hex_id, MOVES[move])
+    return target if target is not None and target in game_map else None
+
+
+def _cursor_segments(text: str, style: Style, base: Style) -> list[Segment]:
+    """Cells under the cursor in reverse video; blanks drop their foreground colour (runs
+    merge blanks into coloured runs, and a reversed blank shows its foreground)."""
+    out: list[Segment] = []
+    i = 0
+    while i < len(text):
+        j = i + 1
+        blank = text[i] == " "
+        while j < len(text) and (text[j] == " ") == blank:
+            j += 1
+        out.append(Segment(text[i:j], (base if blank else style) + CURSOR))
+        i = j
+    return out
+
+
+class MapView(ScrollView, can_focus=True):
+    """Scrollable hex map with a cursor. Give it a map and, optionally, units per hex."""
+
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("map")  # type: ignore[assignment]
+
+    DEFAULT_CSS = """
+    MapView {
+        scrollbar-size: 0 0;
+    }
+    """
+
+    cursor: var[HexId] = var("0101", init=False)
+    """The hex under the cursor."""
+    zoom: var[Zoom] = var("detail", init=False)
+    """``detail`` (hexsides drawn) or ``overview`` (one line per hex row)."""
+
+    class CursorMoved(Message):
+        """The cursor moved to ``hex_id``."""
+
+        def __init__(self, hex_id: HexId) -> None:
+            super().__init__()
+            self.hex_id = hex_id
+
+    class ZoomChanged(Message):
+        """The zoom changed."""
+
+        def __init__(self, zoom: Zoom) -> None:
+            super().__init__()
+            self.zoom = zoom
+
+    def __init__(
+        self,
+        game_map: GameMap,
+        units: UnitsByHex | None = None,
+        *,
+        cursor: HexId | None = None,
+        zoom: Zoom = "detail",
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.game_map = game_map
+        self._units: UnitsByHex | None = units
+        self._pictures: dict[Zoom, Picture] = {}
+        self._strips: dict[tuple[Zoom, int], Strip] = {}
+        start: HexId = cursor if cursor is not None and cursor in game_map else next(iter(game_map))
+        self.set_reactive(MapView.cursor, start)
+        self.set_reactive(MapView.zoom, zoom)
+
+    # -- the picture --------------------------------------------------------------------------
+
+    @property
+    def picture(self) -> Picture:
+        """The drawn map for the current zoom (drawn on first use)."""
+        pic = self._pictures.get(self.zoom)
+        if pic is None:
+            draw = draw_detail if self.zoom == "detail" else draw_overview
+            pic = self._pictures[self.zoom] = draw(self.game_map, self._units)
+        return pic
+
+    @property
+    def units(self) -> UnitsByHex | None:
+        return self._units
+
+    def set_units(self, units: UnitsByHex | None) -> None:
+        """Show other units: the pictures are redrawn and the widget repainted."""
+        self._units = units
+        self._pictures.clear()
+        self._strips.clear()
+        self.refresh()
+
+    def on_mount(self) -> None:
+        self._resize_virtual()
+        self.call_after_refresh(self.scroll_to_cursor)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.scroll_to_cursor)
+
+    def _resize_virtual(self) -> None:
+        pic = self.picture
+        self.virtual_size = Size(pic.width, pic.height)
+
+    # -- Line API -----------------------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        line_y = y + scroll_y
+        width = self.size.width
+        pic = self.picture
+        if not 0 <= line_y < pic.height:
+            return Strip.blank(width, self.rich_style)
+        cursor_span = next((s for s in pic.spans[self.cursor] if s[0] == line_y), None)
+        if cursor_span is None:
+            key = (self.zoom, line_y)
+            strip = self._strips.get(key)
+            if strip is None:
+                strip = self._strips[key] = self._make_strip(pic.lines[line_y], pic.width, None)
+        else:
+            strip = self._make_strip(pic.lines[line_y], pic.width, cursor_span)
+        return strip.crop(scroll_x, scroll_x + width).adjust_cell_length(width, self.rich_style)
+
+    def _make_strip(self, line: Line, width: int, cursor: Span | None) -> Strip:
+        base = self.rich_style
+        segments: list[Segment] = []
+        x = 0
+        for text, name in line:
+            style = base + rich_style(name) if name else base
+            end = x + len(text)
+            if cursor is not None and x < cursor[2] and end > cursor[1]:
+                a = max(cursor[1], x) - x
+                b = min(cursor[2], end) - x
+                if text[:a]:
+                    segments.append(Segment(text[:a], style))
+                segments.extend(_cursor_segments(text[a:b], style, base))
+                if text[b:]:
+                    segments.append(Segment(text[b:], style))
+            else:
+                segments.append(Segment(text, style))
+            x = end
+        if x < width:
+            segments.append(Segment(" " * (width - x), base))
+        return Strip(segments, width).simplify()
+
+    # -- cursor and zoom ----------------------------------------------------------------------
+
+    def hex_region(self, hex_id: HexId) -> Region:
+        """The hex's rectangle in picture (virtual) coordinates."""
+        return Region(*self.picture.box(hex_id))
+
+    def scroll_to_cursor(self) -> None:
+        """Keep the cursor in view: when it comes near an edge, centre it (no animation)."""
+        region = self.hex_region(self.cursor)
+        window = self.scrollable_content_region.at_offset(self.scroll_offset)
+        margin = Spacing(2, 6, 2, 6) if self.zoom == "detail" else Spacing(1, 2, 1, 2)
+        inner = window.shrink(margin)
+        if inner.width <= 0 or inner.height <= 0 or not inner.contains_region(region):
+            self.scroll_to_region(region, animate=False, center=True, force=True, immediate=True)
+
+    def watch_cursor(self, old: HexId, new: HexId) -> None:
+        # One region for neighbouring hexes: Textual then rewrites each line once.
+        a, b = self.hex_region(old), self.hex_region(new)
+        both = a.union(b)
+        offset = -self.scroll_offset
+        if both.area <= 3 * (a.area + b.area):
+            self.refresh(both.translate(offset))
+        else:
+            self.refresh(a.translate(offset), b.translate(offset))
+        self.scroll_to_cursor()
+        self.post_message(self.CursorMoved(new))
+
+    def watch_zoom(self, zoom: Zoom) -> None:
+        self._strips.clear()
+        self._resize_virtual()
+        self.refresh()
+        self.call_after_refresh(self.scroll_to_cursor)
+        self.post_message(self.ZoomChanged(zoom))
+
+    def action_move(self, move: str) -> None:
+        """Move the cursor one hex (``NE E SE SW W NW``, or ``up``/``down`` the column)."""
+        target = step(self.game_map, self.cursor, move)
+        if target is not None:
+            self.cursor = target
+
+    def action_toggle_zoom(self) -> None:
+        self.zoom = "overview" if self.zoom == "detail" else "detail"
+
+    def on_click(self, event: events.Click) -> None:
+        x, y = event.offset + self.scroll_offset
+        hex_id = self.picture.hex_at(x, y)
+        if hex_id is not None:
+            self.cursor = hex_id
+
+    def visible_region(self) -> Region:
+        """The part of the picture on screen, in picture coordinates."""
+        return self.scrollable_content_region.at_offset(self.scroll_offset)

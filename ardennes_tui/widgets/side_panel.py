@@ -1,0 +1,93 @@
+"""The side panel: everything about the hex under the cursor.
+
+A Line-API widget: when the hex changes, only the lines whose text changed are repainted
+(the six hexside lines are often the same from one hex to the next), which keeps a cursor
+move cheap over SSH.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.segment import Segment
+from rich.text import Text
+from textual.geometry import Size
+from textual.reactive import var
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from ardennes_tui.render import UnitsByHex, describe_hex
+from rules.gamemap import GameMap
+from rules.hexgrid import HexId
+
+
+class SidePanel(ScrollView):
+    """Shows :func:`ardennes_tui.render.describe_hex` for ``hex_id`` (set by the screen)."""
+
+    DEFAULT_CSS = """
+    SidePanel {
+        scrollbar-size: 0 0;
+    }
+    """
+
+    hex_id: var[HexId | None] = var(None)
+
+    def __init__(
+        self,
+        game_map: GameMap,
+        units: UnitsByHex | None = None,
+        *,
+        id: str | None = None,
+    ) -> None:
+        super().__init__(id=id)
+        self.game_map = game_map
+        self.units = units
+        self._lines: list[Text] = []
+
+    @property
+    def text(self) -> str:
+        """The panel's text (for tests and screen readers)."""
+        return "\n".join(line.plain for line in self._lines)
+
+    def watch_hex_id(self, hex_id: HexId | None) -> None:
+        self._update_lines()
+
+    def on_resize(self) -> None:
+        self._update_lines(force=True)
+
+    def refresh_hex(self) -> None:
+        """Describe the hex again (after the units changed)."""
+        self._update_lines()
+
+    def _update_lines(self, force: bool = False) -> None:
+        if self.hex_id is None:
+            return
+        width = max(1, self.scrollable_content_region.width)
+        text = describe_hex(self.game_map, self.hex_id, self.units, width=width)
+        console = self.app.console if self.is_attached else Console(width=width)
+        new = list(text.wrap(console, width, overflow="ellipsis"))
+        old = self._lines
+        self._lines = new
+        size = Size(width, max(len(new), self.size.height))
+        if size != self.virtual_size:
+            self.virtual_size = size
+        if force:
+            self.refresh()
+            return
+        for y in range(max(len(old), len(new))):
+            before = old[y] if y < len(old) else None
+            after = new[y] if y < len(new) else None
+            if before != after:
+                self.refresh_line(y)
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        style = self.rich_style
+        line_y = y + self.scroll_offset.y
+        if not 0 <= line_y < len(self._lines):
+            return Strip.blank(width, style)
+        line = self._lines[line_y]
+        segments = [
+            Segment(seg.text, style + seg.style if seg.style else style)
+            for seg in line.render(self.app.console)
+        ]
+        return Strip(segments).adjust_cell_length(width, style).simplify()

@@ -1,0 +1,189 @@
+"""The engine: ``apply(board, state, command) -> Applied | Rejection``, and replay as a fold.
+
+``apply`` is a pure function. It never mutates its inputs; a rejected command changes nothing
+and emits no events. Commands are dispatched on their type:
+
+* :class:`~rules.commands.Move` - checked and costed by :func:`rules.movement.trace_path`, the
+  same code :func:`rules.movement.legal_moves` searches with;
+* :class:`~rules.commands.Place` - set-up placement (AO-4.2a);
+* :class:`~rules.commands.EndPhase` - :func:`rules.sequence.end_phase`;
+* combat commands - rejected as not yet implemented (case ``not-implemented``).
+
+Typical use (what ``ardennes rules apply`` does)::
+
+    board = Board.from_scenario(load_scenario(1), load_map())
+    state = initial_state(board, 1, scenario.setup)
+    for cmd in decode_jsonl(text):
+        result = apply(board, state, cmd)
+        if isinstance(result, Rejection):
+            print(result.message)
+        else:
+            state = result.state
+            print(result.events)
+    print(position.dumps(state))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import msgspec
+
+from rules import sequence, stacking
+from rules.commands import (
+    Advance,
+    ChooseLosses,
+    ChooseRetreat,
+    Command,
+    DeclareAttack,
+    EndPhase,
+    Move,
+    Place,
+    WaiveImmunity,
+)
+from rules.events import Event, RoadModeChanged, UnitMoved, UnitPlaced
+from rules.gamemap import GameMap
+from rules.hexgrid import HexIdError, parse
+from rules.movement import trace_path
+from rules.rejection import NOT_IMPLEMENTED, RejectedError, Rejection
+from rules.state import Board, GameState, ScenarioLike, initial_state, state_hash
+
+
+class Applied(msgspec.Struct, frozen=True):
+    """The result of an accepted command: the new state and what happened, in order."""
+
+    state: GameState
+    events: tuple[Event, ...]
+
+
+def apply(board: Board, state: GameState, command: Command) -> Applied | Rejection:
+    """Apply ``command`` to ``state``: the new state and its events, or why it was refused."""
+    if isinstance(command, Move):
+        return _move(board, state, command)
+    if isinstance(command, Place):
+        return _place(board, state, command)
+    if isinstance(command, EndPhase):
+        r = sequence.end_phase(board, state)
+        if isinstance(r, Rejection):
+            return r
+        return Applied(state=r[0], events=tuple(r[1]))
+    if isinstance(command, (DeclareAttack, ChooseRetreat, Advance, ChooseLosses, WaiveImmunity)):
+        name = type(command).__name__
+        return Rejection(
+            NOT_IMPLEMENTED, f"{name} belongs to the combat rules, which are not implemented yet"
+        )
+    return Rejection(NOT_IMPLEMENTED, f"unknown command {command!r}")
+
+
+def _move(board: Board, state: GameState, cmd: Move) -> Applied | Rejection:
+    route = trace_path(board, state, cmd.unit, cmd.path)
+    if isinstance(route, Rejection):
+        return route
+    us = state.unit(cmd.unit)
+    events: list[Event] = []
+    for _i, h, mode, cost in route.mode_changes:
+        events.append(RoadModeChanged(unit=cmd.unit, hex=h, road_mode=mode, cost=cost))
+    events.append(
+        UnitMoved(
+            unit=cmd.unit,
+            start=route.start,
+            end=route.end,
+            path=tuple(cmd.path),
+            cost=route.cost,
+            road_mode=route.road_mode,
+        )
+    )
+    new = msgspec.structs.replace(
+        us, hex=route.end, road_mode=route.road_mode, moved=True, mp_spent=route.spent
+    )
+    return Applied(state=state.replace_units([new]), events=tuple(events))
+
+
+def _place(board: Board, state: GameState, cmd: Place) -> Applied | Rejection:
+    d = board.defs.get(cmd.unit)
+    us = state.find(cmd.unit)
+    if d is None or us is None:
+        return Rejection("AO-4.2a", f"there is no unit {cmd.unit!r} in this game")
+    if state.phase == "reinforcement":
+        if not sequence.reinforcements_allowed(state):
+            return Rejection("AO-4.2g", "there are no Allied reinforcements on Game-Turn 1")
+        return Rejection(
+            NOT_IMPLEMENTED, "placing reinforcements (AO-14.1A) is not implemented yet"
+        )
+    if state.phase not in ("setup_allied", "setup_german"):
+        return Rejection("AO-4.2a", f"units are placed only during set-up (now: {state.phase})")
+    if d.side != state.side:
+        return Rejection(
+            "AO-4.2a",
+            f"{cmd.unit} is {d.side}: the {state.side} player is deploying "
+            "(the Allied player deploys first, then the German)",
+        )
+    if us.status == "not_arrived" and board.arrival_turn.get(cmd.unit) is not None:
+        return Rejection(
+            "AO-4.2a",
+            f"{cmd.unit} is a reinforcement due on Game-Turn {board.arrival_turn[cmd.unit]}",
+        )
+    if us.status not in ("on_map", "not_arrived"):
+        return Rejection("AO-4.2a", f"{cmd.unit} cannot be placed ({us.status})")
+    m: GameMap = board.game_map
+    try:
+        parse(cmd.hex)
+    except HexIdError as exc:
+        return Rejection("AO-4.2a", str(exc))
+    if cmd.hex not in m:
+        return Rejection("AO-4.2a", f"{cmd.hex} is not on the map")
+    if m.hex(cmd.hex).terrain == "impassable":
+        return Rejection("AO-11.g", f"{cmd.hex} is impassable")
+    if m.is_allied_edge(cmd.hex):
+        case = "AO-5.3L" if d.side == "german" else "AO-5.3M"
+        return Rejection(case, f"{cmd.hex} is an Allied Map Edge hex")
+    others = state.at(cmd.hex)
+    if any(board.defs[o.id].side != d.side for o in others):
+        return Rejection("AO-5.2F", f"{cmd.hex} is occupied by enemy units")
+    bad = stacking.check_stack(
+        m, d, cmd.hex, [board.defs[o.id] for o in others if o.id != cmd.unit]
+    )
+    if bad is not None:
+        return bad
+    new = msgspec.structs.replace(us, hex=cmd.hex, status="on_map")
+    return Applied(
+        state=state.replace_units([new]), events=(UnitPlaced(unit=cmd.unit, hex=cmd.hex),)
+    )
+
+
+def replay(board: Board, state: GameState, commands: Iterable[Command]) -> GameState:
+    """Fold :func:`apply` over ``commands``; raises :class:`RejectedError` at the first refusal."""
+    for i, cmd in enumerate(commands):
+        r = apply(board, state, cmd)
+        if isinstance(r, Rejection):
+            raise RejectedError(i, r)
+        state = r.state
+    return state
+
+
+def replay_hashes(board: Board, state: GameState, commands: Iterable[Command]) -> list[str]:
+    """The state hash after every command (the checkups of a verified log)."""
+    out: list[str] = []
+    for i, cmd in enumerate(commands):
+        r = apply(board, state, cmd)
+        if isinstance(r, Rejection):
+            raise RejectedError(i, r)
+        state = r.state
+        out.append(state_hash(state))
+    return out
+
+
+__all__ = [
+    "Applied",
+    "Rejection",
+    "apply",
+    "new_game",
+    "replay",
+    "replay_hashes",
+]
+
+
+def new_game(scenario: ScenarioLike, game_map: GameMap) -> tuple[Board, GameState]:
+    """The board of ``scenario`` on ``game_map`` and its state before the Allied set-up."""
+    board = Board.from_scenario(scenario, game_map)
+    return board, initial_state(board, scenario.number, scenario.setup)

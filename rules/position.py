@@ -1,0 +1,146 @@
+"""The position format: a documented JSON form of a game state (``docs/position-format.md``).
+
+A position is what tests, bug reports and the ``ardennes rules`` commands use to talk about a
+game state, like FEN for chess. It round-trips exactly::
+
+    loads(dumps(state)) == state
+    dumps(loads(text)) == text        # for any text that dumps produced
+
+and can be written by hand: every unit field but ``id`` may be omitted when it has its
+default value (``status`` "on_map", ``supply`` "supplied", flags false, ``mp_spent`` 0), and
+the top-level fields after ``units`` may be omitted too. :func:`loads` sorts the units by id and
+checks the position (strict schema, known phases, turn 1-18, valid hex ids, no unit twice, a
+hex exactly for units on the map); :func:`check` additionally checks it against a board.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import msgspec
+
+from rules.hexgrid import HexIdError, parse
+from rules.state import (
+    LAST_TURN,
+    Board,
+    CombatState,
+    Crt,
+    GameState,
+    Interdiction,
+    Phase,
+    UnitState,
+    VictoryPoints,
+)
+from rules.units import Side
+
+FORMAT: Final = "ardennes-position/1"
+
+
+class PositionError(ValueError):
+    """A position text that is malformed or inconsistent."""
+
+
+class _Position(msgspec.Struct, forbid_unknown_fields=True):
+    format: str
+    scenario: int
+    turn: int
+    side: Side
+    phase: Phase
+    units: list[UnitState]
+    interdicted: Interdiction = Interdiction()
+    vp: VictoryPoints = VictoryPoints()
+    german_crt: Crt = "initial"
+    dice: int = 0
+    combat: CombatState = CombatState()
+
+
+_ENC: Final = msgspec.json.Encoder(order="deterministic")
+
+
+def dumps(state: GameState) -> str:
+    """The position text of ``state``: one field per line, one unit per line, newline at end."""
+    e = _ENC.encode
+    lines = [
+        "{",
+        f'  "format": {e(FORMAT).decode()},',
+        f'  "scenario": {state.scenario},',
+        f'  "turn": {state.turn},',
+        f'  "side": {e(state.side).decode()},',
+        f'  "phase": {e(state.phase).decode()},',
+        '  "units": [',
+    ]
+    rows = [f"    {e(u).decode()}" for u in state.units]
+    lines.append(",\n".join(rows))
+    lines += [
+        "  ],",
+        f'  "interdicted": {e(state.interdicted).decode()},',
+        f'  "vp": {e(state.vp).decode()},',
+        f'  "german_crt": {e(state.german_crt).decode()},',
+        f'  "dice": {state.dice},',
+        f'  "combat": {e(state.combat).decode()}',
+        "}",
+    ]
+    if not rows:
+        lines.remove("")
+    return "\n".join(lines) + "\n"
+
+
+def loads(text: str | bytes) -> GameState:
+    """Parse and check a position; raises :class:`PositionError`."""
+    try:
+        p = msgspec.json.decode(text, type=_Position)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise PositionError(f"malformed position: {exc}") from None
+    if p.format != FORMAT:
+        raise PositionError(f"unknown position format {p.format!r} (want {FORMAT!r})")
+    if not 1 <= p.turn <= LAST_TURN:
+        raise PositionError(f"turn must be 1..{LAST_TURN}, got {p.turn}")
+    if p.phase in ("setup_allied", "setup_german") and p.turn != 1:
+        raise PositionError("set-up happens before Game-Turn 1")
+    seen: set[str] = set()
+    for u in p.units:
+        if u.id in seen:
+            raise PositionError(f"unit {u.id!r} is listed twice")
+        seen.add(u.id)
+        on_map = u.status in ("on_map", "dormant")
+        if on_map and u.hex is None:
+            raise PositionError(f"unit {u.id!r} is {u.status} but has no hex")
+        if not on_map and u.hex is not None:
+            raise PositionError(f"unit {u.id!r} is {u.status} but has a hex")
+        if u.hex is not None:
+            try:
+                parse(u.hex)
+            except HexIdError as exc:
+                raise PositionError(f"unit {u.id!r}: {exc}") from None
+        if u.mp_spent < 0:
+            raise PositionError(f"unit {u.id!r}: mp_spent is negative")
+    inter = Interdiction(
+        german=tuple(sorted((min(a, b), max(a, b)) for a, b in p.interdicted.german)),
+        allied=tuple(sorted((min(a, b), max(a, b)) for a, b in p.interdicted.allied)),
+    )
+    return GameState(
+        scenario=p.scenario,
+        turn=p.turn,
+        side=p.side,
+        phase=p.phase,
+        units=tuple(sorted(p.units, key=lambda u: u.id)),
+        interdicted=inter,
+        vp=p.vp,
+        german_crt=p.german_crt,
+        dice=p.dice,
+        combat=p.combat,
+    )
+
+
+def check(board: Board, state: GameState) -> list[str]:
+    """Problems of ``state`` against ``board`` (unknown or missing units, hexes off the map)."""
+    out: list[str] = []
+    ids = {u.id for u in state.units}
+    for uid in sorted(ids - set(board.defs)):
+        out.append(f"unit {uid!r} is not in the scenario")
+    for uid in sorted(set(board.defs) - ids):
+        out.append(f"unit {uid!r} of the scenario is missing")
+    for u in state.units:
+        if u.hex is not None and u.hex not in board.game_map:
+            out.append(f"unit {u.id!r} is on {u.hex}, which is not on the map")
+    return out

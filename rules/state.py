@@ -1,0 +1,266 @@
+"""Game state: an immutable, typed value with a canonical encoding and a stable hash.
+
+Two kinds of data describe a game:
+
+* :class:`Board` is what never changes during a game: the map and the printed counters of the
+  scenario (and its arrival schedule). It is built once and shared.
+* :class:`GameState` is everything that changes: the game-turn (1-18), the player-turn, the
+  phase, and every unit's hex and status (:class:`UnitState`), plus bridge interdiction, victory
+  points, the German CRT switch, the dice stream position and room for combat decisions.
+
+A ``GameState`` is a frozen msgspec struct made of tuples, so it is immutable and hashable. Its
+canonical bytes (:func:`canonical_bytes`) are msgspec JSON with struct fields in declaration
+order, default-valued unit fields omitted and units sorted by id; :func:`state_hash` is the
+SHA-256 hex digest of those bytes and is identical across processes, runs and hash seeds.
+
+Units are never removed from the state: an eliminated unit keeps its row with
+``status="eliminated"``, a reinforcement not yet on the map has ``status="not_arrived"``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping
+from typing import Final, Literal, Protocol
+
+import msgspec
+
+from rules.gamemap import GameMap
+from rules.hexgrid import HexId
+from rules.units import Side, UnitDef
+
+Phase = Literal[
+    "setup_allied",
+    "setup_german",
+    "reinforcement",
+    "supply_judgment",
+    "initial_movement",
+    "combat",
+    "mechanized_movement",
+    "game_over",
+]
+"""Set-up steps (AO-4.2a), the five phases of a player-turn (AO-4.1b) and the end of the game.
+
+Phase 6 of AO-4.1b ("remove all supply condition markers") has no decisions in it: it happens
+as part of ending the Mechanized Movement Phase.
+"""
+
+PLAYER_TURN_PHASES: Final[tuple[Phase, ...]] = (
+    "reinforcement",
+    "supply_judgment",
+    "initial_movement",
+    "combat",
+    "mechanized_movement",
+)
+MOVEMENT_PHASES: Final[tuple[Phase, ...]] = ("initial_movement", "mechanized_movement")
+LAST_TURN: Final = 18
+"""The game lasts eighteen Game-Turns (AO-4.1a)."""
+
+Supply = Literal["supplied", "unsupplied", "isolated"]
+"""The supply marker on a unit (AO-12.3); ``supplied`` means no marker."""
+
+Status = Literal["on_map", "dormant", "not_arrived", "eliminated"]
+"""Where a unit is: in play, dormant on an Allied Map Edge hex (AO-5.3M), a reinforcement not
+yet placed (AO-14), or eliminated."""
+
+Crt = Literal["initial", "standard"]
+"""The CRT the German player uses (AO-10.3a)."""
+
+
+def other_side(side: Side) -> Side:
+    """The enemy of ``side``."""
+    return "allied" if side == "german" else "german"
+
+
+class UnitState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """Everything about one unit that can change during the game.
+
+    ``hex`` is set for units on the map (including dormant ones) and ``None`` otherwise.
+    Per-phase fields (``moved``, ``mp_spent``) are reset when a movement phase begins;
+    per-player-turn fields (``attacked``, ``was_attacked``, ``in_combat``) when a player-turn
+    ends. ``must_leave_road_mode`` survives until the unit's next Initial Movement Phase
+    (AO-6.7L*).
+    """
+
+    id: str
+    hex: HexId | None = None
+    status: Status = "on_map"
+    road_mode: bool = False
+    supply: Supply = "supplied"
+    moved: bool = False
+    """Has moved in the current movement phase (AO-5.1E)."""
+    mp_spent: int = 0
+    """Movement Points spent in the current movement phase (AO-5.1C)."""
+    attacked: bool = False
+    """Attacked in this player-turn's combat phase."""
+    was_attacked: bool = False
+    """Was attacked in the current player-turn."""
+    in_combat: bool = False
+    """Took part in the current player-turn's combat phase (AO-5.2K, AO-4.2f)."""
+    must_leave_road_mode: bool = False
+    """Attacked or was attacked in Road Mode: leaves it at its next Initial Movement Phase."""
+
+    @property
+    def in_play(self) -> bool:
+        """On the map and not dormant: moves, exerts ZOC, occupies its hex."""
+        return self.status == "on_map" and self.hex is not None
+
+
+class Interdiction(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Bridge hexsides interdicted *for* each side's movement and supply (AO-13.1A, AO-13.5F).
+
+    Each entry is a sorted hexside pair; each tuple is sorted. Empty until the supply issue.
+    """
+
+    german: tuple[tuple[HexId, HexId], ...] = ()
+    allied: tuple[tuple[HexId, HexId], ...] = ()
+
+    def for_side(self, side: Side) -> tuple[tuple[HexId, HexId], ...]:
+        return self.german if side == "german" else self.allied
+
+
+class VictoryPoints(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Victory Points scored so far (AO-16)."""
+
+    german: int = 0
+    allied: int = 0
+
+
+class CombatState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Room for the combat issue: attacks declared this phase and decisions pending."""
+
+    declared: tuple[tuple[str, ...], ...] = ()
+    pending: str | None = None
+
+
+class GameState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The whole changing state of a game. Units are sorted by id, one row per counter."""
+
+    scenario: int
+    turn: int
+    side: Side
+    """The phasing player (during set-up: the side deploying)."""
+    phase: Phase
+    units: tuple[UnitState, ...]
+    interdicted: Interdiction = Interdiction()
+    vp: VictoryPoints = VictoryPoints()
+    german_crt: Crt = "initial"
+    dice: int = 0
+    """Position in the dice stream: the number of dice drawn so far."""
+    combat: CombatState = CombatState()
+
+    def unit(self, unit_id: str) -> UnitState:
+        """The state of unit ``unit_id``; KeyError when the state has no such unit."""
+        for u in self.units:
+            if u.id == unit_id:
+                return u
+        raise KeyError(unit_id)
+
+    def find(self, unit_id: str) -> UnitState | None:
+        """The state of unit ``unit_id`` or None."""
+        for u in self.units:
+            if u.id == unit_id:
+                return u
+        return None
+
+    def at(self, hex_id: HexId) -> tuple[UnitState, ...]:
+        """Units in play in ``hex_id`` (sorted by id)."""
+        return tuple(u for u in self.units if u.hex == hex_id and u.status == "on_map")
+
+    def replace_units(self, changed: Iterable[UnitState]) -> GameState:
+        """A copy with the given unit rows replaced (matched by id)."""
+        new = {u.id: u for u in changed}
+        if not new:
+            return self
+        return msgspec.structs.replace(self, units=tuple(new.get(u.id, u) for u in self.units))
+
+
+_ENCODER: Final = msgspec.json.Encoder(order="deterministic")
+
+
+def canonical_bytes(state: GameState) -> bytes:
+    """The canonical encoding: compact msgspec JSON, fields in declaration order, defaults of
+    unit rows omitted, units in id order (the state keeps them sorted)."""
+    return _ENCODER.encode(state)
+
+
+def state_hash(state: GameState) -> str:
+    """SHA-256 hex digest of :func:`canonical_bytes` (stable across processes and runs)."""
+    return hashlib.sha256(canonical_bytes(state)).hexdigest()
+
+
+# -- the static part of a game ----------------------------------------------------------------
+
+
+class ArrivalLike(Protocol):
+    """An entry of the reinforcement schedule (``rules.scenario.Arrival``)."""
+
+    @property
+    def unit(self) -> str: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def section(self) -> str: ...
+
+
+class ScenarioLike(Protocol):
+    """What the engine needs of a scenario (``rules.scenario.Scenario`` fits it)."""
+
+    @property
+    def number(self) -> int: ...
+    @property
+    def units(self) -> tuple[UnitDef, ...]: ...
+    @property
+    def setup(self) -> dict[str, str]: ...
+    @property
+    def arrivals(self) -> tuple[ArrivalLike, ...]: ...
+
+
+class Board:
+    """The fixed part of a game: map, counters and arrival schedule. Immutable by convention.
+
+    Rule modules keep derived tables (movement costs, road links) in :attr:`cache`, keyed by
+    their own names; they depend only on the board, never on a state.
+    """
+
+    __slots__ = ("arrival_turn", "cache", "defs", "game_map")
+
+    def __init__(
+        self,
+        game_map: GameMap,
+        units: Iterable[UnitDef],
+        arrival_turn: Mapping[str, int] | None = None,
+    ) -> None:
+        self.game_map = game_map
+        self.defs: dict[str, UnitDef] = {}
+        for d in sorted(units, key=lambda d: d.id):
+            if d.id in self.defs:
+                raise ValueError(f"unit id {d.id!r} is defined twice")
+            self.defs[d.id] = d
+        self.arrival_turn: dict[str, int] = dict(sorted((arrival_turn or {}).items()))
+        self.cache: dict[str, object] = {}
+
+    @classmethod
+    def from_scenario(cls, scenario: ScenarioLike, game_map: GameMap) -> Board:
+        return cls(game_map, scenario.units, {a.unit: a.turn for a in scenario.arrivals})
+
+    def unit_def(self, unit_id: str) -> UnitDef:
+        return self.defs[unit_id]
+
+
+def initial_state(board: Board, scenario: int, setup: Mapping[str, HexId]) -> GameState:
+    """The state before play: units of ``setup`` on their hexes, every other unit of the board
+    not yet arrived; the Allied player deploys first (AO-4.2a)."""
+    rows: list[UnitState] = []
+    for uid in sorted(board.defs):
+        h = setup.get(uid)
+        if h is not None:
+            rows.append(UnitState(id=uid, hex=h))
+        else:
+            rows.append(UnitState(id=uid, status="not_arrived"))
+    unknown = sorted(set(setup) - set(board.defs))
+    if unknown:
+        raise ValueError(f"set-up names units that are not in the scenario: {unknown}")
+    return GameState(
+        scenario=scenario, turn=1, side="allied", phase="setup_allied", units=tuple(rows)
+    )

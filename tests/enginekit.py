@@ -1,0 +1,211 @@
+"""Small synthetic maps and positions for engine tests, so outcomes can be worked out by hand.
+
+A map is a grid of one-letter terrain codes, one text line per hex row (row 01 first), codes
+separated by blanks, columns from 01::
+
+    .  clear        r  rough        x  impassable
+    W  West Wall (clear)            w  West Wall (rough)
+    F  fortified (clear)
+    e  Allied Map Edge hex (clear, section W)
+    E  German east-edge hex (clear)
+
+Hexsides are given as lists: ``roads`` are chains ``"0101-0201-0301"`` (a road hexside between
+each consecutive pair), ``rivers`` pairs ``"0201/0301"``, ``bridges`` and ``fords`` pairs that are
+also rivers. Remember the geometry (``rules.hexgrid``): in odd rows (01, 03, ...) the neighbours
+of ``CCRR`` are NE (C, R-1), E (C+1, R), SE (C, R+1), SW (C-1, R+1), W (C-1, R), NW (C-1, R-1);
+even rows are shifted half a hex east: NE (C+1, R-1), SE (C+1, R+1), SW (C, R+1), NW (C, R-1).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Mapping
+
+from rules import hexgrid
+from rules.gamemap import GameMap, HexData, HexsideData, MapData
+from rules.state import Board, GameState, Phase, UnitState
+from rules.units import Side, UnitDef
+
+_CODES = {
+    ".": ("clear", None, None),
+    "r": ("rough", None, None),
+    "x": ("impassable", None, None),
+    "W": ("clear", "westwall", None),
+    "w": ("rough", "westwall", None),
+    "F": ("clear", "fortified", None),
+    "e": ("clear", None, "W"),
+    "E": ("clear", None, "east"),
+}
+
+
+def _pairs(items: Iterable[str], sep: str) -> list[tuple[str, str]]:
+    out = []
+    for item in items:
+        hexes = item.split(sep)
+        for a, b in itertools.pairwise(hexes):
+            out.append(hexgrid.hexside(a, b))
+    return out
+
+
+def make_map(
+    grid: str,
+    *,
+    roads: Iterable[str] = (),
+    rivers: Iterable[str] = (),
+    bridges: Iterable[str] = (),
+    fords: Iterable[str] = (),
+    towns: Mapping[str, str] | None = None,
+) -> GameMap:
+    """A :class:`GameMap` from a terrain grid and hexside lists (see the module docstring)."""
+    lines = [ln.split() for ln in grid.strip().splitlines()]
+    rows, cols = len(lines), len(lines[0])
+    town_at = {h: name for name, h in (towns or {}).items()}
+    hexes: list[HexData] = []
+    for r, line in enumerate(lines, start=1):
+        if len(line) != cols:
+            raise ValueError(f"row {r} has {len(line)} hexes, want {cols}")
+        for c, code in enumerate(line, start=1):
+            terrain, fort, edge = _CODES[code]
+            h = hexgrid.make(c, r)
+            hexes.append(
+                HexData(
+                    id=h,
+                    terrain=terrain,  # type: ignore[arg-type]
+                    town=town_at.get(h),
+                    fortification=fort,  # type: ignore[arg-type]
+                    edge=edge,  # type: ignore[arg-type]
+                    exit_vp=None,
+                    lat=0.0,
+                    lon=0.0,
+                )
+            )
+    sides: dict[tuple[str, str], dict[str, object]] = {}
+
+    def feat(key: tuple[str, str]) -> dict[str, object]:
+        return sides.setdefault(
+            key, {"river": None, "crossing": None, "road": False, "start_line": False}
+        )
+
+    for key in _pairs(roads, "-"):
+        feat(key)["road"] = True
+    for key in _pairs(rivers, "/"):
+        feat(key)["river"] = "river"
+    for key in _pairs(bridges, "/"):
+        feat(key).update(river="river", crossing="bridge")
+    for key in _pairs(fords, "/"):
+        feat(key).update(river="river", crossing="ford")
+    data = MapData(
+        map="test",
+        hex_km=3.15,
+        columns=cols,
+        rows=rows,
+        hexes=hexes,
+        hexsides=[
+            HexsideData(hexes=k, **v)  # type: ignore[arg-type]
+            for k, v in sorted(sides.items())
+        ],
+    )
+    return GameMap(data)
+
+
+def unit(
+    uid: str,
+    side: Side = "german",
+    *,
+    mech: bool = False,
+    ma: int = 8,
+    strength: int = 4,
+    size: str = "III",
+) -> UnitDef:
+    """A counter; ``size="XX"`` on a German unit makes an infantry division (AO-8.2C)."""
+    return UnitDef(
+        id=uid,
+        side=side,
+        designation=uid,
+        nationality="German" if side == "german" else "US",
+        type="armor" if mech else "infantry",
+        size=size,  # type: ignore[arg-type]
+        mechanized=mech,
+        strength=strength,
+        movement=ma,
+    )
+
+
+def board(game_map: GameMap, units: Iterable[UnitDef]) -> Board:
+    return Board(game_map, units)
+
+
+def position(
+    units: Mapping[str, str | UnitState],
+    *,
+    turn: int = 2,
+    side: Side = "german",
+    phase: Phase = "initial_movement",
+    interdicted_german: Iterable[str] = (),
+    interdicted_allied: Iterable[str] = (),
+) -> GameState:
+    """A state with ``units`` (id -> hex, or a full :class:`UnitState`)."""
+    from rules.state import Interdiction
+
+    rows = []
+    for uid in sorted(units):
+        v = units[uid]
+        rows.append(UnitState(id=uid, hex=v) if isinstance(v, str) else v)
+    return GameState(
+        scenario=0,
+        turn=turn,
+        side=side,
+        phase=phase,
+        units=tuple(rows),
+        interdicted=Interdiction(
+            german=tuple(sorted(_pairs(interdicted_german, "/"))),
+            allied=tuple(sorted(_pairs(interdicted_allied, "/"))),
+        ),
+    )
+
+
+def line_map(codes: str, **kw: Iterable[str]) -> GameMap:
+    """A one-row map ``0101 0201 0301 ...`` (each hex's only neighbours are W and E)."""
+    return make_map(codes, **kw)  # type: ignore[arg-type]
+
+
+def outcome(b: Board, s: GameState, uid: str, path: Iterable[str] | str) -> int | str:
+    """The MP cost of moving ``uid`` along ``path`` (blank-separated string or list), or the
+    case id of the rejection."""
+    from rules.movement import trace_path
+    from rules.rejection import Rejection
+
+    steps = path.split() if isinstance(path, str) else list(path)
+    r = trace_path(b, s, uid, steps)
+    return r.case if isinstance(r, Rejection) else r.cost
+
+
+def costs(b: Board, s: GameState, uid: str, road_mode: bool | None = None) -> dict[str, int]:
+    """Hex -> cheapest cost of :func:`rules.movement.legal_moves`."""
+    from rules.movement import legal_moves
+
+    return {h: r.cost for h, r in legal_moves(b, s, uid, road_mode).items()}
+
+
+def moved(b: Board, s: GameState, uid: str, path: str) -> GameState:
+    """The state after the accepted move of ``uid`` along ``path`` (fails the test otherwise)."""
+    from rules.commands import Move
+    from rules.engine import Applied, apply
+
+    r = apply(b, s, Move(unit=uid, path=tuple(path.split())))
+    if not isinstance(r, Applied):
+        raise AssertionError(f"move refused: {r}")
+    return r.state
+
+
+def ended(b: Board, s: GameState, times: int = 1) -> GameState:
+    """The state after ``times`` accepted EndPhase commands."""
+    from rules.commands import EndPhase
+    from rules.engine import Applied, apply
+
+    for _ in range(times):
+        r = apply(b, s, EndPhase())
+        if not isinstance(r, Applied):
+            raise AssertionError(f"EndPhase refused: {r}")
+        s = r.state
+    return s

@@ -1,0 +1,190 @@
+"""The sequence of play (AO-4) and the Game-Turn 1 rules (AO-4.2)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules import sequence
+from rules.commands import EndPhase, Move, Place
+from rules.engine import Applied, apply
+from rules.events import PhaseBegan, PhaseSkipped, SupplyChanged
+from rules.rejection import Rejection
+from rules.state import UnitState, initial_state
+from tests.enginekit import board, ended, line_map, outcome, position, unit
+
+
+def _board():  # type: ignore[no-untyped-def]
+    return board(
+        line_map(". . . . . . . ."),
+        [unit("g", ma=6), unit("m", mech=True, ma=8), unit("a", "allied"), unit("r", "allied")],
+    )
+
+
+def _walk(b, s, n):  # type: ignore[no-untyped-def]
+    seen = []
+    for _ in range(n):
+        r = apply(b, s, EndPhase())
+        assert isinstance(r, Applied), r
+        s = r.state
+        seen.append((s.turn, s.side, s.phase))
+    return s, seen
+
+
+@pytest.mark.rule("AO-4.1a")
+def test_game_turn_is_german_then_allied_and_there_are_eighteen() -> None:
+    b = _board()
+    s = position({"g": "0101", "a": "0801"}, turn=1, side="allied", phase="setup_allied")
+    s, seen = _walk(b, s, 1 + 18 * 10 - 2 + 1)  # GT1 loses two phases
+    assert seen[0] == (1, "german", "setup_german")
+    assert seen[1] == (1, "german", "reinforcement")
+    sides = [side for (_t, side, ph) in seen if ph == "reinforcement"]
+    assert sides == ["german", "allied"] * 18
+    assert s.phase == "game_over" and s.turn == 18
+    r = apply(b, s, EndPhase())
+    assert isinstance(r, Rejection) and r.case == "AO-4.1a"
+
+
+@pytest.mark.rule("AO-4.1b")
+def test_player_turn_phases_in_order_and_supply_markers_removed_at_the_end() -> None:
+    b = _board()
+    s = position(
+        {
+            "g": UnitState(id="g", hex="0101", supply="unsupplied"),
+            "a": UnitState(id="a", hex="0801", supply="isolated"),
+        },
+        turn=3,
+        phase="reinforcement",
+    )
+    s, seen = _walk(b, s, 5)
+    assert seen == [
+        (3, "german", "supply_judgment"),
+        (3, "german", "initial_movement"),
+        (3, "german", "combat"),
+        (3, "german", "mechanized_movement"),
+        (3, "allied", "reinforcement"),
+    ]
+    # phase 6: the phasing (German) player's markers are removed, not the Allied ones
+    assert s.unit("g").supply == "supplied"
+    assert s.unit("a").supply == "isolated"
+
+
+@pytest.mark.rule("AO-4.1b")
+def test_end_of_player_turn_event_names_the_marker_removal() -> None:
+    b = _board()
+    s = position(
+        {"g": UnitState(id="g", hex="0101", supply="unsupplied")}, phase="mechanized_movement"
+    )
+    r = apply(b, s, EndPhase())
+    assert isinstance(r, Applied)
+    assert r.events[0] == SupplyChanged(unit="g", supply="supplied", case="AO-4.1b")
+    assert r.events[-1] == PhaseBegan(turn=2, side="allied", phase="reinforcement")
+
+
+@pytest.mark.rule("AO-4.2a")
+def test_allied_deploys_first_then_german_then_german_starts() -> None:
+    b = _board()
+    s = initial_state(b, 1, {"g": "0101", "m": "0201", "a": "0801", "r": "0701"})
+    assert (s.turn, s.side, s.phase) == (1, "allied", "setup_allied")
+    r = apply(b, s, Place(unit="g", hex="0301"))
+    assert isinstance(r, Rejection) and r.case == "AO-4.2a"
+    r = apply(b, s, Place(unit="a", hex="0601"))
+    assert isinstance(r, Applied) and r.state.unit("a").hex == "0601"
+    s = ended(b, r.state)
+    assert (s.side, s.phase) == ("german", "setup_german")
+    assert isinstance(apply(b, s, Place(unit="r", hex="0501")), Rejection)
+    assert isinstance(apply(b, s, Place(unit="g", hex="0301")), Applied)
+    s = ended(b, s)
+    assert (s.turn, s.side, s.phase) == (1, "german", "reinforcement")
+    r = apply(b, s, Place(unit="g", hex="0301"))
+    assert isinstance(r, Rejection)
+
+
+@pytest.mark.rule("AO-4.2b")
+def test_gt1_all_german_units_in_supply() -> None:
+    b = _board()
+    s = position(
+        {
+            "g": UnitState(id="g", hex="0101", supply="isolated"),
+            "a": UnitState(id="a", hex="0801", supply="unsupplied"),
+        },
+        turn=1,
+        phase="reinforcement",
+    )
+    s1 = ended(b, s)
+    assert s1.phase == "supply_judgment"
+    assert s1.unit("g").supply == "supplied" and s1.unit("a").supply == "unsupplied"
+    assert sequence.german_always_supplied(s1)
+    # not on later turns
+    s2 = ended(
+        b,
+        position(
+            {"g": UnitState(id="g", hex="0101", supply="isolated")}, turn=2, phase="reinforcement"
+        ),
+    )
+    assert s2.unit("g").supply == "isolated"
+    assert not sequence.german_always_supplied(s2)
+
+
+@pytest.mark.rule("AO-4.2c")
+def test_gt1_both_sides_lose_the_initial_movement_phase() -> None:
+    b = _board()
+    s = position({"g": "0101", "a": "0801"}, turn=1, phase="supply_judgment")
+    r = apply(b, s, EndPhase())
+    assert isinstance(r, Applied)
+    assert r.state.phase == "combat"
+    assert PhaseSkipped(turn=1, side="german", phase="initial_movement", case="AO-4.2c") in r.events
+    s = ended(b, r.state, 4)
+    assert (s.side, s.phase) == ("allied", "combat")
+    # on Game-Turn 2 the phase is played
+    s = ended(b, s, 4)
+    assert (s.turn, s.side, s.phase) == (2, "german", "initial_movement")
+
+
+@pytest.mark.rule("AO-4.2d")
+def test_gt1_german_attacks_tripled() -> None:
+    assert sequence.german_attack_multiplier(position({}, turn=1, phase="combat")) == 3
+    assert sequence.german_attack_multiplier(position({}, turn=2, phase="combat")) == 1
+    assert (
+        sequence.german_attack_multiplier(position({}, turn=1, side="allied", phase="combat")) == 1
+    )
+
+
+@pytest.mark.rule("AO-4.2e")
+def test_gt1_german_defence_tripled_in_the_allied_combat() -> None:
+    assert (
+        sequence.german_defence_multiplier(position({}, turn=1, side="allied", phase="combat")) == 3
+    )
+    assert sequence.german_defence_multiplier(position({}, turn=1, phase="combat")) == 1
+    assert (
+        sequence.german_defence_multiplier(position({}, turn=2, side="allied", phase="combat")) == 1
+    )
+
+
+@pytest.mark.rule("AO-4.2f")
+def test_gt1_mechanized_phase_only_for_mech_units_not_in_combat() -> None:
+    b = _board()
+    s = position(
+        {"m": UnitState(id="m", hex="0101", in_combat=True), "g": "0301", "a": "0801"},
+        turn=1,
+        phase="mechanized_movement",
+    )
+    r = apply(b, s, Move(unit="m", path=("0201",)))
+    assert isinstance(r, Rejection) and r.case == "AO-4.2f"
+    assert outcome(b, s, "g", "0401") == "AO-4.2f"
+    s = position({"m": "0101", "a": "0801"}, turn=1, phase="mechanized_movement")
+    assert outcome(b, s, "m", "0201") == 1
+
+
+@pytest.mark.rule("AO-4.2g")
+def test_gt1_no_allied_reinforcements() -> None:
+    b = _board()
+    s = position(
+        {"a": "0801", "r": UnitState(id="r", status="not_arrived")},
+        turn=1,
+        side="allied",
+        phase="reinforcement",
+    )
+    assert not sequence.reinforcements_allowed(s)
+    r = apply(b, s, Place(unit="r", hex="0701"))
+    assert isinstance(r, Rejection) and r.case == "AO-4.2g"
+    assert sequence.reinforcements_allowed(position({}, turn=2, side="allied"))

@@ -1,0 +1,143 @@
+"""Zones of control (AO-7) on a 7x5 clear map.
+
+Geometry used below (odd rows unshifted, even rows shifted east): the Allied unit on 0503
+controls 0502, 0603, 0504, 0404, 0403 and 0402.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.commands import Move
+from rules.engine import apply
+from rules.movement import legal_moves
+from rules.rejection import Rejection
+from rules.state import UnitState
+from rules.zoc import check_retreat_step, supply_path_open, zoc_of_side, zone_of
+from tests.enginekit import board, costs, make_map, outcome, position, unit
+
+GRID = "\n".join([". . . . . . ."] * 5)
+A_ZOC = {"0502", "0603", "0504", "0404", "0403", "0402"}
+
+
+def _board():  # type: ignore[no-untyped-def]
+    return board(
+        make_map(GRID),
+        [unit("g", ma=8), unit("h", ma=8), unit("f"), unit("a", "allied"), unit("a2", "allied")],
+    )
+
+
+@pytest.mark.rule("AO-7.0")
+def test_zoc_is_the_six_surrounding_hexes() -> None:
+    b = _board()
+    s = position({"a": "0503"})
+    assert set(zone_of(b, s.unit("a"))) == A_ZOC
+    assert zoc_of_side(b, s, "allied") == frozenset(A_ZOC)
+    assert zoc_of_side(b, s, "german") == frozenset()
+
+
+@pytest.mark.rule("AO-7.1A")
+def test_stop_on_entering_enemy_zoc() -> None:
+    b = _board()
+    s = position({"g": "0103", "a": "0503"})
+    assert outcome(b, s, "g", "0203 0303 0403") == 3
+    r = apply(b, s, Move(unit="g", path=("0203", "0303", "0403", "0404")))
+    assert isinstance(r, Rejection) and r.case == "AO-7.1A"
+    assert r.message == "AO-7.1A: g entered the enemy-controlled hex 0403 and must stop there"
+    c = costs(b, s, "g")
+    assert c["0403"] == 3
+    # 0402 is reachable only around the zone (0303-0302-0402), never from 0403
+    assert c["0402"] == 4
+    # 0405, south of the zone: 0203-0303-0304-0405 (0304 is outside the zone)
+    assert c["0405"] == 4
+
+
+@pytest.mark.rule("AO-7.1A")
+@pytest.mark.rule("AO-5.2G")
+def test_never_leave_an_enemy_controlled_hex() -> None:
+    b = _board()
+    s = position({"g": "0403", "a": "0503"})
+    r = apply(b, s, Move(unit="g", path=("0303",)))
+    assert isinstance(r, Rejection)
+    assert r.message == "AO-7.1A: g may not leave an enemy-controlled hex (0403)"
+    assert outcome(b, s, "g", "0402") == "AO-7.1A"  # nor from one controlled hex to another
+    assert costs(b, s, "g") == {}
+
+
+@pytest.mark.rule("AO-7.2B")
+def test_friendly_unit_negates_enemy_zoc_in_its_hex() -> None:
+    b = _board()
+    # f holds 0402 (in a's zone): g enters it, pays +2 for stacking, and may go on
+    s = position({"g": "0302", "f": "0402", "a": "0503"})
+    assert outcome(b, s, "g", "0402") == 1 + 2
+    assert outcome(b, s, "g", "0402 0401") == 3 + 1 + 2
+    # and one friendly unit in a stack frees the others to move
+    s = position({"g": "0403", "h": "0403", "a": "0503"})
+    assert outcome(b, s, "g", "0303") == 1 + 2
+    assert outcome(b, s, "h", "0303") == 1 + 2
+
+
+@pytest.mark.rule("AO-7.4E")
+@pytest.mark.rule("AO-5.2G")
+def test_infiltration_leaving_a_stack_stops_in_the_next_enemy_zoc() -> None:
+    b = _board()
+    s = position({"g": "0403", "h": "0403", "a": "0503"})
+    # g leaves (h absorbs the ZOC), pays destacking, enters 0402 (controlled) and stops
+    assert outcome(b, s, "g", "0402") == 1 + 2
+    r = apply(b, s, Move(unit="g", path=("0402", "0401")))
+    assert isinstance(r, Rejection) and r.case == "AO-7.1A"
+    c = costs(b, s, "g")
+    assert c["0402"] == 3 and c["0404"] == 3
+    # 0501 is next to 0402, but g must stop there: it goes round, 0302-0401-0501
+    assert legal_moves(b, s, "g")["0501"].path == ("0302", "0401", "0501")
+    assert c["0501"] == 3 + 1 + 1
+    # once g has gone, h is alone in the zone and may not leave
+    r2 = apply(b, s, Move(unit="g", path=("0402",)))
+    assert not isinstance(r2, Rejection)
+    assert outcome(b, r2.state, "h", "0303") == "AO-7.1A"
+
+
+@pytest.mark.rule("AO-6.6J")
+def test_road_mode_units_have_no_zoc_beyond_their_hex() -> None:
+    b = _board()
+    s = position({"g": "0303", "a": UnitState(id="a", hex="0503", road_mode=True)})
+    assert set(zone_of(b, s.unit("a"))) == {"0503"}
+    # g walks past a through 0403 and 0404 without stopping
+    assert outcome(b, s, "g", "0403 0404 0405") == 3
+    assert supply_path_open(b, s, "german", "0403")
+
+
+@pytest.mark.rule("AO-7.3C")
+def test_retreat_out_of_enemy_zoc_is_allowed() -> None:
+    b = _board()
+    s = position({"g": "0403", "a": "0503"})
+    assert check_retreat_step(b, s, "german", "0403", "0303") is None
+
+
+@pytest.mark.rule("AO-7.3D")
+def test_no_retreat_or_supply_into_enemy_controlled_hexes() -> None:
+    b = _board()
+    s = position({"g": "0303", "a": "0503"})
+    r = check_retreat_step(b, s, "german", "0303", "0403")
+    assert isinstance(r, Rejection) and r.case == "AO-7.3D"
+    assert not supply_path_open(b, s, "german", "0403")
+    # a friendly unit in the hex negates the control for retreats and supply paths (AO-7.2B)
+    s = position({"g": "0303", "f": "0403", "a": "0503"})
+    assert check_retreat_step(b, s, "german", "0303", "0403") is None
+    assert supply_path_open(b, s, "german", "0403")
+
+
+@pytest.mark.rule("AO-7.5E")
+@pytest.mark.rule("AO-5.3N")
+def test_off_map_zones() -> None:
+    m = make_map("e . . .\ne . . .\ne . . .")
+    b = board(m, [unit("g", ma=8), unit("a", "allied"), unit("a2", "allied")])
+    # an Allied unit resting on an edge hex has no ZOC: g passes next to it without stopping
+    s = position({"a": "0102", "g": "0401"})
+    assert zone_of(b, s.unit("a")) == ()
+    assert outcome(b, s, "g", "0301 0201 0202 0203") == 4
+    # German ZOC extends into edge hexes and blocks Allied retreats into them
+    s = position({"g": "0202", "a2": "0302"})
+    assert "0102" in zoc_of_side(b, s, "german")
+    r = check_retreat_step(b, s, "allied", "0302", "0102")
+    assert isinstance(r, Rejection) and r.case == "AO-7.3D"
