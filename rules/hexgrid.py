@@ -176,24 +176,28 @@ def line(a: HexId, b: HexId) -> list[HexId]:
     """The hexes on the straight line from ``a`` to ``b``, both included.
 
     Points are nudged by a tiny epsilon so that a line running exactly along a hexside
-    always falls on the same side (deterministic).
+    always falls on the same side (deterministic). Where that side would be off the id
+    range (a line along the west or north border), the opposite nudge is used.
     """
     n = distance(a, b)
     ax, ay, az = to_cube(a)
     bx, by, bz = to_cube(b)
-    eps = (1e-6, 2e-6, -3e-6)
-    out: list[HexId] = []
-    for i in range(n + 1):
-        t = i / n if n else 0.0
-        x = ax + (bx - ax) * t + eps[0]
-        y = ay + (by - ay) * t + eps[1]
-        z = az + (bz - az) * t + eps[2]
-        cx, _cy, cz = _cube_round(x, y, z)
-        h = from_axial(cx, cz)
-        if h is None:  # pragma: no cover - a line between on-grid hexes stays on the grid
-            raise ValueError(f"line {a}-{b} leaves the id range")
-        out.append(h)
-    return out
+    for sign in (1.0, -1.0):
+        eps = (1e-6 * sign, 2e-6 * sign, -3e-6 * sign)
+        out: list[HexId] = []
+        for i in range(n + 1):
+            t = i / n if n else 0.0
+            x = ax + (bx - ax) * t + eps[0]
+            y = ay + (by - ay) * t + eps[1]
+            z = az + (bz - az) * t + eps[2]
+            cx, _cy, cz = _cube_round(x, y, z)
+            h = from_axial(cx, cz)
+            if h is None:
+                break
+            out.append(h)
+        else:
+            return out
+    raise ValueError(f"line {a}-{b} leaves the id range")  # pragma: no cover
 
 
 def hexside(a: HexId, b: HexId) -> Hexside:

@@ -225,6 +225,7 @@ def may_move(board: Board, state: GameState, unit_id: str) -> Rejection | None:
 class _Mover:
     __slots__ = (
         "change_cost",
+        "closed",
         "cls",
         "defn",
         "enemy",
@@ -273,6 +274,7 @@ class _Mover:
         self.enemy: dict[HexId, tuple[UnitState, ...]] = snap.by_hex[other_side(d.side)]
         self.zoc: frozenset[HexId] = snap.zoc[other_side(d.side)]
         self.interdicted: frozenset[Hexside] = frozenset(state.interdicted.for_side(d.side))
+        self.closed: frozenset[HexId] = t.impassable | t.edge | frozenset(self.enemy)
         # AO-6.5G: hexes barred to the mover in Road Mode / in normal mode.
         self.rm_block: frozenset[HexId] = self._road_mode_block()
         self.nm_block: frozenset[HexId] = self._normal_mode_block()
@@ -382,6 +384,8 @@ def _enter(
         )
     t = m.t
     b, costs, rm_ok, bridge = link
+    if not explain and b in m.closed:
+        return None  # impassable, Allied Map Edge or enemy-occupied: refused below anyway
     if b in t.impassable:
         return Rejection("AO-11.g", f"{b} is impassable") if explain else None
     if b in t.edge:

@@ -11,7 +11,11 @@ from hypothesis import strategies as st
 
 from rules import hexgrid as hg
 
-ids = st.builds(hg.make, st.integers(1, 60), st.integers(1, 60))
+ids = st.one_of(
+    st.builds(hg.make, st.integers(1, 60), st.integers(1, 60)),
+    st.builds(hg.make, st.integers(1, 3), st.integers(1, 60)),
+    st.builds(hg.make, st.integers(1, 60), st.integers(1, 3)),
+)
 
 
 def test_parse_and_make_round_trip() -> None:
@@ -58,6 +62,9 @@ def test_within_counts() -> None:
 def test_line_by_hand() -> None:
     assert hg.line("0101", "0501") == ["0101", "0201", "0301", "0401", "0501"]
     assert hg.line("0505", "0505") == ["0505"]
+    # Along the west border the nudge must not step off the id range.
+    assert hg.line("0101", "0103") == ["0101", "0102", "0103"]
+    assert hg.line("0103", "0101") == ["0103", "0102", "0101"]
     path = hg.line("0101", "0606")
     assert len(path) == hg.distance("0101", "0606") + 1
 

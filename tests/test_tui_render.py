@@ -98,7 +98,7 @@ def test_units_drawn_with_stack_count() -> None:
     assert lines[y][x + 1 : x + 6] == "A7-4 "
     assert lines[y + 1][x + 2 : x + 5] == " +1"
     x, y = detail.origin(6, 5)
-    assert lines[y][x + 1 : x + 6] == "P6-3."
+    assert lines[y][x + 1 : x + 6] == "p6-3."  # Allied: lower-case type letter
 
 
 def test_overview_one_line_per_row() -> None:
@@ -117,7 +117,7 @@ def test_overview_one_line_per_row() -> None:
     assert overview.origin(1, 2)[0] == overview.origin(1, 1)[0] + 1  # shifted rows
     units = draw_overview(GAME_MAP, fixture_units()).plain_lines()
     x, y = overview.origin(11, 4)
-    assert units[y][x] == "*"
+    assert units[y][x] == "%"  # German
 
 
 def test_names() -> None:

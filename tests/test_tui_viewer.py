@@ -320,7 +320,7 @@ def test_units_can_be_set_later_and_keys_remapped() -> None:
         screen.set_units(fixture_units())
         await pilot.pause()
         assert "Units (1)" in panel_text(app)  # the US airborne in Bastogne
-        assert "P6-3" in "\n".join(view.picture.plain_lines())
+        assert "p6-3" in "\n".join(view.picture.plain_lines())
         app.set_keymap({"map.zoom": "x"})  # a user keymap, by binding id
         await pilot.press("x")
         zoom: str = view.zoom

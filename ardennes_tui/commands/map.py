@@ -100,7 +100,9 @@ def render_text(
     from ardennes_tui.render import draw_detail, draw_overview, legend_lines
 
     picture = draw_overview(game_map, units) if overview else draw_detail(game_map, units)
-    legend = legend_lines(game_map, width=LEGEND_WIDTH, ascii_only=not colour)
+    legend = legend_lines(
+        game_map, width=LEGEND_WIDTH, ascii_only=not colour, units=units is not None
+    )
     if colour:
         from ardennes_tui.render.palette import ansi_lines
 

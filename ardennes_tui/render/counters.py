@@ -37,8 +37,15 @@ TYPE_NAME: Final[dict[str, str]] = {
 
 
 def counter_short(unit: UnitDef) -> str:
-    """The map label of a counter: type letter and strength-movement, e.g. ``A7-4``."""
-    return f"{TYPE_LETTER.get(unit.type, '?')}{unit.strength}-{unit.movement}"
+    """The map label of a counter: type letter and strength-movement, e.g. ``A7-4``.
+
+    The letter is upper-case for German units and lower-case for Allied ones, so the side
+    reads without colour too (``NO_COLOR``).
+    """
+    letter = TYPE_LETTER.get(unit.type, "?")
+    if unit.side == "allied":
+        letter = letter.lower()
+    return f"{letter}{unit.strength}-{unit.movement}"
 
 
 def counter_long(unit: UnitDef) -> str:

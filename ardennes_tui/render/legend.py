@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ardennes_tui.render import palette as P
+from ardennes_tui.render.counters import TYPE_LETTER
 from ardennes_tui.render.names import ascii_name, town_abbreviations
 from ardennes_tui.render.picture import Line, Run
 from rules import hexgrid
@@ -33,8 +34,13 @@ def _wrap(items: list[str], width: int) -> list[str]:
     return rows
 
 
-def legend_lines(game_map: GameMap, *, width: int = 100, ascii_only: bool = True) -> list[Line]:
-    """Legend lines as styled runs; ``ascii_only`` spells names without accents."""
+def legend_lines(
+    game_map: GameMap, *, width: int = 100, ascii_only: bool = True, units: bool = False
+) -> list[Line]:
+    """Legend lines as styled runs; ``ascii_only`` spells names without accents.
+
+    With ``units`` the legend also explains the counters drawn on the map.
+    """
 
     def name(n: str) -> str:
         return ascii_name(n) if ascii_only else n
@@ -76,6 +82,25 @@ def legend_lines(game_map: GameMap, *, width: int = 100, ascii_only: bool = True
             (" German map edge", ""),
         ),
     ]
+    if units:
+        kinds: dict[str, list[str]] = {}
+        for kind, letter in TYPE_LETTER.items():
+            kinds.setdefault(letter, []).append(kind.replace("_", " "))
+        letters = ", ".join(f"{k} {'/'.join(v)}" for k, v in kinds.items())
+        out += [
+            _line(
+                ("  Counters  ", ""),
+                *_key("A6-10", "german", "German (upper-case type letter)"),
+                *_key("i4-4", "allied", "Allied (lower-case)"),
+                ("strength-movement; +2: two more units in the hex", ""),
+            ),
+            _line(("            ", ""), (f"type letters: {letters}", "")),
+            _line(
+                ("            ", ""),
+                (f"overview: {P.OVERVIEW_UNITS['german']} German, ", ""),
+                (f"{P.OVERVIEW_UNITS['allied']} Allied", ""),
+            ),
+        ]
     abbrev = town_abbreviations(game_map)
     towns = game_map.towns()
     if towns:

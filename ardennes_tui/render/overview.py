@@ -3,7 +3,7 @@
 Hex ``(col, row)`` takes cell ``x = LEFT + 2*(col-1)`` (one more on shifted rows), and the
 cell after it stands for its east and south-east hexsides (``~`` river, ``=`` bridge,
 ``:`` ford, ``*`` start line), so a river running along a row shows as a line of ``~``.
-The hex cell shows, first that applies: units (``*`` German, ``@`` Allied), the town's
+The hex cell shows, first that applies: units (``%`` German, ``@`` Allied), the town's
 initial, road exit (``$``), fortification (``w`` Westwall, ``f`` fortified), road (``+``),
 terrain (``.`` clear, ``^`` rough, ``#`` impassable).
 """

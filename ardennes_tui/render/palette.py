@@ -31,7 +31,7 @@ FORTIFICATION: Final = {"westwall": "W", "fortified": "F"}
 OVERVIEW_FORTIFICATION: Final = {"westwall": "w", "fortified": "f"}
 OVERVIEW_ROAD: Final = "+"
 OVERVIEW_EXIT: Final = "$"
-OVERVIEW_UNITS: Final = {"german": "*", "allied": "@"}
+OVERVIEW_UNITS: Final = {"german": "%", "allied": "@"}
 
 STYLES: Final[dict[str, str]] = {
     "side": "bright_black",
