@@ -80,7 +80,7 @@ def plain_pane() -> Iterator[Pane]:
 
 
 def test_viewer_in_tmux(pane: Pane) -> None:
-    pane.wait_for("Hex 0605", "Town Bastogne", "| detail |", "P6-3", "W  07")
+    pane.wait_for("Hex 0605", "Town Bastogne", "| detail |", "p6-3", "W  07")
     pane.keys("l")
     pane.wait_for("Hex 0705")
     pane.keys("z")
@@ -98,7 +98,7 @@ def test_viewer_in_tmux(pane: Pane) -> None:
 
 
 def test_no_color_xterm(plain_pane: Pane) -> None:
-    plain_pane.wait_for("Hex 0605", "| detail |", "P6-3", "W  07", "Units (1)")
+    plain_pane.wait_for("Hex 0605", "| detail |", "p6-3", "W  07", "Units (1)")
     colours = re.findall(r"\x1b\[([0-9;]*)m", plain_pane.screen(escapes=True))
     codes = {c for seq in colours for c in seq.split(";") if c}
     # Only attributes (bold, reverse, reset) and the default colours: no colour at all.
