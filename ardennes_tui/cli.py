@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-COMMAND_MODULES = ("map", "scenarios", "oob")
+COMMAND_MODULES = ("map", "scenarios", "oob", "rules")
 """Modules of :mod:`ardennes_tui.commands`, in the order ``--help`` lists them."""
 
 

@@ -1,0 +1,147 @@
+"""``ardennes rules``: the engine from the command line, for scripts, tests and bug reports.
+
+``ardennes rules moves --position P --unit U``
+    JSON: every hex the unit can reach this phase, with the cheapest path and its MP cost.
+``ardennes rules apply --position P --commands C``
+    Applies a JSONL file of commands in order. Prints one JSON line per command (its events
+    and the state hash after it, or its rejection), then the final position as one JSON line.
+
+Instead of ``--position P`` (a position file, ``docs/position-format.md``; ``-`` reads stdin),
+``--scenario N`` starts from scenario N before the Allied set-up.
+
+Exit status: 0 when everything applied; 1 when a command was rejected (the rest are not
+applied; the position printed is the one before it); 2 for unreadable input. Every failure
+prints one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any, Final
+
+import msgspec
+
+from ardennes_tui.cli import UserError
+from rules import position
+from rules.commands import decode_command, encode_command
+from rules.engine import apply, new_game
+from rules.events import encode_event
+from rules.gamemap import load_map
+from rules.movement import legal_moves
+from rules.rejection import Rejection
+from rules.scenario import load_scenario, scenario_numbers
+from rules.state import Board, GameState, state_hash
+
+MAX_POSITION_BYTES: Final = 1 << 20
+MAX_COMMANDS_BYTES: Final = 16 << 20
+
+
+def register(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "rules",
+        help="query and drive the rules engine (JSON in, JSON out)",
+        description="Query and drive the rules engine from scripts.",
+    )
+    sub = parser.add_subparsers(dest="rules_command", metavar="ACTION", required=True)
+    moves = sub.add_parser("moves", help="where a unit can move now, with costs and paths")
+    _start_options(moves)
+    moves.add_argument("--unit", required=True, help="unit id, e.g. de-1ss-a")
+    moves.set_defaults(func=run_moves)
+    app = sub.add_parser("apply", help="apply a JSONL file of commands")
+    _start_options(app)
+    app.add_argument("--commands", required=True, type=Path, metavar="C", help="JSONL file")
+    app.set_defaults(func=run_apply)
+
+
+def _start_options(parser: argparse.ArgumentParser) -> None:
+    start = parser.add_mutually_exclusive_group(required=True)
+    start.add_argument("--position", metavar="P", help="position file (JSON), or - for stdin")
+    start.add_argument("--scenario", type=int, metavar="N", help="start of scenario N (1-10)")
+
+
+def _read(path: str | Path, limit: int, what: str) -> bytes:
+    """The bytes of ``path`` (``-``: stdin), refusing more than ``limit``."""
+    try:
+        if str(path) == "-":
+            raw = sys.stdin.buffer.read(limit + 1)
+        else:
+            with open(path, "rb") as fh:
+                raw = fh.read(limit + 1)
+    except OSError as exc:
+        raise UserError(f"cannot read {what} {path}: {exc.strerror}", 2) from None
+    if len(raw) > limit:
+        raise UserError(f"{what} {path} is over the {limit} byte limit", 2)
+    return raw
+
+
+def _start(args: argparse.Namespace) -> tuple[Board, GameState]:
+    """The board and the state to start from, checked against each other."""
+    if args.scenario is not None:
+        number = int(args.scenario)
+        if number not in scenario_numbers():
+            raise UserError(f"no scenario {number}: choose 1-10", 2)
+        return new_game(load_scenario(number), load_map())
+    raw = _read(args.position, MAX_POSITION_BYTES, "position")
+    try:
+        state = position.loads(raw)
+    except position.PositionError as exc:
+        raise UserError(f"position {args.position}: {exc}", 2) from None
+    if state.scenario not in scenario_numbers():
+        raise UserError(f"position {args.position}: no scenario {state.scenario}", 2)
+    board = Board.from_scenario(load_scenario(state.scenario), load_map())
+    problems = position.check(board, state)
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise UserError(f"position {args.position}: {problems[0]}{more}", 2)
+    return board, state
+
+
+def run_moves(args: argparse.Namespace) -> int:
+    board, state = _start(args)
+    if args.unit not in board.defs:
+        raise UserError(f"no unit {args.unit!r} in scenario {state.scenario}", 2)
+    reach = legal_moves(board, state, args.unit)
+    out = {
+        "unit": args.unit,
+        "state_hash": state_hash(state),
+        "moves": {h: reach[h] for h in sorted(reach)},
+    }
+    sys.stdout.buffer.write(msgspec.json.encode(out) + b"\n")
+    return 0
+
+
+def run_apply(args: argparse.Namespace) -> int:
+    board, state = _start(args)
+    raw = _read(args.commands, MAX_COMMANDS_BYTES, "commands")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UserError(f"commands {args.commands}: not UTF-8 text", 2) from None
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    commands = []
+    for n, line in lines:
+        try:
+            commands.append(decode_command(line))
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise UserError(f"commands {args.commands} line {n}: {exc}", 2) from None
+    out = sys.stdout.buffer
+    code = 0
+    for index, cmd in enumerate(commands):
+        result = apply(board, state, cmd)
+        record: dict[str, Any] = {"index": index, "command": msgspec.Raw(encode_command(cmd))}
+        if isinstance(result, Rejection):
+            record["rejected"] = {"case": result.case, "message": result.message}
+            out.write(msgspec.json.encode(record) + b"\n")
+            print(f"ardennes: command {index} rejected: {result.message}", file=sys.stderr)
+            code = 1
+            break
+        state = result.state
+        record["events"] = [msgspec.Raw(encode_event(e)) for e in result.events]
+        record["state_hash"] = state_hash(state)
+        out.write(msgspec.json.encode(record) + b"\n")
+    final = msgspec.json.encode(msgspec.json.decode(position.dumps(state)))
+    out.write(final + b"\n")
+    out.flush()
+    return code
