@@ -1,4 +1,4 @@
-"""The Textual app: a thin shell that opens the map viewer.
+"""The Textual app: a thin shell that opens the play screen (or the bare map viewer).
 
 It uses the ``ansi-dark`` theme, so the UI is drawn in the terminal's own 16 ANSI colours
 (right over SSH and on any terminal); ``NO_COLOR`` is honoured by Textual itself.
@@ -6,6 +6,7 @@ It uses the ``ansi-dark`` theme, so the UI is drawn in the terminal's own 16 ANS
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import ClassVar
 
 from textual.app import App
@@ -13,6 +14,7 @@ from textual.binding import BindingType
 
 from ardennes_tui.render import UnitsByHex
 from ardennes_tui.screens.map_screen import MapScreen
+from ardennes_tui.session import GameSession
 from ardennes_tui.widgets.map_view import Zoom
 from rules.gamemap import GameMap
 from rules.hexgrid import HexId
@@ -21,7 +23,8 @@ THEME = "ansi-dark"
 
 
 class ArdennesApp(App[None]):
-    """The map viewer. ``units`` (hex -> stack) is optional: counters are drawn when given."""
+    """The game. With a ``session``: hot-seat play of it (:class:`PlayScreen`); without, the
+    map viewer, and ``units`` (hex -> stack) are drawn when given."""
 
     TITLE = "The Ardennes Offensive"
     CSS_PATH = "app.tcss"
@@ -34,6 +37,8 @@ class ArdennesApp(App[None]):
         *,
         cursor: HexId | None = None,
         zoom: Zoom = "detail",
+        session: GameSession | None = None,
+        save_path: Path | None = None,
     ) -> None:
         # Native ANSI colours from the start: with NO_COLOR, Textual then strips colours
         # (NoColor) instead of mapping them to greys, which a 16-colour TERM shows as black.
@@ -42,9 +47,20 @@ class ArdennesApp(App[None]):
         self.units = units
         self._cursor = cursor
         self._zoom: Zoom = zoom
+        self.session = session
+        self.save_path = save_path
 
     def on_mount(self) -> None:
         self.theme = THEME
+        if self.session is not None:
+            from ardennes_tui.screens.play_screen import PlayScreen
+
+            self.push_screen(
+                PlayScreen(
+                    self.session, cursor=self._cursor, zoom=self._zoom, save_path=self.save_path
+                )
+            )
+            return
         self.push_screen(MapScreen(self.game_map, self.units, cursor=self._cursor, zoom=self._zoom))
 
 
@@ -53,12 +69,33 @@ def default_cursor(game_map: GameMap) -> HexId:
     return game_map.towns().get("Bastogne", next(iter(game_map)))
 
 
-def run_app(scenario: int = 1) -> int:
-    """Open the viewer on the shipped map with the set-up of ``scenario`` (``ardennes``)."""
-    from ardennes_tui.commands.map import get_map
-    from ardennes_tui.scenario_view import scenario_or_error, setup_units
+def load_session(scenario: int, path: Path | None) -> GameSession:
+    """A new game of ``scenario``, or the saved orders in ``path`` replayed; a bad file is a
+    one-line :class:`UserError`."""
+    import msgspec
 
-    units = setup_units(scenario_or_error(scenario))
+    from ardennes_tui.cli import UserError
+    from ardennes_tui.commands.map import get_map
+    from ardennes_tui.scenario_view import scenario_or_error
+    from rules.rejection import RejectedError
+
+    scenario_or_error(scenario)
     game_map = get_map(None)
-    ArdennesApp(game_map, units, cursor=default_cursor(game_map)).run()
+    if path is None:
+        return GameSession.new(scenario, game_map)
+    try:
+        return GameSession.from_jsonl(scenario, path.read_text(encoding="utf-8"), game_map)
+    except OSError as exc:
+        raise UserError(f"cannot read {path}: {exc.strerror}", 1) from exc
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise UserError(f"{path}: not a log of orders: {exc}", 1) from exc
+    except RejectedError as exc:
+        raise UserError(f"{path}: {exc} (scenario {scenario})", 1) from exc
+
+
+def run_app(scenario: int = 1, load: Path | None = None) -> int:
+    """A hot-seat game of ``scenario`` (``ardennes [--scenario N] [--load FILE]``)."""
+    session = load_session(scenario, load)
+    game_map = session.board.game_map
+    ArdennesApp(game_map, cursor=default_cursor(game_map), session=session, save_path=load).run()
     return 0

@@ -11,6 +11,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import NoReturn
 
 COMMAND_MODULES = ("map", "scenarios", "oob", "rules")
@@ -36,14 +37,20 @@ def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="ardennes",
         description="The Ardennes Offensive (SPI, 1973) in the terminal, by email. "
-        "With no command, opens the map viewer.",
+        "With no command, starts a hot-seat game.",
     )
     parser.add_argument(
         "--scenario",
         type=int,
         default=1,
         metavar="N",
-        help="the scenario whose set-up the viewer shows (1-10, default 1)",
+        help="the scenario to play (1-10, default 1)",
+    )
+    parser.add_argument(
+        "--load",
+        type=Path,
+        metavar="FILE",
+        help="replay the orders saved in FILE (JSONL; s in the game saves there)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     for name in COMMAND_MODULES:
@@ -64,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             from ardennes_tui.app import run_app
 
-            return run_app(args.scenario)
+            return run_app(args.scenario, args.load)
         code: int = args.func(args)
         return code
     except UserError as exc:

@@ -6,6 +6,9 @@ an id; a user keymap (``{binding id: "key,key"}``) can later be applied with
 ``y u`` = north-west/north-east, ``h l`` = west/east, ``b n`` = south-west/south-east, and
 ``k j`` go straight up/down the column (alternating NW/NE and SW/SE, which keeps ``CC``).
 The numeric keypad works the same way: ``7 9 4 6 1 3`` and ``8 2``.
+
+The ``play`` scope holds the orders of the play screen (select, move, road mode, undo, end
+phase); ``u`` is north-east, so undo is ``backspace`` or ``U``.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import Final, Literal
 
 from textual.binding import Binding
 
-Scope = Literal["app", "map"]
+Scope = Literal["app", "map", "play"]
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,24 @@ KEYMAP: Final[tuple[KeyBinding, ...]] = (
     KeyBinding("map.up", ("k", "up", "8"), "move('up')", "cursor up the column (NW/NE)"),
     KeyBinding("map.down", ("j", "down", "2"), "move('down')", "cursor down the column (SW/SE)"),
     KeyBinding("map.zoom", ("z",), "toggle_zoom", "zoom: detail / overview", show=True),
+    KeyBinding(
+        "play.select",
+        ("enter", "space"),
+        "select",
+        "select your unit here / move the selected unit here",
+        "play",
+        show=True,
+    ),
+    KeyBinding("play.cycle", ("tab",), "cycle", "next unit of the stack", "play"),
+    KeyBinding("play.road", ("r",), "road_mode", "selected unit enters / leaves Road Mode", "play"),
+    KeyBinding(
+        "play.undo", ("backspace", "U"), "undo", "undo the last order of this phase", "play"
+    ),
+    KeyBinding(
+        "play.end", ("e",), "end_phase", "end the phase / accept set-up (e again)", "play", True
+    ),
+    KeyBinding("play.save", ("s",), "save", "save the game's orders (JSONL)", "play"),
+    KeyBinding("play.deselect", ("escape",), "deselect", "deselect the unit", "play"),
     KeyBinding("app.panel", ("p",), "toggle_panel", "show / hide the side panel", "app"),
     KeyBinding("app.help", ("question_mark",), "help", "key help", "app", show=True),
     KeyBinding("app.quit", ("q",), "app.quit", "quit", "app", show=True),

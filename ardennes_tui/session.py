@@ -1,12 +1,12 @@
 """A hot-seat game session: the board, the start state, the command log and the current state.
 
 No Textual here: the play screen owns a :class:`GameSession` and asks it everything about the
-game; widgets only show what the screen passes down.
+game; widgets only show what the screen passes down::
 
->>> s = GameSession.new(1)                                         # doctest: +SKIP
->>> s.apply(EndPhase())                                            # accept the Allied set-up
->>> s.summary()
-'GT1 16 Dec · German · Set-up'
+    s = GameSession.new(1)
+    s.apply(EndPhase())                      # accept the Allied set-up
+    s.summary()                              # 'GT1 16 Dec · German · Set-up · VP 0-0'
+    s.apply(Move("de-12ss-a", ("3908", "3909")))   # a Rejection (and nothing logged) here
 
 Undo works inside the current phase only: the log is cut back to the state after the last
 ``EndPhase`` at most (an ``EndPhase`` is never undone). The log is JSONL of
@@ -72,9 +72,7 @@ class GameSession:
         return cls(board, state)
 
     @classmethod
-    def from_jsonl(
-        cls, scenario: int, text: str, game_map: GameMap | None = None
-    ) -> GameSession:
+    def from_jsonl(cls, scenario: int, text: str, game_map: GameMap | None = None) -> GameSession:
         """Replay a saved log of ``scenario``; raises :class:`RejectedError` on a bad command."""
         s = cls.new(scenario, game_map)
         for i, cmd in enumerate(decode_jsonl(text)):

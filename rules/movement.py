@@ -41,7 +41,7 @@ from rules.commands import ENTER_ROAD_MODE, LEAVE_ROAD_MODE
 from rules.gamemap import GameMap
 from rules.hexgrid import HexId, Hexside
 from rules.rejection import Rejection
-from rules.state import Board, GameState, UnitState, other_side
+from rules.state import Board, GameState, UnitState, other_side, phase_is_lost
 from rules.units import Side, UnitDef
 from rules.zoc import zone_of
 
@@ -189,6 +189,8 @@ def may_move(board: Board, state: GameState, unit_id: str) -> Rejection | None:
             "AO-4.1b",
             f"units move only in the Initial and Mechanized Movement Phases (now: {state.phase})",
         )
+    if phase_is_lost(state.turn, state.phase):
+        return Rejection("AO-4.2c", "the Initial Movement Phase of Game-Turn 1 is lost")
     if d.side != state.side:
         return Rejection(
             "AO-5.1A",
@@ -485,10 +487,18 @@ def trace_path(
     m = _Mover(board, state, unit_id)
     node: Node = (m.start, m.us.road_mode, 0, m.us.mp_spent, False)
     changes: list[tuple[int, HexId, bool, int]] = []
+    entered = {m.start}
     for i, step in enumerate(path):
         nxt = _step(board, m, node, step)
         if isinstance(nxt, Rejection):
             return nxt
+        if nxt[0] != node[0]:
+            if nxt[0] in entered:
+                return Rejection(
+                    "AO-5.1E",
+                    f"{unit_id} may not retrace its path: it has already been in {nxt[0]}",
+                )
+            entered.add(nxt[0])
         if nxt[1] != node[1] and nxt[0] == node[0]:
             changes.append((i, node[0], nxt[1], nxt[3] - node[3]))
         node = nxt
@@ -510,15 +520,22 @@ def check_path(
     return r if isinstance(r, Rejection) else None
 
 
+def _simple(start: HexId, path: tuple[str, ...]) -> bool:
+    """True when ``path`` enters no hex twice and does not come back to ``start`` (AO-5.1E)."""
+    hexes = [step for step in path if step not in (ENTER_ROAD_MODE, LEAVE_ROAD_MODE)]
+    return len(set(hexes)) == len(hexes) and start not in hexes
+
+
 def legal_moves(
     board: Board, state: GameState, unit_id: str, road_mode: bool | None = None
 ) -> dict[HexId, Reach]:
     """Every hex ``unit_id`` can reach now, with the cheapest path and its cost.
 
     ``road_mode`` restricts the answer to arrivals in that mode (``None``: either, cheapest
-    first). A hex is listed only when a non-empty path reaches it, so the start hex appears only
-    for a mode change in place. Ties are broken by fewer steps, then by the fixed neighbour
-    order, so the answer is deterministic. Empty when the unit may not move at all.
+    first). A hex is listed only when a non-empty path that enters no hex twice reaches it
+    (AO-5.1E), so the start hex appears only for a mode change in place. Ties are broken by
+    fewer steps, then by the fixed neighbour order, so the answer is deterministic. Empty when
+    the unit may not move at all.
     """
     if may_move(board, state, unit_id) is not None:
         return {}
@@ -549,7 +566,12 @@ def legal_moves(
             path = (*paths[pkey], pstep)
         paths[key] = path
         h, road = node[0], node[1]
-        if path and h not in out and (road_mode is None or road == road_mode):
+        if (
+            path
+            and h not in out
+            and (road_mode is None or road == road_mode)
+            and _simple(m.start, path)
+        ):
             out[h] = Reach(cost=spent - spent0, path=path, road_mode=road)
         if node[4]:
             continue  # stopped in an enemy ZOC: reached, not expanded (AO-7.1A)

@@ -48,6 +48,7 @@ from rules.state import (
     GameState,
     Phase,
     UnitState,
+    phase_is_lost,
 )
 from rules.units import Side
 
@@ -72,11 +73,6 @@ def german_always_supplied(state: GameState) -> bool:
 def reinforcements_allowed(state: GameState) -> bool:
     """No Allied reinforcements on Game-Turn 1 (AO-4.2g)."""
     return not (state.turn == 1 and state.side == "allied")
-
-
-def phase_is_lost(turn: int, phase: Phase) -> bool:
-    """Both Initial Movement Phases of Game-Turn 1 are lost (AO-4.2c)."""
-    return turn == 1 and phase == "initial_movement"
 
 
 def next_phase(turn: int, side: Side, phase: Phase) -> tuple[int, Side, Phase]:
@@ -209,10 +205,12 @@ def _enter(board: Board, state: GameState, events: list[Event]) -> GameState:
         state = _gt1_german_supply(board, state, events)
     if state.phase in ("initial_movement", "mechanized_movement"):
         state = _reset_movement(state)
+        # Forced Road Mode exits come "before any other activity" of the Initial Movement
+        # Phase (AO-6.7L*), so before dormant units reactivate (AO-5.3M).
+        if state.phase == "initial_movement":
+            state = forced_road_mode_exits(board, state, events)
         if state.side == "allied":
             state = _reactivate_dormant(board, state, events)
-    if state.phase == "initial_movement":
-        state = forced_road_mode_exits(board, state, events)
     return state
 
 

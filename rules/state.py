@@ -67,6 +67,11 @@ Crt = Literal["initial", "standard"]
 """The CRT the German player uses (AO-10.3a)."""
 
 
+def phase_is_lost(turn: int, phase: Phase) -> bool:
+    """Both Initial Movement Phases of Game-Turn 1 are lost (AO-4.2c)."""
+    return turn == 1 and phase == "initial_movement"
+
+
 def other_side(side: Side) -> Side:
     """The enemy of ``side``."""
     return "allied" if side == "german" else "german"

@@ -12,4 +12,5 @@ from hypothesis import settings
 
 settings.register_profile("ci", max_examples=100, deadline=None, derandomize=True)
 settings.register_profile("dev", max_examples=100, deadline=None)
+settings.register_profile("long", max_examples=2000, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rich.text import Text
 
 from ardennes_tui.render.counters import UnitsByHex, counter_long
@@ -41,9 +43,19 @@ def _hang(words: list[str], width: int, indent: str) -> list[str]:
 
 
 def describe_hex(
-    game_map: GameMap, hex_id: HexId, units: UnitsByHex | None = None, *, width: int = 26
+    game_map: GameMap,
+    hex_id: HexId,
+    units: UnitsByHex | None = None,
+    *,
+    width: int = 26,
+    notes: Mapping[str, str] | None = None,
+    selected: str | None = None,
 ) -> Text:
-    """A multi-line description of ``hex_id`` for the side panel (``width`` cells wide)."""
+    """A multi-line description of ``hex_id`` for the side panel (``width`` cells wide).
+
+    In play, ``notes`` (unit id -> e.g. ``"road, moved, 4 MP"``) add a line under a unit and
+    the ``selected`` unit is marked with ``>``.
+    """
     h = game_map.hex(hex_id)
     text = Text()
     text.append(f"Hex {hex_id}", "bold")
@@ -77,7 +89,11 @@ def describe_hex(
     if stack:
         text.append(f"Units ({len(stack)})\n", "bold")
         for u in stack:
-            text.append(" G " if u.side == "german" else " A ", rich_style(u.side))
+            mark = ">" if u.id == selected else " "
+            text.append(mark + ("G " if u.side == "german" else "A "), rich_style(u.side))
             text.append(f" {counter_long(u)}\n")
+            note = (notes or {}).get(u.id)
+            if note:
+                text.append(f"    {note}\n")
     text.rstrip()
     return text

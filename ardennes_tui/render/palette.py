@@ -55,6 +55,10 @@ STYLES: Final[dict[str, str]] = {
 """Style name -> Rich style (16 ANSI colours and attributes only)."""
 
 CURSOR: Final = Style(reverse=True)
+REACH: Final = Style(bgcolor="blue")
+"""Hexes the selected unit can reach (play screen), with colour."""
+REACH_MONO: Final = Style(underline=True)
+"""The same without colour (``NO_COLOR``): the reachable hexes are underlined."""
 
 
 @cache

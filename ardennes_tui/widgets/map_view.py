@@ -5,10 +5,15 @@ picture line into a ``Strip`` (cached per zoom and line) and overlays the cursor
 lines the cursor hex covers. Moving the cursor refreshes only the old and the new hex's
 rectangles, so a keystroke repaints a handful of cells unless the view has to scroll; the view
 then jumps to centre the cursor (whole-page panning, no animation).
+
+A highlight overlay (:meth:`MapView.set_highlight`, the hexes a selected unit can reach) is
+part of the cached strips: changing it drops and repaints only the lines of the hexes that
+entered or left it, and a cursor move over a highlighted map still repaints two hexes.
 """
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import ClassVar, Literal
 
 from rich.segment import Segment
@@ -23,8 +28,8 @@ from textual.strip import Strip
 
 from ardennes_tui import keymap
 from ardennes_tui.render import Picture, UnitsByHex, draw_detail, draw_overview
-from ardennes_tui.render.palette import CURSOR, rich_style
-from ardennes_tui.render.picture import Line, Span
+from ardennes_tui.render.palette import CURSOR, REACH, REACH_MONO, rich_style
+from ardennes_tui.render.picture import PAINTED_BACKGROUND, Line, Span
 from rules import hexgrid
 from rules.gamemap import GameMap
 from rules.hexgrid import HexId
@@ -110,6 +115,8 @@ class MapView(ScrollView, can_focus=True):
         self._units: UnitsByHex | None = units
         self._pictures: dict[Zoom, Picture] = {}
         self._strips: dict[tuple[Zoom, int], Strip] = {}
+        self._highlight: frozenset[HexId] = frozenset()
+        self._line_spans: dict[Zoom, dict[int, list[tuple[int, int, HexId]]]] = {}
         start: HexId = cursor if cursor is not None and cursor in game_map else next(iter(game_map))
         self.set_reactive(MapView.cursor, start)
         self.set_reactive(MapView.zoom, zoom)
@@ -133,8 +140,48 @@ class MapView(ScrollView, can_focus=True):
         """Show other units: the pictures are redrawn and the widget repainted."""
         self._units = units
         self._pictures.clear()
+        self._line_spans.clear()
         self._strips.clear()
         self.refresh()
+
+    @property
+    def highlight(self) -> frozenset[HexId]:
+        """The highlighted hexes (e.g. where the selected unit can go)."""
+        return self._highlight
+
+    def set_highlight(self, hexes: frozenset[HexId]) -> None:
+        """Highlight ``hexes``: only the lines of hexes that changed are dropped and repainted."""
+        changed = self._highlight ^ hexes
+        self._highlight = hexes
+        if not changed:
+            return
+        self._strips = {k: v for k, v in self._strips.items() if k[0] == self.zoom}
+        pic = self.picture
+        lines = {s[0] for h in changed if h in pic.spans for s in pic.spans[h]}
+        for y in lines:
+            self._strips.pop((self.zoom, y), None)
+        if self.is_attached:
+            offset = -self.scroll_offset
+            window = self.visible_region()
+            self.refresh(
+                *(
+                    r.translate(offset)
+                    for h in sorted(changed)
+                    if h in pic.spans and (r := self.hex_region(h)).overlaps(window)
+                )
+            )
+
+    def _reach_spans(self, line_y: int) -> list[tuple[int, int]]:
+        """Cells of highlighted hexes on picture line ``line_y``."""
+        if not self._highlight:
+            return []
+        index = self._line_spans.get(self.zoom)
+        if index is None:
+            index = self._line_spans[self.zoom] = {}
+            for h, spans in self.picture.spans.items():
+                for y, x0, x1 in spans:
+                    index.setdefault(y, []).append((x0, x1, h))
+        return [(x0, x1) for x0, x1, h in index.get(line_y, ()) if h in self._highlight]
 
     def on_mount(self) -> None:
         self._resize_virtual()
@@ -161,28 +208,43 @@ class MapView(ScrollView, can_focus=True):
             key = (self.zoom, line_y)
             strip = self._strips.get(key)
             if strip is None:
-                strip = self._strips[key] = self._make_strip(pic.lines[line_y], pic.width, None)
+                strip = self._strips[key] = self._make_strip(
+                    pic.lines[line_y], pic.width, None, self._reach_spans(line_y)
+                )
         else:
-            strip = self._make_strip(pic.lines[line_y], pic.width, cursor_span)
+            strip = self._make_strip(
+                pic.lines[line_y], pic.width, cursor_span, self._reach_spans(line_y)
+            )
         return strip.crop(scroll_x, scroll_x + width).adjust_cell_length(width, self.rich_style)
 
-    def _make_strip(self, line: Line, width: int, cursor: Span | None) -> Strip:
+    def _make_strip(
+        self,
+        line: Line,
+        width: int,
+        cursor: Span | None,
+        reach: list[tuple[int, int]] | None = None,
+    ) -> Strip:
         base = self.rich_style
+        mark = REACH_MONO if self.is_attached and self.app.no_color else REACH
+        cuts: set[int] = set()
+        for x0, x1 in reach or ():
+            cuts.update((x0, x1))
+        if cursor is not None:
+            cuts.update((cursor[1], cursor[2]))
         segments: list[Segment] = []
         x = 0
         for text, name in line:
             style = base + rich_style(name) if name else base
             end = x + len(text)
-            if cursor is not None and x < cursor[2] and end > cursor[1]:
-                a = max(cursor[1], x) - x
-                b = min(cursor[2], end) - x
-                if text[:a]:
-                    segments.append(Segment(text[:a], style))
-                segments.extend(_cursor_segments(text[a:b], style, base))
-                if text[b:]:
-                    segments.append(Segment(text[b:], style))
-            else:
-                segments.append(Segment(text, style))
+            points = sorted({x, end, *(c for c in cuts if x < c < end)})
+            for a, b in pairwise(points):
+                piece = text[a - x : b - x]
+                if cursor is not None and cursor[1] <= a < cursor[2]:
+                    segments.extend(_cursor_segments(piece, style, base))
+                elif name not in PAINTED_BACKGROUND and any(x0 <= a < x1 for x0, x1 in reach or ()):
+                    segments.append(Segment(piece, style + mark))
+                else:
+                    segments.append(Segment(piece, style))
             x = end
         if x < width:
             segments.append(Segment(" " * (width - x), base))

@@ -7,6 +7,8 @@ move cheap over SSH.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rich.console import Console
 from rich.segment import Segment
 from rich.text import Text
@@ -41,6 +43,10 @@ class SidePanel(ScrollView):
         super().__init__(id=id)
         self.game_map = game_map
         self.units = units
+        self.notes: Mapping[str, str] | None = None
+        """Unit id -> status words (play): set by the screen, then :meth:`refresh_hex`."""
+        self.selected: str | None = None
+        """The selected unit (play), marked ``>``."""
         self._lines: list[Text] = []
 
     @property
@@ -62,7 +68,14 @@ class SidePanel(ScrollView):
         if self.hex_id is None:
             return
         width = max(1, self.scrollable_content_region.width)
-        text = describe_hex(self.game_map, self.hex_id, self.units, width=width)
+        text = describe_hex(
+            self.game_map,
+            self.hex_id,
+            self.units,
+            width=width,
+            notes=self.notes,
+            selected=self.selected,
+        )
         console = self.app.console if self.is_attached else Console(width=width)
         new = list(text.wrap(console, width, overflow="ellipsis"))
         old = self._lines

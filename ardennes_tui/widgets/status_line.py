@@ -1,4 +1,9 @@
-"""One line at the bottom: the hex under the cursor, the zoom, and the main keys."""
+"""The status line at the bottom: the hex under the cursor, the zoom, and the main keys.
+
+In play it has two lines: the game position (``summary``) and the hex, then a ``message``
+(the cost of a move to the cursor hex, a refusal with its rule case, what just happened); a
+message too long for one line takes both until the next one.
+"""
 
 from __future__ import annotations
 
@@ -15,21 +20,44 @@ class StatusLine(Static):
 
     hex_id: reactive[HexId | None] = reactive(None)
     zoom: reactive[str] = reactive("detail")
+    summary: reactive[str] = reactive("")
+    """The game position (play screen), e.g. ``GT1 16 Dec · German · Set-up · VP 0-0``."""
+    message: reactive[str] = reactive("")
+    """The second line in play: move preview, refusal or what happened."""
 
     def __init__(self, game_map: GameMap, *, id: str | None = None) -> None:
         super().__init__("", id=id)
         self.game_map = game_map
 
+    @property
+    def plain(self) -> str:
+        """The status text without styles (tests)."""
+        return self.render().plain
+
+    def _hex(self, text: Text) -> None:
+        if self.hex_id is None:
+            return
+        h = self.game_map.hex(self.hex_id)
+        text.append(f" {h.id} ", "reverse")
+        text.append(f" {h.terrain}")
+        if h.town:
+            text.append(f" {h.town}", "bold")
+        if h.fortification:
+            text.append(f" {h.fortification}")
+
     def render(self) -> Text:
+        if self.summary and len(self.message) + 1 > self.size.width > 0:
+            # A long message (a refusal with its reason) takes both lines for a moment.
+            return Text(f" {self.message}", overflow="ellipsis")
+        if self.summary:
+            text = Text(no_wrap=True, overflow="ellipsis")
+            text.append(f" {self.summary} ", "bold")
+            self._hex(text)
+            text.append("\n")
+            text.append(f" {self.message}" if self.message else " ? help")
+            return text
         text = Text(no_wrap=True, overflow="ellipsis")
-        if self.hex_id is not None:
-            h = self.game_map.hex(self.hex_id)
-            text.append(f" {h.id} ", "reverse")
-            text.append(f" {h.terrain}")
-            if h.town:
-                text.append(f" {h.town}", "bold")
-            if h.fortification:
-                text.append(f" {h.fortification}")
+        self._hex(text)
         text.append(f" | {self.zoom} | ")
         text.append("z", "bold")
         text.append(" zoom  ")

@@ -1,0 +1,122 @@
+"""Bridges and interdiction (AO-13).
+
+A bridge is a hexside with ``crossing == "bridge"`` (AO-11.d). A bridge is *interdicted for*
+side S when either of its two hexes is within three hexes (straight hex distance, whatever lies
+between) of an **interdicting** unit of S's enemy (AO-13.1A): a unit in play (not dormant, not
+eliminated, not waiting to arrive) and not in Road Mode (AO-13.3D). Friendly units never
+negate it (AO-13.a*: "do not confuse Zones of Control with Bridge Interdiction"). Interdiction
+is per side (AO-13.5F): the two sides' sets are computed from different units and stored apart
+(``GameState.interdicted.german`` / ``.allied``).
+
+Game-Turn 1 (AO-13.4E with errata 13.2): Allied units do not interdict bridges that lie
+*entirely* on the German side of the start line (both hexes on the German side,
+:func:`rules.start_line.german_side`); a bridge bisected by the start line is interdicted as
+usual, and so is any bridge with a hex on the Allied side.
+
+How the integrator calls these functions (AO-13.1A, AO-13.2C, AO-13.b*, AO-13.c*):
+
+1. At the start of side S's Supply Judgment Phase, ``interdiction_for(board, state, S,
+   state.turn)`` and store the result in ``state.interdicted`` for S, *then* judge supply
+   (:func:`rules.supply.supply_judgment` reads the stored set). Movement reads the stored set
+   too (``rules.movement``). Nothing recomputes it during S's player-turn: an interdicting
+   unit eliminated or retreated in the Combat Phase leaves the bridge interdicted for S's
+   Mechanized Movement Phase, and an enemy unit retreated or advanced into range does not
+   interdict for that phase (AO-13.b*).
+2. At the very end of S's player-turn (phase 6), ``lift_interdiction(board, state, S)`` and
+   store it for S: bridges no longer within three hexes of an interdicting enemy unit are
+   freed; nothing is added (AO-13.2C). The other side's set is not touched (AO-13.5F).
+3. When S attacks, the *defender's* supply is judged at the moment of combat with the bridges
+   that S's units interdict for the defender *now*: ``interdiction_at_combat(board, state,
+   defender_side)`` (AO-13.c*; :func:`rules.supply.supply_of` does this by default). It is not
+   stored.
+"""
+
+from __future__ import annotations
+
+from rules import hexgrid
+from rules.gamemap import GameMap
+from rules.hexgrid import HexId, Hexside
+from rules.start_line import german_side
+from rules.state import Board, GameState, other_side
+from rules.units import Side
+
+INTERDICTION_RANGE = 3
+"""Bridges within three hexes of an enemy unit are interdicted (AO-13.1A)."""
+
+
+def bridges(game_map: GameMap) -> tuple[Hexside, ...]:
+    """Every bridge hexside of the map, sorted."""
+    return tuple(s.hexes for s in game_map.sides() if s.crossing == "bridge")
+
+
+def _bridges(board: Board) -> tuple[Hexside, ...]:
+    b = board.cache.get("interdiction.bridges")
+    if not isinstance(b, tuple):
+        b = bridges(board.game_map)
+        board.cache["interdiction.bridges"] = b
+    return b
+
+
+def interdicting_hexes(board: Board, state: GameState, side: Side) -> frozenset[HexId]:
+    """Hexes of ``side``'s units that interdict bridges: in play (``on_map``; not dormant,
+    AO-5.3M) and not in Road Mode (AO-13.3D)."""
+    return frozenset(
+        u.hex
+        for u in state.units
+        if u.status == "on_map"
+        and u.hex is not None
+        and not u.road_mode
+        and board.defs[u.id].side == side
+    )
+
+
+def _in_range(board: Board, centres: frozenset[HexId]) -> frozenset[HexId]:
+    """Every map hex within :data:`INTERDICTION_RANGE` of one of ``centres``."""
+    m = board.game_map
+    out: set[HexId] = set()
+    for c in centres:
+        out.update(h for h in hexgrid.within(c, INTERDICTION_RANGE) if h in m)
+    return frozenset(out)
+
+
+def _exempt_on_gt1(board: Board, bridge: Hexside) -> bool:
+    """A bridge entirely on the German side of the start line (AO-13.4E, errata 13.2)."""
+    ger = german_side(board.game_map)
+    return bridge[0] in ger and bridge[1] in ger
+
+
+def _interdicted(board: Board, state: GameState, side: Side, turn: int) -> tuple[Hexside, ...]:
+    reach = _in_range(board, interdicting_hexes(board, state, other_side(side)))
+    gt1 = turn == 1 and side == "german"
+    return tuple(
+        b
+        for b in _bridges(board)
+        if (b[0] in reach or b[1] in reach) and not (gt1 and _exempt_on_gt1(board, b))
+    )
+
+
+def interdiction_for(board: Board, state: GameState, side: Side, turn: int) -> tuple[Hexside, ...]:
+    """The bridges interdicted *for* ``side``'s movement and supply, sorted: every bridge with
+    either hex within three hexes of an interdicting enemy unit (AO-13.1A, AO-13.3D), friendly
+    units notwithstanding (AO-13.a*); on Game-Turn 1 Allied units do not interdict bridges
+    entirely behind the German start line (AO-13.4E). Call it at ``side``'s Supply Judgment."""
+    return _interdicted(board, state, side, turn)
+
+
+def lift_interdiction(board: Board, state: GameState, side: Side) -> tuple[Hexside, ...]:
+    """``side``'s interdicted bridges at the very end of its player-turn (AO-13.2C): those of
+    ``state.interdicted`` for ``side`` still within three hexes of an interdicting enemy unit.
+    Never adds a bridge; the enemy's set is not affected (AO-13.5F)."""
+    reach = _in_range(board, interdicting_hexes(board, state, other_side(side)))
+    return tuple(
+        sorted(b for b in state.interdicted.for_side(side) if b[0] in reach or b[1] in reach)
+    )
+
+
+def interdiction_at_combat(
+    board: Board, state: GameState, defending_side: Side
+) -> tuple[Hexside, ...]:
+    """The bridges the attacker's units interdict for ``defending_side`` at the moment of
+    combat, for the defender's supply (AO-13.c*, AO-12.0); same rules as
+    :func:`interdiction_for` on the current Game-Turn (AO-13.4E included)."""
+    return _interdicted(board, state, defending_side, state.turn)

@@ -1,0 +1,48 @@
+"""Supply benchmarks (run with ``.venv/bin/pytest tests/bench/test_bench_supply.py
+--benchmark-only``).
+
+Target (median): supply judgment of a whole side < 20 ms, on the real map with the scenario 1
+historical set-up, as at the German (and Allied) Supply Judgment Phase of Game-Turn 2 with the
+bridges interdicted then; also the interdiction computation itself.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+
+import msgspec
+import pytest
+
+from rules.gamemap import load_map
+from rules.interdiction import interdiction_for
+from rules.state import Board, GameState, Interdiction, initial_state
+from rules.supply import supply_judgment
+from rules.units import Side
+
+HAVE_REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json").is_file()
+pytestmark = pytest.mark.skipif(not HAVE_REAL_MAP, reason="compiled map not present")
+
+
+def _real(side: Side) -> tuple[Board, GameState]:
+    from rules.scenario import load_scenario
+
+    sc = load_scenario(1)
+    b = Board.from_scenario(sc, load_map())
+    s = initial_state(b, 1, sc.setup)
+    s = msgspec.structs.replace(s, turn=2, side=side, phase="supply_judgment")
+    it = interdiction_for(b, s, side, 2)
+    return b, msgspec.structs.replace(s, interdicted=Interdiction(**{side: it}))
+
+
+@pytest.mark.parametrize("side", ["german", "allied"])
+def test_supply_judgment_whole_side(benchmark, side: Side) -> None:  # type: ignore[no-untyped-def]
+    b, s = _real(side)
+    out = benchmark(supply_judgment, b, s, side)
+    assert len(out) > 20
+
+
+@pytest.mark.parametrize("side", ["german", "allied"])
+def test_interdiction_for_side(benchmark, side: Side) -> None:  # type: ignore[no-untyped-def]
+    b, s = _real(side)
+    out = benchmark(interdiction_for, b, s, side, 2)
+    assert out

@@ -1,0 +1,131 @@
+"""The hot-seat game session (``ardennes_tui.session``): log, undo, caches, replay."""
+
+from __future__ import annotations
+
+import importlib.resources
+
+import pytest
+
+from ardennes_tui.session import GameSession, turn_date
+from rules.commands import EndPhase, Move, decode_jsonl
+from rules.engine import replay
+from rules.rejection import RejectedError, Rejection
+from rules.state import state_hash
+
+REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json")
+pytestmark = pytest.mark.skipif(
+    not REAL_MAP.is_file(), reason="scenarios/ardennes/map.json not built"
+)
+
+
+def to_german_gt1_mech() -> GameSession:
+    """Scenario 1: accept both set-ups, pass the German Reinforcement, Supply Judgment and
+    Combat Phases (the Initial Movement Phase is lost on GT1, AO-4.2c)."""
+    s = GameSession.new(1)
+    for _ in range(5):
+        assert not isinstance(s.apply(EndPhase()), Rejection)
+    return s
+
+
+def test_new_game_and_summary() -> None:
+    s = GameSession.new(1)
+    assert s.summary() == "GT1 16 Dec · Allied · Set-up · VP 0-0"
+    assert s.log == () and not s.can_undo and s.state is s.start
+    assert s.movable_units() == []
+    s.apply(EndPhase())
+    assert s.summary() == "GT1 16 Dec · German · Set-up · VP 0-0"
+    s = to_german_gt1_mech()
+    assert s.summary() == "GT1 16 Dec · German · Mechanized Movement · VP 0-0"
+
+
+def test_turn_dates() -> None:
+    assert [turn_date(t) for t in (1, 2, 3, 4, 17, 18)] == [
+        "16 Dec",
+        "16 Dec",
+        "17 Dec",
+        "17 Dec",
+        "24 Dec",
+        "24 Dec",
+    ]
+
+
+@pytest.mark.rule("AO-4.2c", "AO-4.2f")
+def test_movable_units_in_the_gt1_mechanized_phase() -> None:
+    s = to_german_gt1_mech()
+    movable = s.movable_units()
+    assert len(movable) == 15 and movable[0] == "de-12ss-a"
+    assert all(s.unit_def(u).side == "german" and s.unit_def(u).mechanized for u in movable)
+    assert s.may_move("de-12ss-a") is None
+    bad = s.may_move("us-109-i")
+    assert bad is not None and bad.message.startswith("AO-5.1A: us-109-i is allied")
+
+
+def test_units_by_hex_holds_the_units_on_the_map() -> None:
+    s = GameSession.new(1)
+    stacks = s.units_by_hex()
+    on_map = [u for u in s.state.units if u.status in ("on_map", "dormant")]
+    assert sum(len(v) for v in stacks.values()) == len(on_map) == 64
+    assert [d.id for d in stacks["4009"]] == ["de-12ss-a"] == s.stack("4009")
+    assert s.own_units("4009") == []  # the Allied player deploys first
+    assert all(u.hex is None for u in s.state.units if u.status == "not_arrived")
+
+
+def test_move_undo_and_the_log() -> None:
+    s = to_german_gt1_mech()
+    moves = s.legal_moves("de-12ss-a")
+    assert s.legal_moves("de-12ss-a") is moves  # cached per state
+    reach = moves["3909"]
+    assert (reach.cost, reach.path, reach.road_mode) == (2, ("3908", "3909"), False)
+    r = s.apply(Move("de-12ss-a", reach.path))
+    assert not isinstance(r, Rejection)
+    us = s.state.unit("de-12ss-a")
+    assert (us.hex, us.moved, us.mp_spent) == ("3909", True, 2)
+    assert len(s.log) == 6 and s.can_undo
+    assert s.legal_moves("de-12ss-a") == {}
+    # a refused command changes nothing and is not logged
+    bad = s.apply(Move("de-12ss-a", ("3809",)))
+    assert isinstance(bad, Rejection) and bad.message.startswith("AO-5.1E: ")
+    assert len(s.log) == 6
+    assert s.undo() == Move("de-12ss-a", ("3908", "3909"))
+    assert s.state.unit("de-12ss-a").hex == "4009"
+    assert s.legal_moves("de-12ss-a") is moves  # the same state again
+    assert not s.can_undo and s.undo() is None  # an EndPhase is never undone
+    assert len(s.log) == 5
+
+
+def test_why_not_names_the_rule() -> None:
+    s = to_german_gt1_mech()
+    assert "0101" not in s.legal_moves("de-12ss-a")
+    assert s.why_not("de-12ss-a", "0101").message.startswith("AO-")
+    path = s.path_to("de-12ss-a", "3709")
+    assert path[-1] == "3709" and len(path) == 3  # the straight line when unreachable
+    assert s.path_to("de-12ss-a", "3909") == ("3908", "3909")
+    assert s.why_not("us-109-i", "0101").case == "AO-5.1A"
+
+
+def test_replaying_the_log_reproduces_the_state() -> None:
+    s = to_german_gt1_mech()
+    for unit in ("de-12ss-a", "de-1ss-a", "de-130-a"):
+        reach = max(s.legal_moves(unit).values(), key=lambda r: (r.cost, r.path))
+        assert not isinstance(s.apply(Move(unit, reach.path)), Rejection)
+    s.apply(Move("de-1ss-ai", ("enter_road_mode",)))
+    for _ in range(7):
+        s.apply(EndPhase())
+    assert s.summary() == "GT2 16 Dec · German · Initial Movement · VP 0-0"
+    text = s.to_jsonl()
+    assert text.count("\n") == len(s.log) == 16
+    assert decode_jsonl(text) == list(s.log)
+    assert state_hash(replay(s.board, s.start, s.log)) == state_hash(s.state)
+    again = GameSession.from_jsonl(1, text, s.board.game_map)
+    assert state_hash(again.state) == state_hash(s.state)
+
+
+def test_save_and_a_bad_log(tmp_path: object) -> None:
+    from pathlib import Path
+
+    assert isinstance(tmp_path, Path)
+    s = to_german_gt1_mech()
+    s.save(tmp_path / "game.jsonl")
+    assert (tmp_path / "game.jsonl").read_text() == '{"type":"end_phase"}\n' * 5
+    with pytest.raises(RejectedError, match=r"command 0: AO-4\.1b"):
+        GameSession.from_jsonl(1, '{"type":"move","unit":"de-12ss-a","path":["3909"]}\n')

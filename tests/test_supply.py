@@ -1,0 +1,435 @@
+"""Supply (AO-12) on small synthetic maps, outcomes worked out by hand; the real map at set-up;
+a monotonicity property.
+
+Geometry reminder (``tests/enginekit.py``): odd rows - NE (C, R-1), E (C+1, R), SE (C, R+1),
+SW (C-1, R+1), W (C-1, R), NW (C-1, R-1); even rows are shifted east - NE (C+1, R-1),
+SE (C+1, R+1), SW (C, R+1), NW (C, R-1).
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+
+import msgspec
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rules.interdiction import interdiction_for
+from rules.movement import movement_allowance
+from rules.state import Board, GameState, Interdiction, Supply, UnitState
+from rules.supply import (
+    SUPPLY_EFFECTS,
+    allied_exit_hexsides,
+    attack_strength,
+    defence_strength,
+    german_exit_hexes,
+    supplied_movement,
+    supply_judgment,
+    supply_of,
+    with_supply_markers,
+)
+from tests.enginekit import board, make_map, position, unit
+
+HAVE_REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json").is_file()
+
+# A 7x3 map: row 2 carries a road 0402-0502-0602-0702 to the German east-edge hex 0702.
+#   row 1:  0101 0201 0301 0401 0501 0601 0701
+#   row 2:    0102 0202 0302 0402 0502 0602 0702(E)
+#   row 3:  0103 0203 0303 0403 0503 0603 0703
+STRIP = make_map(
+    """
+    . . . . . . .
+    . . . . . . E
+    . . . . . . .
+    """,
+    roads=["0402-0502-0602-0702"],
+)
+G_UNITS = [unit(f"g{i}") for i in range(1, 6)]
+A_UNITS = [unit(f"a{i}", "allied") for i in range(1, 6)]
+
+
+def judge(b: Board, s: GameState, side: str = "german") -> dict[str, Supply]:
+    return supply_judgment(b, s, side)  # type: ignore[arg-type]
+
+
+# -- sources -------------------------------------------------------------------------------------
+
+
+@pytest.mark.rule("AO-12.2D")
+def test_german_source_is_a_road_leaving_the_east_edge() -> None:
+    line = "E . . . . E"
+    with_exit = make_map(line, roads=["0101-0201-0301-0401-0501-0601"])
+    assert german_exit_hexes(with_exit) == {"0101", "0601"}
+    b = board(with_exit, G_UNITS)
+    assert judge(b, position({"g1": "0301"})) == {"g1": "supplied"}
+    # the east-edge hexes carry no road: no source, however close the road runs
+    no_exit = make_map(line, roads=["0201-0301-0401-0501"])
+    assert german_exit_hexes(no_exit) == frozenset()
+    assert judge(board(no_exit, G_UNITS), position({"g1": "0301"})) == {"g1": "unsupplied"}
+    # an Allied edge road exit is no German source
+    allied_exit = make_map("e . . . . .", roads=["0101-0201-0301-0401-0501-0601"])
+    assert judge(board(allied_exit, G_UNITS), position({"g1": "0301"})) == {"g1": "unsupplied"}
+
+
+# 0102 is an Allied edge hex with a road to the live hex 0202; its other live neighbours are
+# 0101 (odd row: SE of 0101 is 0102) and 0201, 0203, 0103.
+EXIT_MAP = make_map(
+    """
+    . . . . . .
+    e . . . . .
+    . . . . . .
+    """,
+    roads=["0102-0202-0302-0402-0502-0602"],
+)
+
+
+@pytest.mark.rule("AO-12.2F")
+def test_allied_source_is_a_road_exit_hexside_not_held_by_the_german() -> None:
+    assert allied_exit_hexsides(EXIT_MAP) == (("0202", "0102"),)
+    b = board(EXIT_MAP, G_UNITS + A_UNITS)
+    assert judge(b, position({"a1": "0602"}), "allied") == {"a1": "supplied"}
+    # a German east-edge road is no Allied source
+    east = make_map(". . . . E", roads=["0101-0201-0301-0401-0501"])
+    assert judge(board(east, A_UNITS), position({"a1": "0301"}), "allied") == {"a1": "unsupplied"}
+    # German ZOC into the exit hex (from 0101; the road hexes 0202-0602 stay free): the exit
+    # is German-held (AO-16.C) and no source; a dormant Allied unit in it negates the ZOC.
+    s = position({"a1": "0602", "g1": "0101"})
+    assert judge(b, s, "allied") == {"a1": "unsupplied"}
+    s = position(
+        {"a1": "0602", "g1": "0101", "a2": UnitState(id="a2", hex="0102", status="dormant")}
+    )
+    assert judge(b, s, "allied") == {"a1": "supplied"}  # a2, dormant, is not judged
+
+
+# -- the path ------------------------------------------------------------------------------------
+
+
+@pytest.mark.rule("AO-12.1A")
+def test_at_most_three_hexes_to_the_road_counting_the_road_hex() -> None:
+    b = board(STRIP, G_UNITS)
+    # 0102 -> 0202 -> 0302 -> 0402 (road): three hexes
+    assert judge(b, position({"g1": "0102"})) == {"g1": "supplied"}
+    # from 0101, 0402 is four hexes away (0101-0201-0301-0401-0402 or through row 2)
+    ext = make_map(". . . . . . . E", roads=["0501-0601-0701-0801"])
+    b2 = board(ext, G_UNITS)
+    assert judge(b2, position({"g1": "0201", "g2": "0101", "g3": "0501"})) == {
+        "g1": "supplied",
+        "g2": "unsupplied",
+        "g3": "supplied",  # on the road: no off-road hexes needed
+    }
+
+
+@pytest.mark.rule("AO-12.1C")
+def test_first_three_hexes_any_terrain_but_impassable() -> None:
+    roads = ["0401-0501-0601"]
+    rough = board(make_map(". r r . . E", roads=roads), G_UNITS)
+    assert judge(rough, position({"g1": "0101"})) == {"g1": "supplied"}
+    blocked = board(make_map(". x . . . E", roads=roads), G_UNITS)
+    # (isolated, in fact: its only on-map neighbour is impassable, AO-12.3H reading)
+    assert judge(blocked, position({"g1": "0101"})) == {"g1": "isolated"}
+    # an unbridged river is terrain too: crossed off the road
+    river = board(make_map(". . . . . E", roads=roads, rivers=["0201/0301"]), G_UNITS)
+    assert judge(river, position({"g1": "0101"})) == {"g1": "supplied"}
+
+
+@pytest.mark.rule("AO-12.1C")
+@pytest.mark.rule("AO-7.3D")
+def test_no_path_through_enemy_zoc_or_enemy_units() -> None:
+    b = board(STRIP, G_UNITS + A_UNITS)
+    # a1 at 0301 controls 0202, 0302 (and 0401): every 3-hex path from 0102 to 0402 is shut;
+    # round by row 3 (0203-0303-0403-0402) is four hexes.
+    assert judge(b, position({"g1": "0102", "a1": "0301"})) == {"g1": "unsupplied"}
+    # an enemy unit on the way: a1 in 0302 (controlling 0202, 0203, 0303 and 0402 too)
+    assert judge(b, position({"g1": "0102", "a1": "0302"})) == {"g1": "unsupplied"}
+
+
+@pytest.mark.rule("AO-12.1A")
+def test_path_may_pass_friendly_units_in_enemy_zoc() -> None:
+    b = board(STRIP, G_UNITS + A_UNITS)
+    # friends in both controlled hexes of the path negate the ZOC (AO-7.2B)
+    s = position({"g1": "0102", "g2": "0202", "g3": "0302", "a1": "0301"})
+    assert judge(b, s) == {"g1": "supplied", "g2": "supplied", "g3": "supplied"}
+    # one friend is not enough: 0302 is still controlled
+    s = position({"g1": "0102", "g2": "0202", "a1": "0301"})
+    assert judge(b, s)["g1"] == "unsupplied"
+
+
+@pytest.mark.rule("AO-12.1A")
+def test_road_part_blocked_by_enemy_control_unless_friends_hold_it() -> None:
+    b = board(STRIP, G_UNITS + A_UNITS)
+    # a1 at 0603 controls the road hexes 0502 and 0602
+    assert judge(b, position({"g1": "0402", "a1": "0603"})) == {"g1": "unsupplied"}
+    s = position({"g1": "0402", "g2": "0502", "g3": "0602", "a1": "0603"})
+    assert judge(b, s) == {"g1": "supplied", "g2": "supplied", "g3": "supplied"}
+    # an enemy unit on the road cuts it
+    assert judge(b, position({"g1": "0402", "a1": "0602"})) == {"g1": "unsupplied"}
+
+
+@pytest.mark.rule("AO-6.6J")
+def test_road_mode_enemy_controls_only_its_own_hex() -> None:
+    b = board(STRIP, G_UNITS + A_UNITS)
+    rm = {"road_mode": True}
+    s = position({"g1": "0402", "a1": UnitState(id="a1", hex="0603", **rm)})  # type: ignore[arg-type]
+    assert judge(b, s) == {"g1": "supplied"}
+    s = position({"g1": "0102", "a1": UnitState(id="a1", hex="0301", **rm)})  # type: ignore[arg-type]
+    assert judge(b, s) == {"g1": "supplied"}
+    # it still occupies its hex: on the road it cuts it
+    s = position({"g1": "0402", "a1": UnitState(id="a1", hex="0602", **rm)})  # type: ignore[arg-type]
+    assert judge(b, s) == {"g1": "unsupplied"}
+
+
+@pytest.mark.rule("AO-12.1B")
+def test_any_number_of_units_share_a_path() -> None:
+    b = board(STRIP, G_UNITS)
+    s = position({"g1": "0102", "g2": "0202", "g3": "0302", "g4": "0201", "g5": "0303"})
+    assert set(judge(b, s).values()) == {"supplied"}
+
+
+# -- bridges on the supply road ------------------------------------------------------------------
+
+BRIDGE_LINE = make_map(". . . . E", roads=["0101-0201-0301-0401-0501"], bridges=["0301/0401"])
+
+
+@pytest.mark.rule("AO-13.2B")
+@pytest.mark.rule("AO-13.5F")
+def test_interdicted_bridge_cuts_the_supply_road_for_that_side_only() -> None:
+    b = board(BRIDGE_LINE, G_UNITS + A_UNITS)
+    assert judge(b, position({"g1": "0101"})) == {"g1": "supplied"}
+    assert judge(b, position({"g1": "0101"}, interdicted_german=["0301/0401"])) == {
+        "g1": "unsupplied"
+    }
+    assert judge(b, position({"g1": "0101"}, interdicted_allied=["0301/0401"])) == {
+        "g1": "supplied"
+    }
+    # nor may the first hexes of the path cross it: 0301 -> 0401 is one hex, but by the bridge
+    assert judge(b, position({"g1": "0301"}, interdicted_german=["0301/0401"])) == {
+        "g1": "unsupplied"
+    }
+
+
+@pytest.mark.rule("AO-13.b*")
+def test_judgment_uses_the_interdiction_fixed_at_supply_judgment() -> None:
+    b = board(BRIDGE_LINE, G_UNITS + A_UNITS)
+    # a1 (0101 is 2 hexes from 0301) would interdict the bridge now, but the stored set, fixed
+    # at Supply Judgment, is empty: it does not cut the road this player-turn
+    s = position({"g1": "0501", "g2": "0401", "a1": "0101"})
+    assert interdiction_for(b, s, "german", 2) == (("0301", "0401"),)
+    assert judge(b, s) == {"g1": "supplied", "g2": "supplied"}
+    # and a stored interdiction stays when its interdicting unit is gone
+    s = position({"g1": "0101"}, interdicted_german=["0301/0401"])
+    assert judge(b, s) == {"g1": "unsupplied"}
+
+
+@pytest.mark.rule("AO-13.c*")
+@pytest.mark.rule("AO-12.0")
+def test_defender_supply_at_combat_uses_interdiction_at_that_moment() -> None:
+    b = board(BRIDGE_LINE, G_UNITS + A_UNITS)
+    # Allied player-turn: nothing is stored for the German, but a1 now interdicts the bridge
+    s = position({"g1": "0201", "a1": "0101"}, side="allied", phase="combat")
+    # g1 at 0201: 0201-0301 is road, then the bridge: cut; no other way (line map)
+    assert judge(b, s) == {"g1": "supplied"}  # the stored (empty) set
+    assert supply_of(b, s, "g1") == "unsupplied"
+    # an explicit set overrides
+    assert supply_of(b, s, "g1", interdicted=()) == "supplied"
+
+
+# -- states -------------------------------------------------------------------------------------
+
+# 9x7, east edge column 9; the only road is 0907-0807 (exit 0907). Ring of 0404:
+# 0503 0504 0505 0405 0304 0403; Allied units at 0503, 0505, 0304 hold three and control the
+# other three.
+RING = make_map(
+    "\n".join(" ".join("E" if c == 9 else "." for c in range(1, 10)) for _ in range(7)),
+    roads=["0907-0807"],
+)
+RING_ALLIES = {"a1": "0503", "a2": "0505", "a3": "0304"}
+
+
+@pytest.mark.rule("AO-12.3H")
+@pytest.mark.rule("AO-12.3G")
+def test_isolated_surrounded_and_far_from_supplied_friends() -> None:
+    b = board(RING, G_UNITS + A_UNITS)
+    # g2 at 0804 is 4 hexes from g1, supplied (0804-0805-0806-0807)
+    s = position({"g1": "0404", "g2": "0804", **RING_ALLIES})
+    assert judge(b, s) == {"g1": "isolated", "g2": "supplied"}
+    # g2 at 0704 is 3 hexes from g1 (and supplied by 0704-0805-0806-0807): not isolated
+    s = position({"g1": "0404", "g2": "0704", **RING_ALLIES})
+    assert judge(b, s) == {"g1": "unsupplied", "g2": "supplied"}
+    # an unsupplied friend within 3 hexes does not help
+    s = position({"g1": "0404", "g2": "0804", "g3": "0201", **RING_ALLIES})
+    assert judge(b, s) == {"g1": "isolated", "g2": "supplied", "g3": "unsupplied"}
+    # one open neighbour (a3 gone: 0304 free, 0403/0405 still controlled by a1/a2)
+    s = position({"g1": "0404", "g2": "0804", "a1": "0503", "a2": "0505"})
+    assert judge(b, s)["g1"] == "unsupplied"
+
+
+@pytest.mark.rule("AO-12.3H")
+def test_off_map_neighbours_surround_too() -> None:
+    b = board(RING, G_UNITS + A_UNITS)
+    # 0101's only on-map neighbours are 0201 and 0102, both controlled by a1 at 0202
+    assert judge(b, position({"g1": "0101", "a1": "0202"})) == {"g1": "isolated"}
+    # a friend in 0102 negates the control there: only unsupplied
+    s = position({"g1": "0101", "g2": "0102", "a1": "0202"})
+    assert judge(b, s) == {"g1": "unsupplied", "g2": "unsupplied"}
+
+
+@pytest.mark.rule("AO-12.3J")
+def test_never_isolated_near_an_own_road_exit() -> None:
+    b = board(RING, G_UNITS + A_UNITS)
+    # g1 at 0706 is 2 hexes from the exit hex 0907; ring of 0706: 0805 0806 0807 0707 0606
+    # 0705 - Allied units at 0805, 0807, 0606, 0705 hold and control all six
+    allies = {"a1": "0805", "a2": "0807", "a3": "0606", "a4": "0705"}
+    assert judge(b, position({"g1": "0706", **allies})) == {"g1": "unsupplied"}
+    # the same ring far from the exit isolates: shift everything two columns west
+    far = {"a1": "0605", "a2": "0607", "a3": "0406", "a4": "0505"}
+    assert judge(b, position({"g1": "0506", **far})) == {"g1": "isolated"}
+    # Allied side: within 3 hexes of its exit hexside 0102-0202 on EXIT_MAP, never isolated
+    b2 = board(EXIT_MAP, G_UNITS + A_UNITS)
+    s = position({"a1": "0101", "g1": "0301", "g2": "0202"})
+    assert judge(b2, s, "allied") == {"a1": "unsupplied"}
+
+
+@pytest.mark.rule("AO-4.2b")
+def test_german_units_supplied_on_game_turn_1_and_always_supplied_units() -> None:
+    b = board(RING, G_UNITS + A_UNITS)
+    s = position({"g1": "0404", **RING_ALLIES}, turn=1)
+    assert judge(b, s) == {"g1": "supplied"}
+    s2 = position({"g1": "0404", **RING_ALLIES}, turn=2)
+    assert supply_judgment(b, s2, "german", always_supplied={"g1"}) == {"g1": "supplied"}
+    assert judge(b, s2) == {"g1": "isolated"}
+
+
+@pytest.mark.rule("AO-12.4K")
+@pytest.mark.rule("AO-12.0*")
+def test_markers_fixed_at_judgment_defence_judged_at_combat() -> None:
+    b = board(STRIP, G_UNITS + A_UNITS)
+    s0 = position({"g1": "0402"}, phase="supply_judgment")
+    judged = with_supply_markers(s0, judge(b, s0))
+    assert judged.unit("g1").supply == "supplied"
+    # later in the player-turn an Allied unit sits on the road: the marker (what attack and
+    # movement read) is unchanged - nothing re-judges it - while a fresh trace would differ
+    later = msgspec.structs.replace(
+        judged, units=(UnitState(id="a1", hex="0602"), *judged.units), phase="combat"
+    )
+    assert later.unit("g1").supply == "supplied"
+    assert attack_strength(7, later.unit("g1").supply) == 7
+    assert movement_allowance(b.defs["g1"], later.unit("g1")) == 8
+    # as a defender in the enemy's player-turn it is judged at the moment of combat
+    enemy_turn = msgspec.structs.replace(later, side="allied")
+    assert supply_of(b, enemy_turn, "g1") == "unsupplied"
+
+
+@pytest.mark.rule("AO-12.5L")
+def test_no_unit_lost_through_supply() -> None:
+    b = board(RING, G_UNITS + A_UNITS)
+    s = position({"g1": "0404", **RING_ALLIES})
+    after = with_supply_markers(s, judge(b, s))
+    g1 = after.unit("g1")
+    assert (g1.supply, g1.status, g1.hex) == ("isolated", "on_map", "0404")
+    assert [u for u in after.units if u.id != "g1"] == [u for u in s.units if u.id != "g1"]
+
+
+@pytest.mark.rule("AO-12.6")
+def test_supply_effects_chart() -> None:
+    assert {k: (v.defence, v.attack, v.movement) for k, v in SUPPLY_EFFECTS.items()} == {
+        "supplied": ("normal", "normal", "normal"),
+        "unsupplied": ("normal", "halved", "halved"),
+        "isolated": ("halved", "zero", "halved"),
+    }
+    assert [attack_strength(9, s) for s in ("supplied", "unsupplied", "isolated")] == [9, 5, 0]
+    assert [defence_strength(9, s) for s in ("supplied", "unsupplied", "isolated")] == [9, 9, 5]
+    assert [supplied_movement(7, s) for s in ("supplied", "unsupplied", "isolated")] == [7, 3, 3]
+    d = unit("g1", ma=7)
+    for sup in ("supplied", "unsupplied", "isolated"):
+        us = UnitState(id="g1", hex="0101", supply=sup)  # type: ignore[arg-type]
+        assert movement_allowance(d, us) == supplied_movement(7, sup)  # type: ignore[arg-type]
+
+
+# -- the real map ---------------------------------------------------------------------------------
+
+
+def _real_setup() -> tuple[Board, GameState]:
+    from rules.engine import new_game
+    from rules.gamemap import load_map
+    from rules.scenario import load_scenario
+
+    return new_game(load_scenario(1), load_map())
+
+
+@pytest.mark.skipif(not HAVE_REAL_MAP, reason="compiled map not present")
+def test_scenario_1_setup_everyone_supplied_on_game_turn_1() -> None:
+    b, s = _real_setup()
+    for side in ("german", "allied"):
+        it = interdiction_for(b, s, side, 1)  # type: ignore[arg-type]
+        st_ = msgspec.structs.replace(s, interdicted=Interdiction(**{side: it}))
+        got = supply_judgment(b, st_, side)  # type: ignore[arg-type]
+        assert got and set(got.values()) == {"supplied"}, side
+
+
+@pytest.mark.skipif(not HAVE_REAL_MAP, reason="compiled map not present")
+def test_scenario_1_setup_germans_trace_supply_without_the_gt1_rule() -> None:
+    b, s = _real_setup()
+    s = msgspec.structs.replace(
+        s, turn=2, interdicted=Interdiction(german=interdiction_for(b, s, "german", 1))
+    )
+    got = supply_judgment(b, s, "german")
+    assert {k: v for k, v in got.items() if v != "supplied"} == {}
+
+
+# -- property: more enemies never help ------------------------------------------------------------
+
+PROP_MAP = make_map(
+    """
+    . . r . . . E
+    e . . x . . E
+    . . . . r . E
+    e . . . . . E
+    """,
+    roads=[
+        "0102-0202-0302-0402-0502-0602-0702",
+        "0104-0204-0304-0404-0504-0604-0704",
+        "0302-0303-0304",
+    ],
+    bridges=["0402/0502", "0404/0504"],
+)
+PROP_HEXES = [
+    h for h in PROP_MAP if PROP_MAP.hex(h).terrain != "impassable" and PROP_MAP.hex(h).edge is None
+]
+PROP_BOARD = board(PROP_MAP, G_UNITS + A_UNITS)
+RANK = {"supplied": 0, "unsupplied": 1, "isolated": 2}
+
+
+@st.composite
+def _worlds(draw: st.DrawFn) -> tuple[GameState, str, UnitState]:
+    hexes = draw(st.lists(st.sampled_from(PROP_HEXES), min_size=10, max_size=10, unique=True))
+    rm = draw(st.lists(st.booleans(), min_size=10, max_size=10))
+    ids = [f"g{i}" for i in range(1, 5)] + [f"a{i}" for i in range(1, 5)]
+    rows = {
+        uid: UnitState(id=uid, hex=h, road_mode=r)
+        for uid, h, r in zip(ids, hexes, rm, strict=False)
+    }
+    side = draw(st.sampled_from(["german", "allied"]))
+    extra_id = "a5" if side == "german" else "g5"
+    extra = UnitState(id=extra_id, hex=hexes[8], road_mode=rm[9])
+    return position(rows), side, extra
+
+
+@given(_worlds())
+def test_adding_an_enemy_unit_never_improves_supply(
+    world: tuple[GameState, str, UnitState],
+) -> None:
+    s, side, extra = world
+    b = PROP_BOARD
+
+    def judged(state: GameState) -> dict[str, Supply]:
+        it = interdiction_for(b, state, side, 2)  # type: ignore[arg-type]
+        st_ = msgspec.structs.replace(state, interdicted=Interdiction(**{side: it}))
+        return supply_judgment(b, st_, side)  # type: ignore[arg-type]
+
+    before = judged(s)
+    after = judged(
+        msgspec.structs.replace(s, units=tuple(sorted((*s.units, extra), key=lambda u: u.id)))
+    )
+    for uid, sup in before.items():
+        assert RANK[after[uid]] >= RANK[sup], (uid, sup, after[uid])
