@@ -44,8 +44,9 @@ PHASE_NAMES: Final[dict[Phase, str]] = {
 
 
 def turn_date(turn: int) -> str:
-    """The calendar date of a Game-Turn: two Game-Turns a day from 16 December 1944."""
-    return f"{16 + (turn - 1) // 2} Dec"
+    """The date of a Game-Turn: one day each, 16 December 1944 to 2 January 1945 (AO-2.1)."""
+    day = 15 + turn
+    return f"{day} Dec" if day <= 31 else f"{day - 31} Jan"
 
 
 class GameSession:

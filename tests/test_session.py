@@ -39,13 +39,14 @@ def test_new_game_and_summary() -> None:
 
 
 def test_turn_dates() -> None:
-    assert [turn_date(t) for t in (1, 2, 3, 4, 17, 18)] == [
-        "16 Dec",
+    # AO-2.1: one Game-Turn a day, 16 December 1944 to 2 January 1945.
+    assert [turn_date(t) for t in (1, 2, 7, 16, 17, 18)] == [
         "16 Dec",
         "17 Dec",
-        "17 Dec",
-        "24 Dec",
-        "24 Dec",
+        "22 Dec",
+        "31 Dec",
+        "1 Jan",
+        "2 Jan",
     ]
 
 
@@ -111,7 +112,7 @@ def test_replaying_the_log_reproduces_the_state() -> None:
     s.apply(Move("de-1ss-ai", ("enter_road_mode",)))
     for _ in range(7):
         s.apply(EndPhase())
-    assert s.summary() == "GT2 16 Dec · German · Initial Movement · VP 0-0"
+    assert s.summary() == "GT2 17 Dec · German · Initial Movement · VP 0-0"
     text = s.to_jsonl()
     assert text.count("\n") == len(s.log) == 16
     assert decode_jsonl(text) == list(s.log)
