@@ -10,14 +10,18 @@ stores its whole path, so a log of commands replays exactly::
 Path steps are hex ids (``CCRR``) to enter, or one of :data:`ROAD_MODE_STEPS` to change mode in
 the current hex (AO-6.3C).
 
-The combat commands (``declare_attack``, ``choose_retreat``, ``advance``, ``choose_losses``,
-``waive_immunity``) are defined so logs and tools can already carry them; the engine rejects
-them as not yet implemented until the combat issue lands.
+Combat (``docs/engine.md``): ``declare_attack`` (a batch of attacks), ``resolve_attacks``, the
+decisions ``waive_immunity``, ``choose_losses``, ``choose_retreat``, ``advance``, and
+``standing_orders`` (decide in advance, for play by email)::
+
+    {"type": "declare_attack", "attackers": ["de-1ss-a"], "defenders": ["3411"], "odds": "3-1"}
+    {"type": "resolve_attacks"}
+    {"type": "choose_retreat", "unit": "us-106-i", "path": ["3310", "3210"]}
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Literal
 
 import msgspec
 
@@ -49,26 +53,34 @@ class EndPhase(_Command, tag="end_phase", frozen=True):
 
 
 class DeclareAttack(_Command, tag="declare_attack", frozen=True):
-    """Attack the units in ``defenders`` (hexes) with ``attackers`` (AO-9); ``odds`` lowers
-    the odds voluntarily (AO-9.4L), e.g. ``"3-1"``."""
+    """Declare an attack on the units in the ``defenders`` hexes with ``attackers`` (AO-9).
+
+    ``odds`` lowers the odds voluntarily (AO-9.4L), e.g. ``"3-1"``; ``waive`` names the
+    attacker's own town/West Wall hexes whose Ar immunity he waives (AO-11.f*). Declared
+    attacks form a batch, resolved in declared order by :class:`ResolveAttacks`."""
 
     attackers: tuple[str, ...]
     defenders: tuple[str, ...]
     odds: str | None = None
+    waive: tuple[str, ...] = ()
+
+
+class ResolveAttacks(_Command, tag="resolve_attacks", frozen=True):
+    """Resolve the declared batch in order (needs dice); stops at a pending decision."""
 
 
 class ChooseRetreat(_Command, tag="choose_retreat", frozen=True):
-    """The victor's choice of retreat path for ``unit`` (AO-10.2a)."""
+    """The victor's choice of retreat path for ``unit`` (AO-10.2a): the hexes entered."""
 
     unit: str
     path: tuple[str, ...]
 
 
 class Advance(_Command, tag="advance", frozen=True):
-    """Advance ``unit`` into the vacated ``hex`` after combat (AO-9.6N); no hex: decline."""
+    """Advance ``unit`` into the cleared ``hex`` after combat (AO-9.6N); no unit: decline."""
 
-    unit: str
-    hex: str | None = None
+    hex: str
+    unit: str | None = None
 
 
 class ChooseLosses(_Command, tag="choose_losses", frozen=True):
@@ -78,13 +90,35 @@ class ChooseLosses(_Command, tag="choose_losses", frozen=True):
 
 
 class WaiveImmunity(_Command, tag="waive_immunity", frozen=True):
-    """Waive the town or West Wall immunity of ``hex`` before the die is rolled (AO-11.f*)."""
+    """The defender waives the town/West Wall immunity of ``hexes`` (possibly none: keep it)
+    before the die is rolled (AO-11.f*)."""
 
-    hex: str
+    hexes: tuple[str, ...] = ()
+
+
+class StandingOrders(_Command, tag="standing_orders", frozen=True):
+    """``side``'s standing orders, so combat resolves without asking it (play by email):
+    see :class:`rules.state.Orders`. ``clear`` removes them (every decision is asked again)."""
+
+    side: Literal["german", "allied"]
+    waive: tuple[str, ...] = ()
+    retreat: Literal["engine", "ask"] = "engine"
+    losses: Literal["engine", "ask"] = "engine"
+    advance: Literal["decline", "strongest", "ask"] = "decline"
+    clear: bool = False
 
 
 Command = (
-    Move | Place | EndPhase | DeclareAttack | ChooseRetreat | Advance | ChooseLosses | WaiveImmunity
+    Move
+    | Place
+    | EndPhase
+    | DeclareAttack
+    | ResolveAttacks
+    | ChooseRetreat
+    | Advance
+    | ChooseLosses
+    | WaiveImmunity
+    | StandingOrders
 )
 """Every command the engine knows."""
 

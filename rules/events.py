@@ -11,7 +11,9 @@ from typing import Final
 
 import msgspec
 
-from rules.state import Phase, Supply
+from rules.dice import DieRoll
+from rules.hexgrid import Hexside
+from rules.state import Crt, Phase, Supply
 from rules.units import Side
 
 
@@ -81,6 +83,116 @@ class GameEnded(_Event, tag="game_ended", frozen=True):
     turn: int
 
 
+class InterdictionSet(_Event, tag="interdiction_set", frozen=True):
+    """The bridges interdicted for ``side`` (AO-13.1A at its Supply Judgment Phase, AO-13.2C
+    lifted at the end of its player-turn)."""
+
+    side: Side
+    bridges: tuple[Hexside, ...]
+    case: str
+
+
+class CrtSwitchRolled(_Event, tag="crt_switch_rolled", frozen=True):
+    """The German CRT roll at the beginning of a Game-Turn from GT6 (AO-10.3a)."""
+
+    turn: int
+    die: int
+    crt: Crt
+
+
+class AttackDeclared(_Event, tag="attack_declared", frozen=True):
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+    odds: str | None
+    attack: int
+    defence: int
+    column: str
+
+
+class AttackCancelled(_Event, tag="attack_cancelled", frozen=True):
+    """A declared attack that can no longer be made when its turn comes (attackers or
+    defenders gone after earlier results of the batch)."""
+
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+    reason: str
+
+
+class ImmunityWaived(_Event, tag="immunity_waived", frozen=True):
+    side: Side
+    hexes: tuple[str, ...]
+
+
+class CombatResolved(_Event, tag="combat_resolved", frozen=True):
+    """The odds and result of one attack (the die is the preceding ``die_rolled``)."""
+
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+    attack: int
+    defence: int
+    column: str
+    table: Crt
+    die: int
+    result: str
+
+
+class ResultIgnored(_Event, tag="result_ignored", frozen=True):
+    """Ar/Dr has no effect on ``unit``: town (AO-11.f), West Wall (AO-11.h) or fortified
+    (AO-11.i) immunity."""
+
+    unit: str
+    hex: str
+    case: str
+
+
+class UnitRetreated(_Event, tag="unit_retreated", frozen=True):
+    """A retreat along ``path``; ``dormant`` when it ended on an Allied Map Edge hex (AO-9.7P)."""
+
+    unit: str
+    start: str
+    path: tuple[str, ...]
+    dormant: bool = False
+
+
+class RoadColumnContact(_Event, tag="road_column_contact", frozen=True):
+    """A Road Mode unit ended its retreat next to ``other`` on the road (AO-6.7N): it survives
+    and leaves Road Mode at its next Initial Movement Phase."""
+
+    unit: str
+    other: str
+    hex: str
+
+
+class UnitAdvanced(_Event, tag="unit_advanced", frozen=True):
+    unit: str
+    start: str
+    end: str
+
+
+class AdvanceDeclined(_Event, tag="advance_declined", frozen=True):
+    side: Side
+    hex: str
+
+
+class VictoryPointsScored(_Event, tag="vp_scored", frozen=True):
+    """``side`` scores ``points`` for the elimination of ``unit`` (AO-16.A)."""
+
+    side: Side
+    points: int
+    unit: str
+
+
+class DecisionPending(_Event, tag="decision_pending", frozen=True):
+    side: Side
+    kind: str
+    unit: str | None = None
+    hex: str | None = None
+
+
+class StandingOrdersSet(_Event, tag="standing_orders_set", frozen=True):
+    side: Side
+
+
 Event = (
     UnitPlaced
     | UnitMoved
@@ -91,6 +203,21 @@ Event = (
     | PhaseBegan
     | PhaseSkipped
     | GameEnded
+    | DieRoll
+    | InterdictionSet
+    | CrtSwitchRolled
+    | AttackDeclared
+    | AttackCancelled
+    | ImmunityWaived
+    | CombatResolved
+    | ResultIgnored
+    | UnitRetreated
+    | RoadColumnContact
+    | UnitAdvanced
+    | AdvanceDeclined
+    | VictoryPointsScored
+    | DecisionPending
+    | StandingOrdersSet
 )
 
 _ENCODER: Final = msgspec.json.Encoder()

@@ -131,11 +131,104 @@ class VictoryPoints(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     allied: int = 0
 
 
-class CombatState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """Room for the combat issue: attacks declared this phase and decisions pending."""
+DecisionKind = Literal["waive_immunity", "losses", "retreat", "advance"]
+"""The decisions a combat can wait for (see :class:`Decision`)."""
 
-    declared: tuple[tuple[str, ...], ...] = ()
-    pending: str | None = None
+
+class Attack(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """One declared attack (AO-9): attacking units, defending hexes (sorted), the odds column
+    asked for (AO-9.4L, ``None``: the real odds) and the attacker's own hexes whose town/West
+    Wall immunity he waives (AO-11.f*)."""
+
+    attackers: tuple[str, ...]
+    defenders: tuple[HexId, ...]
+    odds: str | None = None
+    waive: tuple[HexId, ...] = ()
+
+
+class Decision(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A decision the engine waits for; only its command is accepted meanwhile.
+
+    * ``waive_immunity`` (AO-11.f*): ``side`` owns units in the immune ``choices`` hexes (one
+      hex per choice) and answers ``WaiveImmunity(hexes)`` with any subset, before the die;
+    * ``losses`` (AO-10.1b): the attacker answers ``ChooseLosses(units)``; ``choices`` are the
+      minimal sets, any set reaching ``need`` face strength is accepted;
+    * ``retreat`` (AO-10.2a): the victor ``side`` answers ``ChooseRetreat(unit, path)`` with one
+      of the equally ranked best ``choices`` for ``unit``;
+    * ``advance`` (AO-9.6N): ``side`` answers ``Advance(hex, unit)`` with one of ``choices``
+      (one unit each) or ``Advance(hex)`` to decline.
+    """
+
+    side: Side
+    kind: DecisionKind
+    case: str
+    choices: tuple[tuple[str, ...], ...] = ()
+    unit: str | None = None
+    hex: HexId | None = None
+    need: int = 0
+
+
+class Orders(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A side's standing orders: how the engine decides for it without asking.
+
+    ``waive``: the hexes whose immunity it waives when attacked (every other immune hex keeps
+    it); ``retreat``/``losses``: ``engine`` takes the first choice offered, ``ask`` waits;
+    ``advance``: ``decline``, ``strongest`` (the strongest eligible unit, then by id) or ``ask``.
+    """
+
+    waive: tuple[HexId, ...] = ()
+    retreat: Literal["engine", "ask"] = "engine"
+    losses: Literal["engine", "ask"] = "engine"
+    advance: Literal["decline", "strongest", "ask"] = "decline"
+
+
+ResolutionStep = Literal["waive", "roll", "losses", "retreat", "advance"]
+
+
+class Resolution(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """The attack being resolved and how far it got.
+
+    ``attackers``/``defenders`` are the units taking part at the moment of combat; ``waived``
+    the defender's waived hexes; ``result`` the CRT result once rolled (``"Dr2"``, ``"Ex"``);
+    ``retreating`` the units still to retreat ``hexes`` hexes, in order; ``cleared`` the
+    hexes still to be offered for an advance (AO-9.6N), to ``advancing`` units of ``victor``.
+    """
+
+    attack: Attack
+    step: ResolutionStep
+    attackers: tuple[str, ...] = ()
+    defenders: tuple[str, ...] = ()
+    waived: tuple[HexId, ...] = ()
+    column: str | None = None
+    result: str | None = None
+    need: int = 0
+    retreating: tuple[str, ...] = ()
+    hexes: int = 0
+    cleared: tuple[HexId, ...] = ()
+    advancing: tuple[str, ...] = ()
+
+
+class CombatState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """The Combat Phase in progress (empty outside it).
+
+    ``declared``: attacks declared and not yet resolved (the batch), resolved in order;
+    ``current``: the attack being resolved; ``pending``: the decision it waits for;
+    ``retreated``: units retreated this phase (AO-9.2F*); ``german_orders``/``allied_orders``:
+    standing orders (kept across phases); ``obliged``: on Game-Turn 1 the American units the
+    German must attack and the German units that must attack (AO-4.2h*), fixed when the
+    German Combat Phase begins.
+    """
+
+    declared: tuple[Attack, ...] = ()
+    pending: Decision | None = None
+    current: Resolution | None = None
+    retreated: tuple[str, ...] = ()
+    german_orders: Orders | None = None
+    allied_orders: Orders | None = None
+    obliged: tuple[str, ...] = ()
+
+    def orders(self, side: Side) -> Orders | None:
+        return self.german_orders if side == "german" else self.allied_orders
 
 
 class GameState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

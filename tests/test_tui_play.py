@@ -178,7 +178,7 @@ def test_movement_phases_end_to_end() -> None:
         await press(pilot, "backspace")
         assert message(app) == "Nothing to undo in this phase"
         await end_phases(pilot, 3)
-        assert s.summary() == "GT2 16 Dec · German · Initial Movement · VP 0-0"
+        assert s.summary() == "GT2 17 Dec · German · Initial Movement · VP 0-0"
         # a foot unit moves in the Initial Movement Phase
         foot = next(
             u

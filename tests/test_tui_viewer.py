@@ -12,6 +12,7 @@ from textual.pilot import Pilot
 from textual.strip import Strip
 
 from ardennes_tui.app import ArdennesApp
+from ardennes_tui.render import detail
 from ardennes_tui.screens.help import HelpScreen
 from ardennes_tui.screens.map_screen import MapScreen
 from ardennes_tui.widgets.map_view import MapView
@@ -350,3 +351,43 @@ def test_scenario_setup_shows_in_the_viewer() -> None:
                 assert counter_long(unit) in text
 
     asyncio.run(main())
+
+
+def test_moving_a_counter_repaints_only_its_two_hexes() -> None:
+    """A unit moving from 0605 to 0705 refreshes those two hexes' rectangles and keeps every
+    cached line that does not cross them."""
+
+    async def body(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        screen = app.screen
+        assert isinstance(screen, MapScreen)
+        view = view_of(app)
+        await pilot.pause()
+        before = dict(view._strips)
+        assert before
+        regions: list[Region] = []
+        original_refresh = view.refresh
+
+        def spy_refresh(*r: Region, **kw: bool) -> MapView:
+            regions.extend(r)
+            return original_refresh(*r, **kw)
+
+        view.refresh = spy_refresh  # type: ignore[method-assign]
+        units = fixture_units()
+        units["0705"] = units.pop("0605")
+        screen.set_units(units)
+        offset = view.scroll_offset
+        assert sorted(regions) == sorted(
+            view.hex_region(h).translate(-offset) for h in ("0605", "0705")
+        )
+        touched = {s[0] for h in ("0605", "0705") for s in view.picture.spans[h]}
+        kept = {k for k in before if k[1] not in touched}
+        assert kept and kept <= set(view._strips)
+        assert not any(k[1] in touched for k in view._strips)
+        await pilot.pause()
+        plain = view.picture.plain_lines()
+        x, y = detail.origin(7, 5)
+        assert plain[y][x + 1 : x + 5] == "p6-3"
+        x, y = detail.origin(6, 5)
+        assert plain[y][x + 1 : x + 6] == "Basto"  # the town shows again
+
+    drive(body, units=True)

@@ -137,12 +137,37 @@ class MapView(ScrollView, can_focus=True):
         return self._units
 
     def set_units(self, units: UnitsByHex | None) -> None:
-        """Show other units: the pictures are redrawn and the widget repainted."""
+        """Show other units. Counters are drawn inside their hex only, so just the lines of
+        hexes whose stack changed lose their cached strips, and just those hexes repaint
+        (a move repaints two hexes, not the screen: few bytes over SSH)."""
+        old, new = self._units or {}, units or {}
+        changed = sorted(
+            h for h in set(old) | set(new) if tuple(old.get(h, ())) != tuple(new.get(h, ()))
+        )
         self._units = units
-        self._pictures.clear()
-        self._line_spans.clear()
-        self._strips.clear()
-        self.refresh()
+        old_pictures, self._pictures = self._pictures, {}
+        if not changed:
+            self._pictures = old_pictures
+            return
+        keep: dict[tuple[Zoom, int], Strip] = {}
+        for (zoom, y), strip in self._strips.items():
+            pic = old_pictures.get(zoom)
+            if pic is None:
+                continue
+            if any(s[0] == y for h in changed if h in pic.spans for s in pic.spans[h]):
+                continue
+            keep[(zoom, y)] = strip
+        self._strips = keep
+        if self.is_attached:
+            offset = -self.scroll_offset
+            window = self.visible_region()
+            self.refresh(
+                *(
+                    r.translate(offset)
+                    for h in changed
+                    if h in self.picture.spans and (r := self.hex_region(h)).overlaps(window)
+                )
+            )
 
     @property
     def highlight(self) -> frozenset[HexId]:
