@@ -303,14 +303,52 @@ def spots() -> tuple[Spot, ...]:
     )
 
 
+SETUP_HEXES: Final = "setup_hexes.json"
+"""The historical set-up compiled to hex ids by ``python -m scenarios.build``."""
+
+
 def historical_setup(gmap: GameMap | None = None) -> dict[str, HexId]:
-    """Unit id -> hex of the historical set-up on ``gmap`` (default: the compiled map)."""
-    return dict(_historical_setup(gmap if gmap is not None else load_map(MAP_NAME)))
+    """Unit id -> hex of the historical set-up on ``gmap``.
+
+    For the shipped map this is the committed ``setup_hexes.json`` (compiled with the map, so
+    every machine starts from the same hexes without floating-point placement at load time);
+    for another map it is computed with :func:`compile_setup`.
+    """
+    if gmap is None:
+        return dict(_shipped_setup())
+    return dict(_computed_setup(gmap))
+
+
+def compile_setup(gmap: GameMap) -> dict[str, HexId]:
+    """Snap the lat/lon set-up of ``setup.toml`` to hexes of ``gmap`` (``rules.placement``)."""
+    return dict(sorted(place(gmap, spots()).items()))
+
+
+def encode_setup(setup: Mapping[str, HexId]) -> bytes:
+    """Canonical bytes of a compiled set-up: one ``"unit": "hex"`` per line, sorted by unit."""
+    rows = [
+        msgspec.json.encode(k) + b": " + msgspec.json.encode(v) for k, v in sorted(setup.items())
+    ]
+    return b"{\n" + b",\n".join(rows) + b"\n}\n"
 
 
 @functools.cache
-def _historical_setup(gmap: GameMap) -> tuple[tuple[str, HexId], ...]:
-    return tuple(sorted(place(gmap, spots()).items()))
+def _computed_setup(gmap: GameMap) -> tuple[tuple[str, HexId], ...]:
+    return tuple(sorted(compile_setup(gmap).items()))
+
+
+@functools.cache
+def _shipped_setup() -> tuple[tuple[str, HexId], ...]:
+    try:
+        setup = msgspec.json.decode(_read(SETUP_HEXES), type=dict[str, str])
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise ScenarioDataError(f"{MAP_NAME}/{SETUP_HEXES}: {exc}") from None
+    gmap = load_map(MAP_NAME)
+    known = {e.id for e in oob_entries()}
+    for unit, hex_id in setup.items():
+        if unit not in known or hex_id not in gmap:
+            raise ScenarioDataError(f"{MAP_NAME}/{SETUP_HEXES}: bad entry {unit!r}: {hex_id!r}")
+    return tuple(sorted(setup.items()))
 
 
 def front_line_units(gmap: GameMap | None = None) -> frozenset[str]:

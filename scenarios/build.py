@@ -50,6 +50,7 @@ from rules.hexgrid import HexId, Hexside
 
 GEO_DIR = Path(__file__).resolve().parent / "ardennes" / "geo"
 MAP_PATH = Path(__file__).resolve().parent / "ardennes" / "map.json"
+SETUP_PATH = Path(__file__).resolve().parent / "ardennes" / "setup_hexes.json"
 
 SAMPLE_STEP = 0.05
 """Polyline sampling step, in hex units, for snapping rivers and lines to hex vertices."""
@@ -837,6 +838,16 @@ def build(geo_dir: Path = GEO_DIR, out: Path = MAP_PATH) -> bytes:
     return raw
 
 
+def build_setup(map_raw: bytes, out: Path = SETUP_PATH) -> bytes:
+    """Snap the historical set-up (``setup.toml``, lat/lon) to the hexes of the compiled map
+    ``map_raw`` and write it to ``out`` (AO-17.a); return the bytes written."""
+    from rules.scenario import compile_setup, encode_setup
+
+    raw = encode_setup(compile_setup(gamemap.decode_map(map_raw)))
+    out.write_bytes(raw)
+    return raw
+
+
 def overview(data: MapData) -> str:
     """One text line per hex row (for eyeballing the compile; not used by the game)."""
     by = {h.id: h for h in data.hexes}
@@ -863,19 +874,28 @@ def overview(data: MapData) -> str:
 
 
 def main(argv: Sequence[str] = ()) -> int:
-    """``python -m scenarios.build [--out PATH] [--overview]``."""
+    """``python -m scenarios.build [--out PATH] [--setup-out PATH] [--overview]``: the map,
+    then the historical set-up snapped to it."""
     args = list(argv)
-    out = MAP_PATH
-    if "--out" in args:
-        i = args.index("--out")
-        out = Path(args[i + 1])
-        del args[i : i + 2]
+    out, setup_out = MAP_PATH, SETUP_PATH
+    for flag in ("--out", "--setup-out"):
+        if flag in args:
+            i = args.index(flag)
+            if flag == "--out":
+                out = Path(args[i + 1])
+            else:
+                setup_out = Path(args[i + 1])
+            del args[i : i + 2]
     t0 = time.perf_counter()
     raw = build(out=out)
     dt = time.perf_counter() - t0
     if "--overview" in args:
         print(overview(gamemap.decode_map(raw).data))
     print(f"wrote {out} ({len(raw)} bytes) in {dt:.2f} s")
+    t0 = time.perf_counter()
+    setup_raw = build_setup(raw, setup_out)
+    dt = time.perf_counter() - t0
+    print(f"wrote {setup_out} ({len(setup_raw)} bytes) in {dt:.2f} s")
     return 0
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.resources
 import math
+from pathlib import Path
 
 import msgspec
 import pytest
@@ -265,3 +266,19 @@ def test_positions_agree_with_bita_start_hexes() -> None:
         if e.bita is not None:
             a, b = (int(t) for t in e.bita.split(","))
             assert km_between(*bita_to_latlon(a, b), e.lat, e.lon) < 15.0, e.id
+
+
+@pytest.mark.rule("AO-17.a")
+def test_committed_setup_is_the_compiled_one(tmp_path: Path) -> None:
+    """`python -m scenarios.build` writes the set-up snapped to the committed map; the
+    committed file is exactly what it writes, so every machine starts from the same hexes."""
+    from rules.gamemap import encode_map, load_map
+    from rules.scenario import compile_setup, encode_setup, historical_setup
+    from scenarios.build import SETUP_PATH, build_setup
+
+    game_map = load_map()
+    out = tmp_path / "setup.json"
+    raw = build_setup(encode_map(game_map.data), out)
+    assert raw == SETUP_PATH.read_bytes() == out.read_bytes()
+    assert historical_setup() == compile_setup(game_map) == historical_setup(game_map)
+    assert raw == encode_setup(historical_setup())
