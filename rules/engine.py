@@ -1,4 +1,4 @@
-"""The engine: ``apply(board, state, command) -> Applied | Rejection``, and replay as a fold.
+"""The engine: ``apply(board, state, command, dice) -> Applied | Rejection``, replay as a fold.
 
 ``apply`` is a pure function. It never mutates its inputs; a rejected command changes nothing
 and emits no events. Commands are dispatched on their type:
@@ -7,14 +7,19 @@ and emits no events. Commands are dispatched on their type:
   same code :func:`rules.movement.legal_moves` searches with;
 * :class:`~rules.commands.Place` - set-up placement (AO-4.2a);
 * :class:`~rules.commands.EndPhase` - :func:`rules.sequence.end_phase`;
-* combat commands - rejected as not yet implemented (case ``not-implemented``).
+* combat commands - :mod:`rules.combat` (declaration, batch resolution, decisions).
+
+Dice come only from the ``dice`` argument (a :class:`rules.dice.DiceSource`), drawn at
+``state.dice`` and recorded as ``die_rolled`` events; a command that needs a die without one is
+refused (``dice-needed``). While a combat decision is pending only its command is accepted.
 
 Typical use (what ``ardennes rules apply`` does)::
 
     board = Board.from_scenario(load_scenario(1), load_map())
     state = initial_state(board, 1, scenario.setup)
+    dice = SeededDice(seed)
     for cmd in decode_jsonl(text):
-        result = apply(board, state, cmd)
+        result = apply(board, state, cmd, dice)
         if isinstance(result, Rejection):
             print(result.message)
         else:
@@ -29,7 +34,7 @@ from collections.abc import Iterable
 
 import msgspec
 
-from rules import sequence, stacking
+from rules import combat, sequence, stacking
 from rules.commands import (
     Advance,
     ChooseLosses,
@@ -39,14 +44,26 @@ from rules.commands import (
     EndPhase,
     Move,
     Place,
+    ResolveAttacks,
+    StandingOrders,
     WaiveImmunity,
 )
-from rules.events import Event, RoadModeChanged, UnitMoved, UnitPlaced
+from rules.dice import DiceSource
+from rules.events import Event, RoadModeChanged, StandingOrdersSet, UnitMoved, UnitPlaced
 from rules.gamemap import GameMap
 from rules.hexgrid import HexIdError, parse
 from rules.movement import trace_path
 from rules.rejection import NOT_IMPLEMENTED, RejectedError, Rejection
-from rules.state import Board, GameState, ScenarioLike, initial_state, state_hash
+from rules.state import (
+    Attack,
+    Board,
+    Decision,
+    GameState,
+    Orders,
+    ScenarioLike,
+    initial_state,
+    state_hash,
+)
 
 
 class Applied(msgspec.Struct, frozen=True):
@@ -56,23 +73,122 @@ class Applied(msgspec.Struct, frozen=True):
     events: tuple[Event, ...]
 
 
-def apply(board: Board, state: GameState, command: Command) -> Applied | Rejection:
-    """Apply ``command`` to ``state``: the new state and its events, or why it was refused."""
+def apply(
+    board: Board, state: GameState, command: Command, dice: DiceSource | None = None
+) -> Applied | Rejection:
+    """Apply ``command`` to ``state``: the new state and its events, or why it was refused.
+
+    ``dice`` is the game's dice stream. The engine never rolls by itself: a command that needs
+    dice draws ``dice.d6(state.dice)``, ``dice.d6(state.dice + 1)``, ... and advances
+    ``state.dice``; each draw is a ``die_rolled`` event. Without ``dice`` such a command is
+    refused (case ``dice-needed``). While a combat decision is pending
+    (:func:`pending_decision`) only its command (or ``StandingOrders``) is accepted."""
+    pending = state.combat.pending
+    if pending is not None and not isinstance(command, StandingOrders):
+        expected = _DECISION_COMMANDS[pending.kind]
+        if not isinstance(command, expected):
+            return Rejection(
+                combat.PENDING,
+                f"the {pending.side} player must first decide ({pending.kind}"
+                + (f" of {pending.unit}" if pending.unit else "")
+                + (f" into {pending.hex}" if pending.hex else "")
+                + f") with {expected.__name__}",
+            )
     if isinstance(command, Move):
         return _move(board, state, command)
     if isinstance(command, Place):
         return _place(board, state, command)
     if isinstance(command, EndPhase):
-        r = sequence.end_phase(board, state)
+        r = sequence.end_phase(board, state, dice)
         if isinstance(r, Rejection):
             return r
         return Applied(state=r[0], events=tuple(r[1]))
-    if isinstance(command, (DeclareAttack, ChooseRetreat, Advance, ChooseLosses, WaiveImmunity)):
-        name = type(command).__name__
-        return Rejection(
-            NOT_IMPLEMENTED, f"{name} belongs to the combat rules, which are not implemented yet"
+    if isinstance(command, DeclareAttack):
+        d = combat.declare(
+            board,
+            state,
+            Attack(
+                attackers=command.attackers,
+                defenders=command.defenders,
+                odds=command.odds,
+                waive=command.waive,
+            ),
         )
-    return Rejection(NOT_IMPLEMENTED, f"unknown command {command!r}")
+        if isinstance(d, Rejection):
+            return d
+        return Applied(state=d[0], events=(d[1],))
+    return _combat(board, state, command, dice)
+
+
+_DECISION_COMMANDS: dict[str, type] = {
+    "waive_immunity": WaiveImmunity,
+    "losses": ChooseLosses,
+    "retreat": ChooseRetreat,
+    "advance": Advance,
+}
+
+
+def pending_decision(board: Board, state: GameState) -> Decision | None:
+    """The combat decision the engine waits for (side, kind, legal choices), if any."""
+    del board
+    return state.combat.pending
+
+
+def _combat(
+    board: Board, state: GameState, command: Command, dice: DiceSource | None
+) -> Applied | Rejection:
+    events: list[Event] = []
+    s: GameState | Rejection
+    if isinstance(command, StandingOrders):
+        orders = (
+            None
+            if command.clear
+            else Orders(
+                waive=tuple(sorted(command.waive)),
+                retreat=command.retreat,
+                losses=command.losses,
+                advance=command.advance,
+            )
+        )
+        field = "german_orders" if command.side == "german" else "allied_orders"
+        s = msgspec.structs.replace(
+            state, combat=msgspec.structs.replace(state.combat, **{field: orders})
+        )
+        events.append(StandingOrdersSet(side=command.side))
+        p = s.combat.pending
+        if p is not None and p.side == command.side and orders is not None:
+            # the new orders take the pending decision: re-run that step
+            s = msgspec.structs.replace(s, combat=msgspec.structs.replace(s.combat, pending=None))
+    elif isinstance(command, ResolveAttacks):
+        if state.phase != "combat":
+            return Rejection("AO-4.1b", f"attacks are resolved in the Combat Phase ({state.phase})")
+        if state.combat.current is None and not state.combat.declared:
+            return Rejection(combat.PENDING, "no declared attack to resolve")
+        s = state
+    elif isinstance(command, WaiveImmunity):
+        s = combat.decide_waive(board, state, command.hexes, events)
+    elif isinstance(command, ChooseLosses):
+        s = combat.decide_losses(board, state, command.units, events)
+    elif isinstance(command, ChooseRetreat):
+        s = combat.decide_retreat(board, state, command.unit, command.path, events)
+    elif isinstance(command, Advance):
+        s = combat.decide_advance(board, state, command.hex, command.unit, events)
+    else:
+        return Rejection(NOT_IMPLEMENTED, f"unknown command {command!r}")
+    if isinstance(s, Rejection):
+        return s
+    if isinstance(command, StandingOrders) and s.combat.current is None:
+        return Applied(state=s, events=tuple(events))
+    # a decision continues its attack and the rest of the batch being resolved
+    roller = combat.Roller(dice, s.dice, events)
+    try:
+        s = combat.run(board, s, roller, events)
+    except combat.DiceNeeded as exc:
+        return Rejection(
+            combat.DICE_NEEDED, f"this command rolls a die ({exc.purpose}): no dice given"
+        )
+    s = msgspec.structs.replace(s, dice=roller.index)
+    return Applied(state=s, events=tuple(events))
 
 
 def _move(board: Board, state: GameState, cmd: Move) -> Applied | Rejection:
@@ -151,21 +267,32 @@ def _place(board: Board, state: GameState, cmd: Place) -> Applied | Rejection:
     )
 
 
-def replay(board: Board, state: GameState, commands: Iterable[Command]) -> GameState:
-    """Fold :func:`apply` over ``commands``; raises :class:`RejectedError` at the first refusal."""
+def replay(
+    board: Board,
+    state: GameState,
+    commands: Iterable[Command],
+    dice: DiceSource | None = None,
+) -> GameState:
+    """Fold :func:`apply` over ``commands`` with the same ``dice``; raises
+    :class:`RejectedError` at the first refusal."""
     for i, cmd in enumerate(commands):
-        r = apply(board, state, cmd)
+        r = apply(board, state, cmd, dice)
         if isinstance(r, Rejection):
             raise RejectedError(i, r)
         state = r.state
     return state
 
 
-def replay_hashes(board: Board, state: GameState, commands: Iterable[Command]) -> list[str]:
+def replay_hashes(
+    board: Board,
+    state: GameState,
+    commands: Iterable[Command],
+    dice: DiceSource | None = None,
+) -> list[str]:
     """The state hash after every command (the checkups of a verified log)."""
     out: list[str] = []
     for i, cmd in enumerate(commands):
-        r = apply(board, state, cmd)
+        r = apply(board, state, cmd, dice)
         if isinstance(r, Rejection):
             raise RejectedError(i, r)
         state = r.state
@@ -178,6 +305,7 @@ __all__ = [
     "Rejection",
     "apply",
     "new_game",
+    "pending_decision",
     "replay",
     "replay_hashes",
 ]

@@ -17,28 +17,41 @@ reported as events:
 * entering an Initial Movement Phase makes the phasing units marked ``must_leave_road_mode``
   leave Road Mode, paying its MP, or eliminates them when they cannot pay (AO-6.7L*), before
   anything else in the phase;
-* Game-Turn 1 (AO-4.2b-g): all German units are in supply in the German Supply Judgment Phase,
-  both Initial Movement Phases are skipped, and the combat multipliers below apply.
-
-Phases whose content belongs to later issues (reinforcement placement, supply judgment,
-combat) are entered and left with ``EndPhase``; their state changes arrive with those issues.
+* entering a Supply Judgment Phase stores the phasing side's bridge interdiction (AO-13.1A)
+  and sets its supply markers (AO-12.0; all Germans supplied on GT1, AO-4.2b); the end of the
+  player-turn removes the markers (AO-4.1b) and lifts interdiction (AO-13.2C);
+* entering a Game-Turn from GT6 rolls the German CRT switch die while it is due (AO-10.3a);
+* entering the German GT1 Combat Phase fixes the AO-4.2h* obligations; ending any Combat
+  Phase needs the declared attacks resolved (``rules.combat``);
+* Game-Turn 1 (AO-4.2b-g): both Initial Movement Phases are skipped, and the combat
+  multipliers of ``rules.gameturn1`` apply.
 """
 
 from __future__ import annotations
 
 import msgspec
 
-from rules import roadmode
+from rules import combat, roadmode
+from rules.crt import crt_switch_roll_due, german_crt_after_roll
+from rules.dice import DiceSource
 from rules.events import (
+    CrtSwitchRolled,
     DormantReactivated,
     Event,
     GameEnded,
+    InterdictionSet,
     PhaseBegan,
     PhaseSkipped,
     RoadModeChanged,
     SupplyChanged,
-    UnitEliminated,
 )
+from rules.gameturn1 import (
+    german_always_supplied,
+    german_attack_multiplier,
+    german_defence_multiplier,
+    reinforcements_allowed,
+)
+from rules.interdiction import interdiction_for, lift_interdiction
 from rules.movement import movement_allowance
 from rules.rejection import Rejection
 from rules.state import (
@@ -46,33 +59,25 @@ from rules.state import (
     PLAYER_TURN_PHASES,
     Board,
     GameState,
+    Interdiction,
     Phase,
     UnitState,
     phase_is_lost,
 )
+from rules.supply import supply_judgment, with_supply_markers
 from rules.units import Side
 
-# -- Game-Turn 1 special rules (AO-4.2), for the combat, supply and reinforcement issues ---------
+# -- Game-Turn 1 special rules (AO-4.2), defined in rules.gameturn1 ------------------------------
 
-
-def german_attack_multiplier(state: GameState) -> int:
-    """3 in the German GT1 Combat Phase (AO-4.2d: tripled, never more), else 1."""
-    return 3 if state.turn == 1 and state.side == "german" else 1
-
-
-def german_defence_multiplier(state: GameState) -> int:
-    """3 for German defenders in the Allied GT1 Combat Phase (AO-4.2e), else 1."""
-    return 3 if state.turn == 1 and state.side == "allied" else 1
-
-
-def german_always_supplied(state: GameState) -> bool:
-    """All German units are in supply on Game-Turn 1 (AO-4.2b)."""
-    return state.turn == 1
-
-
-def reinforcements_allowed(state: GameState) -> bool:
-    """No Allied reinforcements on Game-Turn 1 (AO-4.2g)."""
-    return not (state.turn == 1 and state.side == "allied")
+__all__ = [
+    "end_phase",
+    "forced_road_mode_exits",
+    "german_always_supplied",
+    "german_attack_multiplier",
+    "german_defence_multiplier",
+    "next_phase",
+    "reinforcements_allowed",
+]
 
 
 def next_phase(turn: int, side: Side, phase: Phase) -> tuple[int, Side, Phase]:
@@ -114,7 +119,43 @@ def _end_player_turn(board: Board, state: GameState, events: list[Event]) -> Gam
             )
         if new is not u:
             rows[u.id] = new
-    return _set(state, rows)
+    state = _set(state, rows)
+    return _set_interdiction(state, lift_interdiction(board, state, state.side), "AO-13.2C", events)
+
+
+def _set_interdiction(
+    state: GameState, bridges: tuple[tuple[str, str], ...], case: str, events: list[Event]
+) -> GameState:
+    side = state.side
+    if bridges == state.interdicted.for_side(side):
+        return state
+    events.append(InterdictionSet(side=side, bridges=bridges, case=case))
+    i = state.interdicted
+    new = (
+        Interdiction(german=bridges, allied=i.allied)
+        if side == "german"
+        else Interdiction(german=i.german, allied=bridges)
+    )
+    return msgspec.structs.replace(state, interdicted=new)
+
+
+def _supply_judgment(board: Board, state: GameState, events: list[Event]) -> GameState:
+    """The phasing side's Supply Judgment Phase: its bridge interdiction (AO-13.1A, AO-13.4E,
+    AO-13.a*), then its supply markers (AO-12.0, AO-12.3; all Germans on GT1, AO-4.2b),
+    which hold for the whole player-turn (AO-12.4K, AO-12.0*)."""
+    side = state.side
+    state = _set_interdiction(
+        state, interdiction_for(board, state, side, state.turn), "AO-13.1A", events
+    )
+    judgment = supply_judgment(board, state, side)
+    gt1 = side == "german" and german_always_supplied(state)
+    for uid, supply in judgment.items():
+        if state.unit(uid).supply != supply:
+            case = {"supplied": "AO-4.2b" if gt1 else "AO-12.0", "unsupplied": "AO-12.3G"}.get(
+                supply, "AO-12.3H"
+            )
+            events.append(SupplyChanged(unit=uid, supply=supply, case=case))
+    return with_supply_markers(state, judgment)
 
 
 def _reset_movement(state: GameState) -> GameState:
@@ -154,6 +195,7 @@ def forced_road_mode_exits(board: Board, state: GameState, events: list[Event]) 
     ``must_leave_road_mode`` leaves Road Mode, paying 3/6 MP out of its (possibly halved)
     Movement Allowance; a unit that cannot pay is eliminated."""
     rows: dict[str, UnitState] = {}
+    eliminated: list[str] = []
     for u in state.units:
         d = board.defs[u.id]
         if d.side != state.side or not u.must_leave_road_mode:
@@ -163,10 +205,7 @@ def forced_road_mode_exits(board: Board, state: GameState, events: list[Event]) 
             continue
         cost = roadmode.mode_change_cost(d)
         if movement_allowance(d, u) - u.mp_spent < cost:
-            rows[u.id] = msgspec.structs.replace(
-                u, status="eliminated", hex=None, road_mode=False, must_leave_road_mode=False
-            )
-            events.append(UnitEliminated(unit=u.id, hex=u.hex, case="AO-6.7L*"))
+            eliminated.append(u.id)
         else:
             rows[u.id] = msgspec.structs.replace(
                 u, road_mode=False, must_leave_road_mode=False, mp_spent=u.mp_spent + cost
@@ -174,16 +213,10 @@ def forced_road_mode_exits(board: Board, state: GameState, events: list[Event]) 
             events.append(
                 RoadModeChanged(unit=u.id, hex=u.hex or "", road_mode=False, cost=cost, forced=True)
             )
-    return _set(state, rows)
-
-
-def _gt1_german_supply(board: Board, state: GameState, events: list[Event]) -> GameState:
-    rows: dict[str, UnitState] = {}
-    for u in state.units:
-        if board.defs[u.id].side == "german" and u.supply != "supplied":
-            rows[u.id] = msgspec.structs.replace(u, supply="supplied")
-            events.append(SupplyChanged(unit=u.id, supply="supplied", case="AO-4.2b"))
-    return _set(state, rows)
+    state = _set(state, rows)
+    for uid in eliminated:
+        state = combat.eliminate(board, state, uid, "AO-6.7L*", events)
+    return state
 
 
 def _enter(board: Board, state: GameState, events: list[Event]) -> GameState:
@@ -201,8 +234,13 @@ def _enter(board: Board, state: GameState, events: list[Event]) -> GameState:
             continue
         break
     events.append(PhaseBegan(turn=state.turn, side=state.side, phase=state.phase))
-    if state.phase == "supply_judgment" and state.side == "german" and state.turn == 1:
-        state = _gt1_german_supply(board, state, events)
+    if state.phase == "supply_judgment":
+        state = _supply_judgment(board, state, events)
+    if state.phase == "combat" and state.turn == 1 and state.side == "german":
+        state = msgspec.structs.replace(
+            state,
+            combat=msgspec.structs.replace(state.combat, obliged=combat.gt1_obliged(board, state)),
+        )
     if state.phase in ("initial_movement", "mechanized_movement"):
         state = _reset_movement(state)
         # Forced Road Mode exits come "before any other activity" of the Initial Movement
@@ -214,16 +252,49 @@ def _enter(board: Board, state: GameState, events: list[Event]) -> GameState:
     return state
 
 
-def end_phase(board: Board, state: GameState) -> tuple[GameState, list[Event]] | Rejection:
-    """End the current phase and enter the next one (with its automatic steps)."""
+def _crt_switch(state: GameState, roller: combat.Roller, events: list[Event]) -> GameState:
+    """AO-10.3a: from Game-Turn 6, at its beginning, the German rolls; a 1 switches to the
+    Standard CRT for good."""
+    if not crt_switch_roll_due(state.turn, state.german_crt):
+        return state
+    die = roller.roll("crt_switch")
+    crt = german_crt_after_roll(state.german_crt, die)
+    events.append(CrtSwitchRolled(turn=state.turn, die=die, crt=crt))
+    return msgspec.structs.replace(state, german_crt=crt)
+
+
+def end_phase(
+    board: Board, state: GameState, dice: DiceSource | None = None
+) -> tuple[GameState, list[Event]] | Rejection:
+    """End the current phase and enter the next one (with its automatic steps). Entering a
+    Game-Turn from GT6 on may roll the CRT switch die (AO-10.3a): without ``dice`` that is
+    refused (case ``dice-needed``). Ending a Combat Phase needs every declared attack resolved
+    and, on Game-Turn 1, the German obligations met (AO-4.2h*)."""
     if state.phase == "game_over":
         return Rejection("AO-4.1a", f"the game ended after Game-Turn {state.turn}")
+    if state.phase == "combat":
+        bad = combat.end_of_combat_check(board, state)
+        if bad is not None:
+            return bad
     events: list[Event] = []
+    roller = combat.Roller(dice, state.dice, events)
+    if state.phase == "combat":
+        state = msgspec.structs.replace(state, combat=combat.cleared_for_next_phase(state))
     if state.phase == "mechanized_movement":
         state = _end_player_turn(board, state, events)
     turn, side, phase = next_phase(state.turn, state.side, state.phase)
+    new_turn = turn != state.turn
     state = msgspec.structs.replace(state, turn=turn, side=side, phase=phase)
     if phase in ("setup_german",):
         events.append(PhaseBegan(turn=turn, side=side, phase=phase))
         return state, events
-    return _enter(board, state, events), events
+    try:
+        if new_turn and phase != "game_over":
+            state = _crt_switch(state, roller, events)
+        state = _enter(board, state, events)
+    except combat.DiceNeeded as exc:
+        return Rejection(
+            combat.DICE_NEEDED, f"ending this phase rolls a die ({exc.purpose}): no dice given"
+        )
+    state = msgspec.structs.replace(state, dice=roller.index)
+    return state, events

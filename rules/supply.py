@@ -56,10 +56,10 @@ import msgspec
 
 from rules import hexgrid
 from rules.gamemap import GameMap
+from rules.gameturn1 import german_always_supplied
 from rules.hexgrid import HexId, Hexside
 from rules.interdiction import interdiction_at_combat
 from rules.roadmode import road_links
-from rules.gameturn1 import german_always_supplied
 from rules.state import Board, GameState, Supply, other_side
 from rules.units import Side
 from rules.zoc import enemy_controlled, occupied_by

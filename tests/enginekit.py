@@ -209,3 +209,24 @@ def ended(b: Board, s: GameState, times: int = 1) -> GameState:
             raise AssertionError(f"EndPhase refused: {r}")
         s = r.state
     return s
+
+
+def without_gt1_obligations(s: GameState) -> GameState:
+    """``s`` with the Game-Turn 1 German attack obligations (AO-4.2h*) lifted: for tests of
+    other matters that need to get past the GT1 German Combat Phase without fighting it."""
+    import msgspec
+
+    return msgspec.structs.replace(s, combat=msgspec.structs.replace(s.combat, obliged=()))
+
+
+def scenario_gt1_german_combat(scenario: int = 1) -> tuple[Board, GameState]:
+    """Scenario ``scenario`` at the GT1 German Combat Phase with the AO-4.2h* obligations
+    lifted (see :func:`without_gt1_obligations`)."""
+    from rules.engine import new_game
+    from rules.gamemap import load_map
+    from rules.scenario import load_scenario
+
+    b, s = new_game(load_scenario(scenario), load_map())
+    while not (s.side == "german" and s.phase == "combat"):
+        s = ended(b, s)
+    return b, without_gt1_obligations(s)

@@ -16,6 +16,7 @@ from rules.gamemap import load_map
 from rules.movement import legal_moves
 from rules.scenario import load_scenario
 from rules.state import GameState, state_hash
+from tests.enginekit import scenario_gt1_german_combat
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -27,7 +28,7 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
 @pytest.fixture(scope="module")
 def mech_phase() -> GameState:
     """Scenario 1, GT1 German Mechanized Movement Phase (the first phase anyone moves in)."""
-    board, state = new_game(load_scenario(1), load_map())
+    board, state = scenario_gt1_german_combat(1)  # past the AO-4.2h* attacks
     while not (state.side == "german" and state.phase == "mechanized_movement"):
         result = apply(board, state, EndPhase())
         assert isinstance(result, Applied)

@@ -194,16 +194,14 @@ def test_commands_are_one_tagged_union() -> None:
         decode_command('{"type":"teleport","unit":"a"}')
 
 
-def test_combat_commands_are_rejected_as_not_yet_implemented() -> None:
+def test_combat_decisions_without_a_pending_decision_are_refused() -> None:
     b = board(line_map(". ."), [unit("g"), unit("a", "allied")])
     s = position({"g": "0101", "a": "0201"}, phase="combat")
-    for cmd in (
-        DeclareAttack(attackers=("g",), defenders=("0201",)),
-        ChooseRetreat(unit="a", path=("0301",)),
-    ):
-        r = apply(b, s, cmd)
-        assert isinstance(r, Rejection) and r.case == NOT_IMPLEMENTED
-        assert "not implemented" in r.message
+    r = apply(b, s, DeclareAttack(attackers=("g",), defenders=("0201",)))
+    assert isinstance(r, Applied)
+    r2 = apply(b, s, ChooseRetreat(unit="a", path=("0301",)))
+    assert isinstance(r2, Rejection) and r2.case == "decision-pending"
+    assert r2.case != NOT_IMPLEMENTED
 
 
 def test_apply_is_pure_and_replay_is_a_fold() -> None:

@@ -1,0 +1,159 @@
+"""The German paradrop (AO-15): von der Heydte's drop on Game-Turn 2.
+
+* **Who and when** (AO-15.a, AO-15.b): the one unit whose schedule section is ``drop``, on its
+  scheduled Game-Turn (2 in every German schedule), at the start of the German Initial Movement
+  Phase, before any other movement. The drop is mandatory: while :func:`drop_pending` holds,
+  the engine refuses every other move and the end of the phase (:func:`check_not_pending`).
+* **Where** (AO-15.a): any hex on the map that is not impassable, not an Allied Map Edge hex
+  (German units never enter them, AO-5.3L), holds no Allied unit and is not Allied-controlled.
+  A German unit in the hex negates the Allied ZOC there (AO-7.2B, "for all purposes"); the
+  stacking limit holds in a German-held hex (AO-8).
+* **Survival** (AO-15.b): one die; 1 or 2 survives, 3-6 eliminates the unit. The eliminated unit
+  is a destroyed unit like any other: 1 VP to the Allies (AO-16.A). A survivor lands in normal
+  mode, supplied for that player-turn (its marker is set to ``supplied``; the German Supply
+  Judgment Phase has already passed) and may move in that phase.
+
+Pure: the die comes from :func:`rules.dice.draw` at the state's dice position.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import msgspec
+
+from rules import stacking
+from rules.dice import DiceSource, DieRoll, draw
+from rules.hexgrid import HexId
+from rules.reinforcements import DROP, schedule
+from rules.rejection import Rejection
+from rules.state import Board, GameState, UnitState
+from rules.zoc import enemy_controlled, occupied_by
+
+SURVIVES_ON: Final = frozenset({1, 2})
+"""Die values on which the paratroop unit survives (AO-15.b)."""
+PURPOSE: Final = "paradrop"
+
+
+class DropResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What a drop did: the unit's new row, the die, whether it survived, and the state after
+    it (unit row replaced, dice position advanced)."""
+
+    unit: UnitState
+    roll: DieRoll
+    survived: bool
+    state: GameState
+
+
+def drop_unit(board: Board) -> str | None:
+    """The paratroop unit that drops (AO-15.b: the only one able to), or None."""
+    for uid, (_turn, section) in sorted(schedule(board).items()):
+        if section == DROP:
+            return uid
+    return None
+
+
+def drop_turn(board: Board) -> int | None:
+    """The Game-Turn of the drop (the unit's scheduled turn, 2 in every schedule)."""
+    uid = drop_unit(board)
+    return None if uid is None else schedule(board)[uid][0]
+
+
+def drop_pending(board: Board, state: GameState) -> bool:
+    """The drop must happen now, before anything else in this phase (AO-15.a): the German
+    Initial Movement Phase of the drop turn, the unit not yet dropped."""
+    uid = drop_unit(board)
+    if uid is None:
+        return False
+    us = state.find(uid)
+    return (
+        us is not None
+        and us.status == "not_arrived"
+        and state.side == "german"
+        and state.phase == "initial_movement"
+        and state.turn == schedule(board)[uid][0]
+    )
+
+
+def check_not_pending(board: Board, state: GameState, what: str) -> Rejection | None:
+    """The refusal of any other command (``what``: "a move", "the end of the phase") while
+    the drop is pending (AO-15.a)."""
+    if not drop_pending(board, state):
+        return None
+    return Rejection(
+        "AO-15.a",
+        f"{drop_unit(board)} must drop at the start of the German Initial Movement Phase, "
+        f"before {what}",
+    )
+
+
+def _closed(board: Board, state: GameState) -> frozenset[HexId]:
+    return occupied_by(board, state, "allied") | enemy_controlled(board, state, "german")
+
+
+def check_drop(board: Board, state: GameState, hex_id: HexId) -> Rejection | None:
+    """Whether the paratroop unit may drop on ``hex_id`` now (AO-15.a, AO-5.3L, AO-8)."""
+    uid = drop_unit(board)
+    if uid is None:
+        return Rejection("AO-15.b", "this game has no paratroop unit able to drop")
+    if not drop_pending(board, state):
+        return Rejection(
+            "AO-15.a",
+            f"{uid} drops only at the start of the German Initial Movement Phase of Game-Turn "
+            f"{drop_turn(board)}, once",
+        )
+    m = board.game_map
+    if hex_id not in m:
+        return Rejection("AO-15.a", f"{hex_id} is not on the map")
+    if m.hex(hex_id).terrain == "impassable":
+        return Rejection("AO-15.a", f"{uid} may not drop on the impassable hex {hex_id}")
+    if m.is_allied_edge(hex_id):
+        return Rejection(
+            "AO-5.3L", f"German units may never enter Allied Map Edge hexes ({hex_id})"
+        )
+    if hex_id in occupied_by(board, state, "allied"):
+        return Rejection("AO-15.a", f"{uid} may not drop on the Allied-occupied hex {hex_id}")
+    if hex_id in enemy_controlled(board, state, "german"):
+        return Rejection("AO-15.a", f"{uid} may not drop in an Allied Zone of Control ({hex_id})")
+    others = [board.defs[u.id] for u in state.at(hex_id)]
+    return stacking.check_stack(m, board.defs[uid], hex_id, others)
+
+
+def drop_hexes(board: Board, state: GameState) -> tuple[HexId, ...]:
+    """Every hex :func:`check_drop` accepts now, sorted (empty when no drop is pending)."""
+    uid = drop_unit(board)
+    if uid is None or not drop_pending(board, state):
+        return ()
+    m = board.game_map
+    closed = _closed(board, state)
+    d = board.defs[uid]
+    out: list[HexId] = []
+    for h in m:
+        if h in closed or m.hex(h).terrain == "impassable" or m.is_allied_edge(h):
+            continue
+        others = [board.defs[u.id] for u in state.at(h)]
+        if stacking.check_stack(m, d, h, others) is None:
+            out.append(h)
+    return tuple(out)
+
+
+def resolve_drop(
+    board: Board, state: GameState, hex_id: HexId, dice: DiceSource
+) -> DropResult | Rejection:
+    """Drop the paratroop unit on ``hex_id`` and roll for it (AO-15.a, AO-15.b)."""
+    bad = check_drop(board, state, hex_id)
+    if bad is not None:
+        return bad
+    uid = drop_unit(board)
+    assert uid is not None
+    roll, nxt = draw(dice, state.dice, PURPOSE)
+    survived = roll.value in SURVIVES_ON
+    us = state.unit(uid)
+    if survived:
+        row = msgspec.structs.replace(
+            us, hex=hex_id, status="on_map", road_mode=False, supply="supplied", moved=False
+        )
+    else:
+        row = msgspec.structs.replace(us, hex=None, status="eliminated", road_mode=False)
+    new = msgspec.structs.replace(state.replace_units([row]), dice=nxt)
+    return DropResult(unit=row, roll=roll, survived=survived, state=new)

@@ -1,0 +1,757 @@
+"""Combat through the engine (AO-9, AO-10, AO-11 combat half, AO-4.2d/e/h*, AO-6.6K/6.7L*,
+AO-16.A), on small synthetic maps, dice scripted, outcomes worked out by hand from the CRTs.
+
+German Initial CRT rows used here (die: 1-2 1-1 2-1 3-1 4-1 ...): die 1 ``Ar1 Dr1 Dr2 Dr3 Ex Ex
+De``; die 4 ``Ar2 Ar1 Dr1 Dr1 Dr2``. Standard CRT: die 1 ``Ar1 Dr1 Dr1 Dr2 Dr3 Ex Ex Ex De``;
+die 3 ``Ar2 Ar1 Dr1``. On these maps there are no supply sources, so defenders are unsupplied
+at the moment of combat (defence normal) unless ringed in (isolated, defence halved); attackers
+keep the markers of the position (``supplied`` unless given).
+
+Geometry (``tests/enginekit.py``): a one-row map ``0101 0201 ...`` has only W/E neighbours;
+odd rows: NE (C,R-1) E (C+1,R) SE (C,R+1) SW (C-1,R+1) W (C-1,R) NW (C-1,R-1); even rows:
+NE (C+1,R-1) SE (C+1,R+1) SW (C,R+1) NW (C,R-1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from rules.combat import preview_attack
+from rules.commands import (
+    Advance,
+    ChooseLosses,
+    ChooseRetreat,
+    Command,
+    DeclareAttack,
+    EndPhase,
+    Move,
+    ResolveAttacks,
+    StandingOrders,
+    WaiveImmunity,
+)
+from rules.dice import ScriptedDice, SeededDice
+from rules.engine import Applied, apply, pending_decision, replay, replay_hashes
+from rules.events import (
+    AttackDeclared,
+    CombatResolved,
+    CrtSwitchRolled,
+    ResultIgnored,
+    UnitEliminated,
+    UnitRetreated,
+    VictoryPointsScored,
+)
+from rules.rejection import Rejection
+from rules.state import Board, GameState, UnitState, VictoryPoints, state_hash
+from tests.enginekit import board, ended, line_map, make_map, position, unit
+
+# -- helpers ------------------------------------------------------------------------------------
+
+
+def ok(b: Board, s: GameState, cmd: Command, dice: Sequence[int] = ()) -> Applied:
+    r = apply(b, s, cmd, ScriptedDice(list(dice), start=s.dice) if dice else None)
+    assert isinstance(r, Applied), r
+    return r
+
+
+def refused(b: Board, s: GameState, cmd: Command) -> str:
+    r = apply(b, s, cmd, ScriptedDice([1] * 5, start=s.dice))
+    assert isinstance(r, Rejection), r
+    return r.case
+
+
+def attack(
+    attackers: Sequence[str], defenders: Sequence[str], odds: str | None = None
+) -> DeclareAttack:
+    return DeclareAttack(attackers=tuple(attackers), defenders=tuple(defenders), odds=odds)
+
+
+def fight(
+    b: Board,
+    s: GameState,
+    attackers: Sequence[str],
+    defenders: Sequence[str],
+    dice: Sequence[int],
+    odds: str | None = None,
+) -> Applied:
+    s = ok(b, s, attack(attackers, defenders, odds)).state
+    return ok(b, s, ResolveAttacks(), dice)
+
+
+def declared(r: Applied) -> AttackDeclared:
+    ev = r.events[-1]
+    assert isinstance(ev, AttackDeclared)
+    return ev
+
+
+def resolved(r: Applied) -> CombatResolved:
+    evs = [e for e in r.events if isinstance(e, CombatResolved)]
+    assert len(evs) == 1, r.events
+    return evs[0]
+
+
+LINE = line_map(". . . . . . .")
+
+
+def combat_pos(units: dict[str, str | UnitState], **kw: object) -> GameState:
+    kw.setdefault("phase", "combat")
+    return position(units, **kw)  # type: ignore[arg-type]
+
+
+# -- dice: one interface, replay ----------------------------------------------------------------
+
+
+def test_the_engine_never_rolls_by_itself_and_records_each_draw() -> None:
+    b = board(LINE, [unit("g", strength=8), unit("a", "allied")])
+    s = ok(b, combat_pos({"g": "0201", "a": "0301"}), attack(["g"], ["0301"])).state
+    r = apply(b, s, ResolveAttacks())
+    assert isinstance(r, Rejection) and r.case == "dice-needed"
+    done = ok(b, s, ResolveAttacks(), [3])
+    roll = done.events[0]
+    assert (roll.index, roll.value, roll.purpose) == (0, 3, "combat:0301")  # type: ignore[union-attr]
+    assert done.state.dice == 1
+
+
+def test_a_log_replays_exactly_with_the_same_dice() -> None:
+    b = board(LINE, [unit("g", strength=8), unit("h", strength=8), unit("a", "allied")])
+    s0 = combat_pos({"g": "0201", "a": "0301", "h": "0501"})
+    log: list[Command] = [attack(["g"], ["0301"]), ResolveAttacks(), EndPhase(), EndPhase()]
+    dice = SeededDice(b"replay")
+    live, hashes = s0, []
+    for c in log:
+        r = apply(b, live, c, dice)
+        if isinstance(r, Rejection) and r.case == "decision-pending":
+            raise AssertionError(r)
+        assert isinstance(r, Applied), r
+        live = r.state
+        hashes.append(state_hash(live))
+    assert replay_hashes(b, s0, log, SeededDice(b"replay")) == hashes
+    assert state_hash(replay(b, s0, log, SeededDice(b"replay"))) == hashes[-1]
+
+
+# -- AO-9.1 which units may attack ---------------------------------------------------------------
+
+
+@pytest.mark.rule("AO-9.1A")
+def test_only_adjacent_units_attack_and_only_the_phasing_side() -> None:
+    b = board(LINE, [unit("g"), unit("a", "allied"), unit("a2", "allied")])
+    s = combat_pos({"g": "0101", "a": "0301", "a2": "0201"})
+    assert refused(b, s, attack(["g"], ["0301"])) == "AO-9.1A"  # not adjacent
+    assert refused(b, s, attack(["a2"], ["0101"])) == "AO-9.1A"  # Allied unit, German turn
+    assert refused(b, s, attack(["g"], ["0401"])) == "AO-9.1A"  # no enemy there
+    assert isinstance(apply(b, s, attack(["g"], ["0201"])), Applied)
+
+
+@pytest.mark.rule("AO-9.1B", "AO-9.2F")
+def test_attacking_is_voluntary_and_a_whole_stack_defends() -> None:
+    b = board(
+        LINE, [unit("g", strength=14), unit("a1", "allied", strength=3), unit("a2", "allied")]
+    )
+    s = combat_pos({"g": "0201", "a1": "0301", "a2": "0301"})
+    assert ended(b, s).phase == "mechanized_movement"  # no attack at all: fine
+    r = ok(b, s, attack(["g"], ["0301"]))
+    assert (declared(r).attack, declared(r).defence, declared(r).column) == (14, 7, "2-1")
+    # German Initial CRT 2-1, die 1: Dr2 - both defenders retreat two hexes east
+    done = ok(b, r.state, ResolveAttacks(), [1])
+    assert resolved(done).defenders == ("a1", "a2") and resolved(done).result == "Dr2"
+    assert done.state.unit("a1").hex == done.state.unit("a2").hex == "0501"
+
+
+@pytest.mark.rule("AO-9.1C")
+def test_each_unit_attacks_once_and_is_attacked_once() -> None:
+    town = make_map(". . . . .", towns={"Town": "0301"})
+    b = board(town, [unit("g"), unit("g2"), unit("a", "allied")])
+    s = combat_pos({"g": "0201", "g2": "0401", "a": "0301"})
+    s1 = ok(b, s, attack(["g"], ["0301"])).state
+    assert refused(b, s1, attack(["g"], ["0301"])) == "AO-9.1C"  # g again
+    assert refused(b, s1, attack(["g2"], ["0301"])) == "AO-9.1C"  # 0301 again, same batch
+    assert refused(b, s, attack(["g", "g"], ["0301"])) == "AO-9.1C"
+    # resolved: the town keeps a in place (Dr ignored, AO-11.f); it may not be attacked again
+    s1 = ok(b, s1, StandingOrders(side="allied")).state  # keeps the town's immunity
+    s2 = ok(b, s1, ResolveAttacks(), [1]).state  # 4-4 1-1, die 1: Dr1, ignored in the town
+    assert s2.unit("a").hex == "0301" and s2.unit("a").was_attacked
+    assert refused(b, s2, attack(["g2"], ["0301"])) == "AO-9.1C"
+    assert refused(b, s2, attack(["g"], ["0301"])) == "AO-9.1C"
+
+
+GRID = make_map(
+    """
+    . . . .
+    . . . .
+    . . . .
+    """
+)
+
+
+@pytest.mark.rule("AO-9.2D")
+def test_one_group_attacks_two_hexes_when_adjacent_to_both() -> None:
+    # 0201's neighbours: E 0301, SE 0202; 0102 is adjacent to 0202 but not to 0301
+    b = board(
+        GRID,
+        [
+            unit("g", strength=16),
+            unit("g2"),
+            unit("a1", "allied"),
+            unit("a2", "allied", strength=3),
+        ],
+    )
+    s = combat_pos({"g": "0201", "g2": "0102", "a1": "0301", "a2": "0202"})
+    r = ok(b, s, attack(["g"], ["0301", "0202"]))
+    assert (declared(r).attack, declared(r).defence, declared(r).column) == (16, 7, "2-1")
+    assert refused(b, s, attack(["g", "g2"], ["0301", "0202"])) == "AO-9.2D"
+
+
+@pytest.mark.rule("AO-9.2E", "AO-9.2G", "AO-9.2H")
+def test_many_hexes_attack_one_and_a_stack_splits_its_attacks() -> None:
+    # 0202 (even row) neighbours: NE 0301, E 0302, SE 0303, SW 0203, W 0102, NW 0201
+    b = board(
+        GRID,
+        [
+            unit("g1"),
+            unit("g2"),
+            unit("g3"),
+            unit("g4"),
+            unit("a1", "allied"),
+            unit("a2", "allied"),
+        ],
+    )
+    s = combat_pos(
+        {"g1": "0201", "g2": "0201", "g3": "0301", "g4": "0102", "a1": "0202", "a2": "0101"}
+    )
+    r = ok(b, s, attack(["g1", "g3", "g4"], ["0202"]))  # three hexes on one (AO-9.2E)
+    assert declared(r).attack == 12
+    # g2 of the same stack attacks another hex (AO-9.2H), or nothing at all (AO-9.2G)
+    r2 = ok(b, r.state, attack(["g2"], ["0101"]))
+    assert declared(r2).attack == 4
+    assert len(r2.state.combat.declared) == 2
+
+
+@pytest.mark.rule("AO-9.2F*")
+def test_a_unit_retreated_into_a_stack_adds_nothing_but_shares_its_fate() -> None:
+    b = board(
+        LINE,
+        [
+            unit("g1", strength=8),
+            unit("g2", strength=32),
+            unit("a1", "allied"),
+            unit("a2", "allied"),
+        ],
+    )
+    s = combat_pos({"g1": "0101", "a1": "0201", "a2": "0301", "g2": "0401"})
+    # g1 8-4, 2-1, die 2: Dr1; a1's only hex one away is 0301 (0101 is German)
+    s = fight(b, s, ["g1"], ["0201"], [2]).state
+    assert s.unit("a1").hex == "0301" and s.combat.retreated == ("a1",)
+    # a1 was attacked but retreated into 0301: the stack may be attacked (AO-9.2F*)
+    r = ok(b, s, attack(["g2"], ["0301"]))
+    # a2 only, and halved: 0301 is ringed by 0201 (g1's ZOC) and 0401 (g2) with no supplied
+    # Allied unit near, so the stack is isolated at the moment of combat (AO-12.3H)
+    assert declared(r).defence == 2
+    # 32-2 9-1, die 1: De - both eliminated, 2 VP (AO-16.A)
+    done = ok(b, r.state, ResolveAttacks(), [1])
+    assert resolved(done).result == "De"
+    assert {done.state.unit(u).status for u in ("a1", "a2")} == {"eliminated"}
+    assert done.state.vp == VictoryPoints(german=2, allied=0)
+
+
+# -- AO-9.3 / 9.5 / 6.6K strengths ---------------------------------------------------------------
+
+
+@pytest.mark.rule("AO-9.3J", "AO-9.5M", "AO-6.6K", "AO-12.6")
+def test_attack_strength_supply_first_then_road_mode_stack_halved_as_a_total() -> None:
+    m = line_map(". . . .", roads=["0101-0201-0301-0401"])
+    b = board(
+        m,
+        [
+            unit("r", strength=9),
+            unit("u1", strength=3),
+            unit("u2", strength=3),
+            unit("a", "allied", strength=1),
+        ],
+    )
+    s = combat_pos(
+        {
+            "r": UnitState(id="r", hex="0101", road_mode=True, supply="unsupplied"),
+            "u1": UnitState(id="u1", hex="0301", supply="unsupplied"),
+            "u2": UnitState(id="u2", hex="0301", supply="unsupplied"),
+            "a": "0201",
+        }
+    )
+    # r: 9 unsupplied -> 5, Road Mode -> 3 (AO-6.6K); u1+u2: 6 halved as a stack -> 3, not 2+2
+    assert declared(ok(b, s, attack(["r"], ["0201"]))).attack == 3
+    assert declared(ok(b, s, attack(["u1", "u2"], ["0201"]))).attack == 3
+    iso = combat_pos({"r": UnitState(id="r", hex="0101", supply="isolated"), "a": "0201"})
+    assert refused(b, iso, attack(["r"], ["0201"])) == "AO-12.6"  # zero: no attack possible
+
+
+@pytest.mark.rule("AO-6.6K")
+def test_a_defender_in_road_mode_is_halved() -> None:
+    m = line_map(". . .", roads=["0101-0201-0301"])
+    b = board(m, [unit("g", strength=10), unit("a", "allied", strength=9)])
+    s = combat_pos({"g": "0101", "a": UnitState(id="a", hex="0201", road_mode=True)})
+    r = ok(b, s, attack(["g"], ["0201"]))
+    assert (declared(r).defence, declared(r).column) == (5, "2-1")
+
+
+@pytest.mark.rule("AO-9.3K", "AO-10.0a")
+def test_odds_round_for_the_defender_and_the_table_is_read_there() -> None:
+    b = board(LINE, [unit("g", strength=26), unit("a", "allied", strength=9)])
+    s = combat_pos({"g": "0201", "a": "0301"})
+    r = ok(b, s, attack(["g"], ["0301"]))
+    assert declared(r).column == "2-1"
+    done = ok(b, r.state, ResolveAttacks(), [1])  # Initial CRT 2-1 die 1: Dr2
+    assert (resolved(done).table, resolved(done).result) == ("initial", "Dr2")
+    # the same attack by the Allied player reads the Standard CRT: 2-1 die 1 is Dr1
+    b2 = board(LINE, [unit("a", "allied", strength=26), unit("g", strength=9)])
+    s2 = combat_pos({"a": "0201", "g": "0301"}, side="allied")
+    done2 = fight(b2, s2, ["a"], ["0301"], [1])
+    assert (resolved(done2).table, resolved(done2).result) == ("standard", "Dr1")
+    assert done2.state.unit("g").hex == "0401"
+
+
+@pytest.mark.rule("AO-9.4L")
+def test_the_attacker_may_only_lower_the_odds() -> None:
+    b = board(LINE, [unit("g", strength=17), unit("a", "allied")])
+    s = combat_pos({"g": "0201", "a": "0301"})
+    assert refused(b, s, attack(["g"], ["0301"], odds="5-1")) == "AO-9.4L"
+    assert refused(b, s, attack(["g"], ["0301"], odds="7:1")) == "AO-9.4L"
+    # 17-4 is 4-1; asked 2-1, resolved on 2-1: die 1 gives Dr2 (4-1 would be Ex)
+    done = fight(b, s, ["g"], ["0301"], [1], odds="2-1")
+    assert (resolved(done).column, resolved(done).result) == ("2-1", "Dr2")
+
+
+@pytest.mark.rule("AO-9.4L*")
+def test_the_german_never_lowers_below_two_to_one() -> None:
+    b = board(LINE, [unit("g", strength=17), unit("a", "allied")])
+    s = combat_pos({"g": "0201", "a": "0301"})
+    assert refused(b, s, attack(["g"], ["0301"], odds="1-1")) == "AO-9.4L*"
+    b2 = board(LINE, [unit("a", "allied", strength=17), unit("g")])
+    s2 = combat_pos({"a": "0201", "g": "0301"}, side="allied")
+    assert isinstance(apply(b2, s2, attack(["a"], ["0301"], odds="1-2")), Applied)
+
+
+def test_preview_gives_the_odds_before_rolling() -> None:
+    b = board(LINE, [unit("g", strength=13), unit("a", "allied")])
+    s = combat_pos({"g": "0201", "a": "0301"})
+    p = preview_attack(b, s, ["g"], ["0301"])
+    assert not isinstance(p, Rejection)
+    assert (p.attack, p.defence, p.column, p.table) == (13, 4, "3-1", "initial")
+
+
+# -- results ----------------------------------------------------------------------------------
+
+
+@pytest.mark.rule("AO-10.1a")
+def test_ar_and_dr_retreat_the_number_of_hexes() -> None:
+    b = board(line_map(". . . . . . . ."), [unit("g", strength=2), unit("a", "allied")])
+    s = combat_pos({"g": "0401", "a": "0501"})
+    # 2-4 is 1-2; Initial CRT die 4: Ar2 - g goes back two hexes west
+    done = fight(b, s, ["g"], ["0501"], [4])
+    assert resolved(done).result == "Ar2" and done.state.unit("g").hex == "0201"
+    b2 = board(line_map(". . . . . . . ."), [unit("g", strength=12), unit("a", "allied")])
+    done2 = fight(b2, combat_pos({"g": "0201", "a": "0301"}), ["g"], ["0301"], [1])
+    assert resolved(done2).result == "Dr3" and done2.state.unit("a").hex == "0601"
+
+
+@pytest.mark.rule("AO-10.1b", "AO-16.A")
+def test_exchange_defenders_go_and_the_attacker_picks_losses_by_face_value() -> None:
+    b4 = board(
+        line_map(". . . ."),
+        [
+            unit("g1", strength=4),
+            unit("g2", strength=4),
+            unit("g3", strength=9),
+            unit("a", "allied", strength=4),
+        ],
+    )
+    s4 = combat_pos({"g1": "0101", "g2": "0101", "g3": "0101", "a": "0201"})
+    done = fight(b4, s4, ["g1", "g2", "g3"], ["0201"], [1])  # 17-4 4-1, die 1: Ex
+    assert resolved(done).result == "Ex"
+    st = done.state
+    assert st.unit("a").status == "eliminated"
+    d = pending_decision(b4, st)
+    assert d is not None and (d.side, d.kind, d.need) == ("german", "losses", 4)
+    assert d.choices == (("g1",), ("g2",), ("g3",))
+    assert refused(b4, st, EndPhase()) == "decision-pending"
+    assert refused(b4, st, ChooseLosses(units=())) == "AO-10.1b"
+    assert refused(b4, st, ChooseLosses(units=("a",))) == "AO-10.1b"
+    after = ok(b4, st, ChooseLosses(units=("g3",))).state  # 9 >= 4: allowed, if unwise
+    assert after.unit("g3").status == "eliminated"
+    assert after.vp == VictoryPoints(german=1, allied=1)
+    assert after.combat.pending is None and after.combat.current is None
+
+
+@pytest.mark.rule("AO-10.1c", "AO-16.A")
+def test_de_eliminates_every_defender_one_vp_each() -> None:
+    s = combat_pos({"g": "0201", "a1": "0301", "a2": "0301"})
+    b2 = board(
+        LINE, [unit("g", strength=36), unit("a1", "allied"), unit("a2", "allied", strength=2)]
+    )
+    done2 = fight(b2, s, ["g"], ["0301"], [1])  # 36-6 6-1, die 1: De
+    assert resolved(done2).result == "De"
+    elim = [e for e in done2.events if isinstance(e, UnitEliminated)]
+    assert [(e.unit, e.case) for e in elim] == [("a1", "AO-10.1c"), ("a2", "AO-10.1c")]
+    vps = [e for e in done2.events if isinstance(e, VictoryPointsScored)]
+    assert [(e.side, e.points) for e in vps] == [("german", 1), ("german", 1)]
+    assert done2.state.vp == VictoryPoints(german=2, allied=0)
+
+
+@pytest.mark.rule("AO-10.3a")
+def test_the_german_crt_switch_roll_from_game_turn_six() -> None:
+    b = board(LINE, [unit("g"), unit("a", "allied")])
+    s = position({"g": "0101", "a": "0701"}, turn=5, side="allied", phase="mechanized_movement")
+    no_dice = apply(b, s, EndPhase())
+    assert isinstance(no_dice, Rejection) and no_dice.case == "dice-needed"
+    r = ok(b, s, EndPhase(), [3])
+    assert (r.state.turn, r.state.german_crt, r.state.dice) == (6, "initial", 1)
+    assert CrtSwitchRolled(turn=6, die=3, crt="initial") in r.events
+    r1 = ok(b, s, EndPhase(), [1])
+    assert r1.state.german_crt == "standard"
+    # GT5 has no roll; once standard, no more rolls
+    s4 = position({"g": "0101", "a": "0701"}, turn=4, side="allied", phase="mechanized_movement")
+    assert ok(b, s4, EndPhase()).state.dice == 0
+    s7 = msgspec_replace(r1.state, turn=7, side="allied", phase="mechanized_movement")
+    assert ok(b, s7, EndPhase()).state.german_crt == "standard"
+
+
+def msgspec_replace(s: GameState, **kw: object) -> GameState:
+    import msgspec
+
+    return msgspec.structs.replace(s, **kw)  # type: ignore[arg-type]
+
+
+@pytest.mark.rule("AO-10.3a", "AO-10.0a")
+def test_the_german_attacks_on_the_standard_crt_after_the_switch() -> None:
+    b = board(LINE, [unit("g", strength=8), unit("a", "allied")])
+    s = msgspec_replace(combat_pos({"g": "0201", "a": "0301"}, turn=7), german_crt="standard")
+    done = fight(b, s, ["g"], ["0301"], [4])  # Standard 2-1 die 4: Ar1 (Initial: Dr1)
+    assert (resolved(done).table, resolved(done).result) == ("standard", "Ar1")
+    assert done.state.unit("g").hex == "0101"
+
+
+# -- AO-9.6N advance after combat ---------------------------------------------------------------
+
+
+@pytest.mark.rule("AO-9.6N")
+def test_one_mechanized_participant_may_advance_into_the_cleared_hex() -> None:
+    b = board(
+        LINE,
+        [
+            unit("m", mech=True, strength=6),
+            unit("m2", mech=True, strength=4),
+            unit("i"),
+            unit("a", "allied"),
+        ],
+    )
+    s = combat_pos({"m": "0201", "m2": "0201", "i": "0401", "a": "0301"})
+    # a is ringed (0201, 0401 German): isolated, 4 halved to 2; 14-2 7-1, die 5: Dr3;
+    # both hexes one away are German: eliminated (AO-10.2b)
+    done = fight(b, s, ["m", "m2", "i"], ["0301"], [5])
+    assert resolved(done).result == "Dr3"
+    assert done.state.unit("a").status == "eliminated"
+    d = done.state.combat.pending
+    assert d is not None and (d.kind, d.hex, d.choices) == ("advance", "0301", (("m",), ("m2",)))
+    assert refused(b, done.state, Advance(hex="0301", unit="i")) == "AO-9.6N"  # not mechanized
+    adv = ok(b, done.state, Advance(hex="0301", unit="m2")).state
+    assert adv.unit("m2").hex == "0301" and adv.combat.current is None
+    declined = ok(b, done.state, Advance(hex="0301")).state
+    assert declined.unit("m").hex == declined.unit("m2").hex == "0201"
+
+
+@pytest.mark.rule("AO-9.6N", "AO-10.2a")
+def test_the_defender_advances_into_the_attackers_cleared_hex() -> None:
+    b = board(LINE, [unit("g", strength=2), unit("a", "allied", mech=True)])
+    s = combat_pos({"g": "0401", "a": "0501"})
+    done = fight(b, s, ["g"], ["0501"], [4])  # 2-4 1-2 die 4: Ar2
+    assert done.state.unit("g").hex == "0201"
+    d = done.state.combat.pending
+    assert d is not None and (d.side, d.kind, d.hex) == ("allied", "advance", "0401")
+    assert ok(b, done.state, Advance(hex="0401", unit="a")).state.unit("a").hex == "0401"
+
+
+# -- AO-11 terrain immunity ----------------------------------------------------------------------
+
+TOWN = make_map(". . . . . .", towns={"Town": "0301"})
+
+
+@pytest.mark.rule("AO-11.f", "AO-11.f*")
+def test_town_immunity_is_asked_before_the_die() -> None:
+    b = board(TOWN, [unit("g", strength=8), unit("a", "allied")])
+    s = ok(b, combat_pos({"g": "0201", "a": "0301"}), attack(["g"], ["0301"])).state
+    r = ok(b, s, ResolveAttacks(), [1])
+    d = r.state.combat.pending
+    assert d is not None and (d.side, d.kind, d.choices) == (
+        "allied",
+        "waive_immunity",
+        (("0301",),),
+    )
+    assert r.state.dice == 0  # not rolled yet
+    assert refused(b, r.state, WaiveImmunity(hexes=("0201",))) == "AO-11.f*"
+    kept = ok(b, r.state, WaiveImmunity(), [1])  # 2-1 die 1: Dr2, no effect in the town
+    assert resolved(kept).result == "Dr2"
+    assert ResultIgnored(unit="a", hex="0301", case="AO-11.f") in kept.events
+    assert kept.state.unit("a").hex == "0301"
+    waived = ok(b, r.state, WaiveImmunity(hexes=("0301",)), [1])
+    assert waived.state.unit("a").hex == "0501"
+
+
+@pytest.mark.rule("AO-11.f")
+def test_town_immunity_protects_attackers_from_ar_but_not_from_ex() -> None:
+    b = board(TOWN, [unit("g", strength=2), unit("a", "allied")])
+    s = combat_pos({"g": "0301", "a": "0401"})
+    done = fight(b, s, ["g"], ["0401"], [4])  # 1-2 die 4: Ar2, g in the town stays
+    assert resolved(done).result == "Ar2" and done.state.unit("g").hex == "0301"
+    # the attacker may waive its own immunity in the declaration
+    s2 = ok(b, s, DeclareAttack(attackers=("g",), defenders=("0401",), waive=("0301",))).state
+    assert ok(b, s2, ResolveAttacks(), [4]).state.unit("g").hex == "0101"
+    assert (
+        refused(b, s, DeclareAttack(attackers=("g",), defenders=("0401",), waive=("0201",)))
+        == "AO-11.f*"
+    )
+
+
+@pytest.mark.rule("AO-11.h", "AO-11.i", "AO-10.2b")
+def test_west_wall_and_fortified_germans_ignore_dr_allied_units_do_not() -> None:
+    m = make_map(". W . F . W .")
+    b = board(
+        m,
+        [unit("a", "allied", strength=8), unit("a2", "allied", strength=8), unit("g"), unit("g2")],
+    )
+    s = combat_pos({"a": "0101", "g": "0201", "a2": "0501", "g2": "0401"}, side="allied")
+    r = ok(b, s, attack(["a"], ["0201"]))
+    assert declared(r).defence == 12  # West Wall x3
+    r2 = ok(b, r.state, attack(["a2"], ["0401"]))
+    assert declared(r2).defence == 8  # fortified x2
+    s3 = ok(b, r2.state, StandingOrders(side="german")).state  # he keeps his immunities
+    done = ok(b, s3, ResolveAttacks(), [4, 1])
+    # 8-12 1-2, Standard die 4: Ar3 - a at the map's end has nowhere to go: eliminated
+    # 8-8 1-1, die 1: Dr1 - no effect on g2 in the fortified hex
+    assert [
+        resolved_all.result
+        for resolved_all in done.events
+        if isinstance(resolved_all, CombatResolved)
+    ] == ["Ar3", "Dr1"]
+    assert UnitEliminated(unit="a", hex="0101", case="AO-10.2b") in done.events
+    assert ResultIgnored(unit="g2", hex="0401", case="AO-11.i") in done.events
+    assert done.state.unit("g2").hex == "0401" and done.state.vp.german == 1
+    # an Allied unit in a West Wall hex has no immunity and no factor (AO-11.h)
+    b2 = board(m, [unit("g", strength=8), unit("a", "allied")])
+    s2 = combat_pos({"g": "0501", "a": "0601"})
+    r3 = ok(b2, s2, attack(["g"], ["0601"]))
+    assert declared(r3).defence == 4
+    done2 = ok(b2, r3.state, ResolveAttacks(), [2])  # 2-1 die 2: Dr1, no waiver asked
+    assert done2.state.unit("a").hex == "0701"
+
+
+@pytest.mark.rule("AO-11.h")
+def test_west_wall_german_attacker_ignores_ar() -> None:
+    m = make_map(". W . .")
+    b = board(m, [unit("g", strength=1), unit("a", "allied", strength=8)])
+    s = combat_pos({"g": "0201", "a": "0301"})
+    r = ok(b, s, attack(["g"], ["0301"]))
+    assert declared(r).attack == 2  # doubled attacking out of the West Wall
+    done = ok(b, r.state, ResolveAttacks(), [4])  # 2-8 1-2 die 4: Ar2, ignored
+    assert ResultIgnored(unit="g", hex="0201", case="AO-11.h") in done.events
+
+
+@pytest.mark.rule("AO-11.k", "AO-5.3M")
+def test_no_combat_on_allied_map_edge_hexes() -> None:
+    m = make_map("e . . .")
+    b = board(m, [unit("g"), unit("a", "allied")])
+    s = combat_pos({"g": "0201", "a": UnitState(id="a", hex="0101", status="dormant")})
+    assert refused(b, s, attack(["g"], ["0101"])) == "AO-11.k"
+    s2 = combat_pos(
+        {"g": "0201", "a": UnitState(id="a", hex="0101", status="dormant")}, side="allied"
+    )
+    assert refused(b, s2, attack(["a"], ["0201"])) == "AO-5.3M"
+
+
+# -- Game-Turn 1 -----------------------------------------------------------------------------------
+
+
+@pytest.mark.rule("AO-4.2d")
+def test_gt1_german_attack_tripled_in_the_engine() -> None:
+    b = board(LINE, [unit("g", strength=4), unit("a", "allied", strength=6)])
+    s = combat_pos({"g": "0201", "a": "0301"}, turn=1)
+    r = ok(b, s, attack(["g"], ["0301"]))
+    assert (declared(r).attack, declared(r).column) == (12, "2-1")
+
+
+@pytest.mark.rule("AO-4.2e")
+def test_gt1_german_defence_tripled_in_the_allied_combat() -> None:
+    b = board(LINE, [unit("g", strength=4), unit("a", "allied", strength=13)])
+    s = combat_pos({"a": "0201", "g": "0301"}, turn=1, side="allied")
+    r = ok(b, s, attack(["a"], ["0301"]))
+    assert (declared(r).defence, declared(r).column) == (12, "1-1")
+
+
+@pytest.mark.rule("AO-4.2h*")
+def test_gt1_german_must_attack_every_adjacent_american_with_every_adjacent_unit() -> None:
+    b = board(
+        line_map(". . . . . . ."),
+        [
+            unit("g1", strength=8),
+            unit("g2", strength=8),
+            unit("g3"),
+            unit("a1", "allied"),
+            unit("a2", "allied"),
+        ],
+    )
+    s = position(
+        {"g1": "0201", "a1": "0301", "g2": "0401", "a2": "0601", "g3": "0701"},
+        turn=1,
+        phase="supply_judgment",
+    )
+    s = ended(b, s)  # Initial Movement lost: Combat
+    assert s.phase == "combat" and s.combat.obliged == ("a1", "a2", "g1", "g2", "g3")
+    r = apply(b, s, EndPhase())
+    assert isinstance(r, Rejection) and r.case == "AO-4.2h*"
+    assert "a1, a2" in r.detail and "g1, g2, g3" in r.detail
+    # g1 alone on a1 would leave g2 (whose only American neighbour is a1) out: refused
+    assert refused(b, s, attack(["g1"], ["0301"])) == "AO-4.2h*"
+    # both: 48 (tripled) against a1 ringed in, isolated, 2: 9-1, De
+    s1 = fight(b, s, ["g1", "g2"], ["0301"], [6]).state
+    r1 = apply(b, s1, EndPhase())
+    assert isinstance(r1, Rejection) and "a2" in r1.detail and "g2" not in r1.detail
+    s2 = fight(b, s1, ["g3"], ["0601"], [6]).state
+    assert ended(b, s2).phase == "mechanized_movement"
+
+
+@pytest.mark.rule("AO-4.2h*")
+def test_gt1_an_attack_may_not_leave_an_american_unit_unattackable() -> None:
+    # a1 (0101) has one German neighbour, g (0201); a2 (0301) has g and g2 (0401)
+    b = board(
+        line_map(". . . . ."),
+        [unit("g"), unit("g2"), unit("a1", "allied"), unit("a2", "allied")],
+    )
+    s = ended(
+        b,
+        position(
+            {"a1": "0101", "g": "0201", "a2": "0301", "g2": "0401"},
+            turn=1,
+            phase="supply_judgment",
+        ),
+    )
+    assert refused(b, s, attack(["g"], ["0301"])) == "AO-4.2h*"  # a1 would be left
+    s1 = ok(b, s, attack(["g"], ["0101"])).state
+    s2 = ok(b, s1, attack(["g2"], ["0301"])).state
+    assert len(s2.combat.declared) == 2
+
+
+# -- AO-6.7L* Road Mode units in combat -------------------------------------------------------
+
+
+@pytest.mark.rule("AO-6.7L*")
+def test_road_mode_units_in_combat_must_leave_road_mode_next_initial_movement() -> None:
+    m = line_map(". . . . .", roads=["0101-0201-0301-0401-0501"])
+    b = board(m, [unit("g", strength=8, ma=8), unit("a", "allied", ma=4)])
+    s = combat_pos(
+        {
+            "g": UnitState(id="g", hex="0201", road_mode=True),
+            "a": UnitState(id="a", hex="0301", road_mode=True),
+        }
+    )
+    done = fight(b, s, ["g"], ["0301"], [6])  # 4 vs 2: 2-1 die 6 Dr1
+    st = done.state
+    assert st.unit("g").must_leave_road_mode and st.unit("a").must_leave_road_mode
+    # next Allied Initial Movement: a (MA 4, unsupplied on this sourceless map: 2) cannot pay 3
+    s2 = ended(b, st, 4)
+    assert (s2.side, s2.phase) == ("allied", "initial_movement")
+    assert s2.unit("a").status == "eliminated" and s2.vp.german == 1
+
+
+def test_only_the_pending_decisions_command_is_accepted() -> None:
+    b = board(TOWN, [unit("g", strength=8), unit("a", "allied"), unit("h")])
+    s = ok(b, combat_pos({"g": "0201", "a": "0301", "h": "0101"}), attack(["g"], ["0301"])).state
+    p = ok(b, s, ResolveAttacks(), [1]).state
+    assert refused(b, p, Move(unit="h", path=("0201",))) == "decision-pending"
+    assert refused(b, p, ChooseRetreat(unit="a", path=("0401",))) == "decision-pending"
+    assert refused(b, p, attack(["h"], ["0301"])) == "decision-pending"
+    # standing orders answer it and the resolution goes on
+    r = ok(b, p, StandingOrders(side="allied", waive=("0301",)), [1])
+    assert r.state.unit("a").hex == "0501" and r.state.combat.pending is None
+
+
+@pytest.mark.rule("AO-5.2K")
+def test_mechanized_units_that_attacked_do_not_move_in_the_mechanized_phase() -> None:
+    b = board(LINE, [unit("m", mech=True, strength=8), unit("n", mech=True), unit("a", "allied")])
+    s = combat_pos({"m": "0201", "n": "0101", "a": "0301"})
+    done = fight(b, s, ["m"], ["0301"], [2])  # 8-4 2-1 die 2: Dr1, a to 0401
+    s2 = ok(b, done.state, Advance(hex="0301")).state
+    mech = ended(b, s2)
+    assert refused(b, mech, Move(unit="m", path=("0301",))) == "AO-5.2K"
+    assert isinstance(apply(b, mech, Move(unit="n", path=("0201",))), Applied)  # not in combat
+
+
+@pytest.mark.rule("AO-9.2D", "AO-10.1a")
+def test_a_multi_hex_dr_retreats_every_defending_hex() -> None:
+    b = board(GRID, [unit("g", strength=24), unit("a1", "allied"), unit("a2", "allied")])
+    s = combat_pos({"g": "0201", "a1": "0301", "a2": "0202"})
+    s = ok(b, s, StandingOrders(side="german")).state  # the engine picks the best paths
+    done = fight(b, s, ["g"], ["0301", "0202"], [3])  # 24-8 3-1, die 3: Dr2
+    assert resolved(done).result == "Dr2"
+    moved = [e.unit for e in done.events if isinstance(e, UnitRetreated)]
+    assert moved == ["a1", "a2"]
+    for u in ("a1", "a2"):
+        assert done.state.unit(u).hex not in ("0301", "0202")
+
+
+def test_an_email_batch_resolves_in_one_command_with_both_sides_orders() -> None:
+    b = board(
+        make_map(". . . . . . . .", towns={"T": "0701"}),
+        [
+            unit("g1", mech=True, strength=8),
+            unit("g2", strength=8),
+            unit("a1", "allied"),
+            unit("a2", "allied"),
+        ],
+    )
+    s = combat_pos({"g1": "0201", "a1": "0301", "g2": "0601", "a2": "0701"})
+    s = ok(b, s, attack(["g1"], ["0301"])).state
+    s = ok(b, s, attack(["g2"], ["0701"])).state
+    s = ok(b, s, StandingOrders(side="german", advance="strongest")).state
+    s = ok(b, s, StandingOrders(side="allied", waive=("0701",))).state
+    done = ok(b, s, ResolveAttacks(), [2, 2])  # 2-1 die 2: Dr1 twice
+    assert done.state.combat.pending is None and done.state.combat.current is None
+    assert done.state.combat.declared == ()
+    # g1 advances into 0301 by standing order; a2's town immunity waived by standing order
+    assert done.state.unit("a1").hex == "0401" and done.state.unit("g1").hex == "0301"
+    assert done.state.unit("a2").hex == "0801"
+    assert done.state.dice == 2
+
+
+def test_positions_round_trip_in_the_middle_of_a_combat() -> None:
+    from rules import position as pos
+
+    b = board(TOWN, [unit("g", strength=8), unit("a", "allied")])
+    s = ok(b, combat_pos({"g": "0201", "a": "0301"}), attack(["g"], ["0301"])).state
+    p = ok(b, s, ResolveAttacks(), [1]).state
+    assert p.combat.pending is not None
+    assert pos.loads(pos.dumps(p)) == p
+    assert pos.dumps(pos.loads(pos.dumps(p))) == pos.dumps(p)
+    # and play goes on from the loaded position
+    r = ok(b, pos.loads(pos.dumps(p)), WaiveImmunity(hexes=("0301",)), [1])
+    assert r.state.unit("a").hex == "0501"
+
+
+@pytest.mark.rule("AO-10.1b")
+def test_ex_when_the_attackers_fall_short_all_of_them_go() -> None:
+    # GT1: g 7 x3 = 21; a is ringed (0201 German, 0401 impassable): isolated, 10 -> 5; 4-1
+    b = board(line_map(". . . x ."), [unit("g", strength=7), unit("a", "allied", strength=10)])
+    s = combat_pos({"g": "0201", "a": "0301"}, turn=1)
+    done = fight(b, s, ["g"], ["0301"], [1])  # Initial 4-1 die 1: Ex; 7 < 10: g is lost too
+    assert resolved(done).result == "Ex" and done.state.combat.pending is None
+    assert {done.state.unit(u).status for u in ("g", "a")} == {"eliminated"}
+    assert done.state.vp == VictoryPoints(german=1, allied=1)
+
+
+@pytest.mark.rule("AO-9.1A", "AO-9.1C")
+def test_attackable_hexes_for_the_ui() -> None:
+    from rules.combat import attackable_hexes
+
+    b = board(GRID, [unit("g"), unit("g2"), unit("a1", "allied"), unit("a2", "allied")])
+    s = combat_pos({"g": "0201", "g2": "0102", "a1": "0301", "a2": "0202"})
+    assert attackable_hexes(b, s, ["g"]) == ("0202", "0301")
+    assert attackable_hexes(b, s, ["g", "g2"]) == ("0202",)  # 0301 is not next to g2
+    s1 = ok(b, s, attack(["g2"], ["0202"])).state
+    assert attackable_hexes(b, s1, ["g"]) == ("0301",)  # 0202 is taken in this batch

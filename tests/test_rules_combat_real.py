@@ -1,0 +1,67 @@
+"""Combat on the real map: the Game-Turn 1 German attacks of scenario 1 (AO-4.2h*), declared
+as one batch, resolved by standing orders with seeded dice, and replayed."""
+
+from __future__ import annotations
+
+import importlib.resources
+
+import pytest
+
+from rules.combat import gt1_unmet
+from rules.commands import Command, DeclareAttack, EndPhase, ResolveAttacks, StandingOrders
+from rules.dice import SeededDice
+from rules.engine import Applied, apply, new_game, replay_hashes
+from rules.gamemap import load_map
+from rules.scenario import load_scenario
+from rules.stacking import over_limit
+from rules.state import state_hash
+
+REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json")
+pytestmark = pytest.mark.skipif(not REAL_MAP.is_file(), reason="map.json not built")
+
+
+@pytest.mark.rule("AO-4.2h*", "AO-4.2d")
+def test_the_gt1_german_attacks_resolve_as_one_batch_and_replay() -> None:
+    b, s0 = new_game(load_scenario(1), load_map())
+    dice = SeededDice(b"gt1")
+    log: list[Command] = []
+    s = s0
+
+    def step(cmd: Command) -> None:
+        nonlocal s
+        r = apply(b, s, cmd, dice)
+        assert isinstance(r, Applied), r
+        s = r.state
+        log.append(cmd)
+
+    while not (s.side == "german" and s.phase == "combat"):
+        step(EndPhase())
+    step(StandingOrders(side="german", advance="strongest"))
+    step(StandingOrders(side="allied"))
+    us_left, de_left = gt1_unmet(b, s)
+    assert us_left and de_left
+    m = b.game_map
+    for uid in us_left:  # every American unit, with every German neighbour not yet used
+        h = s.unit(uid).hex
+        assert h is not None
+        if any(h in a.defenders for a in s.combat.declared):
+            continue
+        used = {x for a in s.combat.declared for x in a.attackers}
+        att = sorted(
+            {
+                o.id
+                for n in m.neighbours(h)
+                for o in s.at(n)
+                if b.defs[o.id].side == "german" and o.id not in used
+            }
+        )
+        if att:
+            step(DeclareAttack(attackers=tuple(att), defenders=(h,)))
+    assert gt1_unmet(b, s) == (us_left, de_left)  # declared, not yet resolved
+    step(ResolveAttacks())
+    assert s.combat.pending is None and s.combat.declared == ()
+    assert gt1_unmet(b, s) == ([], [])
+    assert not over_limit(b, s)
+    step(EndPhase())
+    assert s.phase == "mechanized_movement" and s.vp.german + s.vp.allied > 0
+    assert replay_hashes(b, s0, log, SeededDice(b"gt1"))[-1] == state_hash(s)
