@@ -166,3 +166,49 @@ def test_unknown_unit_and_scenario(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 2 and err == "ardennes: no unit 'nobody' in scenario 1\n"
     code, _, err = run(["rules", "moves", "--scenario", "12", "--unit", "x"], capsys)
     assert code == 2 and "no scenario 12" in err
+
+
+def test_apply_rolls_the_dice_it_is_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Combat needs dice: --dice scripts them, --dice-seed draws them, none is refused."""
+    from rules import combat
+    from rules.commands import DeclareAttack, ResolveAttacks, encode_command
+    from rules.dice import SeededDice
+    from tests.enginekit import scenario_gt1_german_combat
+
+    board, state = scenario_gt1_german_combat(1)
+    attacker, target = next(
+        (u.id, hexes[0])
+        for u in state.units
+        if u.id.startswith("de-")
+        and u.hex
+        and (hexes := combat.attackable_hexes(board, state, [u.id]))
+    )
+    cmds = tmp_path / "c.jsonl"
+    cmds.write_text(
+        encode_command(DeclareAttack(attackers=(attacker,), defenders=(target,))).decode()
+        + "\n"
+        + encode_command(ResolveAttacks()).decode()
+        + "\n"
+    )
+    pos = write_position(tmp_path, state)
+    base = ["rules", "apply", "--position", str(pos), "--commands", str(cmds)]
+
+    code, out, err = run([*base, "--dice", "6"], capsys)
+    assert code == 0, err
+    resolved = json.loads(out.splitlines()[1])
+    rolls = [e for e in resolved["events"] if e["type"] == "die_rolled"]
+    assert [(r["index"], r["value"]) for r in rolls] == [(state.dice, 6)]
+
+    code, out, _ = run([*base, "--dice-seed", "00ff"], capsys)
+    assert code == 0
+    resolved = json.loads(out.splitlines()[1])
+    rolls = [e for e in resolved["events"] if e["type"] == "die_rolled"]
+    assert [r["value"] for r in rolls] == [SeededDice(bytes.fromhex("00ff")).d6(state.dice)]
+
+    code, out, err = run(base, capsys)
+    assert code == 1 and "dice-needed" in err
+
+    code, out, err = run([*base, "--dice", "7"], capsys)
+    assert code == 2 and out == "" and err.startswith("ardennes: --dice: ")

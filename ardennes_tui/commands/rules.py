@@ -7,7 +7,9 @@
     and the state hash after it, or its rejection), then the final position as one JSON line.
 
 Instead of ``--position P`` (a position file, ``docs/position-format.md``; ``-`` reads stdin),
-``--scenario N`` starts from scenario N before the Allied set-up.
+``--scenario N`` starts from scenario N before the Allied set-up. Commands that roll (combat,
+the CRT switch, the paradrop) need dice: ``--dice-seed HEX`` (a game's seed) or ``--dice 3,5,1``
+(scripted draws from the position's dice index on).
 
 Exit status: 0 when everything applied; 1 when a command was rejected (the rest are not
 applied; the position printed is the one before it); 2 for unreadable input. Every failure
@@ -26,6 +28,7 @@ import msgspec
 from ardennes_tui.cli import UserError
 from rules import position
 from rules.commands import decode_command, encode_command
+from rules.dice import DiceError, DiceSource, ScriptedDice, SeededDice
 from rules.engine import apply, new_game
 from rules.events import encode_event
 from rules.gamemap import load_map
@@ -52,6 +55,17 @@ def register(subparsers: Any) -> None:
     app = sub.add_parser("apply", help="apply a JSONL file of commands")
     _start_options(app)
     app.add_argument("--commands", required=True, type=Path, metavar="C", help="JSONL file")
+    dice = app.add_mutually_exclusive_group()
+    dice.add_argument(
+        "--dice-seed",
+        metavar="HEX",
+        help="draw dice from this seed (rules.dice.SeededDice), e.g. the seed of a game",
+    )
+    dice.add_argument(
+        "--dice",
+        metavar="LIST",
+        help="scripted dice for the draws from the position's dice index on, e.g. 3,5,1",
+    )
     app.set_defaults(func=run_apply)
 
 
@@ -112,8 +126,28 @@ def run_moves(args: argparse.Namespace) -> int:
     return 0
 
 
+def _dice(args: argparse.Namespace, start: int) -> DiceSource | None:
+    """The dice source of ``--dice-seed`` or ``--dice`` (None: commands needing dice fail)."""
+    if args.dice_seed is not None:
+        try:
+            seed = bytes.fromhex(args.dice_seed)
+        except ValueError:
+            raise UserError(f"--dice-seed: not hexadecimal: {args.dice_seed!r}", 2) from None
+        if not seed:
+            raise UserError("--dice-seed: empty seed", 2)
+        return SeededDice(seed)
+    if args.dice is not None:
+        try:
+            values = [int(v) for v in args.dice.split(",")]
+            return ScriptedDice(values, start=start)
+        except (ValueError, DiceError) as exc:
+            raise UserError(f"--dice: {exc}", 2) from None
+    return None
+
+
 def run_apply(args: argparse.Namespace) -> int:
     board, state = _start(args)
+    dice = _dice(args, state.dice)
     raw = _read(args.commands, MAX_COMMANDS_BYTES, "commands")
     try:
         text = raw.decode("utf-8")
@@ -129,7 +163,10 @@ def run_apply(args: argparse.Namespace) -> int:
     out = sys.stdout.buffer
     code = 0
     for index, cmd in enumerate(commands):
-        result = apply(board, state, cmd)
+        try:
+            result = apply(board, state, cmd, dice)
+        except DiceError as exc:
+            raise UserError(f"command {index}: {exc}", 2) from None
         record: dict[str, Any] = {"index": index, "command": msgspec.Raw(encode_command(cmd))}
         if isinstance(result, Rejection):
             record["rejected"] = {"case": result.case, "message": result.message}
