@@ -69,9 +69,9 @@ def default_cursor(game_map: GameMap) -> HexId:
     return game_map.towns().get("Bastogne", next(iter(game_map)))
 
 
-def load_session(scenario: int, path: Path | None) -> GameSession:
-    """A new game of ``scenario``, or the saved orders in ``path`` replayed; a bad file is a
-    one-line :class:`UserError`."""
+def load_session(scenario: int, path: Path | None, seed: str | None = None) -> GameSession:
+    """A new game of ``scenario`` (dice from ``seed``, default random), or the saved game in
+    ``path`` replayed with its own seed; a bad file is a one-line :class:`UserError`."""
     import msgspec
 
     from ardennes_tui.cli import UserError
@@ -82,20 +82,22 @@ def load_session(scenario: int, path: Path | None) -> GameSession:
     scenario_or_error(scenario)
     game_map = get_map(None)
     if path is None:
-        return GameSession.new(scenario, game_map)
+        return GameSession.new(scenario, game_map, seed=seed)
     try:
-        return GameSession.from_jsonl(scenario, path.read_text(encoding="utf-8"), game_map)
+        return GameSession.from_jsonl(
+            scenario, path.read_text(encoding="utf-8"), game_map, seed=seed
+        )
     except OSError as exc:
         raise UserError(f"cannot read {path}: {exc.strerror}", 1) from exc
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-        raise UserError(f"{path}: not a log of orders: {exc}", 1) from exc
     except RejectedError as exc:
         raise UserError(f"{path}: {exc} (scenario {scenario})", 1) from exc
+    except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as exc:
+        raise UserError(f"{path}: not a log of orders: {exc}", 1) from exc
 
 
-def run_app(scenario: int = 1, load: Path | None = None) -> int:
-    """A hot-seat game of ``scenario`` (``ardennes [--scenario N] [--load FILE]``)."""
-    session = load_session(scenario, load)
+def run_app(scenario: int = 1, load: Path | None = None, *, seed: str | None = None) -> int:
+    """A hot-seat game of ``scenario`` (``ardennes [--scenario N] [--load FILE] [--seed X]``)."""
+    session = load_session(scenario, load, seed)
     game_map = session.board.game_map
     ArdennesApp(game_map, cursor=default_cursor(game_map), session=session, save_path=load).run()
     return 0

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
-COMMAND_MODULES = ("map", "scenarios", "oob", "rules")
+COMMAND_MODULES = ("map", "scenarios", "oob", "rules", "selfplay")
 """Modules of :mod:`ardennes_tui.commands`, in the order ``--help`` lists them."""
 
 
@@ -52,6 +52,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="replay the orders saved in FILE (JSONL; s in the game saves there)",
     )
+    parser.add_argument(
+        "--seed",
+        metavar="TEXT",
+        help="the dice seed of a new game (default: random; a saved game keeps its own)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     for name in COMMAND_MODULES:
         try:
@@ -71,7 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             from ardennes_tui.app import run_app
 
-            return run_app(args.scenario, args.load)
+            return run_app(args.scenario, args.load, seed=args.seed)
         code: int = args.func(args)
         return code
     except UserError as exc:

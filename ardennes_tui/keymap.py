@@ -8,7 +8,10 @@ an id; a user keymap (``{binding id: "key,key"}``) can later be applied with
 The numeric keypad works the same way: ``7 9 4 6 1 3`` and ``8 2``.
 
 The ``play`` scope holds the orders of the play screen (select, move, road mode, undo, end
-phase); ``u`` is north-east, so undo is ``backspace`` or ``U``.
+phase, attack, resolve); ``u`` is north-east, so undo is ``backspace`` or ``U``. The ``decide``
+scope answers a pending combat decision: its bindings have priority over the map's cursor
+keys (``y n`` and the digits), but only while a decision is pending (otherwise the action
+raises ``SkipAction`` and the key moves the cursor as usual).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from typing import Final, Literal
 
 from textual.binding import Binding
 
-Scope = Literal["app", "map", "play"]
+Scope = Literal["app", "map", "play", "decide"]
 
 
 @dataclass(frozen=True)
@@ -31,6 +34,7 @@ class KeyBinding:
     description: str
     scope: Scope = "map"
     show: bool = False
+    priority: bool = False
 
 
 KEYMAP: Final[tuple[KeyBinding, ...]] = (
@@ -45,14 +49,39 @@ KEYMAP: Final[tuple[KeyBinding, ...]] = (
     KeyBinding("map.zoom", ("z",), "toggle_zoom", "zoom: detail / overview", show=True),
     KeyBinding(
         "play.select",
-        ("enter", "space"),
+        ("enter",),
         "select",
-        "select your unit here / move the selected unit here",
+        "select your unit / move it here; combat: add/drop the stack, declare on the target",
         "play",
         show=True,
     ),
+    KeyBinding(
+        "play.toggle",
+        ("space",),
+        "toggle_one",
+        "as Enter; combat: add/drop only the unit marked > (Tab moves the mark)",
+        "play",
+    ),
     KeyBinding("play.cycle", ("tab",), "cycle", "next unit of the stack", "play"),
     KeyBinding("play.road", ("r",), "road_mode", "selected unit enters / leaves Road Mode", "play"),
+    KeyBinding(
+        "play.resolve", ("r",), "resolve", "combat: resolve the declared attacks (dice)", "play"
+    ),
+    KeyBinding(
+        "play.attack",
+        ("a",),
+        "attack",
+        "combat: attack the enemy hex here / add or drop it as a further defender",
+        "play",
+        show=True,
+    ),
+    KeyBinding(
+        "play.odds_down", ("minus",), "odds(-1)", "combat: lower the odds (AO-9.4L)", "play"
+    ),
+    KeyBinding(
+        "play.odds_up", ("plus", "equals_sign"), "odds(1)", "combat: raise the odds again", "play"
+    ),
+    KeyBinding("play.log", ("c",), "combat_log", "the combat log", "play"),
     KeyBinding(
         "play.undo", ("backspace", "U"), "undo", "undo the last order of this phase", "play"
     ),
@@ -60,7 +89,37 @@ KEYMAP: Final[tuple[KeyBinding, ...]] = (
         "play.end", ("e",), "end_phase", "end the phase / accept set-up (e again)", "play", True
     ),
     KeyBinding("play.save", ("s",), "save", "save the game's orders (JSONL)", "play"),
-    KeyBinding("play.deselect", ("escape",), "deselect", "deselect the unit", "play"),
+    KeyBinding(
+        "play.deselect", ("escape",), "deselect", "deselect the unit / cancel the attack", "play"
+    ),
+    KeyBinding(
+        "decide.yes", ("y",), "waive(True)", "decision: waive the immunity", "decide", priority=True
+    ),
+    KeyBinding(
+        "decide.no", ("n",), "waive(False)", "decision: keep the immunity", "decide", priority=True
+    ),
+    *(
+        KeyBinding(
+            f"decide.pick{i}",
+            (str(i),),
+            f"pick({i})",
+            "decision: pick choice 1-9 (path, unit; toggle a loss)",
+            "decide",
+            priority=True,
+        )
+        for i in range(1, 10)
+    ),
+    KeyBinding(
+        "decide.decline", ("0",), "pick(0)", "decision: do not advance", "decide", priority=True
+    ),
+    KeyBinding(
+        "decide.confirm",
+        ("enter",),
+        "confirm",
+        "decision: confirm the losses",
+        "decide",
+        priority=True,
+    ),
     KeyBinding("app.panel", ("p",), "toggle_panel", "show / hide the side panel", "app"),
     KeyBinding("app.help", ("question_mark",), "help", "key help", "app", show=True),
     KeyBinding("app.quit", ("q",), "app.quit", "quit", "app", show=True),
@@ -75,6 +134,7 @@ def bindings(scope: Scope) -> list[Binding]:
             kb.action,
             kb.description,
             show=kb.show,
+            priority=kb.priority,
             id=kb.id,
             tooltip=kb.description,
         )
@@ -85,12 +145,26 @@ def bindings(scope: Scope) -> list[Binding]:
 
 def key_label(key: str) -> str:
     """How a Textual key name is shown to the user (``question_mark`` -> ``?``)."""
-    special = {"question_mark": "?", "pageup": "PgUp", "pagedown": "PgDn"}
+    special = {
+        "question_mark": "?",
+        "pageup": "PgUp",
+        "pagedown": "PgDn",
+        "minus": "-",
+        "plus": "+",
+        "equals_sign": "=",
+    }
     if key in special:
         return special[key]
     return key.capitalize() if len(key) > 1 else key
 
 
 def help_rows() -> list[tuple[str, str]]:
-    """``(keys, description)`` for the help screen."""
-    return [(" ".join(key_label(k) for k in kb.keys), kb.description) for kb in KEYMAP]
+    """``(keys, description)`` for the help screen (the nine ``decide.pick`` keys as one)."""
+    rows: list[tuple[str, str]] = []
+    for kb in KEYMAP:
+        if kb.id.startswith("decide.pick"):
+            if kb.id == "decide.pick1":
+                rows.append(("1-9", kb.description))
+            continue
+        rows.append((" ".join(key_label(k) for k in kb.keys), kb.description))
+    return rows

@@ -8,26 +8,46 @@ game; widgets only show what the screen passes down::
     s.summary()                              # 'GT1 16 Dec · German · Set-up · VP 0-0'
     s.apply(Move("de-12ss-a", ("3908", "3909")))   # a Rejection (and nothing logged) here
 
-Undo works inside the current phase only: the log is cut back to the state after the last
-``EndPhase`` at most (an ``EndPhase`` is never undone). The log is JSONL of
-:func:`rules.commands.encode_command`, one command a line, and :meth:`GameSession.from_jsonl`
-replays it from the scenario's start.
+Dice: a game draws every die from :class:`rules.dice.SeededDice` of its ``seed`` (text, chosen
+at random from ``os.urandom`` unless given, e.g. ``ardennes --seed X``), so the same seed and
+the same orders give the same game.
+
+Undo works inside the current phase only, and never across a die roll: the log is cut back to
+the state after the last ``EndPhase`` or the last command that rolled a die, at most (neither
+is ever undone, so nobody can roll again).
+
+A saved game is a header line ``{"format": "ardennes-log/1", "scenario": N, "seed": "..."}``
+then one command a line (:func:`rules.commands.encode_command`); :meth:`GameSession.from_jsonl`
+replays it from the scenario's start with the same dice (a log without a header is replayed
+with a fresh seed, which is right only while nothing rolled).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import json
+import os
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Final
 
-from rules import hexgrid
-from rules.commands import Command, EndPhase, Move, decode_jsonl, encode_command
-from rules.engine import Applied, apply, new_game
+from rules import combat, hexgrid
+from rules.commands import Command, EndPhase, Move, decode_command, encode_command
+from rules.dice import SeededDice
+from rules.engine import (
+    Applied,
+    apply,
+    drop_hexes,
+    drop_required,
+    new_game,
+    pending_decision,
+    pending_reinforcements,
+)
+from rules.events import Event
 from rules.gamemap import GameMap
 from rules.hexgrid import HexId
 from rules.movement import Reach, legal_moves, may_move
 from rules.rejection import RejectedError, Rejection
-from rules.state import Board, GameState, Phase, state_hash
+from rules.state import Attack, Board, Decision, GameState, Phase, state_hash
 from rules.units import UnitDef
 
 PHASE_NAMES: Final[dict[Phase, str]] = {
@@ -49,13 +69,48 @@ def turn_date(turn: int) -> str:
     return f"{day} Dec" if day <= 31 else f"{day - 31} Jan"
 
 
+LOG_FORMAT: Final = "ardennes-log/1"
+"""The ``format`` of a saved game's header line."""
+
+
+def random_seed() -> str:
+    """A fresh dice seed: 16 hex digits from ``os.urandom``."""
+    return os.urandom(8).hex()
+
+
+def parse_log(text: str) -> tuple[dict[str, object] | None, list[Command]]:
+    """The header (None when the log has none) and the commands of a saved game; raises
+    ``msgspec.DecodeError``/``ValidationError`` (or ``ValueError``) on a bad line."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    header: dict[str, object] | None = None
+    if lines and '"format"' in lines[0]:
+        raw = json.loads(lines.pop(0))
+        if not isinstance(raw, dict) or raw.get("format") != LOG_FORMAT:
+            raise ValueError(f"not a saved game of format {LOG_FORMAT}: {lines[0][:60]}")
+        if not isinstance(raw.get("seed"), str) or not isinstance(raw.get("scenario"), int):
+            raise ValueError("the log header needs a scenario number and a seed")
+        header = raw
+    return header, [decode_command(line) for line in lines]
+
+
 class GameSession:
     """One game in progress. ``apply`` keeps a command only when the engine accepts it."""
 
-    def __init__(self, board: Board, start: GameState, commands: Iterable[Command] = ()) -> None:
+    def __init__(
+        self,
+        board: Board,
+        start: GameState,
+        commands: Iterable[Command] = (),
+        *,
+        seed: str | None = None,
+    ) -> None:
         self.board = board
         self.start = start
+        self.seed: str = seed if seed is not None else random_seed()
+        """The dice seed (text); the dice are ``SeededDice(seed.encode())``."""
+        self.dice = SeededDice(self.seed.encode())
         self._log: list[Command] = []
+        self._events: list[tuple[Event, ...]] = []
         self._states: list[GameState] = [start]
         self._moves: dict[tuple[str, str], dict[HexId, Reach]] = {}
         for i, cmd in enumerate(commands):
@@ -64,19 +119,30 @@ class GameSession:
                 raise RejectedError(i, r)
 
     @classmethod
-    def new(cls, scenario: int, game_map: GameMap | None = None) -> GameSession:
-        """A new game of ``scenario`` on ``game_map`` (default: the shipped map)."""
+    def new(
+        cls, scenario: int, game_map: GameMap | None = None, *, seed: str | None = None
+    ) -> GameSession:
+        """A new game of ``scenario`` on ``game_map`` (default: the shipped map), its dice
+        from ``seed`` (default: a random one)."""
         from rules.gamemap import load_map
         from rules.scenario import load_scenario
 
         board, state = new_game(load_scenario(scenario), game_map or load_map())
-        return cls(board, state)
+        return cls(board, state, seed=seed)
 
     @classmethod
-    def from_jsonl(cls, scenario: int, text: str, game_map: GameMap | None = None) -> GameSession:
-        """Replay a saved log of ``scenario``; raises :class:`RejectedError` on a bad command."""
-        s = cls.new(scenario, game_map)
-        for i, cmd in enumerate(decode_jsonl(text)):
+    def from_jsonl(
+        cls, scenario: int, text: str, game_map: GameMap | None = None, *, seed: str | None = None
+    ) -> GameSession:
+        """Replay a saved game; its header's scenario and seed win over ``scenario`` and
+        ``seed``. Raises :class:`RejectedError` on a command the engine refuses (the replay
+        is the verification: same seed, same orders, same dice)."""
+        header, commands = parse_log(text)
+        if header is not None:
+            scenario = int(header["scenario"])  # type: ignore[call-overload]
+            seed = str(header["seed"])
+        s = cls.new(scenario, game_map, seed=seed)
+        for i, cmd in enumerate(commands):
             r = s.apply(cmd)
             if isinstance(r, Rejection):
                 raise RejectedError(i, r)
@@ -94,24 +160,43 @@ class GameSession:
         """Every accepted command, in order."""
         return tuple(self._log)
 
+    @property
+    def events(self) -> tuple[tuple[Event, ...], ...]:
+        """The events of each accepted command, in the order of :attr:`log`."""
+        return tuple(self._events)
+
     def apply(self, command: Command) -> Applied | Rejection:
-        """Apply ``command`` to the current state; logged only when accepted."""
-        r = apply(self.board, self.state, command)
+        """Apply ``command`` to the current state with the game's dice; logged only when
+        accepted."""
+        r = apply(self.board, self.state, command, self.dice)
         if isinstance(r, Applied):
             self._log.append(command)
+            self._events.append(tuple(r.events))
             self._states.append(r.state)
         return r
 
     @property
     def can_undo(self) -> bool:
-        """True when the last command belongs to the current phase (never an ``EndPhase``)."""
-        return bool(self._log) and not isinstance(self._log[-1], EndPhase)
+        """True when the last command belongs to the current phase (never an ``EndPhase``)
+        and rolled no die (undo never lets a player roll again)."""
+        return (
+            bool(self._log)
+            and not isinstance(self._log[-1], EndPhase)
+            and self._states[-1].dice == self._states[-2].dice
+        )
+
+    def undo_refusal(self) -> str:
+        """Why :meth:`undo` would do nothing now."""
+        if not self._log or isinstance(self._log[-1], EndPhase):
+            return "Nothing to undo in this phase"
+        return "The dice have rolled: that cannot be undone"
 
     def undo(self) -> Command | None:
         """Take back the last command of the current phase; the command, or None if none."""
         if not self.can_undo:
             return None
         self._states.pop()
+        self._events.pop()
         return self._log.pop()
 
     # -- questions for the UI ---------------------------------------------------------------
@@ -186,11 +271,61 @@ class GameSession:
             f"{PHASE_NAMES[s.phase]} · VP {s.vp.german}-{s.vp.allied}"
         )
 
+    # -- combat ---------------------------------------------------------------------------------
+
+    def pending(self) -> Decision | None:
+        """The decision the engine waits for, or None."""
+        return pending_decision(self.board, self.state)
+
+    def preview(
+        self, attackers: Sequence[str], defenders: Sequence[HexId]
+    ) -> combat.Preview | Rejection:
+        """:func:`rules.combat.preview_attack` now."""
+        return combat.preview_attack(self.board, self.state, attackers, defenders)
+
+    def check_attack(
+        self, attackers: Sequence[str], defenders: Sequence[HexId], odds: str | None = None
+    ) -> combat.Preview | Rejection:
+        """:func:`rules.combat.check_attack`: what a ``DeclareAttack`` would answer."""
+        attack = Attack(attackers=tuple(attackers), defenders=tuple(defenders), odds=odds)
+        return combat.check_attack(self.board, self.state, attack)
+
+    def gt1_unmet(self) -> tuple[list[str], list[str]]:
+        """:func:`rules.combat.gt1_unmet`: (American units still to attack, German units still
+        to attack) in the German GT1 Combat Phase (AO-4.2h*)."""
+        if self.state.phase != "combat" or not self.state.combat.obliged:
+            return [], []
+        return combat.gt1_unmet(self.board, self.state)
+
+    def retreat_options(self, unit: str, hexes: int) -> combat.RetreatOptions:
+        return combat.retreat_options(self.board, self.state, unit, hexes)
+
+    # -- reinforcements and the paradrop ----------------------------------------------------
+
+    def reinforcements(self) -> list[tuple[str, tuple[HexId, ...]]]:
+        """:func:`rules.engine.pending_reinforcements`: (unit, open entry hexes) now."""
+        return pending_reinforcements(self.board, self.state)
+
+    def drop_required(self) -> bool:
+        """The paratroop unit must drop before anything else (AO-15.a)."""
+        return drop_required(self.board, self.state)
+
+    def drop_hexes(self) -> tuple[HexId, ...]:
+        """Where it may drop now."""
+        return drop_hexes(self.board, self.state)
+
     # -- saving -----------------------------------------------------------------------------
 
+    def header(self) -> str:
+        """The saved game's first line: format, scenario and dice seed."""
+        return json.dumps(
+            {"format": LOG_FORMAT, "scenario": self.start.scenario, "seed": self.seed},
+            separators=(",", ":"),
+        )
+
     def to_jsonl(self) -> str:
-        """The command log, one JSON command a line."""
-        return "".join(encode_command(c).decode() + "\n" for c in self._log)
+        """The saved game: the :meth:`header` line, then one JSON command a line."""
+        return self.header() + "\n" + "".join(encode_command(c).decode() + "\n" for c in self._log)
 
     def save(self, path: Path) -> None:
         path.write_text(self.to_jsonl(), encoding="utf-8")

@@ -32,7 +32,7 @@ from typing import Final
 
 import msgspec
 
-from rules import hexgrid
+from rules import hexgrid, reinforcements
 from rules.crt import ODDS_COLUMNS, crt_for, resolve
 from rules.dice import DiceSource, draw
 from rules.events import (
@@ -277,6 +277,10 @@ def check_attack(board: Board, state: GameState, attack: Attack) -> Preview | Re
             return Rejection("AO-11.k", f"{uid} is on the Allied Map Edge hex {u.hex}: no combat")
         if u.attacked or uid in busy_units:
             return Rejection("AO-9.1C", f"{uid} has already attacked in this Combat Phase")
+        if u.supply == "isolated":
+            return Rejection(
+                "AO-12.6", f"{uid} is isolated: its attack strength is zero, it may not attack"
+            )
     for h in attack.defenders:
         try:
             hexgrid.parse(h)
@@ -291,8 +295,11 @@ def check_attack(board: Board, state: GameState, attack: Attack) -> Preview | Re
             return Rejection("AO-9.1A", f"there is no enemy unit in play in {h}")
         if h in busy_hexes:
             return Rejection("AO-9.1C", f"{h} is already attacked in this batch")
+        # A unit retreated into a stack suffers that stack's results (AO-9.2F*), so it may be
+        # attacked again with it; alone, or with units attacked already, it may not (AO-9.1C).
+        fresh = any(not u.was_attacked for u in enemies)
         for u in enemies:
-            if u.was_attacked and u.id not in c.retreated:
+            if u.was_attacked and not (u.id in c.retreated and fresh):
                 return Rejection(
                     "AO-9.1C", f"{u.id} in {h} has already been attacked in this Combat Phase"
                 )
@@ -394,8 +401,8 @@ def _step_class(
         return _INTERDICTED if cut else _ROAD
     if s.river is not None and s.crossing is None:
         return _RIVER
-    if s.road:
-        return _ROAD
+    if s.road or m.is_road_hex(b):
+        return _ROAD  # "to or along a road" (AO-10.2a priority 1)
     if s.crossing == "ford" or m.hex(b).terrain == "rough":
         return _ROUGH
     return _CLEAR
@@ -495,6 +502,9 @@ def retreat_options(board: Board, state: GameState, uid: str, hexes: int) -> Ret
                     reasons.add("edge")
                     continue
                 edge.append((*path, n))
+                continue
+            if n in friends and check_stack(m, d, n, [board.defs[o] for o in friends[n]]):
+                reasons.add("stack")  # the limit holds at all times, mid-retreat too (AO-8.0)
                 continue
             walk(n, [*path, n])
 
@@ -802,6 +812,10 @@ def _step_retreat(board: Board, state: GameState, r: Resolution, events: list[Ev
     )
 
 
+def _wb_released(state: GameState) -> bool:
+    return state.wb_released or reinforcements.west_bank_released(state)
+
+
 def advance_choices(board: Board, state: GameState, r: Resolution, hex_id: HexId) -> list[str]:
     """Units of the victor that may advance into the cleared ``hex_id`` (AO-9.6N): mechanized,
     took part, still in play and adjacent; a Road Mode unit only across a road/bridge hexside."""
@@ -825,6 +839,13 @@ def advance_choices(board: Board, state: GameState, r: Resolution, hex_id: HexId
             continue
         if _side(board, uid) == "german" and m.is_allied_edge(hex_id):
             continue
+        if (
+            reinforcements.meuse_crossing_forbidden(
+                board, state, uid, u.hex, hex_id, released=_wb_released(state)
+            )
+            is not None
+        ):
+            continue  # a West-bank unit does not advance across the Meuse (AO-14.3C)
         out.append(uid)
     return sorted(out, key=lambda x: (-board.defs[x].strength, x))
 

@@ -5,6 +5,7 @@ stores its whole path, so a log of commands replays exactly::
 
     {"type": "move", "unit": "2ss a", "path": ["3512", "3411", "enter_road_mode", "3410"]}
     {"type": "place", "unit": "106 i", "hex": "2109"}
+    {"type": "drop", "hex": "2815"}
     {"type": "end_phase"}
 
 Path steps are hex ids (``CCRR``) to enter, or one of :data:`ROAD_MODE_STEPS` to change mode in
@@ -42,9 +43,17 @@ class Move(_Command, tag="move", frozen=True):
 
 
 class Place(_Command, tag="place", frozen=True):
-    """Place ``unit`` on ``hex`` during its side's set-up step (AO-4.2a)."""
+    """Place ``unit`` on ``hex`` during its side's set-up step (AO-4.2a), or a reinforcement on
+    an entry hex of its section in its side's Reinforcement Phase (AO-14.1A)."""
 
     unit: str
+    hex: str
+
+
+class Drop(_Command, tag="drop", frozen=True):
+    """Drop the paratroop unit on ``hex`` at the start of the German Initial Movement Phase of
+    its Game-Turn (AO-15.a); one die decides whether it survives (AO-15.b)."""
+
     hex: str
 
 
@@ -111,6 +120,7 @@ class StandingOrders(_Command, tag="standing_orders", frozen=True):
 Command = (
     Move
     | Place
+    | Drop
     | EndPhase
     | DeclareAttack
     | ResolveAttacks

@@ -34,13 +34,14 @@ from collections.abc import Iterable
 
 import msgspec
 
-from rules import combat, sequence, stacking
+from rules import combat, paradrop, reinforcements, sequence, stacking
 from rules.commands import (
     Advance,
     ChooseLosses,
     ChooseRetreat,
     Command,
     DeclareAttack,
+    Drop,
     EndPhase,
     Move,
     Place,
@@ -49,7 +50,15 @@ from rules.commands import (
     WaiveImmunity,
 )
 from rules.dice import DiceSource
-from rules.events import Event, RoadModeChanged, StandingOrdersSet, UnitMoved, UnitPlaced
+from rules.events import (
+    Event,
+    RoadModeChanged,
+    StandingOrdersSet,
+    UnitEliminated,
+    UnitMoved,
+    UnitPlaced,
+    VictoryPointsScored,
+)
 from rules.gamemap import GameMap
 from rules.hexgrid import HexIdError, parse
 from rules.movement import trace_path
@@ -61,6 +70,8 @@ from rules.state import (
     GameState,
     Orders,
     ScenarioLike,
+    Verdict,
+    VictoryPoints,
     initial_state,
     state_hash,
 )
@@ -98,6 +109,8 @@ def apply(
         return _move(board, state, command)
     if isinstance(command, Place):
         return _place(board, state, command)
+    if isinstance(command, Drop):
+        return _drop(board, state, command, dice)
     if isinstance(command, EndPhase):
         r = sequence.end_phase(board, state, dice)
         if isinstance(r, Rejection):
@@ -210,9 +223,55 @@ def _move(board: Board, state: GameState, cmd: Move) -> Applied | Rejection:
         )
     )
     new = msgspec.structs.replace(
-        us, hex=route.end, road_mode=route.road_mode, moved=True, mp_spent=route.spent
+        us, hex=route.end, road_mode=route.road_mode, moved=True, mp_spent=route.spent, staging=None
     )
     return Applied(state=state.replace_units([new]), events=tuple(events))
+
+
+def _reinforce(board: Board, state: GameState, cmd: Place) -> Applied | Rejection:
+    """A reinforcement enters (AO-14.1A): on an open entry hex of its section, in Road Mode,
+    losing 2 road hexes per unit placed on that hex before it in this phase (AO-14.2B)."""
+    bad = reinforcements.check_entry(board, state, cmd.unit, cmd.hex)
+    if bad is not None:
+        return bad
+    k = sum(1 for u in state.at(cmd.hex) if u.staging is not None)
+    row = msgspec.structs.replace(
+        reinforcements.placed(state, cmd.unit, cmd.hex),
+        staging=reinforcements.staging_penalty(k),
+    )
+    new = state.replace_units([row])
+    if any(d.unit == cmd.unit for d in state.delayed):
+        new = msgspec.structs.replace(
+            new, delayed=tuple(d for d in state.delayed if d.unit != cmd.unit)
+        )
+    return Applied(
+        state=new,
+        events=(UnitPlaced(unit=cmd.unit, hex=cmd.hex, case="AO-14.1A", staging=row.staging),),
+    )
+
+
+def _drop(
+    board: Board, state: GameState, cmd: Drop, dice: DiceSource | None
+) -> Applied | Rejection:
+    """The paratroop drop (AO-15.a) and its survival die (AO-15.b)."""
+    bad = paradrop.check_drop(board, state, cmd.hex)
+    if bad is not None:
+        return bad
+    if dice is None:
+        return Rejection(combat.DICE_NEEDED, "the paradrop rolls a die: no dice given")
+    r = paradrop.resolve_drop(board, state, cmd.hex, dice)
+    if isinstance(r, Rejection):
+        return r
+    events: list[Event] = [r.roll]
+    s = r.state
+    if r.survived:
+        events.append(UnitPlaced(unit=r.unit.id, hex=cmd.hex, case="AO-15.b"))
+    else:
+        events.append(UnitEliminated(unit=r.unit.id, hex=cmd.hex, case="AO-15.b"))
+        v = s.vp
+        s = msgspec.structs.replace(s, vp=VictoryPoints(german=v.german, allied=v.allied + 1))
+        events.append(VictoryPointsScored(side="allied", points=1, unit=r.unit.id))
+    return Applied(state=s, events=tuple(events))
 
 
 def _place(board: Board, state: GameState, cmd: Place) -> Applied | Rejection:
@@ -223,9 +282,7 @@ def _place(board: Board, state: GameState, cmd: Place) -> Applied | Rejection:
     if state.phase == "reinforcement":
         if not sequence.reinforcements_allowed(state):
             return Rejection("AO-4.2g", "there are no Allied reinforcements on Game-Turn 1")
-        return Rejection(
-            NOT_IMPLEMENTED, "placing reinforcements (AO-14.1A) is not implemented yet"
-        )
+        return _reinforce(board, state, cmd)
     if state.phase not in ("setup_allied", "setup_german"):
         return Rejection("AO-4.2a", f"units are placed only during set-up (now: {state.phase})")
     if d.side != state.side:
@@ -304,8 +361,12 @@ __all__ = [
     "Applied",
     "Rejection",
     "apply",
+    "drop_hexes",
+    "drop_required",
+    "game_result",
     "new_game",
     "pending_decision",
+    "pending_reinforcements",
     "replay",
     "replay_hashes",
 ]
@@ -315,3 +376,36 @@ def new_game(scenario: ScenarioLike, game_map: GameMap) -> tuple[Board, GameStat
     """The board of ``scenario`` on ``game_map`` and its state before the Allied set-up."""
     board = Board.from_scenario(scenario, game_map)
     return board, initial_state(board, scenario.number, scenario.setup)
+
+
+# -- what a UI or a bot may do now --------------------------------------------------------------
+
+
+def pending_reinforcements(board: Board, state: GameState) -> list[tuple[str, tuple[str, ...]]]:
+    """``(unit, entry hexes open to it now)`` for every reinforcement of the phasing side that
+    may be placed in this Reinforcement Phase (AO-14.1A, AO-14.1b), sorted by unit; empty in
+    any other phase. The Allied player must place them all before ``EndPhase`` (AO-14.1A)."""
+    if state.phase != "reinforcement" or not sequence.reinforcements_allowed(state):
+        return []
+    out: list[tuple[str, tuple[str, ...]]] = []
+    for uid, section in reinforcements.due(board, state, state.side, state.turn):
+        hexes = reinforcements.entry_hexes(board, state, state.side, section)
+        if hexes:
+            out.append((uid, hexes))
+    return out
+
+
+def drop_hexes(board: Board, state: GameState) -> tuple[str, ...]:
+    """Where the paratroop unit may drop now (AO-15.a); empty unless the drop is due. While it
+    is due (:func:`drop_required`) moves and ``EndPhase`` are refused."""
+    return paradrop.drop_hexes(board, state)
+
+
+def drop_required(board: Board, state: GameState) -> bool:
+    """The German must send ``Drop(hex)`` (one of :func:`drop_hexes`) before anything else."""
+    return paradrop.drop_required(board, state)
+
+
+def game_result(state: GameState) -> Verdict | None:
+    """The verdict once the game is over (``phase == "game_over"``), else None (AO-16)."""
+    return state.result

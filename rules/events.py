@@ -13,7 +13,7 @@ import msgspec
 
 from rules.dice import DieRoll
 from rules.hexgrid import Hexside
-from rules.state import Crt, Phase, Supply
+from rules.state import Crt, Phase, Supply, Verdict
 from rules.units import Side
 
 
@@ -22,8 +22,35 @@ class _Event(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field=
 
 
 class UnitPlaced(_Event, tag="unit_placed", frozen=True):
+    """A unit put on the map: set-up (AO-4.2a), a reinforcement entering (``case`` AO-14.1A,
+    ``staging`` the road hexes it loses to earlier entries on that hex, AO-14.2B) or a
+    paratroop unit surviving its drop (``case`` AO-15.b)."""
+
     unit: str
     hex: str
+    case: str | None = None
+    staging: int | None = None
+
+
+class ReinforcementDelayed(_Event, tag="reinforcement_delayed", frozen=True):
+    """Every entry hex of ``unit``'s section (and fallbacks) is held by the enemy: it enters on
+    Game-Turn ``turn`` at the earliest, ``delays`` Game-Turns late (AO-14.1b)."""
+
+    unit: str
+    turn: int
+    section: str
+    delays: int
+
+
+class VictoryPointsTabulated(_Event, tag="victory_points", frozen=True):
+    """The tabulation at the end of Game-Turn ``turn`` (AO-16.E): the running totals, the exit
+    VP held in them, and whether West-bank units are released now (AO-14.3C)."""
+
+    turn: int
+    german: int
+    allied: int
+    exit_vp: int
+    wb_released: bool = False
 
 
 class UnitMoved(_Event, tag="unit_moved", frozen=True):
@@ -80,7 +107,10 @@ class PhaseSkipped(_Event, tag="phase_skipped", frozen=True):
 
 
 class GameEnded(_Event, tag="game_ended", frozen=True):
+    """The game is over after Game-Turn ``turn``; ``verdict`` says who won and why (AO-16)."""
+
     turn: int
+    verdict: Verdict | None = None
 
 
 class InterdictionSet(_Event, tag="interdiction_set", frozen=True):
@@ -195,6 +225,8 @@ class StandingOrdersSet(_Event, tag="standing_orders_set", frozen=True):
 
 Event = (
     UnitPlaced
+    | ReinforcementDelayed
+    | VictoryPointsTabulated
     | UnitMoved
     | RoadModeChanged
     | UnitEliminated

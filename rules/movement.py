@@ -36,7 +36,7 @@ from typing import Final
 
 import msgspec
 
-from rules import roadmode, stacking
+from rules import paradrop, reinforcements, roadmode, stacking
 from rules.commands import ENTER_ROAD_MODE, LEAVE_ROAD_MODE
 from rules.gamemap import GameMap
 from rules.hexgrid import HexId, Hexside
@@ -86,7 +86,7 @@ Class index: ``2 * allied + mechanized``.
 
 
 class _Tables:
-    __slots__ = ("edge", "impassable", "links", "road_hex", "road_links", "westwall")
+    __slots__ = ("edge", "impassable", "links", "meuse", "road_hex", "road_links", "westwall")
 
     def __init__(self, m: GameMap) -> None:
         self.impassable: frozenset[HexId] = frozenset(
@@ -99,6 +99,7 @@ class _Tables:
         self.road_hex: frozenset[HexId] = frozenset(h for h in m if m.is_road_hex(h))
         self.road_links: dict[HexId, tuple[HexId, ...]] = {h: roadmode.road_links(m, h) for h in m}
         self.links: dict[HexId, tuple[_Link, ...]] = {}
+        meuse: set[Hexside] = set()
         for a in m:
             out: list[_Link] = []
             for b in m.neighbours(a):
@@ -120,6 +121,8 @@ class _Tables:
                                 c += _MECH_RIVER if mech else _FOOT_RIVER  # AO-11.c
                         costs.append(c)
                 bridge = (min(a, b), max(a, b)) if s.crossing == "bridge" else None
+                if s.river == "Meuse":
+                    meuse.add((min(a, b), max(a, b)))
                 out.append(
                     (
                         b,
@@ -129,6 +132,7 @@ class _Tables:
                     )
                 )
             self.links[a] = tuple(out)
+        self.meuse: frozenset[Hexside] = frozenset(meuse)
 
 
 def _tables(board: Board) -> _Tables:
@@ -143,9 +147,13 @@ def _tables(board: Board) -> _Tables:
 
 
 class _Snapshot:
-    """Occupancy and zones of control of one state, computed once and shared by all movers."""
+    """Occupancy and zones of control of one state, computed once and shared by all movers.
 
-    __slots__ = ("by_hex", "state", "zoc")
+    ``staging``: hexes holding only reinforcements that have not moved since they were placed,
+    on an entry hex (the German east edge; Allied edge hexes are exempt anyway): they are
+    exempt from road-column spacing and destacking costs while they are there (AO-14.2B)."""
+
+    __slots__ = ("by_hex", "staging", "state", "zoc")
 
     def __init__(self, board: Board, state: GameState) -> None:
         self.state = state
@@ -159,6 +167,13 @@ class _Snapshot:
             d[u.hex] = (*d.get(u.hex, ()), u)
             zoc[side].update(zone_of(board, u))
         self.zoc: dict[Side, frozenset[HexId]] = {s: frozenset(v) for s, v in zoc.items()}
+        entry = frozenset(reinforcements.road_entry_hexes(board, reinforcements.EAST))
+        self.staging: frozenset[HexId] = frozenset(
+            h
+            for side in ("german", "allied")
+            for h, units in self.by_hex[side].items()
+            if h in entry and all(u.staging is not None for u in units)
+        )
 
 
 def _snapshot(board: Board, state: GameState) -> _Snapshot:
@@ -205,6 +220,10 @@ def may_move(board: Board, state: GameState, unit_id: str) -> Rejection | None:
         return Rejection("AO-5.1A", f"{unit_id} is not on the map ({us.status})")
     if us.moved:
         return Rejection("AO-5.1E", f"{unit_id} has already moved in this phase")
+    if paradrop.drop_required(board, state):
+        bad = paradrop.check_not_pending(board, state, "any move")
+        if bad is not None:
+            return bad
     if state.phase == "mechanized_movement":
         case = "AO-4.2f" if state.turn == 1 else "AO-5.2K"
         if not d.mechanized:
@@ -229,6 +248,7 @@ class _Mover:
         "change_cost",
         "closed",
         "cls",
+        "credit0",
         "defn",
         "enemy",
         "friends",
@@ -237,14 +257,19 @@ class _Mover:
         "mech",
         "mode_ok",
         "nm_block",
+        "no_stop",
         "rate",
         "rm_block",
         "side",
+        "spent0",
         "stack_cost",
+        "staging",
         "start",
         "t",
         "uid",
         "us",
+        "vp_german",
+        "wb_locked",
         "zoc",
     )
 
@@ -276,6 +301,24 @@ class _Mover:
         self.enemy: dict[HexId, tuple[UnitState, ...]] = snap.by_hex[other_side(d.side)]
         self.zoc: frozenset[HexId] = snap.zoc[other_side(d.side)]
         self.interdicted: frozenset[Hexside] = frozenset(state.interdicted.for_side(d.side))
+        # AO-14.2B: a reinforcement's first move starts with its lost road hexes paid for
+        self.spent0, self.credit0 = us.mp_spent, 0
+        if us.staging is not None and us.road_mode:
+            mp, self.credit0 = reinforcements.staging_start(d, us.staging)
+            self.spent0 += mp
+        # AO-14.3C: West-bank units may not cross the Meuse until the German has 25 VP
+        self.wb_locked = (
+            bool(t.meuse) and reinforcements.is_west_bank(board, unit_id) and not _released(state)
+        )
+        self.vp_german = state.vp.german
+        # AO-14.2B: friendly hexes holding only reinforcements waiting on their entry hex: they
+        # do not block (spacing, destacking) but no move may end on or next to them (AO-6.5G)
+        self.staging: frozenset[HexId] = frozenset(h for h in snap.staging if h in friends)
+        no_stop: set[HexId] = set()
+        for h in self.staging:
+            no_stop.add(h)
+            no_stop.update(t.road_links[h])
+        self.no_stop: frozenset[HexId] = frozenset(no_stop)
         self.closed: frozenset[HexId] = t.impassable | t.edge | frozenset(self.enemy)
         # AO-6.5G: hexes barred to the mover in Road Mode / in normal mode.
         self.rm_block: frozenset[HexId] = self._road_mode_block()
@@ -286,7 +329,7 @@ class _Mover:
         connected to it (AO-6.5G); Allied Map Edge hexes do not count (AO-8.3F)."""
         out: set[HexId] = set()
         for h in self.friends:
-            if h in self.t.edge:
+            if h in self.t.edge or h in self.staging:
                 continue
             out.add(h)
             out.update(self.t.road_links[h])
@@ -297,7 +340,7 @@ class _Mover:
         road hex connected to it (AO-6.5G)."""
         out: set[HexId] = set()
         for h, units in self.friends.items():
-            if h in self.t.edge or not any(u.road_mode for u in units):
+            if h in self.t.edge or h in self.staging or not any(u.road_mode for u in units):
                 continue
             out.add(h)
             out.update(self.t.road_links[h])
@@ -408,6 +451,14 @@ def _enter(
         if not explain:
             return None
         return Rejection("AO-7.1A", f"{uid} may not leave an enemy-controlled hex ({h})")
+    if m.wb_locked and (min(h, b), max(h, b)) in t.meuse:
+        if not explain:
+            return None
+        return Rejection(
+            "AO-14.3C",
+            f"{uid} is a West-bank unit: it may not cross the Meuse ({h}-{b}) until the German "
+            f"has {reinforcements.WB_RELEASE_VP} VP (now {m.vp_german})",
+        )
     if bridge is not None and bridge in m.interdicted:
         if not explain:
             return None
@@ -460,8 +511,8 @@ def _enter(
                 return bad if explain else None
             cost += m.stack_cost
         credit = 0
-    if h in m.friends and h not in t.edge:
-        cost += m.stack_cost  # AO-8.1A destacking
+    if h in m.friends and h not in t.edge and h not in m.staging:
+        cost += m.stack_cost  # AO-8.1A destacking (not off a staging entry hex, AO-14.2B)
     if spent + cost > m.ma:
         if not explain:
             return None
@@ -470,6 +521,12 @@ def _enter(
             f"{uid} needs {cost} MP to enter {b} and has {m.ma - spent} of {m.ma} left",
         )
     return (b, road, credit, spent + cost, b in m.zoc and b not in m.friends)
+
+
+def _released(state: GameState) -> bool:
+    """West-bank units are free to cross the Meuse (AO-14.3C): 25 German VP reached at a
+    tabulation (``wb_released``, for good) or now."""
+    return state.wb_released or reinforcements.west_bank_released(state)
 
 
 # -- public API ---------------------------------------------------------------------------------
@@ -485,7 +542,7 @@ def trace_path(
     if not path:
         return Rejection("AO-5.1E", f"a move of {unit_id} needs at least one step")
     m = _Mover(board, state, unit_id)
-    node: Node = (m.start, m.us.road_mode, 0, m.us.mp_spent, False)
+    node: Node = (m.start, m.us.road_mode, m.credit0, m.spent0, False)
     changes: list[tuple[int, HexId, bool, int]] = []
     entered = {m.start}
     for i, step in enumerate(path):
@@ -502,6 +559,12 @@ def trace_path(
         if nxt[1] != node[1] and nxt[0] == node[0]:
             changes.append((i, node[0], nxt[1], nxt[3] - node[3]))
         node = nxt
+    if node[0] in m.no_stop:
+        return Rejection(
+            "AO-6.5G",
+            f"{unit_id} may not end its move on or next to (on the road) reinforcements waiting "
+            f"on their entry hex ({node[0]}); it may only pass",
+        )
     return Route(
         start=m.start,
         end=node[0],
@@ -541,17 +604,17 @@ def legal_moves(
         return {}
     m = _Mover(board, state, unit_id)
     spent0 = m.us.mp_spent
-    start: Node = (m.start, m.us.road_mode, 0, spent0, False)
+    start: Node = (m.start, m.us.road_mode, m.credit0, m.spent0, False)
     links = m.t.links
     Key = tuple[HexId, bool, int]
-    start_key: Key = (m.start, start[1], 0)
-    best: dict[Key, int] = {start_key: spent0}
+    start_key: Key = (m.start, start[1], m.credit0)
+    best: dict[Key, int] = {start_key: m.spent0}
     parent: dict[Key, tuple[Key, str]] = {}
     paths: dict[Key, tuple[str, ...]] = {}
     done: set[Key] = set()
     out: dict[HexId, Reach] = {}
     seq = 0
-    heap: list[tuple[int, int, int, Node]] = [(spent0, 0, 0, start)]
+    heap: list[tuple[int, int, int, Node]] = [(m.spent0, 0, 0, start)]
     while heap:
         spent, nsteps, _, node = heapq.heappop(heap)
         key = (node[0], node[1], node[2])
@@ -569,6 +632,7 @@ def legal_moves(
         if (
             path
             and h not in out
+            and h not in m.no_stop
             and (road_mode is None or road == road_mode)
             and _simple(m.start, path)
         ):

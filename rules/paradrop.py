@@ -46,11 +46,13 @@ class DropResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 def drop_unit(board: Board) -> str | None:
-    """The paratroop unit that drops (AO-15.b: the only one able to), or None."""
-    for uid, (_turn, section) in sorted(schedule(board).items()):
-        if section == DROP:
-            return uid
-    return None
+    """The paratroop unit that drops (AO-15.b: the only one able to), or None. Cached."""
+    hit = board.cache.get("paradrop.unit")
+    if isinstance(hit, tuple):
+        return hit[0] if hit else None
+    found = next((u for u, (_t, sec) in sorted(schedule(board).items()) if sec == DROP), None)
+    board.cache["paradrop.unit"] = (found,) if found is not None else ()
+    return found
 
 
 def drop_turn(board: Board) -> int | None:
@@ -157,3 +159,17 @@ def resolve_drop(
         row = msgspec.structs.replace(us, hex=None, status="eliminated", road_mode=False)
     new = msgspec.structs.replace(state.replace_units([row]), dice=nxt)
     return DropResult(unit=row, roll=roll, survived=survived, state=new)
+
+
+def drop_required(board: Board, state: GameState) -> bool:
+    """The drop must happen before anything else now (AO-15.a): it is pending and some hex can
+    take it. When no hex on the map can, the drop lapses: the unit never enters and scores no
+    VP (our reading). Cached per state (movement asks once per unit)."""
+    if not drop_pending(board, state):
+        return False
+    hit = board.cache.get("paradrop.required")
+    if isinstance(hit, tuple) and hit[0] is state:
+        return bool(hit[1])
+    ok = bool(drop_hexes(board, state))
+    board.cache["paradrop.required"] = (state, ok)
+    return ok

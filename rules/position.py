@@ -25,10 +25,12 @@ from rules.state import (
     Board,
     CombatState,
     Crt,
+    Delay,
     GameState,
     Interdiction,
     Phase,
     UnitState,
+    Verdict,
     VictoryPoints,
 )
 from rules.units import Side
@@ -52,6 +54,9 @@ class _Position(msgspec.Struct, forbid_unknown_fields=True):
     german_crt: Crt = "initial"
     dice: int = 0
     combat: CombatState = CombatState()
+    delayed: list[Delay] = []
+    wb_released: bool = False
+    result: Verdict | None = None
 
 
 _ENC: Final = msgspec.json.Encoder(order="deterministic")
@@ -78,8 +83,21 @@ def dumps(state: GameState) -> str:
         f'  "german_crt": {e(state.german_crt).decode()},',
         f'  "dice": {state.dice},',
         f'  "combat": {e(state.combat).decode()}',
-        "}",
     ]
+    # fields added with the reinforcement/victory wiring: written only when not at their
+    # default, so older position texts still round-trip byte for byte
+    if state.delayed:
+        lines[-1] += ","
+        lines.append('  "delayed": [')
+        lines.append(",\n".join(f"    {e(d).decode()}" for d in state.delayed))
+        lines.append("  ]")
+    if state.wb_released:
+        lines[-1] += ","
+        lines.append('  "wb_released": true')
+    if state.result is not None:
+        lines[-1] += ","
+        lines.append(f'  "result": {e(state.result).decode()}')
+    lines.append("}")
     if not rows:
         lines.remove("")
     return "\n".join(lines) + "\n"
@@ -114,6 +132,12 @@ def loads(text: str | bytes) -> GameState:
                 raise PositionError(f"unit {u.id!r}: {exc}") from None
         if u.mp_spent < 0:
             raise PositionError(f"unit {u.id!r}: mp_spent is negative")
+        if u.staging is not None and u.staging < 0:
+            raise PositionError(f"unit {u.id!r}: staging is negative")
+    if len({d.unit for d in p.delayed}) != len(p.delayed):
+        raise PositionError("a unit is delayed twice")
+    if p.result is not None and p.phase != "game_over":
+        raise PositionError("a result is recorded only once the game is over")
     inter = Interdiction(
         german=tuple(sorted((min(a, b), max(a, b)) for a, b in p.interdicted.german)),
         allied=tuple(sorted((min(a, b), max(a, b)) for a, b in p.interdicted.allied)),
@@ -129,6 +153,9 @@ def loads(text: str | bytes) -> GameState:
         german_crt=p.german_crt,
         dice=p.dice,
         combat=p.combat,
+        delayed=tuple(sorted(p.delayed, key=lambda d: d.unit)),
+        wb_released=p.wb_released,
+        result=p.result,
     )
 
 

@@ -3,10 +3,11 @@ when the German blocks a section, staging on one entry hex, and the West-bank re
 
 **The schedule.** :class:`rules.state.Board` keeps each reinforcement's Game-Turn
 (``arrival_turn``) but not its section; :func:`register_schedule` stores the scenario's
-``(turn, section)`` per unit in ``board.cache`` (a Board attribute ``arrival_section``, if the
-engine ever adds one, is read too). Sections: ``NE NW W SW SE`` (Allied map-edge sections),
-``WB`` (West-bank units: enter on the West section, AO-14.3C), ``east`` (German east edge) and
-``drop`` (von der Heydte, :mod:`rules.paradrop`; never "due" here).
+``(turn, section)`` per unit in ``board.cache``; ``Board.from_scenario`` does it (a Board
+attribute ``arrival_section``, if the engine ever adds one, is read too). Sections:
+``NE NW W SW SE`` (Allied map-edge sections), ``WB`` (West-bank units: enter on the West
+section, AO-14.3C), ``east`` (German east edge) and ``drop`` (von der Heydte,
+:mod:`rules.paradrop`; never "due" here).
 
 **Entry hexes** (AO-14.1A). Allied: the Map Edge hexes of the section with a road hexside
 to the live map (on our map exactly the section's road exit hexes, AO-16.B). German: the
@@ -19,7 +20,7 @@ AO-16.C) - e.g. a dormant Allied unit on an exit hex keeps it open.
 German occupies or controls all its road exit hexes). Allied units due on a blocked section
 are delayed one Game-Turn and then enter on the adjacent section (:data:`FALLBACK`); if that is
 blocked too, a second delay, then the next clear section in the same order. The state keeps one
-:class:`Delay` per delayed unit (``GameState.delayed``, to be added by the engine owner).
+:class:`Delay` per delayed unit (``GameState.delayed``).
 
 **Staging** (AO-14.2B): the n-th unit placed on one entry hex in a Reinforcement Phase loses
 ``2 * (n - 1)`` road hexes of movement (:func:`staging_penalty`), charged at the start of its
@@ -39,7 +40,7 @@ from rules.gamemap import ALLIED_SECTIONS, GameMap
 from rules.hexgrid import HexId
 from rules.rejection import Rejection
 from rules.roadmode import road_rate
-from rules.state import ArrivalLike, Board, GameState, UnitState
+from rules.state import ArrivalLike, Board, Delay, GameState, UnitState
 from rules.units import Side, UnitDef
 from rules.zoc import enemy_controlled, occupied_by
 
@@ -69,26 +70,13 @@ from the German east edge), and W turns north to NW (the Namur-Brussels road, th
 approach); "the next clear section" continues in the same direction and wraps round."""
 
 
-class Delay(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A reinforcement held back by blocked sections (AO-14.1b); ``GameState.delayed`` keeps
-    these, sorted by unit.
-
-    ``turn`` is the Game-Turn it may next enter, ``section`` the section it was due on (``WB``
-    read as ``W``, ``east`` for the German), ``delays`` how many Game-Turns it has lost so far
-    (1: enters on the adjacent section; 2 or more: on the next clear one)."""
-
-    unit: str
-    turn: int
-    section: str
-    delays: int
-
-
 # -- the schedule -------------------------------------------------------------------------------
 
 
 def register_schedule(board: Board, arrivals: Iterable[ArrivalLike]) -> None:
     """Store the scenario's arrivals (turn and section per unit) in ``board.cache``."""
     board.cache[SCHEDULE_KEY] = {a.unit: (a.turn, a.section) for a in arrivals}
+    board.cache.pop("paradrop.unit", None)  # derived from the schedule
 
 
 def schedule(board: Board) -> Mapping[str, tuple[int, str]]:
@@ -103,6 +91,10 @@ def schedule(board: Board) -> Mapping[str, tuple[int, str]]:
         }
         board.cache[SCHEDULE_KEY] = table
         return table
+    if not board.arrival_turn:
+        empty: dict[str, tuple[int, str]] = {}
+        board.cache[SCHEDULE_KEY] = empty  # a board without reinforcements (test positions)
+        return empty
     raise LookupError(
         "the board has no reinforcement sections: call rules.reinforcements.register_schedule"
         "(board, scenario.arrivals) when the board is built"
@@ -179,8 +171,7 @@ def blocked(board: Board, state: GameState, section: str) -> bool:
 
 
 def _delays(state: GameState) -> Mapping[str, Delay]:
-    rows: tuple[Delay, ...] = getattr(state, "delayed", ())
-    return {d.unit: d for d in rows}
+    return {d.unit: d for d in state.delayed}
 
 
 def _section_after(board: Board, state: GameState, origin: str, delays: int) -> str | None:
@@ -249,13 +240,12 @@ def delays_for_phase(board: Board, state: GameState, side: Side, turn: int) -> t
     """The new ``GameState.delayed`` at the start of ``side``'s Reinforcement Phase of ``turn``:
     every record of a unit not due yet is kept; every unit that may enter now but finds its
     section (and fallbacks) blocked gets a record for ``turn + 1`` with one more delay; units
-    that enter now lose their record (they are in :func:`due`). Sorted by unit."""
+    that may enter now keep their record until placed (:func:`due` reads it to send them to the
+    fallback section; the engine drops it on placement). Sorted by unit."""
     delays = dict(_delays(state))
     for uid, origin, n in _pending(board, state, side, turn, delays):
         if _section_after(board, state, origin, n) is None:
             delays[uid] = Delay(unit=uid, turn=turn + 1, section=origin, delays=n + 1)
-        else:
-            delays.pop(uid, None)
     return tuple(delays[u] for u in sorted(delays))
 
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import msgspec
 
-from rules import combat, roadmode
+from rules import combat, paradrop, reinforcements, roadmode, victory
 from rules.crt import crt_switch_roll_due, german_crt_after_roll
 from rules.dice import DiceSource
 from rules.events import (
@@ -42,8 +42,10 @@ from rules.events import (
     InterdictionSet,
     PhaseBegan,
     PhaseSkipped,
+    ReinforcementDelayed,
     RoadModeChanged,
     SupplyChanged,
+    VictoryPointsTabulated,
 )
 from rules.gameturn1 import (
     german_always_supplied,
@@ -76,6 +78,8 @@ __all__ = [
     "german_attack_multiplier",
     "german_defence_multiplier",
     "next_phase",
+    "paradrop_due",
+    "reinforcement_end_check",
     "reinforcements_allowed",
 ]
 
@@ -219,11 +223,55 @@ def forced_road_mode_exits(board: Board, state: GameState, events: list[Event]) 
     return state
 
 
+def _reinforcement_phase(board: Board, state: GameState, events: list[Event]) -> GameState:
+    """Start of a Reinforcement Phase: units due on a blocked section are delayed (AO-14.1b)."""
+    before = state.delayed
+    after = reinforcements.delays_for_phase(board, state, state.side, state.turn)
+    for d in reinforcements.newly_delayed(before, after):
+        events.append(
+            ReinforcementDelayed(unit=d.unit, turn=d.turn, section=d.section, delays=d.delays)
+        )
+    if after == before:
+        return state
+    return msgspec.structs.replace(state, delayed=after)
+
+
+def _clear_staging(state: GameState) -> GameState:
+    """The entry penalty of AO-14.2B is lost once the Initial Movement Phase of the player-turn
+    of entry is over; a unit still waiting on its entry hex keeps ``staging = 0`` (its
+    exemption on that hex) until it moves."""
+    rows = {u.id: msgspec.structs.replace(u, staging=0) for u in state.units if u.staging}
+    return _set(state, rows)
+
+
+def _end_of_game_turn(board: Board, state: GameState, events: list[Event]) -> GameState:
+    """End of a complete Game-Turn (after the Allied player-turn): tabulate the VP (AO-16.E),
+    release the West-bank units at 25 German VP for good (AO-14.3C), and end the game when
+    there is a verdict (AO-16.1-3; always after Game-Turn 18)."""
+    t = victory.tally(board, state)
+    vp = t.vp
+    released = state.wb_released or vp.german >= reinforcements.WB_RELEASE_VP
+    events.append(
+        VictoryPointsTabulated(
+            turn=state.turn,
+            german=vp.german,
+            allied=vp.allied,
+            exit_vp=sum(e.vp for e in t.exits),
+            wb_released=released,
+        )
+    )
+    state = msgspec.structs.replace(state, vp=vp, wb_released=released)
+    v = victory.verdict_for(state.turn, vp)
+    if v is not None:
+        state = msgspec.structs.replace(state, phase="game_over", result=v)
+    return state
+
+
 def _enter(board: Board, state: GameState, events: list[Event]) -> GameState:
     """Automatic steps on entering ``state.phase``; skips lost phases (AO-4.2c)."""
     while True:
         if state.phase == "game_over":
-            events.append(GameEnded(turn=state.turn))
+            events.append(GameEnded(turn=state.turn, verdict=state.result))
             return state
         if phase_is_lost(state.turn, state.phase):
             events.append(
@@ -234,6 +282,10 @@ def _enter(board: Board, state: GameState, events: list[Event]) -> GameState:
             continue
         break
     events.append(PhaseBegan(turn=state.turn, side=state.side, phase=state.phase))
+    if state.phase == "reinforcement":
+        state = _reinforcement_phase(board, state, events)
+    if state.phase in ("combat", "mechanized_movement"):
+        state = _clear_staging(state)
     if state.phase == "supply_judgment":
         state = _supply_judgment(board, state, events)
     if state.phase == "combat" and state.turn == 1 and state.side == "german":
@@ -263,6 +315,28 @@ def _crt_switch(state: GameState, roller: combat.Roller, events: list[Event]) ->
     return msgspec.structs.replace(state, german_crt=crt)
 
 
+def reinforcement_end_check(board: Board, state: GameState) -> Rejection | None:
+    """The Allied player may not end his Reinforcement Phase while units are due (AO-14.1A:
+    they are "not voluntarily delayed"). The German may hold his back; they stay due on every
+    later Game-Turn until placed."""
+    if not reinforcements.mandatory(state.side):
+        return None
+    left = reinforcements.due(board, state, state.side, state.turn)
+    if not left:
+        return None
+    names = ", ".join(f"{u} ({s})" for u, s in left)
+    return Rejection(
+        "AO-14.1A",
+        f"Allied reinforcements may not be delayed voluntarily: place {names} first",
+    )
+
+
+def paradrop_due(board: Board, state: GameState) -> bool:
+    """The paratroop drop must happen now (AO-15.a): pending and some hex can take it. When no
+    hex on the map can take it the drop lapses and the unit never enters (no VP)."""
+    return paradrop.drop_required(board, state)
+
+
 def end_phase(
     board: Board, state: GameState, dice: DiceSource | None = None
 ) -> tuple[GameState, list[Event]] | Rejection:
@@ -276,12 +350,25 @@ def end_phase(
         bad = combat.end_of_combat_check(board, state)
         if bad is not None:
             return bad
+    if state.phase == "reinforcement":
+        bad = reinforcement_end_check(board, state)
+        if bad is not None:
+            return bad
+    if state.phase == "initial_movement" and paradrop_due(board, state):
+        return paradrop.check_not_pending(board, state, "the end of the phase") or Rejection(
+            "AO-15.a", "the paratroop unit must drop first"
+        )
     events: list[Event] = []
     roller = combat.Roller(dice, state.dice, events)
     if state.phase == "combat":
         state = msgspec.structs.replace(state, combat=combat.cleared_for_next_phase(state))
     if state.phase == "mechanized_movement":
         state = _end_player_turn(board, state, events)
+        if state.side == "allied":
+            state = _end_of_game_turn(board, state, events)
+            if state.phase == "game_over":
+                events.append(GameEnded(turn=state.turn, verdict=state.result))
+                return state, events
     turn, side, phase = next_phase(state.turn, state.side, state.phase)
     new_turn = turn != state.turn
     state = msgspec.structs.replace(state, turn=turn, side=side, phase=phase)

@@ -104,6 +104,11 @@ class UnitState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_de
     """Took part in the current player-turn's combat phase (AO-5.2K, AO-4.2f)."""
     must_leave_road_mode: bool = False
     """Attacked or was attacked in Road Mode: leaves it at its next Initial Movement Phase."""
+    staging: int | None = None
+    """A reinforcement that has not moved since it was placed on its entry hex: the road hexes
+    of movement it still loses to the units placed before it there (AO-14.2B; 0 for the first,
+    and 0 once the Initial Movement Phase of its entry is over). Charged at the start of its
+    first move, cleared by that move."""
 
     @property
     def in_play(self) -> bool:
@@ -231,6 +236,35 @@ class CombatState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_
         return self.german_orders if side == "german" else self.allied_orders
 
 
+class Delay(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A reinforcement held back by blocked sections (AO-14.1b); ``GameState.delayed`` keeps
+    these, sorted by unit (see :mod:`rules.reinforcements`).
+
+    ``turn`` is the Game-Turn it may next enter, ``section`` the section it was due on (``WB``
+    read as ``W``, ``east`` for the German), ``delays`` how many Game-Turns it has lost so far
+    (1: enters on the adjacent section; 2 or more: on the next clear one)."""
+
+    unit: str
+    turn: int
+    section: str
+    delays: int
+
+
+Winner = Literal["german", "allied"]
+VerdictKind = Literal["immediate", "cumulative", "ratio"]
+
+
+class Verdict(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The end of the game (AO-16.1-3): winner (None for a draw), which rule decided, VP and a
+    sentence (see :mod:`rules.victory`)."""
+
+    winner: Winner | None
+    kind: VerdictKind
+    german_vp: int
+    allied_vp: int
+    reason: str
+
+
 class GameState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The whole changing state of a game. Units are sorted by id, one row per counter."""
 
@@ -246,6 +280,13 @@ class GameState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     dice: int = 0
     """Position in the dice stream: the number of dice drawn so far."""
     combat: CombatState = CombatState()
+    delayed: tuple[Delay, ...] = ()
+    """Reinforcements delayed by blocked sections (AO-14.1b), sorted by unit."""
+    wb_released: bool = False
+    """The German has had 25 VP at a tabulation: West-bank units may cross the Meuse for the
+    rest of the game (AO-14.3C)."""
+    result: Verdict | None = None
+    """The verdict once the game is over (AO-16.1-3); set with ``phase == "game_over"``."""
 
     def unit(self, unit_id: str) -> UnitState:
         """The state of unit ``unit_id``; KeyError when the state has no such unit."""
@@ -264,6 +305,11 @@ class GameState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     def at(self, hex_id: HexId) -> tuple[UnitState, ...]:
         """Units in play in ``hex_id`` (sorted by id)."""
         return tuple(u for u in self.units if u.hex == hex_id and u.status == "on_map")
+
+    @property
+    def verdict(self) -> Verdict | None:
+        """The verdict of a finished game, else None."""
+        return self.result
 
     def replace_units(self, changed: Iterable[UnitState]) -> GameState:
         """A copy with the given unit rows replaced (matched by id)."""
@@ -340,7 +386,14 @@ class Board:
 
     @classmethod
     def from_scenario(cls, scenario: ScenarioLike, game_map: GameMap) -> Board:
-        return cls(game_map, scenario.units, {a.unit: a.turn for a in scenario.arrivals})
+        """The board of ``scenario``, with its reinforcement schedule (turn and section per
+        unit) registered for :mod:`rules.reinforcements` and :mod:`rules.paradrop`."""
+        board = cls(game_map, scenario.units, {a.unit: a.turn for a in scenario.arrivals})
+        # rules.reinforcements.SCHEDULE_KEY (that module imports this one)
+        board.cache["reinforcements.schedule"] = {
+            a.unit: (a.turn, a.section) for a in scenario.arrivals
+        }
+        return board
 
     def unit_def(self, unit_id: str) -> UnitDef:
         return self.defs[unit_id]

@@ -32,13 +32,22 @@ otherwise a draw. With 0 Allied VP the ratio is infinite (a German victory, G >=
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from typing import Final, Literal
+from typing import Final
 
 import msgspec
 
 from rules.hexgrid import HexId
 from rules.interdiction import interdiction_at_combat
-from rules.state import LAST_TURN, Board, GameState, Supply, VictoryPoints
+from rules.state import (
+    LAST_TURN,
+    Board,
+    GameState,
+    Supply,
+    Verdict,
+    VerdictKind,
+    VictoryPoints,
+    Winner,
+)
 from rules.supply import supply_judgment
 from rules.zoc import occupied_by, zone_of
 
@@ -49,8 +58,7 @@ IMMEDIATE_BY: Final = 6
 BASTOGNE: Final = "Bastogne"
 BASTOGNE_SECTIONS: Final = frozenset({"SE", "SW"})
 
-Winner = Literal["german", "allied"]
-Kind = Literal["immediate", "cumulative", "ratio"]
+Kind = VerdictKind
 
 
 class ExitHeld(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -70,16 +78,6 @@ class Tally(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     bastogne: bool
     """A German unit in supply is in Bastogne (AO-16.D)."""
     vp: VictoryPoints
-
-
-class Verdict(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """The end of the game: winner (None for a draw), which rule decided, VP and a sentence."""
-
-    winner: Winner | None
-    kind: Kind
-    german_vp: int
-    allied_vp: int
-    reason: str
 
 
 def units_lost(board: Board, state: GameState) -> dict[str, int]:
@@ -216,3 +214,30 @@ def verdict_for(turn: int, vp: VictoryPoints) -> Verdict | None:
 def verdict(board: Board, state: GameState) -> Verdict | None:
     """The verdict at the end of Game-Turn ``state.turn``, tabulating the position now."""
     return verdict_for(state.turn, tabulate(board, state))
+
+
+def game_result(state: GameState) -> Verdict | None:
+    """The verdict recorded when the game ended (``GameState.result``), else None."""
+    return state.result
+
+
+__all__ = [
+    "BASTOGNE",
+    "IMMEDIATE_BY",
+    "VICTORY_VP",
+    "ExitHeld",
+    "Kind",
+    "Tally",
+    "Verdict",
+    "Winner",
+    "bastogne_held",
+    "game_result",
+    "german_exit_vp",
+    "german_supply_now",
+    "held_exits",
+    "tabulate",
+    "tally",
+    "units_lost",
+    "verdict",
+    "verdict_for",
+]

@@ -101,10 +101,13 @@ def worlds(draw: st.DrawFn) -> tuple[Board, GameState, str]:
             continue
         if any(b.defs[o].side != d.side for o, oh in placed.items() if oh == h):
             continue
+        road = m.is_road_hex(h) and draw(st.integers(0, 2)) > 0
         rows[d.id] = UnitState(
             id=d.id,
             hex=h,
-            road_mode=m.is_road_hex(h) and draw(st.integers(0, 2)) > 0,
+            road_mode=road,
+            # a reinforcement's entry penalty, charged at its first move (AO-14.2B)
+            staging=draw(st.sampled_from([None, None, 0, 2, 4])) if road else None,
             supply=draw(st.sampled_from(["supplied", "supplied", "unsupplied", "isolated"])),
             in_combat=draw(st.booleans()),
             mp_spent=draw(st.sampled_from([0, 0, 0, 1, 3])),
@@ -261,7 +264,8 @@ def test_real_map_scenario_1_every_offered_move_applies() -> None:
     b, s = new_game(load_scenario(1), load_map())
     assert over_limit(b, s) == []
     for side in ("german", "allied"):
-        st_ = msgspec.structs.replace(s, turn=2, side=side, phase="initial_movement")
+        # GT3: on GT2 the German must first drop von der Heydte (AO-15.a)
+        st_ = msgspec.structs.replace(s, turn=3, side=side, phase="initial_movement")
         moves = legal_moves_for_side(b, st_)
         assert sum(len(v) for v in moves.values()) > 100
         for uid, dests in moves.items():

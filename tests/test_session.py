@@ -6,8 +6,8 @@ import importlib.resources
 
 import pytest
 
-from ardennes_tui.session import GameSession, turn_date
-from rules.commands import EndPhase, Move, decode_jsonl
+from ardennes_tui.session import GameSession, parse_log, random_seed, turn_date
+from rules.commands import DeclareAttack, EndPhase, Move, ResolveAttacks
 from rules.engine import replay
 from rules.rejection import RejectedError, Rejection
 from rules.state import state_hash
@@ -116,10 +116,12 @@ def test_replaying_the_log_reproduces_the_state() -> None:
         s.apply(EndPhase())
     assert s.summary() == "GT2 17 Dec · German · Initial Movement · VP 0-0"
     text = s.to_jsonl()
-    assert text.count("\n") == len(s.log) == 12
-    assert decode_jsonl(text) == list(s.log)
-    assert state_hash(replay(s.board, s.start, s.log)) == state_hash(s.state)
-    again = GameSession(s.board, s.start, decode_jsonl(text))
+    assert text.count("\n") == len(s.log) + 1 == 13
+    header, commands = parse_log(text)
+    assert header == {"format": "ardennes-log/1", "scenario": 1, "seed": s.seed}
+    assert commands == list(s.log)
+    assert state_hash(replay(s.board, s.start, s.log, s.dice)) == state_hash(s.state)
+    again = GameSession(s.board, s.start, commands, seed=s.seed)
     assert state_hash(again.state) == state_hash(s.state)
 
 
@@ -129,6 +131,92 @@ def test_save_and_a_bad_log(tmp_path: object) -> None:
     assert isinstance(tmp_path, Path)
     s = to_german_gt1_mech()
     s.save(tmp_path / "game.jsonl")
-    assert (tmp_path / "game.jsonl").read_text() == '{"type":"end_phase"}\n'
+    assert (tmp_path / "game.jsonl").read_text() == s.header() + '\n{"type":"end_phase"}\n'
     with pytest.raises(RejectedError, match=r"command 0: AO-4\.1b"):
         GameSession.from_jsonl(1, '{"type":"move","unit":"de-12ss-a","path":["3909"]}\n')
+
+
+def gt1_german_combat(seed: str) -> GameSession:
+    """A new game of scenario 1 with dice ``seed`` at the German GT1 Combat Phase (obligations
+    in force), every American unit in contact declared against by all its German neighbours."""
+    s = GameSession.new(1, seed=seed)
+    while not (s.state.side == "german" and s.state.phase == "combat"):
+        assert not isinstance(s.apply(EndPhase()), Rejection)
+    us_left, _ = s.gt1_unmet()
+    m = s.board.game_map
+    for uid in us_left:
+        h = s.state.unit(uid).hex
+        assert h is not None
+        used = {x for a in s.state.combat.declared for x in a.attackers}
+        att = sorted({x for n in m.neighbours(h) for x in s.own_units(n) if x not in used})
+        assert not isinstance(s.apply(DeclareAttack(tuple(att), (h,))), Rejection)
+    return s
+
+
+def answer_all(s: GameSession) -> None:
+    """Answer each pending decision with its first choice (no advance)."""
+    from rules.commands import Advance, ChooseLosses, ChooseRetreat, WaiveImmunity
+
+    while (d := s.pending()) is not None:
+        if d.kind == "waive_immunity":
+            cmd: object = WaiveImmunity(())
+        elif d.kind == "losses":
+            cmd = ChooseLosses(d.choices[0])
+        elif d.kind == "retreat":
+            assert d.unit is not None
+            cmd = ChooseRetreat(d.unit, d.choices[0])
+        else:
+            assert d.hex is not None
+            cmd = Advance(d.hex)
+        assert not isinstance(s.apply(cmd), Rejection)  # type: ignore[arg-type]
+
+
+def test_random_seeds_differ_and_a_seed_fixes_the_dice() -> None:
+    assert random_seed() != random_seed() and len(random_seed()) == 16
+    assert GameSession.new(1).seed != GameSession.new(1).seed
+    assert GameSession.new(1, seed="abc").dice.d6(7) == GameSession.new(1, seed="abc").dice.d6(7)
+
+
+def test_undo_never_crosses_a_die_roll() -> None:
+    s = gt1_german_combat("undo-seed")
+    assert s.can_undo  # a declaration rolls nothing: it may be taken back
+    last = s.undo()
+    assert isinstance(last, DeclareAttack)
+    assert not isinstance(s.apply(last), Rejection)
+    dice = s.state.dice
+    assert not isinstance(s.apply(ResolveAttacks()), Rejection)
+    assert s.state.dice > dice
+    answer_all(s)
+    # choices made after the roll may be taken back, down to the roll, never past it
+    while s.can_undo:
+        before = s.state.dice
+        s.undo()
+        assert s.state.dice == before  # what undo takes back rolled nothing
+    assert s.state.dice > dice
+    assert s.undo() is None
+    assert s.undo_refusal() == "The dice have rolled: that cannot be undone"
+    assert s.state.dice > dice
+
+
+def test_save_and_load_with_the_dice_seed_replays_to_the_same_hash(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from ardennes_tui.app import load_session
+
+    assert isinstance(tmp_path, Path)
+    s = gt1_german_combat("save-seed")
+    assert not isinstance(s.apply(ResolveAttacks()), Rejection)
+    answer_all(s)
+    assert not isinstance(s.apply(EndPhase()), Rejection)
+    assert s.state.dice > 0 and s.state.vp.german + s.state.vp.allied > 0
+    path = tmp_path / "game.jsonl"
+    s.save(path)
+    first = path.read_text().splitlines()[0]
+    assert first == '{"format":"ardennes-log/1","scenario":1,"seed":"save-seed"}'
+    again = load_session(1, path, seed="ignored: the file has its own")
+    assert again.seed == "save-seed" and again.log == s.log
+    assert state_hash(again.state) == state_hash(s.state)
+    # another seed gives other dice: the same orders no longer replay to the same game
+    # (here the other dice ask for a decision the log does not hold: refused at that command)
+    with pytest.raises(RejectedError, match="decision-pending"):
+        GameSession.from_jsonl(1, "\n".join(path.read_text().splitlines()[1:]), seed="x")

@@ -16,14 +16,17 @@ from textual.strip import Strip
 
 from ardennes_tui.app import ArdennesApp, load_session
 from ardennes_tui.cli import UserError
+from ardennes_tui.combat_text import decision_prompt
 from ardennes_tui.screens.play_screen import PlayScreen
-from ardennes_tui.session import GameSession
+from ardennes_tui.session import GameSession, parse_log
 from ardennes_tui.widgets.map_view import MapView
 from ardennes_tui.widgets.side_panel import SidePanel
 from ardennes_tui.widgets.status_line import StatusLine
-from rules.commands import decode_jsonl
+from rules import combat, paradrop, reinforcements
+from rules.commands import Advance, ChooseLosses, ChooseRetreat, Drop, EndPhase, ResolveAttacks
+from rules.rejection import Rejection
 from rules.state import state_hash
-from tests.enginekit import scenario_gt1_german_combat, without_gt1_obligations
+from tests.enginekit import scenario_gt1_german_combat
 
 REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json")
 pytestmark = pytest.mark.skipif(
@@ -84,8 +87,32 @@ async def select(app: ArdennesApp, pilot: Pilot[None], unit: str, hex_id: str) -
     raise AssertionError(f"{unit} not selectable in {hex_id}")
 
 
-@pytest.mark.rule("AO-4.2a", "AO-4.2c", "AO-4.2f", "AO-5.1E")
-def test_movement_phases_end_to_end() -> None:
+SEED = "ardennes-test-1"
+"""The dice seed of the Pilot games (``ardennes --seed``): the same dice every run."""
+
+
+async def answer_decisions(app: ArdennesApp, pilot: Pilot[None], s: GameSession) -> list[str]:
+    """Answer every pending decision with the keys (keep immunity, the offered losses, the
+    first retreat path, no advance); the prompts seen."""
+    prompts: list[str] = []
+    for _ in range(60):
+        d = s.pending()
+        if d is None:
+            return prompts
+        line = prompt(app)
+        prompts.append(line)
+        assert line == decision_prompt(d, list(d.choices[0]) if d.kind == "losses" else ())
+        key = {"waive_immunity": "n", "losses": "enter", "retreat": "1", "advance": "0"}[d.kind]
+        await press(pilot, key)
+    raise AssertionError("decisions do not end")
+
+
+def prompt(app: ArdennesApp) -> str:
+    return app.screen.query_one(StatusLine).prompt
+
+
+@pytest.mark.rule("AO-4.2a", "AO-4.2c", "AO-4.2h*", "AO-9.4L*", "AO-4.2f", "AO-5.1E")
+def test_gt1_combat_and_the_turn_played_through_the_ui() -> None:
     async def body(app: ArdennesApp, pilot: Pilot[None], s: GameSession) -> None:
         screen = app.screen
         assert isinstance(screen, PlayScreen)
@@ -105,84 +132,117 @@ def test_movement_phases_end_to_end() -> None:
         await end_phases(pilot, 2)  # Supply Judgment; Initial Movement lost: Combat
         assert "Initial Movement lost (AO-4.2c)" in message(app)
         assert s.state.phase == "combat"
-        # the play screen has no attacks yet: lift the GT1 attack obligations (AO-4.2h*)
-        s._states[-1] = without_gt1_obligations(s.state)
-        await end_phases(pilot, 1)
-        assert status(app).startswith(" GT1 16 Dec · German · Mechanized Movement · VP 0-0")
-        assert message(app).startswith("15 units may move")
-
-        # select the 12 SS panzer regiment: its reach is lit
-        view.cursor = "4008"
-        await pilot.pause()
-        assert message(app).startswith("15 units may move")
-        view.cursor = "4009"
-        await pilot.pause()
-        assert message(app) == "Enter selects de-12ss-a"
-        await press(pilot, "enter")
-        assert screen.selected == "de-12ss-a"
-        moves = s.legal_moves("de-12ss-a")
-        assert view.highlight == frozenset(moves) - {"4009"} and len(view.highlight) == 66
-        assert ">G  12ss a arm III 6-10" in panel.text
-        await press(pilot, "tab")  # a one-unit stack: Tab keeps it (and the map's focus)
-        assert screen.selected == "de-12ss-a" and app.focused is view
-        # the status line previews the cheapest path to the cursor hex
-        await press(pilot, "h")
-        assert view.cursor == "3909"
-        assert message(app) == (f"de-12ss-a to 3909: {moves['3909'].cost} MP, 2 hexes. Enter moves")
-        assert moves["3909"].cost == 2
-        await press(pilot, "enter")
-        us = s.state.unit("de-12ss-a")
-        assert (us.hex, us.moved, us.mp_spent) == ("3909", True, 2)
-        assert screen.selected is None and view.highlight == frozenset()
-        assert "G  12ss a arm III 6-10\n    moved, 2/10 MP" in panel.text
-        assert any(u.id == "de-12ss-a" for u in view.units["3909"])
-        # it has moved: selecting it again says why it may not move
-        await press(pilot, "enter")
-        assert message(app).startswith("de-12ss-a: AO-5.1E: de-12ss-a has already moved")
-        # undo puts it back (the last order of this phase only)
+        # the obligatory attacks (AO-4.2h*) are listed, lit, and e is refused until made
+        us_left, de_left = s.gt1_unmet()
+        assert len(us_left) == 10 and len(de_left) == 15
+        assert "GT1 must (AO-4.2h*)" in panel.text and "us-109-i" in panel.text
+        assert view.highlight == {s.state.unit(u).hex for u in us_left}
+        await press(pilot, "e")
+        assert message(app).startswith("AO-4.2h*") and s.state.phase == "combat"
+        # a on an American unit starts an attack, Enter on each German neighbour adds it
+        m = s.board.game_map
+        for n, target in enumerate(us_left):
+            h = s.state.unit(target).hex
+            assert h is not None
+            view.cursor = h
+            await press(pilot, "a")
+            assert screen.targets == [h]
+            germans = sorted(
+                {
+                    x
+                    for nb in m.neighbours(h)
+                    for x in s.own_units(nb)
+                    if not s.state.unit(x).attacked
+                    and x not in {u for a in s.state.combat.declared for u in a.attackers}
+                }
+            )
+            for g in germans:
+                view.cursor = s.state.unit(g).hex  # type: ignore[assignment]
+                await press(pilot, "enter")
+            assert sorted(screen.attackers) == germans
+            p = combat.preview_attack(s.board, s.state, germans, [h])
+            assert isinstance(p, combat.Preview)
+            shown = f"{p.attack} vs {p.defence} = {p.column}"
+            assert shown in panel.text and message(app).startswith(
+                f"{shown} ({p.table.capitalize()} CRT)"
+            )
+            assert "GT1 x3" in panel.text  # the German attack is tripled (AO-4.2d)
+            if n == 0:
+                # - lowers the odds; the German floor at 2-1 is the engine's (AO-9.4L*)
+                for _ in range(9):
+                    await press(pilot, "minus")
+                    if "AO-9.4L*" in message(app):
+                        break
+                assert message(app).startswith("AO-9.4L*: the German player may not reduce")
+                assert screen.odds == "2-1"
+                await press(pilot, "plus")
+                assert screen.odds in (None, "3-1")
+                await press(pilot, *(["plus"] * 9))
+                assert screen.odds is None and "only be lowered" in message(app)
+            view.cursor = h
+            await press(pilot, "enter")  # on the target: declare
+            assert len(s.state.combat.declared) == n + 1, message(app)
+            assert f"{n + 1} in the batch" in message(app)
+        assert s.gt1_unmet() == (us_left, de_left)  # declared, not yet resolved
+        # backspace takes back a declaration; Enter declares it again
+        last = s.log[-1]
         await press(pilot, "backspace")
-        assert s.state.unit("de-12ss-a").hex == "4009"
-        assert "de-12ss-a" not in {u.id for u in view.units.get("3909", [])}
-        assert message(app) == "Undone: the move of de-12ss-a (back in 4009)"
-        await press(pilot, "U")
-        assert message(app) == "Nothing to undo in this phase"
-        assert s.state.phase == "mechanized_movement"
-
-        # an unreachable hex: refused with the rule's reason, nothing changes
-        await select(app, pilot, "de-12ss-a", "4009")
-        before = state_hash(s.state)
-        view.cursor = "3409"
-        await pilot.pause()
-        assert "3409" not in moves
-        assert message(app).startswith("AO-")
-        await press(pilot, "enter")
-        assert message(app).startswith("AO-")
-        assert state_hash(s.state) == before and s.state.unit("de-12ss-a").hex == "4009"
-
-        # road mode in place: on a road hex it is the unit's move; elsewhere refused
+        assert (
+            message(app).startswith("Undone: the attack on") and len(s.state.combat.declared) == 9
+        )
+        assert s.apply(last) and len(s.state.combat.declared) == 10
+        # r resolves the batch with the game's dice; each decision is asked in the status
+        dice_before = s.state.dice
+        await press(pilot, "r")
+        assert s.state.dice > dice_before
+        assert " CRT: die " in message(app) or prompt(app)
+        await answer_decisions(app, pilot, s)
+        assert s.state.combat.declared == () and s.pending() is None
+        assert s.gt1_unmet() == ([], [])
+        # no re-roll: undo takes back choices made after the last roll, and stops there
+        for _ in range(10):
+            await press(pilot, "backspace")
+            if not message(app).startswith("Undone: "):
+                break
+        assert message(app) == "The dice have rolled: that cannot be undone"
+        await answer_decisions(app, pilot, s)
+        assert s.pending() is None and s.gt1_unmet() == ([], [])
+        # the combat log lists the ten attacks
+        await press(pilot, "c")
+        log = app.screen.query_one("#log-text").render()
+        assert str(log).count(" CRT: die ") == 10
         await press(pilot, "escape")
-        assert screen.selected is None and view.highlight == frozenset()
-        await press(pilot, "r")
-        assert message(app) == "Select a unit first (Enter on it)"
-        await select(app, pilot, "de-2ss-ai", "4012")
-        await press(pilot, "r")
-        assert message(app).startswith("AO-6.3C: de-2ss-ai must be on a road hex")
-        await select(app, pilot, "de-1ss-ai", "4014")
-        await press(pilot, "r")
-        us = s.state.unit("de-1ss-ai")
-        assert us.road_mode and us.moved and us.hex == "4014"
-        assert message(app).startswith("de-1ss-ai entered Road Mode (")
-        assert "road, moved" in panel.text
-
-        # through the Allied player-turn to the German GT2 Initial Movement Phase
+        assert app.screen is screen
+        vp = s.state.vp
+        assert vp.german + vp.allied > 0
         await end_phases(pilot, 1)
-        assert s.summary() == "GT1 16 Dec · Allied · Reinforcement · VP 0-0"
+        assert status(app).startswith(" GT1 16 Dec · German · Mechanized Movement · VP ")
+        assert "units may move" in message(app)
+        # through the Allied player-turn (its Combat Phase too) to GT2
         await end_phases(pilot, 3)
-        assert s.summary() == "GT1 16 Dec · Allied · Mechanized Movement · VP 0-0"
+        assert s.summary().startswith("GT1 16 Dec · Allied · Combat")
+        assert "a on an enemy hex (lit) starts an attack" in message(app)
+        await end_phases(pilot, 1)
+        assert s.summary().startswith("GT1 16 Dec · Allied · Mechanized Movement"), message(app)
         await press(pilot, "backspace")
         assert message(app) == "Nothing to undo in this phase"
         await end_phases(pilot, 3)
-        assert s.summary() == "GT2 17 Dec · German · Initial Movement · VP 0-0"
+        assert s.summary().startswith("GT2 17 Dec · German · Initial Movement · VP "), message(app)
+        assert f"VP {s.state.vp.german}-{s.state.vp.allied}" in status(app)
+        # von der Heydte drops first (AO-15.a): the drop hexes are lit, Enter drops, one die
+        assert message(app).endswith("de-vdh must drop first: Enter on a lit hex (AO-15.a)")
+        drops = paradrop.drop_hexes(s.board, s.state)
+        assert view.highlight == set(drops) and "Paradrop (AO-15.a)" in panel.text
+        await press(pilot, "e")
+        assert message(app).startswith("AO-15.a: de-vdh must drop")
+        view.cursor = drops[len(drops) // 2]
+        await pilot.pause()
+        assert message(app) == f"Enter drops de-vdh on {view.cursor}"
+        await press(pilot, "enter")
+        assert message(app).startswith("Drop die ")
+        die = int(message(app).split()[2].rstrip("."))
+        vdh = s.state.unit("de-vdh")
+        assert (vdh.status == "on_map") == (die in (1, 2))
         # a foot unit moves in the Initial Movement Phase
         foot = next(
             u
@@ -198,8 +258,11 @@ def test_movement_phases_end_to_end() -> None:
         assert f": {reach.cost} MP, " in message(app)
         await press(pilot, "enter")
         assert s.state.unit(foot).hex == dest
+        # the whole game replays from its saved log, with its seed, to the same state
+        again = GameSession.from_jsonl(1, s.to_jsonl(), s.board.game_map)
+        assert again.seed == SEED and state_hash(again.state) == state_hash(s.state)
 
-    drive(body)
+    drive(body, session=GameSession.new(1, seed=SEED))
 
 
 def test_cursor_move_with_a_unit_selected_repaints_two_hexes_only(tmp_path: Path) -> None:
@@ -250,7 +313,9 @@ def test_cursor_move_with_a_unit_selected_repaints_two_hexes_only(tmp_path: Path
         )
         assert status(app).startswith(" Saved 2 orders")  # a long message takes both lines
         # the session started past the GT1 German attacks, so replay from its own start
-        again = GameSession(s.board, s.start, decode_jsonl(screen.save_path.read_text()))
+        header, commands = parse_log(screen.save_path.read_text())
+        assert header == {"format": "ardennes-log/1", "scenario": 1, "seed": s.seed}
+        again = GameSession(s.board, s.start, commands, seed=s.seed)
         assert state_hash(again.state) == state_hash(s.state)
 
     drive(body, session=GameSession(*scenario_gt1_german_combat(1)))
@@ -266,3 +331,149 @@ def test_load_refuses_a_bad_log(tmp_path: Path) -> None:
         load_session(1, bad)
     with pytest.raises(UserError, match="cannot read"):
         load_session(1, tmp_path / "missing.jsonl")
+
+
+def test_combat_decisions_answered_with_the_keys() -> None:
+    """Seed ``d``: the batch asks for Ex losses (1-9 toggle, Enter confirms), an advance
+    (1-9 picks the unit) and retreat paths (1-9 picks the path, lit on the map)."""
+    from tests.test_session import gt1_german_combat
+
+    s = gt1_german_combat("d")
+
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: GameSession) -> None:
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        view = view_of(app)
+        panel = app.screen.query_one(SidePanel)
+        assert "Batch: 10 declared" in panel.text
+        await press(pilot, "r")
+        d = s.pending()
+        assert d is not None and d.kind == "losses" and d.side == "german"
+        assert prompt(app).startswith(f"German: choose Ex losses (need {d.need}): 1-9 toggle")
+        assert screen.status.has_class("decide")
+        assert " CRT: die " in message(app)  # the result stays visible under the question
+        units = sorted({u for c in d.choices for u in c})
+        assert screen.losses == list(d.choices[0])
+        assert f"1) [x] {units[0]}" in panel.text or f"1) [ ] {units[0]}" in panel.text
+        # digits toggle the listed units (not the map's keypad cursor keys meanwhile)
+        cursor = view.cursor
+        for u in list(screen.losses):
+            await press(pilot, str(units.index(u) + 1))
+        assert screen.losses == [] and view.cursor == cursor
+        await press(pilot, "enter")
+        assert message(app) == "Choose at least one unit (1-9), then Enter"
+        await press(pilot, str(units.index(d.choices[-1][0]) + 1))
+        for u in d.choices[-1][1:]:
+            await press(pilot, str(units.index(u) + 1))
+        assert screen.losses == list(d.choices[-1])
+        await press(pilot, "enter")
+        assert s.log[-1] == ChooseLosses(tuple(d.choices[-1]))
+        d = s.pending()
+        assert d is not None and d.kind == "advance"
+        assert prompt(app).startswith(f"German: advance into {d.hex}: key")
+        assert view.highlight == {d.hex} and view.cursor == d.hex
+        await press(pilot, "1")
+        assert s.log[-1] == Advance(d.hex, d.choices[0][0])  # type: ignore[arg-type]
+        while (d := s.pending()) is not None and d.kind == "advance":
+            await press(pilot, "0")
+            assert s.log[-1] == Advance(d.hex)  # type: ignore[arg-type]
+        assert d is not None and d.kind == "retreat" and len(d.choices) == 2
+        assert prompt(app).startswith(f"German (victor) picks the retreat of {d.unit}: keys 1-2")
+        assert view.highlight == {h for p in d.choices for h in p}
+        assert f"2) {'-'.join(d.choices[1])}" in panel.text
+        await press(pilot, "2")
+        assert s.log[-1] == ChooseRetreat(d.unit, d.choices[1])  # type: ignore[arg-type]
+        await answer_decisions(app, pilot, s)
+        assert s.pending() is None and not screen.status.has_class("decide")
+        assert prompt(app) == ""
+        # no decision pending: the digits move the cursor again (keypad)
+        before = view.cursor
+        await press(pilot, "6")
+        assert view.cursor != before
+
+    drive(body, session=s)
+
+
+def test_reinforcements_placed_on_lit_entry_hexes() -> None:
+    """The Allied GT2 Reinforcement Phase: the due units are listed, Tab picks one, its entry
+    hexes are lit, Enter places it (Road Mode), and the phase cannot end with units left."""
+    from tests.test_session import answer_all, gt1_german_combat
+
+    s = gt1_german_combat("reinf")
+    assert not isinstance(s.apply(ResolveAttacks()), Rejection)
+    answer_all(s)
+    while not (s.state.turn == 2 and s.state.side == "allied" and s.state.phase == "reinforcement"):
+        if paradrop.drop_pending(s.board, s.state):
+            assert not isinstance(
+                s.apply(Drop(paradrop.drop_hexes(s.board, s.state)[0])), Rejection
+            )
+        assert not isinstance(s.apply(EndPhase()), Rejection)
+
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: GameSession) -> None:
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        view = view_of(app)
+        panel = app.screen.query_one(SidePanel)
+        due = screen.due()
+        assert len(due) == 10 and "Reinforcements GT2" in panel.text
+        first, entries = due[0]
+        assert f">{first} ({len(entries)} hexes)" in panel.text
+        section = dict(reinforcements.due(s.board, s.state, "allied", 2))[first]
+        assert entries == reinforcements.entry_hexes(s.board, s.state, "allied", section)
+        assert view.highlight == set(entries)
+        await press(pilot, "tab")
+        assert screen.placing == due[1][0] and f">{due[1][0]}" in panel.text
+        await press(pilot, "tab", *(["tab"] * 8))
+        assert screen.placing == first
+        # e: the engine refuses while Allied units are due (AO-14.1A)
+        await end_phases(pilot, 1)
+        assert message(app).startswith("AO-14.1A: Allied reinforcements may not be delayed")
+        view.cursor = "2328"
+        await press(pilot, "enter")
+        assert message(app).startswith("AO-14.1A: 2328 is not an entry hex")
+        view.cursor = entries[0]
+        await pilot.pause()
+        assert message(app) == f"Enter places {first} on {entries[0]}"
+        await press(pilot, "enter")
+        us = s.state.unit(first)
+        assert (us.hex, us.status, us.road_mode) == (entries[0], "on_map", True)
+        assert message(app).startswith(f"{first} enters at {entries[0]} in Road Mode")
+        assert len(screen.due()) == 9 and screen.placing == due[1][0]
+        await press(pilot, "backspace")
+        assert message(app) == f"Undone: the placement of {first}" and len(screen.due()) == 10
+
+    drive(body, session=s)
+
+
+@pytest.mark.parametrize(("key", "waived"), [("y", ("0301",)), ("n", ())])
+def test_the_defender_answers_the_town_immunity_question(key: str, waived: tuple[str, ...]) -> None:
+    """On a small map: the Allied player is asked, before the die, whether to waive the town
+    immunity of his unit (AO-11.f*); ``y`` waives, ``n`` keeps it (not the cursor keys)."""
+    from rules.commands import WaiveImmunity
+    from tests.enginekit import board, make_map, position, unit
+
+    town = make_map(". . . . . .", towns={"Town": "0301"})
+    b = board(town, [unit("g", strength=8), unit("a", "allied")])
+    s = GameSession(b, position({"g": "0201", "a": "0301"}, phase="combat"), seed="waive")
+
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: GameSession) -> None:
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        view = view_of(app)
+        view.cursor = "0301"
+        await press(pilot, "a")
+        view.cursor = "0201"
+        await press(pilot, "enter")
+        assert screen.attackers == ["g"]
+        assert "def 0301: immune to Ar/Dr" in app.screen.query_one(SidePanel).text
+        await press(pilot, "r")
+        assert prompt(app) == (
+            "Allied decision: waive the Ar/Dr immunity in 0301 (AO-11.f*)? y waives, n keeps"
+        )
+        assert s.state.dice == 0  # asked before the die
+        assert view.cursor == "0301" and view.highlight == {"0301"}
+        await press(pilot, key)
+        assert s.log[-1] == WaiveImmunity(waived) and view.cursor == "0301"
+        assert s.state.dice == 1 and " CRT: die " in message(app)
+
+    drive(body, cursor="0201", session=s)

@@ -47,6 +47,9 @@ class SidePanel(ScrollView):
         """Unit id -> status words (play): set by the screen, then :meth:`refresh_hex`."""
         self.selected: str | None = None
         """The selected unit (play), marked ``>``."""
+        self.header: Text | None = None
+        """Lines shown above the hex (play: the attack being built, a decision's choices, the
+        units due); set by the screen, then :meth:`refresh_hex`."""
         self._lines: list[Text] = []
 
     @property
@@ -76,6 +79,10 @@ class SidePanel(ScrollView):
             notes=self.notes,
             selected=self.selected,
         )
+        if self.header is not None and self.header.plain:
+            header = self.header.copy()
+            header.rstrip()
+            text = Text.assemble(header, "\n", text)
         console = self.app.console if self.is_attached else Console(width=width)
         new = list(text.wrap(console, width, overflow="ellipsis"))
         old = self._lines

@@ -15,6 +15,11 @@ from rules.gamemap import GameMap
 from rules.hexgrid import HexId
 
 
+def _fit(line: str, width: int) -> str:
+    """``line`` cut to ``width`` cells (an ellipsis marks the cut)."""
+    return line if len(line) <= width else line[: max(0, width - 3)] + "..."
+
+
 class StatusLine(Static):
     """``0605 clear Bastogne | detail | z zoom  ? help  q quit``."""
 
@@ -24,6 +29,9 @@ class StatusLine(Static):
     """The game position (play screen), e.g. ``GT1 16 Dec · German · Set-up · VP 0-0``."""
     message: reactive[str] = reactive("")
     """The second line in play: move preview, refusal or what happened."""
+    prompt: reactive[str] = reactive("")
+    """A pending decision (play): shown on its own line, between the position and the
+    message, for as long as it is pending (the screen gives the status a third line)."""
 
     def __init__(self, game_map: GameMap, *, id: str | None = None) -> None:
         super().__init__("", id=id)
@@ -46,6 +54,17 @@ class StatusLine(Static):
             text.append(f" {h.fortification}")
 
     def render(self) -> Text:
+        if self.summary and self.prompt:
+            width = self.size.width or 80
+            text = Text(no_wrap=True, overflow="ellipsis")
+            text.append(f" {self.summary} ", "bold")
+            self._hex(text)
+            text.truncate(width, overflow="ellipsis")
+            text.append("\n")
+            text.append(_fit(f" {self.prompt}", width), "reverse")
+            text.append("\n")
+            text.append(_fit(f" {self.message}", width))
+            return text
         if self.summary and len(self.message) + 1 > self.size.width > 0:
             # A long message (a refusal with its reason) takes both lines for a moment.
             return Text(f" {self.message}", overflow="ellipsis")

@@ -1,0 +1,484 @@
+"""Reinforcements (AO-14), the paradrop (AO-15) and victory (AO-16) through the engine: the
+real scenario 1 schedule, the ring map of ``tests/test_rules_reinforcements.py`` for blocked
+sections and the Meuse, scripted dice."""
+
+from __future__ import annotations
+
+import itertools
+
+import msgspec
+import pytest
+
+from rules import position
+from rules import reinforcements as rf
+from rules.commands import Drop, EndPhase, Move, Place
+from rules.dice import ScriptedDice, SeededDice
+from rules.engine import (
+    Applied,
+    apply,
+    drop_hexes,
+    drop_required,
+    game_result,
+    pending_reinforcements,
+    replay_hashes,
+)
+from rules.events import (
+    GameEnded,
+    ReinforcementDelayed,
+    UnitEliminated,
+    UnitPlaced,
+    VictoryPointsTabulated,
+)
+from rules.movement import legal_moves
+from rules.rejection import Rejection
+from rules.state import Board, GameState, UnitState, VictoryPoints, state_hash
+from tests.enginekit import ended, scenario_gt1_german_combat, without_gt1_obligations
+from tests.test_rules_reinforcements import B as RING
+from tests.test_rules_reinforcements import state as ring_state
+
+
+def ok(r: Applied | Rejection) -> Applied:
+    assert isinstance(r, Applied), r
+    return r
+
+
+def refused(r: Applied | Rejection, case: str) -> Rejection:
+    assert isinstance(r, Rejection), r
+    assert r.case == case, r
+    return r
+
+
+def drive(
+    b: Board,
+    s: GameState,
+    until: tuple[int, str, str],
+    dice: object,
+    log: list[object] | None = None,
+) -> GameState:
+    """End phases until (turn, side, phase), doing only what the rules oblige: place the due
+    Allied reinforcements on their first open entry hex, drop von der Heydte on the first drop
+    hex, and lift the GT1 attack obligations (AO-4.2h*)."""
+    while (s.turn, s.side, s.phase) != until and s.phase != "game_over":
+        cmds: list[object] = []
+        if s.phase == "reinforcement" and s.side == "allied":
+            for uid, hexes in pending_reinforcements(b, s):
+                cmds.append(Place(unit=uid, hex=hexes[0]))
+        elif drop_required(b, s):
+            cmds.append(Drop(hex=drop_hexes(b, s)[0]))
+        cmds.append(EndPhase())
+        for c in cmds:
+            if s.phase == "combat" and s.turn == 1 and s.side == "german":
+                s = without_gt1_obligations(s)
+            r = apply(b, s, c, dice)  # type: ignore[arg-type]
+            assert isinstance(r, Applied), (s.turn, s.side, s.phase, c, r)
+            s = r.state
+            if log is not None:
+                log.append(c)
+    return s
+
+
+def gt1_german_combat() -> tuple[Board, GameState]:
+    return scenario_gt1_german_combat(1)
+
+
+# -- the real scenario 1: GT2 arrivals ---------------------------------------------------------
+
+
+@pytest.mark.rule("AO-14.1A", "AO-4.2g")
+def test_scenario_1_gt2_allied_ne_and_se_groups_enter_in_road_mode() -> None:
+    b, s = gt1_german_combat()
+    dice = SeededDice(b"gt2")
+    # GT1 Allied Reinforcement Phase: nothing is due (AO-4.2g)
+    s = drive(b, s, (1, "allied", "reinforcement"), dice)
+    assert pending_reinforcements(b, s) == []
+    s = drive(b, s, (2, "allied", "reinforcement"), dice)
+    pend = dict(pending_reinforcements(b, s))
+    ne = {"us-26-i", "us-39-i", "us-47-i", "us-517-pi", "us-cca7", "us-ccb7", "us-ccr7"}
+    se = {"us-cca10", "us-ccb10", "us-ccr10"}
+    assert set(pend) == ne | se
+    for u in ne:
+        assert pend[u] == ("2501", "3001", "3401")
+    for u in se:
+        assert pend[u] == ("1945", "2545", "3045", "3245")
+    # the Allied player may not end the phase with units due (AO-14.1A)
+    r = refused(apply(b, s, EndPhase(), dice), "AO-14.1A")
+    assert "us-cca7" in r.detail
+    # not on another section's hex, not a unit due later
+    refused(apply(b, s, Place(unit="us-cca7", hex="2545")), "AO-14.1A")
+    refused(apply(b, s, Place(unit="us-cca7", hex="0110")), "AO-14.1A")
+    later = next(u for u, (t, _sec) in rf.schedule(b).items() if t == 3 and u.startswith("us"))
+    refused(apply(b, s, Place(unit=later, hex="0110")), "AO-17.d")
+    for uid in sorted(pend):
+        a = ok(apply(b, s, Place(unit=uid, hex=pend[uid][-1])))
+        ev = a.events[0]
+        assert isinstance(ev, UnitPlaced) and ev.case == "AO-14.1A"
+        s = a.state
+        row = s.unit(uid)
+        assert (row.hex, row.status, row.road_mode) == (pend[uid][-1], "on_map", True)
+    assert pending_reinforcements(b, s) == []
+    s = ok(apply(b, s, EndPhase(), dice)).state
+    assert s.phase == "supply_judgment"
+
+
+@pytest.mark.rule("AO-14.2B")
+def test_staging_charges_two_road_hexes_per_earlier_unit() -> None:
+    b, s = gt1_german_combat()
+    dice = SeededDice(b"staging")
+    s = drive(b, s, (2, "allied", "reinforcement"), dice)
+    stagings = []
+    for uid in ("us-cca7", "us-ccb7", "us-ccr7"):
+        a = ok(apply(b, s, Place(unit=uid, hex="3001")))
+        s = a.state
+        stagings.append(s.unit(uid).staging)
+    assert stagings == [0, 2, 4]
+    for uid, hexes in pending_reinforcements(b, s):
+        s = ok(apply(b, s, Place(unit=uid, hex=hexes[0]))).state
+    s = drive(b, s, (2, "allied", "initial_movement"), dice)
+    second = "us-ccb7"
+    assert s.unit(second).staging == 2
+    free = msgspec.structs.replace(
+        s,
+        units=tuple(
+            msgspec.structs.replace(u, staging=None) if u.id == second else u for u in s.units
+        ),
+    )
+    staged_moves = legal_moves(b, s, second, road_mode=True)
+    free_moves = legal_moves(b, free, second, road_mode=True)
+    assert staged_moves and set(staged_moves) < set(free_moves)
+    for h, reach in staged_moves.items():
+        # a mechanized unit runs 2 road hexes per MP: 2 hexes lost = 1 MP (AO-6.5H)
+        assert reach.cost == free_moves[h].cost + 1, h
+    h, reach = max(staged_moves.items(), key=lambda kv: (kv[1].cost, kv[0]))
+    a = ok(apply(b, s, Move(unit=second, path=reach.path)))
+    assert a.state.unit(second).mp_spent == reach.cost
+    assert a.state.unit(second).staging is None
+    # the penalty of units that did not move is gone after the Initial Movement Phase
+    s = ok(apply(b, a.state, EndPhase(), dice)).state
+    assert all(not u.staging for u in s.units)
+    assert s.unit("us-ccr7").staging == 0  # still waiting on its entry hex
+
+
+# -- blocked sections (ring map) ----------------------------------------------------------------
+
+
+@pytest.mark.rule("AO-14.1b")
+def test_a_blocked_section_delays_then_falls_back_through_the_engine() -> None:
+    s = ring_state({"ga": "0502", "gb": "0702"}, turn=2, side="german")
+    s = msgspec.structs.replace(s, phase="mechanized_movement")
+    a = ok(apply(RING, s, EndPhase()))
+    s = a.state
+    assert (s.turn, s.side, s.phase) == (2, "allied", "reinforcement")
+    delayed = [e for e in a.events if isinstance(e, ReinforcementDelayed)]
+    assert [(e.unit, e.turn, e.section, e.delays) for e in delayed] == [
+        ("a0", 3, "NE", 1),
+        ("a1", 3, "NE", 1),
+        ("a2", 3, "NE", 1),
+    ]
+    assert [d.unit for d in s.delayed] == ["a0", "a1", "a2"]
+    assert position.loads(position.dumps(s)) == s
+    refused(apply(RING, s, Place(unit="a1", hex="0601")), "AO-14.1b")
+    s = ok(apply(RING, s, EndPhase())).state  # nothing due: the phase may end
+    # the German leaves: on GT3 they enter on the adjacent section NW (AO-14.1b)
+    s = s.replace_units(
+        [UnitState(id="ga", status="eliminated"), UnitState(id="gb", status="eliminated")]
+    )
+    s = ended(RING, s, 4)  # to the end of GT2 (tabulation), then GT3 German phases
+    while not (s.side == "allied" and s.phase == "reinforcement"):
+        s = ended(RING, s)
+    assert s.turn == 3
+    assert dict(pending_reinforcements(RING, s)) == {
+        "a0": ("0301",),
+        "a1": ("0301",),
+        "a2": ("0301",),
+        "s1": ("0606",),
+    }
+    refused(apply(RING, s, Place(unit="a1", hex="0601")), "AO-14.1A")
+    a = ok(apply(RING, s, Place(unit="a1", hex="0301")))
+    assert [d.unit for d in a.state.delayed] == ["a0", "a2"]
+    refused(apply(RING, a.state, EndPhase()), "AO-14.1A")
+
+
+@pytest.mark.rule("AO-14.1A")
+def test_the_german_may_hold_reinforcements_back() -> None:
+    s = ring_state({}, turn=1, side="german")
+    assert dict(pending_reinforcements(RING, s)) == {"g1": ("0803",)}
+    s2 = ok(apply(RING, s, EndPhase())).state  # not mandatory for the German
+    assert s2.phase == "supply_judgment"
+    s4 = ring_state({}, turn=4, side="german")
+    assert dict(pending_reinforcements(RING, s4)) == {"g1": ("0803",), "g2": ("0803",)}
+
+
+# -- the West-bank units and the Meuse (ring map: the Meuse between 0303 and 0403) ----------------
+
+
+def _wb_state(vp: int = 0, released: bool = False) -> GameState:
+    s = ring_state(
+        {"w1": "0303", "a1": "0304"},
+        turn=6,
+        vp=VictoryPoints(german=vp, allied=0),
+    )
+    return msgspec.structs.replace(s, phase="initial_movement", wb_released=released)
+
+
+@pytest.mark.rule("AO-14.3C")
+def test_west_bank_units_cannot_cross_the_meuse() -> None:
+    s = _wb_state(vp=24)
+    for reach in legal_moves(RING, s, "w1").values():  # round about, never across
+        hexes = ["0303", *reach.path]
+        assert ("0303", "0403") not in itertools.pairwise(hexes)
+    refused(apply(RING, s, Move(unit="w1", path=("0403",))), "AO-14.3C")
+    # not a West-bank unit: crosses (the river costs, AO-11.c)
+    s_a1 = msgspec.structs.replace(s, units=ring_state({"a1": "0303"}, turn=6).units)
+    assert "0403" in legal_moves(RING, s_a1, "a1")
+    # 25 German VP: released (AO-14.3C); once released at a tabulation, for good
+    s25 = _wb_state(vp=25)
+    ok(apply(RING, s25, Move(unit="w1", path=("0403",))))
+    again = _wb_state(vp=20, released=True)
+    ok(apply(RING, again, Move(unit="w1", path=("0403",))))
+
+
+@pytest.mark.rule("AO-14.3C", "AO-16.E")
+def test_the_tabulation_releases_the_west_bank_units_for_good() -> None:
+    s = ring_state({}, turn=7, side="allied")
+    lost = [UnitState(id=u, status="eliminated") for u in ("a0", "a1", "a2", "s1", "w1")]
+    s = msgspec.structs.replace(s.replace_units(lost), phase="mechanized_movement")
+    # 7 Allied units lost (ax and ai too), 3 German (ga, gb, gm): not enough
+    a = ok(apply(RING, s, EndPhase(), ScriptedDice([6], start=s.dice)))
+    tab = [e for e in a.events if isinstance(e, VictoryPointsTabulated)]
+    assert [(e.turn, e.german, e.allied, e.wb_released) for e in tab] == [(7, 7, 3, False)]
+    assert not a.state.wb_released
+    # a tabulation at 25+ sets the flag, which stays when the VP drop again
+    b, s25 = _tabulated_state(5, 25, 0)
+    a2 = ok(apply(b, s25, EndPhase(), ScriptedDice([6], start=s25.dice)))
+    assert a2.state.wb_released
+    assert [e.wb_released for e in a2.events if isinstance(e, VictoryPointsTabulated)] == [True]
+    kept = msgspec.structs.replace(s, wb_released=True)
+    assert ok(apply(RING, kept, EndPhase(), ScriptedDice([6], start=0))).state.wb_released
+
+
+# -- the paradrop (AO-15) --------------------------------------------------------------------------
+
+
+def _gt2_german_initial(dice: object) -> tuple[Board, GameState]:
+    b, s = gt1_german_combat()
+    return b, drive(b, s, (2, "german", "initial_movement"), dice)
+
+
+@pytest.mark.rule("AO-15.a", "AO-15.b")
+def test_gt2_drop_is_mandatory_and_resolved_by_the_die() -> None:
+    b, s = _gt2_german_initial(SeededDice(b"drop"))
+    assert drop_required(b, s)
+    hexes = drop_hexes(b, s)
+    assert hexes
+    refused(apply(b, s, EndPhase()), "AO-15.a")
+    some = next(u.id for u in s.units if u.in_play and b.defs[u.id].side == "german")
+    refused(apply(b, s, Move(unit=some, path=("enter_road_mode",))), "AO-15.a")
+    assert legal_moves(b, s, some) == {}
+    refused(apply(b, s, Drop(hex=hexes[0])), "dice-needed")
+    allied_hex = next(u.hex for u in s.units if u.in_play and b.defs[u.id].side == "allied")
+    assert allied_hex is not None
+    refused(apply(b, s, Drop(hex=allied_hex), ScriptedDice([1], start=s.dice)), "AO-15.a")
+    # a 2 survives: placed, supplied, and the phase goes on
+    a = ok(apply(b, s, Drop(hex=hexes[0]), ScriptedDice([2], start=s.dice)))
+    assert [type(e).__name__ for e in a.events] == ["DieRoll", "UnitPlaced"]
+    row = a.state.unit("de-vdh")
+    assert (row.hex, row.status, row.supply) == (hexes[0], "on_map", "supplied")
+    assert a.state.dice == s.dice + 1
+    assert not drop_required(b, a.state)
+    ok(apply(b, a.state, EndPhase()))
+    refused(apply(b, a.state, Drop(hex=hexes[1]), ScriptedDice([2], start=s.dice + 1)), "AO-15.a")
+    # a 3 eliminates it: 1 VP to the Allies (AO-16.A)
+    d = ok(apply(b, s, Drop(hex=hexes[0]), ScriptedDice([3], start=s.dice)))
+    assert any(isinstance(e, UnitEliminated) and e.case == "AO-15.b" for e in d.events)
+    assert d.state.unit("de-vdh").status == "eliminated"
+    assert d.state.vp.allied == s.vp.allied + 1
+
+
+# -- victory (AO-16) ---------------------------------------------------------------------------
+
+
+def _tabulated_state(turn: int, g: int, a: int) -> tuple[Board, GameState]:
+    """A fake board whose tabulation gives (g, a): g Allied and a German units eliminated."""
+    from tests.enginekit import make_map, unit
+
+    allies = [unit(f"al{i:02}", "allied") for i in range(g + 1)]
+    germans = [unit(f"ge{i:02}", "german") for i in range(a + 1)]
+    b = Board(make_map(". . .\n. . ."), [*allies, *germans])
+    rows = [UnitState(id=f"al{i:02}", status="eliminated") for i in range(g)]
+    rows += [UnitState(id=f"al{g:02}", hex="0101")]
+    rows += [UnitState(id=f"ge{i:02}", status="eliminated") for i in range(a)]
+    rows += [UnitState(id=f"ge{a:02}", hex="0302")]
+    s = GameState(
+        scenario=0,
+        turn=turn,
+        side="allied",
+        phase="mechanized_movement",
+        units=tuple(sorted(rows, key=lambda u: u.id)),
+    )
+    return b, s
+
+
+@pytest.mark.rule("AO-16.E")
+def test_vp_are_tabulated_at_the_end_of_each_game_turn() -> None:
+    b, s = _tabulated_state(3, 4, 2)
+    a = ok(apply(b, s, EndPhase()))
+    tab = [e for e in a.events if isinstance(e, VictoryPointsTabulated)]
+    assert [(e.turn, e.german, e.allied) for e in tab] == [(3, 4, 2)]
+    assert a.state.vp == VictoryPoints(german=4, allied=2)
+    assert (a.state.turn, a.state.side, a.state.phase) == (4, "german", "reinforcement")
+    assert game_result(a.state) is None
+    # not at the end of the German player-turn
+    g = msgspec.structs.replace(s, side="german")
+    a2 = ok(apply(b, g, EndPhase()))
+    assert not any(isinstance(e, VictoryPointsTabulated) for e in a2.events)
+
+
+@pytest.mark.rule("AO-16.2")
+def test_immediate_german_victory_by_the_end_of_gt6() -> None:
+    b, s = _tabulated_state(6, 35, 10)
+    a = ok(apply(b, s, EndPhase(), ScriptedDice([6], start=s.dice)))
+    assert a.state.phase == "game_over" and a.state.turn == 6
+    v = game_result(a.state)
+    assert v is not None and (v.winner, v.kind, v.german_vp, v.allied_vp) == (
+        "german",
+        "immediate",
+        35,
+        10,
+    )
+    end = [e for e in a.events if isinstance(e, GameEnded)]
+    assert len(end) == 1 and end[0].verdict == v
+    refused(apply(b, a.state, EndPhase()), "AO-4.1a")
+    assert position.loads(position.dumps(a.state)) == a.state
+    # not after GT7: play goes on
+    b7, s7 = _tabulated_state(7, 35, 10)
+    a7 = ok(apply(b7, s7, EndPhase(), ScriptedDice([6], start=s7.dice)))
+    assert a7.state.phase == "reinforcement" and a7.state.result is None
+
+
+@pytest.mark.rule("AO-16.1", "AO-16.3")
+@pytest.mark.parametrize(
+    ("g", "a", "winner", "kind"),
+    [
+        (34, 0, "allied", "cumulative"),
+        (36, 24, "german", "ratio"),
+        (36, 25, None, "ratio"),
+        (35, 35, None, "ratio"),
+        (35, 36, "allied", "ratio"),
+    ],
+)
+def test_gt18_verdicts(g: int, a: int, winner: str | None, kind: str) -> None:
+    b, s = _tabulated_state(18, g, a)
+    r = ok(apply(b, s, EndPhase(), ScriptedDice([6], start=s.dice)))
+    assert r.state.phase == "game_over"
+    v = game_result(r.state)
+    assert v is not None and (v.winner, v.kind) == (winner, kind)
+    assert (v.german_vp, v.allied_vp) == (g, a)
+
+
+# -- a whole game ----------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.rule("AO-4.1a", "AO-16.1", "AO-16.3")
+def test_scenario_1_plays_to_the_verdict_and_replays() -> None:
+    from rules.engine import new_game
+    from rules.gamemap import load_map
+    from rules.scenario import load_scenario
+
+    b, s0 = new_game(load_scenario(1), load_map())
+    dice = SeededDice(b"whole-game")
+    log1: list[object] = []
+    s1 = drive(b, s0, (1, "german", "combat"), dice, log1)
+    lifted = without_gt1_obligations(s1)  # no attacks: AO-4.2h* lifted by hand
+    log2: list[object] = []
+    s = drive(b, lifted, (99, "german", "game_over"), dice, log2)
+    assert s.phase == "game_over"
+    v = game_result(s)
+    assert v is not None
+    assert s.turn == 18 or v.kind == "immediate"
+    assert s.vp == VictoryPoints(german=v.german_vp, allied=v.allied_vp)
+    # every Allied reinforcement entered (AO-14.1A) and the drop happened (AO-15.a)
+    assert all(u.status != "not_arrived" for u in s.units if b.defs[u.id].side == "allied")
+    assert s.unit("de-vdh").status != "not_arrived"
+    # the logs replay to the same hashes
+    h1 = replay_hashes(b, s0, log1, dice)  # type: ignore[arg-type]
+    assert h1[-1] == state_hash(s1)
+    h2 = replay_hashes(b, lifted, log2, dice)  # type: ignore[arg-type]
+    assert h2[-1] == state_hash(s)
+
+
+@pytest.mark.rule("AO-14.2B", "AO-6.5G")
+def test_german_units_staging_on_an_east_entry_hex_are_exempt_from_spacing() -> None:
+    s = ring_state({}, turn=4, side="german")
+    for uid in ("g1", "g2"):
+        s = ok(apply(RING, s, Place(unit=uid, hex="0803"))).state
+    assert [s.unit(u).staging for u in ("g1", "g2")] == [0, 2]
+    assert [s.unit(u).road_mode for u in ("g1", "g2")] == [True, True]
+    s = ended(RING, s, 2)
+    assert s.phase == "initial_movement"
+    # two Road Mode units in one hex, yet the first may set off along the road (AO-14.2B),
+    # but not stop next to the one still waiting (AO-6.5G)
+    moves = legal_moves(RING, s, "g1")
+    assert "0703" not in moves and "0603" in moves
+    refused(apply(RING, s, Move(unit="g1", path=("0703",))), "AO-6.5G")
+    s = ok(apply(RING, s, Move(unit="g1", path=("0703", "leave_road_mode", "0603")))).state
+    assert s.unit("g1").staging is None and s.unit("g1").mp_spent == 1 + 3 + 1
+    # the second, alone now, is an ordinary Road Mode unit paying its penalty: 2 road hexes
+    # = 1 MP for a German infantry unit (2 per MP)
+    a = ok(apply(RING, s, Move(unit="g2", path=("0703",))))
+    assert a.state.unit("g2").mp_spent == 1 + 1
+
+
+@pytest.mark.rule("AO-17.d")
+def test_board_from_scenario_registers_the_schedule() -> None:
+    from rules.gamemap import load_map
+    from rules.scenario import load_scenario
+
+    sc = load_scenario(1)
+    b = Board.from_scenario(sc, load_map())
+    assert rf.SCHEDULE_KEY in b.cache
+    assert rf.schedule(b) == {a.unit: (a.turn, a.section) for a in sc.arrivals}
+
+
+@pytest.mark.rule("AO-4.2b", "AO-14.1A")
+def test_gt1_german_reinforcement_enters_on_the_east_edge() -> None:
+    from rules.engine import new_game
+    from rules.gamemap import load_map
+    from rules.scenario import load_scenario
+
+    b, s = new_game(load_scenario(1), load_map())
+    s = ended(b, s, 2)
+    assert (s.turn, s.side, s.phase) == (1, "german", "reinforcement")
+    assert pending_reinforcements(b, s) == [
+        ("de-1-a", ("4209", "4215", "4219", "4229", "4237", "4239"))
+    ]
+    refused(apply(b, s, Place(unit="de-2-a", hex="4209")), "AO-17.d")
+    refused(apply(b, s, Place(unit="de-1-a", hex="4109")), "AO-14.1A")
+    a = ok(apply(b, s, Place(unit="de-1-a", hex="4215")))
+    row = a.state.unit("de-1-a")
+    assert (row.hex, row.road_mode, row.staging) == ("4215", True, 0)
+
+
+@pytest.mark.rule("AO-14.3C", "AO-9.6N")
+def test_west_bank_units_do_not_advance_across_the_meuse() -> None:
+    from rules import combat
+    from rules.state import Attack, Resolution
+    from tests.enginekit import unit
+    from tests.test_rules_reinforcements import SCHEDULE, _Arr, ring_map
+
+    defs = [unit(u, "allied" if u[0] in "asw" else "german", mech=True) for u in SCHEDULE]
+    defs += [unit(u, "german") for u in ("ga", "gb", "gm")] + [unit("ax", "allied")]
+    defs += [unit("ai", "allied")]
+    b = Board(ring_map(), defs, {u: t for u, (t, _s) in SCHEDULE.items()})
+    rf.register_schedule(b, [_Arr(u, t, sec) for u, (t, sec) in SCHEDULE.items()])
+    s = ring_state({"w1": "0303", "a1": "0304"}, turn=6)
+    s = msgspec.structs.replace(s, phase="combat")
+    r = Resolution(
+        attack=Attack(attackers=("a1", "w1"), defenders=("0403",)),
+        step="advance",
+        advancing=("a1", "w1"),
+        cleared=("0403",),
+    )
+    assert combat.advance_choices(b, s, r, "0403") == ["a1"]
+    free = msgspec.structs.replace(s, wb_released=True)
+    assert combat.advance_choices(b, free, r, "0403") == ["a1", "w1"]

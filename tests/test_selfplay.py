@@ -1,0 +1,256 @@
+"""Self-play (``rules.selfplay``, ``ardennes selfplay``): determinism, replay, and properties of
+whole bot games - no illegal state is ever reached, VP change only as AO-16 says, a game
+played to the end has a verdict. Short games here; full games are ``slow``."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from ardennes_tui.cli import main
+from rules.dice import SeededDice
+from rules.engine import Applied, apply
+from rules.events import VictoryPointsTabulated
+from rules.roadmode import road_links
+from rules.selfplay import (
+    GameRecord,
+    decode_log,
+    encode_log,
+    play,
+    replay_log,
+    start,
+)
+from rules.stacking import over_limit
+from rules.state import LAST_TURN, Board, GameState, state_hash
+
+
+@cache
+def game(scenario: int, seed: int, turns: int | None) -> GameRecord:
+    return play(scenario, seed, turns)
+
+
+def problems(b: Board, s: GameState) -> list[str]:
+    """What makes a state illegal (as in tests/test_engine_combat_properties.py; reinforcements
+    just placed on one entry hex in Road Mode - AO-14.2B staging - are exempt, and units on
+    Allied Map Edge hexes do not count for Road Mode spacing, AO-8.3F)."""
+    m = b.game_map
+    staged = {u.hex for u in s.units if getattr(u, "staging", None) is not None}
+    out = [f"over the limit in {h}" for h in over_limit(b, s) if h not in staged]
+    sides: dict[str, set[str]] = {}
+    for u in s.units:
+        if u.hex is None or u.status not in ("on_map", "dormant"):
+            continue
+        side = b.defs[u.id].side
+        sides.setdefault(u.hex, set()).add(side)
+        if side == "german" and m.is_allied_edge(u.hex):
+            out.append(f"German {u.id} on the edge hex {u.hex}")
+        if (
+            u.road_mode
+            and u.status == "on_map"
+            and not m.is_allied_edge(u.hex)
+            and getattr(u, "staging", None) is None
+        ):
+            friends = [
+                o
+                for o in s.units
+                if o.id != u.id
+                and o.status == "on_map"
+                and b.defs[o.id].side == side
+                and getattr(o, "staging", None) is None
+                and not (o.hex is not None and m.is_allied_edge(o.hex))  # AO-8.3F
+            ]
+            if any(o.hex == u.hex for o in friends):
+                out.append(f"Road Mode {u.id} stacked in {u.hex}")
+            links = set(road_links(m, u.hex))
+            for o in friends:
+                if o.hex in links and not (u.must_leave_road_mode or o.must_leave_road_mode):
+                    out.append(f"Road Mode {u.id} next to {o.id} on the road")
+    out += [f"both sides in {h}" for h, v in sides.items() if len(v) > 1]
+    return out
+
+
+def lost(b: Board, s: GameState, side: str) -> int:
+    return sum(1 for u in s.units if u.status == "eliminated" and b.defs[u.id].side == side)
+
+
+def check_game(r: GameRecord) -> None:
+    """Replay ``r`` command by command and check every state on the way."""
+    b, s = start(r.scenario)
+    dice = SeededDice(bytes.fromhex(r.dice_seed))
+    tabulated = iter(r.vp)
+    for i, cmd in enumerate(r.commands):
+        res = apply(b, s, cmd, dice)
+        assert isinstance(res, Applied), (i, cmd, res)
+        prev, s = s, res.state
+        assert state_hash(s) == r.hashes[i]
+        bad = problems(b, s)
+        assert not bad, (i, cmd, bad)
+        # Allied VP: one per German unit eliminated, at once (AO-16.A)
+        assert s.vp.allied == lost(b, s, "german"), (i, cmd)
+        turn_ended = s.turn != prev.turn or (s.phase == "game_over" and prev.phase != "game_over")
+        if not turn_ended:
+            # between tabulations German VP move only by Allied eliminations (AO-16.A)
+            assert s.vp.german - lost(b, s, "allied") == prev.vp.german - lost(b, prev, "allied")
+        else:
+            # the tabulation (AO-16.E): kills plus the exit VP held now (AO-16.F)
+            tab = [e for e in res.events if isinstance(e, VictoryPointsTabulated)]
+            assert len(tab) == 1 and tab[0].turn == prev.turn
+            t = tab[0]
+            assert (s.vp.german, s.vp.allied) == (t.german, t.allied)
+            assert t.german == lost(b, s, "allied") + t.exit_vp
+            assert 0 <= t.exit_vp <= sum(h.exit_vp or 0 for h in b.game_map.exit_hexes())
+            rec = next(tabulated)
+            assert (rec.turn, rec.german, rec.allied, rec.exit_vp) == (
+                prev.turn,
+                t.german,
+                t.allied,
+                t.exit_vp,
+            )
+    assert state_hash(s) == r.final_hash
+
+
+def test_same_seed_gives_the_same_bytes() -> None:
+    a = encode_log(play(1, 11, turns=2))
+    b = encode_log(play(1, 11, turns=2))
+    assert a == b
+
+
+def test_different_seeds_give_different_games() -> None:
+    a, b = game(1, 1, 2), game(1, 2, 2)
+    assert a.dice_seed != b.dice_seed
+    assert a.final_hash != b.final_hash
+    assert encode_log(a) != encode_log(b)
+
+
+def test_the_log_replays_to_the_final_hash() -> None:
+    r = game(1, 1, 2)
+    data = encode_log(r)
+    head, body, foot = decode_log(data)
+    assert head.scenario == 1 and head.seed == "1" and head.dice_seed == r.dice_seed
+    assert [x.command for x in body] == list(r.commands)
+    assert foot is not None and foot.hash == r.final_hash
+    res = replay_log(data)
+    assert res.ok and res.final_hash == r.final_hash and res.commands == len(r.commands)
+
+
+def test_replay_names_the_first_diverging_command() -> None:
+    data = encode_log(game(1, 1, 2))
+    lines = data.splitlines()
+    line = msgspec.json.decode(lines[40])
+    line["hash"] = "0" * 64
+    lines[40] = msgspec.json.encode(line)
+    res = replay_log(b"\n".join(lines) + b"\n")
+    assert not res.ok and res.diverged_at == 39 and "command 39" in res.message
+    # without per-command hashes the final hash still catches a changed dice seed
+    other = encode_log(game(1, 1, 2), hashes=False).replace(
+        game(1, 1, 2).dice_seed.encode(), game(1, 2, 2).dice_seed.encode()
+    )
+    res = replay_log(other)
+    assert not res.ok
+
+
+@pytest.mark.parametrize(
+    ("scenario", "seed"), [(1, 1), (1, 2), (1, 3), (2, 4), (6, 5), (7, 6), (9, 7), (10, 8)]
+)
+def test_short_games_stay_legal_and_score_by_the_rules(scenario: int, seed: int) -> None:
+    r = game(scenario, seed, 2)
+    assert [v.turn for v in r.vp] == [1, 2]
+    assert r.verdict is None or r.verdict.kind == "immediate"
+    check_game(r)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scenario", range(1, 11))
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_full_games_end_with_a_verdict(scenario: int, seed: int) -> None:
+    r = play(scenario, seed)
+    assert r.verdict is not None
+    assert r.final_phase == "game_over"
+    assert r.vp[-1].turn == LAST_TURN or r.verdict.kind == "immediate"
+    check_game(r)
+    assert replay_log(encode_log(r)).ok
+
+
+# -- the command --------------------------------------------------------------------------------
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_writes_a_log_that_replays(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / "g.jsonl"
+    code, out, err = run(
+        ["selfplay", "--scenario", "1", "--seed", "1", "--turns", "2", "-o", str(f)], capsys
+    )
+    assert code == 0 and err == "" and "stopped after GT2" in out
+    assert f.read_bytes() == encode_log(game(1, 1, 2))
+    code, out, err = run(["selfplay", "--replay", str(f)], capsys)
+    assert code == 0 and "hash matches" in out
+
+
+def test_cli_never_overwrites_without_force(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    f = tmp_path / "g.jsonl"
+    f.write_text("keep me")
+    argv = ["selfplay", "--scenario", "1", "--seed", "1", "--turns", "1", "-o", str(f)]
+    code, _out, err = run(argv, capsys)
+    assert code == 2 and "--force" in err and len(err.splitlines()) == 1
+    assert f.read_text() == "keep me"
+    code, _out, err = run([*argv, "--force"], capsys)
+    assert code == 0 and f.read_text() != "keep me"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["selfplay", "--scenario", "11", "--seed", "1", "-o", "x"],
+        ["selfplay", "--scenario", "1", "--seed", "1", "--turns", "0", "-o", "x"],
+        ["selfplay", "--scenario", "1", "--seed", "1", "--turns", "19", "-o", "x"],
+        ["selfplay", "--scenario", "1", "-o", "x"],
+        ["selfplay", "--scenario", "1", "--seed", "1"],
+        ["selfplay", "--replay", "x", "--scenario", "1"],
+        ["selfplay", "--scenario", "one"],
+    ],
+)
+def test_cli_refuses_bad_arguments(
+    argv: list[str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    try:
+        code, _out, err = run(argv, capsys)
+    except SystemExit as exc:  # argparse usage errors
+        code = int(exc.code or 0)
+        err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "x").exists()
+
+
+def test_cli_replay_reports_a_mismatch(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = encode_log(game(1, 1, 2))
+    lines = data.splitlines()
+    foot = msgspec.json.decode(lines[-1])
+    foot["hash"] = "f" * 64
+    lines[-1] = msgspec.json.encode(foot)
+    lines = [
+        msgspec.json.encode({**msgspec.json.decode(x), "hash": None})
+        if i not in (0, len(lines) - 1)
+        else x
+        for i, x in enumerate(lines)
+    ]
+    f = tmp_path / "bad.jsonl"
+    f.write_bytes(b"\n".join(lines) + b"\n")
+    code, _out, err = run(["selfplay", "--replay", str(f)], capsys)
+    assert code == 1 and "final state hash" in err
+    f.write_text("not json\n")
+    code, _out, err = run(["selfplay", "--replay", str(f)], capsys)
+    assert code == 2 and len(err.splitlines()) == 1
