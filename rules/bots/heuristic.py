@@ -14,10 +14,8 @@ import heapq
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, cast
 
-import msgspec
-
-from rules import commands as cmds
 from rules import crt, paradrop, reinforcements
+from rules.bots.rng import BotRng
 from rules.combat import defender_supply, gt1_unmet
 from rules.commands import (
     Advance,
@@ -25,6 +23,7 @@ from rules.commands import (
     ChooseRetreat,
     Command,
     DeclareAttack,
+    Drop,
     EndPhase,
     Move,
     Place,
@@ -46,6 +45,9 @@ FIELDS_KEY: Final = "bots.fields"
 OBJECTIVE_TOWNS: Final[Mapping[str, int]] = {"Liège": 6, "Bastogne": 5, "St. Vith": 3}
 """German objective towns and their pull (how many hexes of detour they are worth)."""
 MEUSE_BRIDGE_PULL: Final = 4
+GARRISON: Final = 40
+"""The Allied bot's bonus for the first unit to end in an objective town (Liège, Bastogne,
+St. Vith, the Meuse bridge towns): worth a long march away from the front."""
 GOOD_TERRAIN: Final = ("rough",)
 ROAD_MODE_SAFE: Final = 4
 """A unit may end a move in Road Mode only this many hexes or more from the nearest enemy."""
@@ -92,7 +94,7 @@ def min_odds(board: Board, state: GameState, target: HexId) -> str:
 class Fields:
     """Per-board tables the bots score with (kept in ``board.cache``)."""
 
-    __slots__ = ("bridge_hexes", "junctions", "objective", "passable", "towns")
+    __slots__ = ("bridge_hexes", "garrison", "junctions", "objective", "passable", "towns")
 
     def __init__(self, board: Board) -> None:
         m = board.game_map
@@ -120,6 +122,9 @@ class Fields:
         for h in bridges:
             pulls[h] = max(pulls.get(h, 0), MEUSE_BRIDGE_PULL)
         self.objective: dict[HexId, int] = _potential(m, self.passable, pulls)
+        self.garrison: frozenset[HexId] = frozenset(
+            {towns[n] for n in OBJECTIVE_TOWNS if n in towns} | (bridges & self.towns)
+        )
 
 
 def _potential(
@@ -173,15 +178,10 @@ def _side_of(board: Board, uid: str) -> Side:
     return board.defs[uid].side
 
 
-def _drop_command() -> Any:
-    """The engine's ``Drop`` command class once it exists (AO-15), else None."""
-    return getattr(cmds, "Drop", None)
-
-
 class Bot:
     """A heuristic player of one side. ``rng`` breaks ties among equally scored choices."""
 
-    def __init__(self, side: Side, rng: Any) -> None:
+    def __init__(self, side: Side, rng: BotRng) -> None:
         self.side: Side = side
         self.rng = rng
         self._key: tuple[int, str, str] | None = None
@@ -273,27 +273,15 @@ class Bot:
         return None
 
     def _drop(self, board: Board, state: GameState) -> Command | None:
-        drop = _drop_command()
-        if drop is None or self.side != "german":
+        if self.side != "german" or not paradrop.drop_required(board, state):
             return None
-        try:
-            if not paradrop.drop_pending(board, state):
-                return None
-            uid = paradrop.drop_unit(board)
-            hexes = paradrop.drop_hexes(board, state)
-        except LookupError:
-            return None
+        hexes = paradrop.drop_hexes(board, state)
         obj = fields(board).objective
         safe = [h for h in hexes if self._enemy_dist.get(h, _INF) >= 2] or list(hexes)
         if not safe:
             return None
         best = min(obj.get(h, _INF) for h in safe)
-        h = self.rng.choice([x for x in safe if obj.get(x, _INF) == best])
-        names = {f.name for f in msgspec.structs.fields(drop)}
-        kw: dict[str, object] = {"hex": h}
-        if "unit" in names:
-            kw["unit"] = uid
-        return cast(Command, drop(**kw))
+        return Drop(self.rng.choice([x for x in safe if obj.get(x, _INF) == best]))
 
     # -- movement -----------------------------------------------------------------------------
 
@@ -330,6 +318,8 @@ class Bot:
             s += 8 * town + 4 * (h in f.junctions) + 2 * good
             if f.objective.get(h, 60) < 0:
                 s += 6
+            if h in f.garrison and n_friends == 0:
+                s += GARRISON  # one unit holds each objective town (Liège, Bastogne, ...)
             s -= 3 * max(0, min(e, 30) - 2)
             if e == 1 and not good:
                 s -= 4
@@ -504,7 +494,7 @@ class Bot:
         return None
 
 
-def bots_for(rng: Any) -> dict[Side, Bot]:
+def bots_for(rng: BotRng) -> dict[Side, Bot]:
     """One bot per side, each with its own stream derived from ``rng``."""
     return {
         "german": Bot("german", rng.derive("german")),
