@@ -42,6 +42,16 @@ class ReinforcementDelayed(_Event, tag="reinforcement_delayed", frozen=True):
     delays: int
 
 
+class ReinforcementWithdrawn(_Event, tag="reinforcement_withdrawn", frozen=True):
+    """``unit``, a reinforcement that never left the entry hex ``hex`` it shares with other
+    units, goes back off the map at the end of the movement phase (AO-8.0, AO-6.5G): it is due
+    again at the next Reinforcement Phase."""
+
+    unit: str
+    hex: str
+    case: str
+
+
 class VictoryPointsTabulated(_Event, tag="victory_points", frozen=True):
     """The tabulation at the end of Game-Turn ``turn`` (AO-16.E): the running totals, the exit
     VP held in them, and whether West-bank units are released now (AO-14.3C)."""
@@ -226,6 +236,7 @@ class StandingOrdersSet(_Event, tag="standing_orders_set", frozen=True):
 Event = (
     UnitPlaced
     | ReinforcementDelayed
+    | ReinforcementWithdrawn
     | VictoryPointsTabulated
     | UnitMoved
     | RoadModeChanged

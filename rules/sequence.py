@@ -43,6 +43,7 @@ from rules.events import (
     PhaseBegan,
     PhaseSkipped,
     ReinforcementDelayed,
+    ReinforcementWithdrawn,
     RoadModeChanged,
     SupplyChanged,
     VictoryPointsTabulated,
@@ -53,6 +54,7 @@ from rules.gameturn1 import (
     german_defence_multiplier,
     reinforcements_allowed,
 )
+from rules.hexgrid import HexId
 from rules.interdiction import interdiction_for, lift_interdiction
 from rules.movement import movement_allowance
 from rules.rejection import Rejection
@@ -107,6 +109,40 @@ def next_phase(turn: int, side: Side, phase: Phase) -> tuple[int, Side, Phase]:
 
 def _set(state: GameState, rows: dict[str, UnitState]) -> GameState:
     return state.replace_units(rows[k] for k in sorted(rows))
+
+
+def withdraw_crowded_reinforcements(
+    board: Board, state: GameState, events: list[Event]
+) -> GameState:
+    """At the end of a movement phase, reinforcements that never left a live entry hex they
+    share with other units go back off the map, due again next Reinforcement Phase.
+
+    Staging lets several Road Mode reinforcements wait on one entry hex while they drive off it
+    (AO-14.2B), but the stacking limit and Road Mode spacing hold "at ALL times" (AO-8.0,
+    AO-6.5G): a crowd may not outlast the phase. The unit that entered first (lowest staging
+    penalty, then id) stays; Allied Map Edge hexes have no limit (AO-8.3F) and are left alone.
+    """
+    m = board.game_map
+    by_hex: dict[HexId, list[UnitState]] = {}
+    for u in state.units:
+        if u.status == "on_map" and u.hex is not None and not m.is_allied_edge(u.hex):
+            by_hex.setdefault(u.hex, []).append(u)
+    rows: dict[str, UnitState] = {}
+    for h in sorted(by_hex):
+        units = by_hex[h]
+        staged = sorted(
+            (u for u in units if u.staging is not None and board.defs[u.id].side == state.side),
+            key=lambda u: (u.staging or 0, u.id),
+        )
+        if len(units) < 2 or not staged:
+            continue
+        keep = 0 if len(staged) == len(units) else -1  # a unit that moved in keeps the hex
+        for i, u in enumerate(staged):
+            if i == keep:
+                continue
+            rows[u.id] = UnitState(id=u.id, status="not_arrived")
+            events.append(ReinforcementWithdrawn(unit=u.id, hex=h, case="AO-6.5G"))
+    return _set(state, rows)
 
 
 def _end_player_turn(board: Board, state: GameState, events: list[Event]) -> GameState:
@@ -362,6 +398,8 @@ def end_phase(
     roller = combat.Roller(dice, state.dice, events)
     if state.phase == "combat":
         state = msgspec.structs.replace(state, combat=combat.cleared_for_next_phase(state))
+    if state.phase in ("initial_movement", "mechanized_movement"):
+        state = withdraw_crowded_reinforcements(board, state, events)
     if state.phase == "mechanized_movement":
         state = _end_player_turn(board, state, events)
         if state.side == "allied":

@@ -25,6 +25,7 @@ from rules.engine import (
 from rules.events import (
     GameEnded,
     ReinforcementDelayed,
+    ReinforcementWithdrawn,
     UnitEliminated,
     UnitPlaced,
     VictoryPointsTabulated,
@@ -482,3 +483,31 @@ def test_west_bank_units_do_not_advance_across_the_meuse() -> None:
     assert combat.advance_choices(b, s, r, "0403") == ["a1"]
     free = msgspec.structs.replace(s, wb_released=True)
     assert combat.advance_choices(b, free, r, "0403") == ["a1", "w1"]
+
+
+@pytest.mark.rule("AO-8.0", "AO-6.5G", "AO-14.2B")
+def test_reinforcements_still_crowding_an_entry_hex_go_back_off_the_map() -> None:
+    """Staging lets units wait together on an entry hex while they drive off it, but a crowd
+    may not outlast the movement phase (AO-8.0 "at ALL times", AO-6.5G): the first to enter
+    stays, the others go back off the map and are due again next Reinforcement Phase."""
+    s = ring_state({}, turn=4, side="german")
+    for uid in ("g1", "g2"):
+        s = ok(apply(RING, s, Place(unit=uid, hex="0803"))).state
+    s = ended(RING, s, 2)
+    assert s.phase == "initial_movement"
+    r = ok(apply(RING, s, EndPhase()))
+    withdrawn = [e for e in r.events if isinstance(e, ReinforcementWithdrawn)]
+    assert [(e.unit, e.hex, e.case) for e in withdrawn] == [("g2", "0803", "AO-6.5G")]
+    assert r.state.unit("g1").hex == "0803" and r.state.unit("g1").staging == 0
+    assert r.state.unit("g2") == UnitState(id="g2", status="not_arrived")
+    assert ("g2", "east") in [(u, sec) for u, sec in rf.due(RING, r.state, "german", 5)]
+
+
+@pytest.mark.rule("AO-8.0")
+def test_a_reinforcement_alone_on_its_entry_hex_stays() -> None:
+    s = ring_state({}, turn=4, side="german")
+    s = ok(apply(RING, s, Place(unit="g1", hex="0803"))).state
+    s = ended(RING, s, 2)
+    r = ok(apply(RING, s, EndPhase()))
+    assert not [e for e in r.events if isinstance(e, ReinforcementWithdrawn)]
+    assert r.state.unit("g1").hex == "0803"
