@@ -639,10 +639,15 @@ def legal_moves(
             out[h] = Reach(cost=spent - spent0, path=path, road_mode=road)
         if node[4]:
             continue  # stopped in an enemy ZOC: reached, not expanded (AO-7.1A)
-        for link in links.get(h, ()):
-            if not road and (link[0], False, 0) in done:
-                continue  # exact: a normal-mode step always lands on (hex, False, 0)
-            nxt = _enter(board, m, node, link, False)
+        steps: list[tuple[Node | Rejection | None, str]] = [
+            (_enter(board, m, node, link, False), link[0])
+            for link in links.get(h, ())
+            # exact: a normal-mode step always lands on (hex, False, 0)
+            if road or (link[0], False, 0) not in done
+        ]
+        toggle = LEAVE_ROAD_MODE if road else ENTER_ROAD_MODE
+        steps.append((_change_mode(m, node, not road, False), toggle))
+        for nxt, step in steps:
             if nxt is None or isinstance(nxt, Rejection):
                 continue
             nkey = (nxt[0], nxt[1], nxt[2])
@@ -652,23 +657,9 @@ def legal_moves(
             if old is not None and old <= nxt[3]:
                 continue
             best[nkey] = nxt[3]
-            parent[nkey] = (key, link[0])
+            parent[nkey] = (key, step)
             seq += 1
             heapq.heappush(heap, (nxt[3], nsteps + 1, seq, nxt))
-        toggle = LEAVE_ROAD_MODE if road else ENTER_ROAD_MODE
-        nxt = _change_mode(m, node, not road, False)
-        if nxt is None or isinstance(nxt, Rejection):
-            continue
-        nkey = (nxt[0], nxt[1], nxt[2])
-        if nkey in done:
-            continue
-        old = best.get(nkey)
-        if old is not None and old <= nxt[3]:
-            continue
-        best[nkey] = nxt[3]
-        parent[nkey] = (key, toggle)
-        seq += 1
-        heapq.heappush(heap, (nxt[3], nsteps + 1, seq, nxt))
     return dict(sorted(out.items()))
 
 
