@@ -9,10 +9,12 @@ from functools import cache
 import pytest
 
 from rules.bots import Bot, BotRng, acting_side
+from rules.bots.attack import attack_value, ex_losses
 from rules.bots.heuristic import (
     ALLIED_ODDS,
-    GERMAN_ODDS,
-    GERMAN_ODDS_GOOD_TERRAIN,
+    MIN_VALUE,
+    _trapped,
+    best_attack,
     fields,
     min_odds,
 )
@@ -33,6 +35,7 @@ from rules.odds import column_rank
 from rules.rejection import Rejection
 from rules.selfplay import GameRecord, play, start
 from rules.state import Decision, GameState
+from tests.enginekit import board, make_map, position, unit
 
 
 @cache
@@ -102,7 +105,31 @@ def test_decisions() -> None:
         h for h in b.game_map if h not in fields(b).towns and fields(b).objective.get(h, 0) > 3
     )
     adv = Decision(side="german", kind="advance", case="AO-9.6N", choices=((mech[0],),), hex=clear)
-    assert bot.decide(b, s, adv) == Advance(clear)
+    assert bot.decide(b, s, adv) == Advance(clear)  # mech[0] is not on the map
+    # the German advances a unit that gets nearer its objectives (the front moves) ...
+    import msgspec
+
+    obj, towns = fields(b).objective, fields(b).towns
+    far = max((h for h in b.game_map if h in obj and h not in towns), key=lambda h: (obj[h], h))
+    near = min(
+        (h for h in b.game_map.neighbours(far) if h in obj and h not in towns),
+        key=lambda h: (obj[h], h),
+    )
+    assert obj[near] < obj[far]
+
+    def at(h: str) -> GameState:
+        return msgspec.structs.replace(
+            s,
+            units=tuple(
+                msgspec.structs.replace(u, hex=h) if u.id == mech[0] else u for u in s.units
+            ),
+        )
+
+    fwd = Decision(side="german", kind="advance", case="AO-9.6N", choices=((mech[0],),), hex=near)
+    assert bot.decide(b, at(far), fwd) == Advance(near, mech[0])
+    # ... and not one that would get farther
+    back = Decision(side="german", kind="advance", case="AO-9.6N", choices=((mech[0],),), hex=far)
+    assert bot.decide(b, at(near), back) == Advance(far)
 
 
 def test_setup_is_accepted_and_the_acting_side_answers_decisions() -> None:
@@ -134,23 +161,78 @@ def test_reinforcements_are_placed_and_the_drop_is_made() -> None:
     assert drops == 1
 
 
-def test_attacks_are_made_only_at_good_odds_after_game_turn_1() -> None:
-    n = 0
+def test_attacks_after_game_turn_1_are_worth_making() -> None:
+    """The Allies attack at their odds (3-1 or better); the German never at 1-2 (only Ar
+    results on both CRTs: a negative expected value) and makes attacks."""
+    n = {"german": 0, "allied": 0}
     for b, s, cmd, _after in states(game()):
         if not isinstance(cmd, DeclareAttack) or (s.turn == 1 and s.side == "german"):
             continue
         p = preview_attack(b, s, cmd.attackers, cmd.defenders)
         assert not isinstance(p, Rejection)
-        h = cmd.defenders[0]
-        need = min_odds(b, s, h)
-        if s.side == "german" and s.german_crt == "standard":
-            good = h in fields(b).towns or b.game_map.hex(h).terrain == "rough"
-            assert need == (GERMAN_ODDS_GOOD_TERRAIN if good else GERMAN_ODDS)
-        elif s.side == "allied":
-            assert need == ALLIED_ODDS
-        assert column_rank(p.column) >= column_rank(need), (cmd, p)
-        n += 1
-    assert n > 0
+        if s.side == "allied":
+            assert min_odds(b, s, cmd.defenders[0]) == ALLIED_ODDS
+            assert column_rank(p.column) >= column_rank(ALLIED_ODDS), (cmd, p)
+        else:
+            assert p.column != "1-2", (cmd, p)
+        n[s.side] += 1
+    assert n["german"] > 0
+
+
+# -- the German attack evaluation (rules.bots.attack), worked by hand --------------------------
+#
+# Map 3 rows x 6, all clear. The German "g" (8) in 0202 attacks the American "a" (2) in 0302:
+# 8-2 is 4-1; German Initial CRT 4-1 reads Ex Ex Dr3 Dr2 Dr2 Dr1. On an Ex the German loses g
+# (the only attacker: printed 8 >= 2), one unit. 0302's neighbours: 0401, 0402, 0403 (0301 and
+# 0303 are g's zone of control); Germans in 0501 and 0503 control all three, so "a" has no
+# retreat and every Dr eliminates it (value (6 - 0.6 x 2) / 6 = 4.8/6 at 4-1). On the map the
+# surrounded "a" is also out of supply (defence 1): 8-1, De De De De Ex Ex, again 4.8/6.
+#   free:    kills 2/6, losses 2/6, value (2 - 0.6 x 2 + 0.25 x (3 + 2 + 2 + 1)) / 6 = 2.8/6
+
+
+def _small(trap: bool) -> tuple[object, GameState]:
+    grid = "\n".join([". . . . . ."] * 3)
+    units = [unit("g", strength=8), unit("h1"), unit("h2"), unit("a", "allied", strength=2)]
+    where = {"g": "0202", "a": "0302"}
+    if trap:
+        where |= {"h1": "0501", "h2": "0503"}
+    return board(make_map(grid), units), position(where, phase="combat")
+
+
+def test_attack_value_is_the_expectation_over_the_six_rolls() -> None:
+    g, a = unit("g", strength=8), unit("a", "allied", strength=2)
+    v = attack_value("initial", "4-1", [g], [a])
+    assert (v.kills, v.losses) == pytest.approx((2 / 6, 2 / 6))
+    assert v.value == pytest.approx(2.8 / 6)
+    v = attack_value("initial", "4-1", [g], [a], trapped=(1, 1, 1))
+    assert (v.kills, v.losses, v.value) == pytest.approx((1, 2 / 6, 4.8 / 6))
+    # in a town Dr does nothing (AO-11.f): only the two Ex count
+    assert attack_value("initial", "4-1", [g], [a], immune=True).value == pytest.approx(0.8 / 6)
+    # Standard 2-1: Dr1 Dr1 Dr1 Ar1 Ar2 Ar2 - worthless unless the defender cannot retreat
+    assert attack_value("standard", "2-1", [g], [a]).value == pytest.approx(0.0)
+    assert attack_value("standard", "2-1", [g], [a], trapped=(1, 1, 1)).value == pytest.approx(
+        (3 - 0.15 * 5) / 6
+    )
+    assert attack_value("initial", "1-2", [g], [a]).value < 0  # Ar only
+    # Ex: the least-strength minimal set (two 4s or the 8 both reach 5: the 8 alone is fewer)
+    assert ex_losses([unit("x"), unit("y"), g], 5) == 1
+    assert ex_losses([unit("x"), unit("y"), g], 9) == 2
+
+
+@pytest.mark.parametrize(
+    ("trap", "column", "expected"), [(False, "4-1", 2.8 / 6), (True, "8-1", 4.8 / 6)]
+)
+def test_best_attack_on_a_small_map(trap: bool, column: str, expected: float) -> None:
+    b, s = _small(trap)
+    from rules.state import Board
+
+    assert isinstance(b, Board)
+    assert preview_attack(b, s, ["g"], ["0302"]).column == column  # type: ignore[union-attr]
+    assert _trapped(b, s, "0302") == ((1, 1, 1) if trap else (0, 0, 0))
+    best = best_attack(b, s, "0302", ["g"])
+    assert best is not None
+    assert best[0] == pytest.approx(expected) and best[1] == ("g",)
+    assert best[0] >= MIN_VALUE
 
 
 def test_moves_end_in_normal_mode_near_the_enemy() -> None:

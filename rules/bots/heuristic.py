@@ -15,8 +15,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final, cast
 
 from rules import crt, paradrop, reinforcements
+from rules.bots.attack import attack_value
 from rules.bots.rng import BotRng
-from rules.combat import defender_supply, gt1_unmet
+from rules.combat import defender_supply, gt1_unmet, immunity_case, retreat_options
 from rules.commands import (
     Advance,
     ChooseLosses,
@@ -38,7 +39,7 @@ from rules.movement import Reach, legal_moves, may_move
 from rules.odds import attack_strength_in, column_rank, defence_strength_in, odds_column
 from rules.rejection import Rejection
 from rules.roadmode import road_links
-from rules.state import Board, Decision, GameState, UnitState, other_side
+from rules.state import Board, Decision, GameState, Supply, UnitState, other_side
 from rules.units import Side
 
 FIELDS_KEY: Final = "bots.fields"
@@ -57,6 +58,22 @@ GERMAN_ODDS: Final = "3-1"
 GERMAN_ODDS_GOOD_TERRAIN: Final = "2-1"
 GERMAN_ODDS_INITIAL_CRT: Final = "2-1"
 ALLIED_ODDS: Final = "3-1"
+MIN_VALUE: Final = 0.15
+"""The German attacks a hex when the attack's expected value (:mod:`rules.bots.attack`) is at
+least this."""
+NEAR_ENOUGH: Final = 0.05
+"""Of the attacker groups of one hex, the smallest within this of the best value is used."""
+ROAD_TARGET: Final = 0.15
+"""Bonus to the value of attacking a town or road junction (it opens the roads)."""
+SETUP: Final = 4
+"""German Initial Movement: per adjacent enemy hex no stronger than ``WEAK_RATIO`` x the unit."""
+WEAK_RATIO: Final = 1
+SURROUND: Final = 5
+"""German Mechanized Movement: per adjacent enemy hex (its zone of control closes retreats)."""
+BEHIND: Final = 100
+"""German, both movement phases: per adjacent enemy hex the unit is *past* (its hex nearer the
+objectives than the enemy's): its zone of control closes that enemy's retreats, so a Dr
+eliminates it. Worth ten hexes of the objective pull: this is what makes the kills."""
 ENOUGH_ODDS: Final = "4-1"
 """Attackers are added, strongest first, until the odds reach this column (then
 :func:`declared_odds` may lower the declared odds)."""
@@ -188,6 +205,7 @@ class Bot:
         self._done: set[str] = set()
         self._enemy_dist: dict[HexId, int] = {}
         self._enemy_strength: dict[HexId, int] = {}
+        self._trapped: dict[tuple[HexId, tuple[str, ...]], tuple[int, int, int]] = {}
 
     # -- memory -----------------------------------------------------------------------------
 
@@ -196,6 +214,7 @@ class Bot:
         if key != self._key:
             self._key = key
             self._done = set()
+            self._trapped = {}
             enemy = other_side(self.side)
             hexes: dict[HexId, int] = {}
             for u in state.units:
@@ -239,8 +258,18 @@ class Bot:
             return ChooseRetreat(d.unit, self.rng.choice(d.choices))
         assert d.hex is not None
         f = fields(board)
-        if d.choices and (d.hex in f.towns or (d.hex in f.objective and f.objective[d.hex] < 0)):
+        units = [c[0] for c in d.choices if c]
+        if self.side == "german":
+            # the German also advances a unit that gets nearer its objectives (the front moves)
+            ahead = f.objective.get(d.hex, _INF)
+            units = [u for u in units if ahead < f.objective.get(state.unit(u).hex or "", -_INF)]
+            if units and d.hex not in f.towns:
+                top = max(board.defs[u].strength for u in units)
+                return Advance(
+                    d.hex, self.rng.choice([u for u in units if board.defs[u].strength == top])
+                )
             units = [c[0] for c in d.choices if c]
+        if units and (d.hex in f.towns or (d.hex in f.objective and f.objective[d.hex] < 0)):
             top = max(board.defs[u].strength for u in units)
             return Advance(
                 d.hex, self.rng.choice([u for u in units if board.defs[u].strength == top])
@@ -304,13 +333,7 @@ class Bot:
         if self.side == "german":
             s -= 10 * f.objective.get(h, 60)
             if e == 1:
-                mine = board.defs[uid].strength
-                weak = sum(
-                    1
-                    for n in board.game_map.neighbours(h)
-                    if 0 < self._enemy_strength.get(n, 0) <= mine
-                )
-                s += 4 * weak
+                s += self._setup(board, state, uid, h)
             s -= 2 * n_friends
         else:
             town = h in f.towns
@@ -326,6 +349,27 @@ class Bot:
             s -= 5 * n_friends
             if here and town and e <= 2:
                 s += 6
+        return s
+
+    def _setup(self, board: Board, state: GameState, uid: str, h: HexId) -> int:
+        """German bonus for ending next to the enemy: each adjacent enemy hex the unit is past
+        (:data:`BEHIND`); in Initial Movement each one no stronger than the unit
+        (:data:`SETUP`, an attack next phase), in Mechanized Movement each one
+        (:data:`SURROUND`, its retreats close)."""
+        m = board.game_map
+        f = fields(board)
+        mine = board.defs[uid].strength
+        s = 0
+        for n in m.neighbours(h):
+            es = self._enemy_strength.get(n, 0)
+            if es <= 0:
+                continue
+            if BEHIND and f.objective.get(h, _INF) < f.objective.get(n, _INF):
+                s += BEHIND  # past the enemy toward the objectives: its retreats close
+            if state.phase == "mechanized_movement":
+                s += SURROUND
+            elif es <= WEAK_RATIO * mine:
+                s += SETUP
         return s
 
     def _move(self, board: Board, state: GameState) -> Command | None:
@@ -437,6 +481,8 @@ class Bot:
             cmd = self._gt1(board, state)
             if cmd is not None:
                 return cmd
+        if self.side == "german":
+            return self._german_attack(board, state)
         enemy = other_side(self.side)
         m = board.game_map
         targets = sorted(
@@ -483,15 +529,109 @@ class Bot:
             pick = self.rng.choice([o for o in options if o[0] == top])
             options.remove(pick)
             self._done.add(pick[1])
-            # the Allies avoid Ex (each of their losses is a German VP); the German takes the
-            # real odds: his VP are kills, and an Ex is one more kill (AO-16.A)
-            odds = None if self.side == "german" else declared_odds(table, ODDS_COLUMNS[pick[0]])
+            # the Allies avoid Ex (each of their losses is a German VP); the German bot scores
+            # its attacks by expected value instead (_german_attack)
+            odds = declared_odds(table, ODDS_COLUMNS[pick[0]])
             cmd = self._try(board, state, pick[2], (pick[1],), odds)
             if cmd is None and odds is not None:
                 cmd = self._try(board, state, pick[2], (pick[1],))
             if cmd is not None:
                 return cmd
         return None
+
+    def _german_attack(self, board: Board, state: GameState) -> Command | None:
+        """One attack at a time: of every enemy hex next to free units, the best-valued group
+        (:func:`best_attack`); the best hex first (random among equals), if worth
+        :data:`MIN_VALUE`."""
+        m = board.game_map
+        targets = sorted(
+            {
+                u.hex
+                for u in state.units
+                if u.in_play
+                and u.hex is not None
+                and _side_of(board, u.id) != self.side
+                and not m.is_allied_edge(u.hex)
+                and u.hex not in self._done
+                and not any(o.was_attacked for o in state.at(u.hex))
+            }
+        )
+        options: list[tuple[float, HexId, tuple[str, ...]]] = []
+        supply = defender_supply(board, state, other_side(self.side)) if targets else {}
+        for h in targets:
+            free = self._free_attackers(board, state, h)
+            if not free:
+                self._done.add(h)
+                continue
+            key = (h, tuple(sorted(o.id for o in state.at(h))))
+            if key not in self._trapped:  # once a phase per defending stack: retreats are slow
+                self._trapped[key] = _trapped(board, state, h)
+            best = best_attack(board, state, h, free, supply, self._trapped[key])
+            if best is None or best[0] < MIN_VALUE:
+                self._done.add(h)
+                continue
+            options.append((best[0], h, best[1]))
+        while options:
+            top = max(o[0] for o in options)
+            pick = self.rng.choice([o for o in options if o[0] == top])
+            options.remove(pick)
+            cmd = self._try(board, state, pick[2], (pick[1],))
+            if cmd is not None:
+                return cmd
+            self._done.add(pick[1])
+        return None
+
+
+def _trapped(board: Board, state: GameState, h: HexId) -> tuple[int, int, int]:
+    """How many units in ``h`` have no legal retreat of 1, 2 and 3 hexes."""
+    out = [0, 0, 0]
+    for u in state.at(h):
+        for n in (1, 2, 3):
+            if not retreat_options(board, state, u.id, n).paths:
+                out[n - 1] += 1
+    return (out[0], out[1], out[2])
+
+
+def best_attack(
+    board: Board,
+    state: GameState,
+    h: HexId,
+    free: list[str],
+    supply: Mapping[str, Supply] | None = None,
+    trapped: tuple[int, int, int] | None = None,
+) -> tuple[float, tuple[str, ...]] | None:
+    """The German bot's best group against ``h`` among ``free`` (strongest first; each prefix
+    is scored by :func:`rules.bots.attack.attack_value` on the CRT in use): (value, group), the
+    smallest group within :data:`NEAR_ENOUGH` of the best value, or None when no group scores."""
+    table = crt_for(state)
+    enemy = other_side(state.side)
+    if supply is None:
+        supply = defender_supply(board, state, enemy)
+    sup = {o.id: supply.get(o.id, "supplied") for o in state.at(h)}
+    dfn = defence_strength_in(board, state, (h,), supply=sup, retreated=state.combat.retreated)
+    defs = [board.defs[o.id] for o in state.at(h)]
+    if not defs:
+        return None
+    if trapped is None:
+        trapped = _trapped(board, state, h)
+    immune = any(immunity_case(board, state, o.id) is not None for o in state.at(h))
+    f = fields(board)
+    bonus = ROAD_TARGET if (h in f.towns or h in f.junctions) else 0.0
+    scored: list[tuple[float, tuple[str, ...]]] = []
+    group: list[str] = []
+    for a in free:
+        group.append(a)
+        col = odds_column(attack_strength_in(board, state, group), dfn)
+        if isinstance(col, Rejection):
+            continue
+        v = attack_value(table, col, [board.defs[x] for x in group], defs, trapped, immune)
+        scored.append((v.value + bonus, tuple(group)))
+        if col == ODDS_COLUMNS[-1]:
+            break
+    if not scored:
+        return None
+    top = max(v for v, _ in scored)
+    return next((v, g) for v, g in scored if v >= top - NEAR_ENOUGH)
 
 
 def bots_for(rng: BotRng) -> dict[Side, Bot]:
@@ -512,6 +652,7 @@ __all__ = [
     "Bot",
     "Fields",
     "acting_side",
+    "best_attack",
     "bots_for",
     "declared_odds",
     "distance_field",
