@@ -125,7 +125,8 @@ def odds_of(att: int, dfn: int) -> str:
 # -- AO-9.3K / AO-10.0a odds --------------------------------------------------------------------
 
 
-@pytest.mark.rule("AO-9.3K", "AO-10.0a")
+@pytest.mark.rule("AO-9.3K")
+@pytest.mark.rule("AO-10.0a")
 def test_odds_round_down_for_the_defender_and_clamp_to_the_table() -> None:
     # 26-9 is 2-1 (the rule's own example); 17-9 is 1-1; 18-9 exactly 2-1
     assert odds_of(26, 9) == "2-1"
@@ -142,7 +143,8 @@ def test_odds_round_down_for_the_defender_and_clamp_to_the_table() -> None:
     assert odds_of(200, 9) == "9-1"
 
 
-@pytest.mark.rule("AO-10.0a", "AO-10.1c")
+@pytest.mark.rule("AO-10.0a")
+@pytest.mark.rule("AO-10.1c")
 def test_far_below_and_far_above_the_table_read_the_end_columns() -> None:
     # 1-9 on 1-2, Initial die 6: Ar2; g goes two hexes back west
     b = board(LINE, [unit("g", strength=1), unit("a", "allied", strength=9)])
@@ -159,7 +161,9 @@ def test_far_below_and_far_above_the_table_read_the_end_columns() -> None:
 # -- AO-9.3J / 9.5M / 6.6K / 12.6 strengths -----------------------------------------------------
 
 
-@pytest.mark.rule("AO-9.3J", "AO-11.h", "AO-12.6")
+@pytest.mark.rule("AO-9.3J")
+@pytest.mark.rule("AO-11.h")
+@pytest.mark.rule("AO-12.6")
 def test_supply_halving_first_then_the_west_wall_tripling() -> None:
     # g (5) in the West Wall 0201, ringed by 0101 impassable and the Allied 0301: isolated.
     # Supply first: 5 -> 3, then x3 = 9 (terrain first would give 15 -> 8). 18-9 is 2-1.
@@ -170,7 +174,9 @@ def test_supply_halving_first_then_the_west_wall_tripling() -> None:
     assert (declared(r).defence, declared(r).column) == (9, "2-1")
 
 
-@pytest.mark.rule("AO-9.5M", "AO-12.6", "AO-9.2F")
+@pytest.mark.rule("AO-9.5M")
+@pytest.mark.rule("AO-12.6")
+@pytest.mark.rule("AO-9.2F")
 def test_an_isolated_defending_stack_is_halved_as_a_total() -> None:
     # a1 (3) + a2 (3) in 0201, ringed by 0101 impassable and g in 0301: isolated.
     # The stack total 6 halved is 3 (unit by unit 2 + 2 = 4); 9-3 is 3-1 (9-4 would be 2-1)
@@ -183,7 +189,8 @@ def test_an_isolated_defending_stack_is_halved_as_a_total() -> None:
     assert (declared(r).defence, declared(r).column) == (3, "3-1")
 
 
-@pytest.mark.rule("AO-9.5M", "AO-12.6")
+@pytest.mark.rule("AO-9.5M")
+@pytest.mark.rule("AO-12.6")
 def test_an_unsupplied_attacking_stack_is_halved_as_a_total_mixed_states_apart() -> None:
     b = board(
         LINE,
@@ -234,14 +241,17 @@ def test_fortified_terrain_doubles_german_defence_only() -> None:
     assert declared(r2).defence == 4
 
 
-@pytest.mark.rule("AO-4.2d", "AO-11.h")
+@pytest.mark.rule("AO-4.2d")
+@pytest.mark.rule("AO-11.h")
 def test_gt1_german_attacking_out_of_the_west_wall_is_never_more_than_tripled() -> None:
     b = board(make_map(". W . ."), [unit("g", strength=4), unit("a", "allied", strength=4)])
     r = ok(b, cpos({"g": "0201", "a": "0301"}, turn=1), attack(["g"], ["0301"]))
     assert (declared(r).attack, declared(r).column) == (12, "3-1")  # not 24 (x2 x3)
 
 
-@pytest.mark.rule("AO-4.2e", "AO-11.h", "AO-11.i")
+@pytest.mark.rule("AO-4.2e")
+@pytest.mark.rule("AO-11.h")
+@pytest.mark.rule("AO-11.i")
 def test_gt1_german_defending_the_west_wall_or_fortified_terrain_is_tripled_only() -> None:
     b = board(
         make_map(". W . F ."),
@@ -257,7 +267,8 @@ def test_gt1_german_defending_the_west_wall_or_fortified_terrain_is_tripled_only
     assert declared(ok(b, s, attack(["a2"], ["0401"]))).defence == 12  # not 24
 
 
-@pytest.mark.rule("AO-4.2b", "AO-4.2d")
+@pytest.mark.rule("AO-4.2b")
+@pytest.mark.rule("AO-4.2d")
 def test_gt1_every_german_is_supplied_so_none_attacks_at_zero() -> None:
     # the Supply Judgment of GT1 marks g supplied although it is ringed in (AO-4.2b): its
     # attack is 4 x 3 = 12 (isolated would be 0: no attack)
@@ -283,7 +294,8 @@ def test_an_isolated_unit_may_not_join_an_attack() -> None:
 # -- AO-9.4L voluntary reduction -----------------------------------------------------------------
 
 
-@pytest.mark.rule("AO-9.4L", "AO-9.4L*")
+@pytest.mark.rule("AO-9.4L")
+@pytest.mark.rule("AO-9.4L*")
 def test_voluntary_reduction_and_the_german_two_to_one_floor() -> None:
     b = board(LINE, [unit("g", strength=20), unit("a", "allied", strength=4)])
     s = cpos({"g": "0201", "a": "0301"})
@@ -319,7 +331,8 @@ def test_a_unit_retreated_alone_may_not_be_attacked_again() -> None:
     assert refused(b, done.state, attack(["g2"], ["0301"])) == "AO-9.1C"
 
 
-@pytest.mark.rule("AO-9.1C", "AO-9.2D")
+@pytest.mark.rule("AO-9.1C")
+@pytest.mark.rule("AO-9.2D")
 def test_a_multi_hex_attack_may_not_include_a_hex_already_attacked() -> None:
     grid = make_map(
         """
@@ -348,7 +361,8 @@ def test_a_multi_hex_attack_may_not_include_a_hex_already_attacked() -> None:
 # -- AO-10.1 results ------------------------------------------------------------------------------
 
 
-@pytest.mark.rule("AO-10.1a", "AO-10.0a")
+@pytest.mark.rule("AO-10.1a")
+@pytest.mark.rule("AO-10.0a")
 def test_standard_ar3_retreats_the_attacker_three_hexes() -> None:
     # 2-4 is 1-2; Standard die 4: Ar3 - a from 0501 to 0201
     b = board(LINE, [unit("a", "allied", strength=2), unit("g", strength=4)])
@@ -357,7 +371,8 @@ def test_standard_ar3_retreats_the_attacker_three_hexes() -> None:
     assert retreats(done) == [("a", ("0401", "0301", "0201"))]
 
 
-@pytest.mark.rule("AO-10.1b", "AO-12.6")
+@pytest.mark.rule("AO-10.1b")
+@pytest.mark.rule("AO-12.6")
 def test_exchange_counts_the_defenders_face_value_not_their_halved_defence() -> None:
     # a (10) ringed in 0201 (0101 impassable, 0301 German): isolated, defends 5.
     # 6 + 5 + 12 = 23 against 5 is 4-1, Initial die 1: Ex. The attacker must lose at least 10
@@ -416,7 +431,9 @@ def test_exchange_counts_an_unsupplied_attackers_face_value() -> None:
     assert set(d.choices) == {("u",), ("v", "w")}
 
 
-@pytest.mark.rule("AO-10.1c", "AO-11.f", "AO-16.A")
+@pytest.mark.rule("AO-10.1c")
+@pytest.mark.rule("AO-11.f")
+@pytest.mark.rule("AO-16.A")
 def test_de_eliminates_defenders_in_a_town_immunity_or_not() -> None:
     m = make_map(". . . . .", towns={"T": "0301"})
     b = board(m, [unit("g", strength=24), unit("a", "allied", strength=4)])
@@ -430,7 +447,8 @@ def test_de_eliminates_defenders_in_a_town_immunity_or_not() -> None:
 # -- AO-11.f* immunity and its waiver -------------------------------------------------------------
 
 
-@pytest.mark.rule("AO-11.f*", "AO-11.f")
+@pytest.mark.rule("AO-11.f*")
+@pytest.mark.rule("AO-11.f")
 def test_immunity_can_no_longer_be_waived_once_the_die_is_rolled() -> None:
     m = make_map(". . . . . .", towns={"T": "0301"})
     b = board(m, [unit("g", strength=8), unit("a", "allied")])
@@ -444,7 +462,8 @@ def test_immunity_can_no_longer_be_waived_once_the_die_is_rolled() -> None:
     assert kept.state.unit("a").hex == "0301"
 
 
-@pytest.mark.rule("AO-11.f*", "AO-11.h")
+@pytest.mark.rule("AO-11.f*")
+@pytest.mark.rule("AO-11.h")
 def test_the_german_is_asked_to_waive_west_wall_immunity_before_the_die() -> None:
     b = board(make_map(". . W . . ."), [unit("a", "allied", strength=24), unit("g", strength=2)])
     s = ok(b, cpos({"a": "0201", "g": "0301"}, side="allied"), attack(["a"], ["0301"])).state
@@ -487,7 +506,9 @@ def test_retreating_to_a_road_hex_ranks_first_even_off_the_road_hexside() -> Non
     assert retreats(r) == [("a", ("0402",))]
 
 
-@pytest.mark.rule("AO-7.3D", "AO-7.2B", "AO-10.2a")
+@pytest.mark.rule("AO-7.3D")
+@pytest.mark.rule("AO-7.2B")
+@pytest.mark.rule("AO-10.2a")
 def test_retreat_into_enemy_zoc_only_where_a_friend_negates_it() -> None:
     # a in 0302, attacked by g in 0202; 0301/0303 are in g's ZOC, 0401/0402/0403 free.
     # A friend in 0303 negates the ZOC there (AO-7.2B, the engine's reading of 7.3D).
@@ -502,7 +523,9 @@ def test_retreat_into_enemy_zoc_only_where_a_friend_negates_it() -> None:
     assert ("0301",) not in d.choices
 
 
-@pytest.mark.rule("AO-10.2b", "AO-11.g", "AO-16.A")
+@pytest.mark.rule("AO-10.2b")
+@pytest.mark.rule("AO-11.g")
+@pytest.mark.rule("AO-16.A")
 def test_never_into_impassable_full_distance_or_eliminated() -> None:
     # a in 0201 ringed by g (0101) and the impassable 0301: isolated, defends 2.
     # 8-2 4-1, Initial die 4: Dr2 - no way out: eliminated, 1 VP to the German
@@ -525,7 +548,8 @@ def test_never_into_impassable_full_distance_or_eliminated() -> None:
     assert retreats(done2) == [("a", ("0202", "0302"))]
 
 
-@pytest.mark.rule("AO-8.0", "AO-10.2b")
+@pytest.mark.rule("AO-8.0")
+@pytest.mark.rule("AO-10.2b")
 def test_a_retreat_through_a_full_stack_eliminates() -> None:
     # a (0201), Dr2: the only direct path is 0301 (three Allied regiments) then 0401
     b = board(LINE, [unit("g", strength=8)] + [unit(f"a{i}", "allied") for i in range(4)])
@@ -535,7 +559,9 @@ def test_a_retreat_through_a_full_stack_eliminates() -> None:
     assert done.state.unit("a0").status == "eliminated"
 
 
-@pytest.mark.rule("AO-8.0", "AO-10.2b", "AO-16.A")
+@pytest.mark.rule("AO-8.0")
+@pytest.mark.rule("AO-10.2b")
+@pytest.mark.rule("AO-16.A")
 def test_a_retreat_ending_overstacked_eliminates_with_vp() -> None:
     b = board(LINE, [unit("g", strength=8)] + [unit(f"a{i}", "allied") for i in range(4)])
     s = cpos({"g": "0101", "a0": "0201", "a1": "0401", "a2": "0401", "a3": "0401"})
@@ -544,7 +570,8 @@ def test_a_retreat_ending_overstacked_eliminates_with_vp() -> None:
     assert done.state.vp == VictoryPoints(german=1, allied=0)
 
 
-@pytest.mark.rule("AO-8.2C", "AO-10.2b")
+@pytest.mark.rule("AO-8.2C")
+@pytest.mark.rule("AO-10.2b")
 def test_a_retreat_ending_on_a_german_infantry_division_eliminates() -> None:
     b = board(LINE, [unit("a", "allied", strength=8), unit("g", strength=2), unit("d", size="XX")])
     s = cpos({"a": "0101", "g": "0201", "d": "0301"}, side="allied")
@@ -554,7 +581,8 @@ def test_a_retreat_ending_on_a_german_infantry_division_eliminates() -> None:
     assert done.state.vp == VictoryPoints(german=0, allied=1)
 
 
-@pytest.mark.rule("AO-8.2C", "AO-10.2b")
+@pytest.mark.rule("AO-8.2C")
+@pytest.mark.rule("AO-10.2b")
 def test_a_retreat_through_a_german_infantry_division_eliminates() -> None:
     b = board(LINE, [unit("a", "allied", strength=8), unit("g", strength=2), unit("d", size="XX")])
     s = cpos({"a": "0101", "g": "0201", "d": "0301"}, side="allied")
@@ -563,7 +591,9 @@ def test_a_retreat_through_a_german_infantry_division_eliminates() -> None:
     assert done.state.unit("g").status == "eliminated"
 
 
-@pytest.mark.rule("AO-9.7P", "AO-5.3M", "AO-16.A")
+@pytest.mark.rule("AO-9.7P")
+@pytest.mark.rule("AO-5.3M")
+@pytest.mark.rule("AO-16.A")
 def test_allied_dr2_onto_the_edge_stops_there_dormant_and_scores_nothing() -> None:
     m = line_map("e . . . .")
     b = board(m, [unit("g", strength=8), unit("a", "allied")])
@@ -584,7 +614,8 @@ def test_dormant_units_reactivate_at_the_allied_movement_phase_next_to_a_live_un
     assert ended(b, s2).unit("a").status == "dormant"
 
 
-@pytest.mark.rule("AO-5.3N", "AO-16.A")
+@pytest.mark.rule("AO-5.3N")
+@pytest.mark.rule("AO-16.A")
 def test_a_german_with_a_live_path_is_not_eliminated_by_an_edge_next_to_it() -> None:
     m = make_map(
         """
@@ -610,7 +641,8 @@ def test_a_road_mode_retreat_may_not_pass_a_friend_on_the_road() -> None:
     assert UnitEliminated(unit="a", hex="0201", case="AO-6.7M") in done.events
 
 
-@pytest.mark.rule("AO-9.2F*", "AO-10.1a")
+@pytest.mark.rule("AO-9.2F*")
+@pytest.mark.rule("AO-10.1a")
 def test_a_unit_retreated_into_a_stack_retreats_with_it_on_a_later_dr() -> None:
     b = board(
         LINE,
@@ -675,7 +707,10 @@ def test_the_switch_roll_goes_on_each_turn_until_a_one() -> None:
 # -- AO-12 / AO-13 supply and interdiction in combat ----------------------------------------------
 
 
-@pytest.mark.rule("AO-12.1A", "AO-12.4K", "AO-12.3H", "AO-12.3J")
+@pytest.mark.rule("AO-12.1A")
+@pytest.mark.rule("AO-12.4K")
+@pytest.mark.rule("AO-12.3H")
+@pytest.mark.rule("AO-12.3J")
 def test_defender_supply_is_traced_at_the_moment_of_combat() -> None:
     # Allied source: the road exit hexside 0101(edge)/0201; road 0101-0201-0301-0401.
     # a in 0601 reaches the road hex 0401 in two steps (0501, 0401): supplied, defends 4.
@@ -692,7 +727,8 @@ def test_defender_supply_is_traced_at_the_moment_of_combat() -> None:
     assert declared(r3).defence == 4
 
 
-@pytest.mark.rule("AO-13.4E", "AO-13.1A")
+@pytest.mark.rule("AO-13.4E")
+@pytest.mark.rule("AO-13.1A")
 def test_gt1_allied_units_spare_bridges_behind_the_german_side() -> None:
     # no start line on this map: every hex floods from the east edge, all German side
     m = make_map(". . . . E", bridges=["0201/0301"], roads=["0101-0201-0301-0401-0501"])
@@ -704,7 +740,9 @@ def test_gt1_allied_units_spare_bridges_behind_the_german_side() -> None:
     assert interdiction_for(b, s, "allied", 1) == (("0201", "0301"),)
 
 
-@pytest.mark.rule("AO-13.1A", "AO-13.3D", "AO-13.2C")
+@pytest.mark.rule("AO-13.1A")
+@pytest.mark.rule("AO-13.3D")
+@pytest.mark.rule("AO-13.2C")
 def test_interdiction_range_road_mode_and_lifting() -> None:
     m = line_map(". . . . . . . . .", bridges=["0101/0201"])
     b = board(m, [unit("g"), unit("a", "allied")])
@@ -745,7 +783,9 @@ def test_same_log_and_dice_give_the_same_hashes() -> None:
     assert h3[2] != h1[2]
 
 
-@pytest.mark.rule("AO-9.6N", "AO-9.2G", "AO-10.1a")
+@pytest.mark.rule("AO-9.6N")
+@pytest.mark.rule("AO-9.2G")
+@pytest.mark.rule("AO-10.1a")
 def test_ar_leaves_non_attacking_stack_mates_so_the_hex_is_not_cleared() -> None:
     # g (2) attacks from 0401 with h (not attacking) beside it; 2-4 1-2, Initial die 4: Ar2.
     # g goes back to 0201; h stays, so the defender's mech unit may not advance.
@@ -756,7 +796,8 @@ def test_ar_leaves_non_attacking_stack_mates_so_the_hex_is_not_cleared() -> None
     assert done.state.combat.pending is None and done.state.unit("a").hex == "0501"
 
 
-@pytest.mark.rule("AO-9.6N", "AO-10.1b")
+@pytest.mark.rule("AO-9.6N")
+@pytest.mark.rule("AO-10.1b")
 def test_after_an_exchange_a_surviving_mechanized_attacker_may_advance() -> None:
     # m (mech 4) + i (12) against a (4, open hex: 0401 free): 16-4 4-1, Initial die 1: Ex.
     # The loss must reach 4 printed points: {m} or {i}; losing i leaves m to advance.
@@ -771,7 +812,8 @@ def test_after_an_exchange_a_surviving_mechanized_attacker_may_advance() -> None
     assert ok(b, after, Advance(hex="0301", unit="m")).state.unit("m").hex == "0301"
 
 
-@pytest.mark.rule("AO-4.2h*", "AO-4.2d")
+@pytest.mark.rule("AO-4.2h*")
+@pytest.mark.rule("AO-4.2d")
 def test_gt1_a_german_next_to_two_americans_may_attack_either() -> None:
     # g1 0101 | a1 0201 | g2 0301 | a2 0401 | g3 0501: g2 joins the attack on a2
     b = board(
@@ -794,7 +836,8 @@ def test_gt1_a_german_next_to_two_americans_may_attack_either() -> None:
     assert ended(b, s2).phase == "mechanized_movement"
 
 
-@pytest.mark.rule("AO-13.2C", "AO-13.5F")
+@pytest.mark.rule("AO-13.2C")
+@pytest.mark.rule("AO-13.5F")
 def test_the_end_of_the_german_player_turn_lifts_only_his_own_interdiction() -> None:
     # bridge 0101/0201: the Allied a in 0601 is four hexes from 0201 (out of range), the
     # German g in 0401 two hexes (in range). At the end of the German player-turn the
@@ -820,7 +863,8 @@ def test_the_end_of_the_german_player_turn_lifts_only_his_own_interdiction() -> 
     assert ended(b, s2).interdicted.german == (("0101", "0201"),)
 
 
-@pytest.mark.rule("AO-6.6J", "AO-7.3D")
+@pytest.mark.rule("AO-6.6J")
+@pytest.mark.rule("AO-7.3D")
 def test_a_road_mode_enemy_does_not_block_a_retreat_next_to_it() -> None:
     # g2 in Road Mode in 0401 controls only 0401: a (Dr1 from 0201) may stop in 0301
     m = line_map(". . . . . .", roads=["0101-0201-0301-0401-0501-0601"])
@@ -860,7 +904,8 @@ def test_a_ringed_defender_near_a_supplied_friend_is_only_unsupplied() -> None:
     assert declared(r2).defence == 2
 
 
-@pytest.mark.rule("AO-4.2e", "AO-4.2b")
+@pytest.mark.rule("AO-4.2e")
+@pytest.mark.rule("AO-4.2b")
 def test_gt1_a_ringed_german_defends_supplied_and_tripled() -> None:
     # g (4) ringed by the impassable 0101 and the Allied a: on GT1 every German is supplied
     # (AO-4.2b, the whole Game-Turn), so 4 x 3 = 12, not isolated (2 x 3 = 6)

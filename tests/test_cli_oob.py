@@ -26,7 +26,8 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
     return code, out, err
 
 
-@pytest.mark.rule("AO-18.a", "AO-17.d")
+@pytest.mark.rule("AO-18.a")
+@pytest.mark.rule("AO-17.d")
 @needs_real_map
 def test_json_schema(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(["oob", "--scenario", "2", "--json"], capsys)

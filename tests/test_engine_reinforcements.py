@@ -85,7 +85,8 @@ def gt1_german_combat() -> tuple[Board, GameState]:
 # -- the real scenario 1: GT2 arrivals ---------------------------------------------------------
 
 
-@pytest.mark.rule("AO-14.1A", "AO-4.2g")
+@pytest.mark.rule("AO-14.1A")
+@pytest.mark.rule("AO-4.2g")
 def test_scenario_1_gt2_allied_ne_and_se_groups_enter_in_road_mode() -> None:
     b, s = gt1_german_combat()
     dice = SeededDice(b"gt2")
@@ -238,7 +239,8 @@ def test_west_bank_units_cannot_cross_the_meuse() -> None:
     ok(apply(RING, again, Move(unit="w1", path=("0403",))))
 
 
-@pytest.mark.rule("AO-14.3C", "AO-16.E")
+@pytest.mark.rule("AO-14.3C")
+@pytest.mark.rule("AO-16.E")
 def test_the_tabulation_releases_the_west_bank_units_for_good() -> None:
     s = ring_state({}, turn=7, side="allied")
     lost = [UnitState(id=u, status="eliminated") for u in ("a0", "a1", "a2", "s1", "w1")]
@@ -265,7 +267,8 @@ def _gt2_german_initial(dice: object) -> tuple[Board, GameState]:
     return b, drive(b, s, (2, "german", "initial_movement"), dice)
 
 
-@pytest.mark.rule("AO-15.a", "AO-15.b")
+@pytest.mark.rule("AO-15.a")
+@pytest.mark.rule("AO-15.b")
 def test_gt2_drop_is_mandatory_and_resolved_by_the_die() -> None:
     b, s = _gt2_german_initial(SeededDice(b"drop"))
     assert drop_required(b, s)
@@ -356,7 +359,8 @@ def test_immediate_german_victory_by_the_end_of_gt6() -> None:
     assert a7.state.phase == "reinforcement" and a7.state.result is None
 
 
-@pytest.mark.rule("AO-16.1", "AO-16.3")
+@pytest.mark.rule("AO-16.1")
+@pytest.mark.rule("AO-16.3")
 @pytest.mark.parametrize(
     ("g", "a", "winner", "kind"),
     [
@@ -380,7 +384,9 @@ def test_gt18_verdicts(g: int, a: int, winner: str | None, kind: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.rule("AO-4.1a", "AO-16.1", "AO-16.3")
+@pytest.mark.rule("AO-4.1a")
+@pytest.mark.rule("AO-16.1")
+@pytest.mark.rule("AO-16.3")
 def test_scenario_1_plays_to_the_verdict_and_replays() -> None:
     from rules.engine import new_game
     from rules.gamemap import load_map
@@ -408,7 +414,8 @@ def test_scenario_1_plays_to_the_verdict_and_replays() -> None:
     assert h2[-1] == state_hash(s)
 
 
-@pytest.mark.rule("AO-14.2B", "AO-6.5G")
+@pytest.mark.rule("AO-14.2B")
+@pytest.mark.rule("AO-6.5G")
 def test_german_units_staging_on_an_east_entry_hex_are_exempt_from_spacing() -> None:
     s = ring_state({}, turn=4, side="german")
     for uid in ("g1", "g2"):
@@ -441,7 +448,8 @@ def test_board_from_scenario_registers_the_schedule() -> None:
     assert rf.schedule(b) == {a.unit: (a.turn, a.section) for a in sc.arrivals}
 
 
-@pytest.mark.rule("AO-4.2b", "AO-14.1A")
+@pytest.mark.rule("AO-4.2b")
+@pytest.mark.rule("AO-14.1A")
 def test_gt1_german_reinforcement_enters_on_the_east_edge() -> None:
     from rules.engine import new_game
     from rules.gamemap import load_map
@@ -460,7 +468,8 @@ def test_gt1_german_reinforcement_enters_on_the_east_edge() -> None:
     assert (row.hex, row.road_mode, row.staging) == ("4215", True, 0)
 
 
-@pytest.mark.rule("AO-14.3C", "AO-9.6N")
+@pytest.mark.rule("AO-14.3C")
+@pytest.mark.rule("AO-9.6N")
 def test_west_bank_units_do_not_advance_across_the_meuse() -> None:
     from rules import combat
     from rules.state import Attack, Resolution
@@ -485,7 +494,9 @@ def test_west_bank_units_do_not_advance_across_the_meuse() -> None:
     assert combat.advance_choices(b, free, r, "0403") == ["a1", "w1"]
 
 
-@pytest.mark.rule("AO-8.0", "AO-6.5G", "AO-14.2B")
+@pytest.mark.rule("AO-8.0")
+@pytest.mark.rule("AO-6.5G")
+@pytest.mark.rule("AO-14.2B")
 def test_reinforcements_still_crowding_an_entry_hex_go_back_off_the_map() -> None:
     """Staging lets units wait together on an entry hex while they drive off it, but a crowd
     may not outlast the movement phase (AO-8.0 "at ALL times", AO-6.5G): the first to enter

@@ -208,7 +208,8 @@ def test_nothing_lives_in_impassable_hexes(gmap: GameMap) -> None:
             assert h.terrain != "impassable", h.id
 
 
-@pytest.mark.rule("AO-12.2D", "AO-14.1A")
+@pytest.mark.rule("AO-12.2D")
+@pytest.mark.rule("AO-14.1A")
 def test_german_east_edge_has_several_roads(gmap: GameMap, compiled: build.Compiled) -> None:
     east = [h for h in gmap.data.hexes if h.edge == "east"]
     assert all(hexgrid.parse(h.id)[0] == gmap.columns for h in east)
@@ -226,7 +227,8 @@ def test_german_east_edge_has_several_roads(gmap: GameMap, compiled: build.Compi
 # -- exits and VP ---------------------------------------------------------------------------
 
 
-@pytest.mark.rule("AO-16.B", "AO-12.2F")
+@pytest.mark.rule("AO-16.B")
+@pytest.mark.rule("AO-12.2F")
 def test_every_exit_hex_is_an_allied_edge_hex_on_a_road_leaving_the_map(
     gmap: GameMap, compiled: build.Compiled
 ) -> None:
@@ -243,7 +245,8 @@ def test_every_exit_hex_is_an_allied_edge_hex_on_a_road_leaving_the_map(
     assert {h.edge for h in exits} == set(ALLIED_SECTIONS)
 
 
-@pytest.mark.rule("AO-14.1A", "AO-16.F")
+@pytest.mark.rule("AO-14.1A")
+@pytest.mark.rule("AO-16.F")
 def test_roads_touch_the_allied_edge_only_at_exit_hexes(gmap: GameMap) -> None:
     # Reinforcements enter, and Allied supply is traced, at edge hexes next to a road
     # hexside: on this map those are exactly the road exit hexes.
@@ -253,7 +256,10 @@ def test_roads_touch_the_allied_edge_only_at_exit_hexes(gmap: GameMap) -> None:
             assert h.id in exits, h.id
 
 
-@pytest.mark.rule("AO-16.B", "AO-16.D", "AO-16.2", "AO-16.3")
+@pytest.mark.rule("AO-16.B")
+@pytest.mark.rule("AO-16.D")
+@pytest.mark.rule("AO-16.2")
+@pytest.mark.rule("AO-16.3")
 def test_exit_vp_weights_follow_the_german_objectives(gmap: GameMap) -> None:
     vp: Counter[str] = Counter()
     for h in gmap.exit_hexes():
@@ -307,7 +313,8 @@ def test_tributaries_meet_their_rivers(gmap: GameMap) -> None:
         assert verts[trib] & verts[main], (trib, main)
 
 
-@pytest.mark.rule("AO-11.d", "AO-11.b")
+@pytest.mark.rule("AO-11.d")
+@pytest.mark.rule("AO-11.b")
 def test_every_crossing_is_a_road_over_a_river(gmap: GameMap) -> None:
     kinds: Counter[str] = Counter()
     for s in gmap.sides():
@@ -320,7 +327,8 @@ def test_every_crossing_is_a_road_over_a_river(gmap: GameMap) -> None:
     assert kinds["ford"] >= 1
 
 
-@pytest.mark.rule("AO-11.d", "AO-14.3C")
+@pytest.mark.rule("AO-11.d")
+@pytest.mark.rule("AO-14.3C")
 def test_the_meuse_is_crossed_only_at_the_bridge_towns(gmap: GameMap) -> None:
     towns = {gmap.town_hex(t) for t in MEUSE_BRIDGE_TOWNS}
     crossed = set()
@@ -371,7 +379,8 @@ def test_towns_are_on_the_live_map(gmap: GameMap) -> None:
         assert hx.edge is None and hx.terrain != "impassable", name
 
 
-@pytest.mark.rule("AO-11.h", "AO-11.i")
+@pytest.mark.rule("AO-11.h")
+@pytest.mark.rule("AO-11.i")
 def test_fortifications_are_behind_the_german_start_line(
     gmap: GameMap, compiled: build.Compiled
 ) -> None:

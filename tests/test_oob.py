@@ -41,7 +41,8 @@ def test_ids_unique_and_sorted() -> None:
     assert list(OOB) == sorted(ids)
 
 
-@pytest.mark.rule("AO-8.0", "AO-8.2C")
+@pytest.mark.rule("AO-8.0")
+@pytest.mark.rule("AO-8.2C")
 def test_only_german_infantry_divisions_are_divisions() -> None:
     """German Volksgrenadier/infantry divisions are XX and stack alone; the rest are III/X/II."""
     for u in OOB.values():
@@ -85,7 +86,8 @@ def test_no_unit_can_stack_and_unstack_in_one_phase() -> None:
         assert u.movement < 2 * stack_cost + 2, u.id
 
 
-@pytest.mark.rule("AO-6.7L*", "AO-6.3C")
+@pytest.mark.rule("AO-6.7L*")
+@pytest.mark.rule("AO-6.3C")
 def test_only_ma_twelve_can_leave_road_mode_unsupplied() -> None:
     """Errata 6.7L: a unit with MA under 12 cannot leave Road Mode unsupplied (MA halved,
     fractions dropped, AO-12.6; leaving costs 6 mech / 3 non-mech, AO-6.3C). So the best

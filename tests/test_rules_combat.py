@@ -143,7 +143,8 @@ def test_only_adjacent_units_attack_and_only_the_phasing_side() -> None:
     assert isinstance(apply(b, s, attack(["g"], ["0201"])), Applied)
 
 
-@pytest.mark.rule("AO-9.1B", "AO-9.2F")
+@pytest.mark.rule("AO-9.1B")
+@pytest.mark.rule("AO-9.2F")
 def test_attacking_is_voluntary_and_a_whole_stack_defends() -> None:
     b = board(
         LINE, [unit("g", strength=14), unit("a1", "allied", strength=3), unit("a2", "allied")]
@@ -202,7 +203,9 @@ def test_one_group_attacks_two_hexes_when_adjacent_to_both() -> None:
     assert refused(b, s, attack(["g", "g2"], ["0301", "0202"])) == "AO-9.2D"
 
 
-@pytest.mark.rule("AO-9.2E", "AO-9.2G", "AO-9.2H")
+@pytest.mark.rule("AO-9.2E")
+@pytest.mark.rule("AO-9.2G")
+@pytest.mark.rule("AO-9.2H")
 def test_many_hexes_attack_one_and_a_stack_splits_its_attacks() -> None:
     # 0202 (even row) neighbours: NE 0301, E 0302, SE 0303, SW 0203, W 0102, NW 0201
     b = board(
@@ -257,7 +260,10 @@ def test_a_unit_retreated_into_a_stack_adds_nothing_but_shares_its_fate() -> Non
 # -- AO-9.3 / 9.5 / 6.6K strengths ---------------------------------------------------------------
 
 
-@pytest.mark.rule("AO-9.3J", "AO-9.5M", "AO-6.6K", "AO-12.6")
+@pytest.mark.rule("AO-9.3J")
+@pytest.mark.rule("AO-9.5M")
+@pytest.mark.rule("AO-6.6K")
+@pytest.mark.rule("AO-12.6")
 def test_attack_strength_supply_first_then_road_mode_stack_halved_as_a_total() -> None:
     m = line_map(". . . .", roads=["0101-0201-0301-0401"])
     b = board(
@@ -293,7 +299,8 @@ def test_a_defender_in_road_mode_is_halved() -> None:
     assert (declared(r).defence, declared(r).column) == (5, "2-1")
 
 
-@pytest.mark.rule("AO-9.3K", "AO-10.0a")
+@pytest.mark.rule("AO-9.3K")
+@pytest.mark.rule("AO-10.0a")
 def test_odds_round_for_the_defender_and_the_table_is_read_there() -> None:
     b = board(LINE, [unit("g", strength=26), unit("a", "allied", strength=9)])
     s = combat_pos({"g": "0201", "a": "0301"})
@@ -353,7 +360,8 @@ def test_ar_and_dr_retreat_the_number_of_hexes() -> None:
     assert resolved(done2).result == "Dr3" and done2.state.unit("a").hex == "0601"
 
 
-@pytest.mark.rule("AO-10.1b", "AO-16.A")
+@pytest.mark.rule("AO-10.1b")
+@pytest.mark.rule("AO-16.A")
 def test_exchange_defenders_go_and_the_attacker_picks_losses_by_face_value() -> None:
     b4 = board(
         line_map(". . . ."),
@@ -381,7 +389,8 @@ def test_exchange_defenders_go_and_the_attacker_picks_losses_by_face_value() -> 
     assert after.combat.pending is None and after.combat.current is None
 
 
-@pytest.mark.rule("AO-10.1c", "AO-16.A")
+@pytest.mark.rule("AO-10.1c")
+@pytest.mark.rule("AO-16.A")
 def test_de_eliminates_every_defender_one_vp_each() -> None:
     s = combat_pos({"g": "0201", "a1": "0301", "a2": "0301"})
     b2 = board(
@@ -420,7 +429,8 @@ def msgspec_replace(s: GameState, **kw: object) -> GameState:
     return msgspec.structs.replace(s, **kw)  # type: ignore[arg-type]
 
 
-@pytest.mark.rule("AO-10.3a", "AO-10.0a")
+@pytest.mark.rule("AO-10.3a")
+@pytest.mark.rule("AO-10.0a")
 def test_the_german_attacks_on_the_standard_crt_after_the_switch() -> None:
     b = board(LINE, [unit("g", strength=8), unit("a", "allied")])
     s = msgspec_replace(combat_pos({"g": "0201", "a": "0301"}, turn=7), german_crt="standard")
@@ -458,7 +468,8 @@ def test_one_mechanized_participant_may_advance_into_the_cleared_hex() -> None:
     assert declined.unit("m").hex == declined.unit("m2").hex == "0201"
 
 
-@pytest.mark.rule("AO-9.6N", "AO-10.2a")
+@pytest.mark.rule("AO-9.6N")
+@pytest.mark.rule("AO-10.2a")
 def test_the_defender_advances_into_the_attackers_cleared_hex() -> None:
     b = board(LINE, [unit("g", strength=2), unit("a", "allied", mech=True)])
     s = combat_pos({"g": "0401", "a": "0501"})
@@ -474,7 +485,8 @@ def test_the_defender_advances_into_the_attackers_cleared_hex() -> None:
 TOWN = make_map(". . . . . .", towns={"Town": "0301"})
 
 
-@pytest.mark.rule("AO-11.f", "AO-11.f*")
+@pytest.mark.rule("AO-11.f")
+@pytest.mark.rule("AO-11.f*")
 def test_town_immunity_is_asked_before_the_die() -> None:
     b = board(TOWN, [unit("g", strength=8), unit("a", "allied")])
     s = ok(b, combat_pos({"g": "0201", "a": "0301"}), attack(["g"], ["0301"])).state
@@ -510,7 +522,9 @@ def test_town_immunity_protects_attackers_from_ar_but_not_from_ex() -> None:
     )
 
 
-@pytest.mark.rule("AO-11.h", "AO-11.i", "AO-10.2b")
+@pytest.mark.rule("AO-11.h")
+@pytest.mark.rule("AO-11.i")
+@pytest.mark.rule("AO-10.2b")
 def test_west_wall_and_fortified_germans_ignore_dr_allied_units_do_not() -> None:
     m = make_map(". W . F . W .")
     b = board(
@@ -554,7 +568,8 @@ def test_west_wall_german_attacker_ignores_ar() -> None:
     assert ResultIgnored(unit="g", hex="0201", case="AO-11.h") in done.events
 
 
-@pytest.mark.rule("AO-11.k", "AO-5.3M")
+@pytest.mark.rule("AO-11.k")
+@pytest.mark.rule("AO-5.3M")
 def test_no_combat_on_allied_map_edge_hexes() -> None:
     m = make_map("e . . .")
     b = board(m, [unit("g"), unit("a", "allied")])
@@ -683,7 +698,8 @@ def test_mechanized_units_that_attacked_do_not_move_in_the_mechanized_phase() ->
     assert isinstance(apply(b, mech, Move(unit="n", path=("0201",))), Applied)  # not in combat
 
 
-@pytest.mark.rule("AO-9.2D", "AO-10.1a")
+@pytest.mark.rule("AO-9.2D")
+@pytest.mark.rule("AO-10.1a")
 def test_a_multi_hex_dr_retreats_every_defending_hex() -> None:
     b = board(GRID, [unit("g", strength=24), unit("a1", "allied"), unit("a2", "allied")])
     s = combat_pos({"g": "0201", "a1": "0301", "a2": "0202"})
@@ -745,7 +761,8 @@ def test_ex_when_the_attackers_fall_short_all_of_them_go() -> None:
     assert done.state.vp == VictoryPoints(german=1, allied=1)
 
 
-@pytest.mark.rule("AO-9.1A", "AO-9.1C")
+@pytest.mark.rule("AO-9.1A")
+@pytest.mark.rule("AO-9.1C")
 def test_attackable_hexes_for_the_ui() -> None:
     from rules.combat import attackable_hexes
 

@@ -20,7 +20,8 @@ REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json
 pytestmark = pytest.mark.skipif(not REAL_MAP.is_file(), reason="map.json not built")
 
 
-@pytest.mark.rule("AO-4.2h*", "AO-4.2d")
+@pytest.mark.rule("AO-4.2h*")
+@pytest.mark.rule("AO-4.2d")
 def test_the_gt1_german_attacks_resolve_as_one_batch_and_replay() -> None:
     b, s0 = new_game(load_scenario(1), load_map())
     dice = SeededDice(b"gt1")

@@ -112,7 +112,8 @@ def test_a_one_or_a_two_survives_and_may_move_that_phase() -> None:
         assert outcome(B, r.state, "vdh", "0203") == 1  # it moves in that phase
 
 
-@pytest.mark.rule("AO-15.b", "AO-16.A")
+@pytest.mark.rule("AO-15.b")
+@pytest.mark.rule("AO-16.A")
 def test_three_to_six_eliminates_the_unit_one_vp_to_the_allies() -> None:
     for value in (3, 4, 5, 6):
         r = pd.resolve_drop(B, _state(), "0403", ScriptedDice([value], start=7))

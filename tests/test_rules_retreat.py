@@ -61,7 +61,9 @@ def pos(units: dict[str, str | UnitState], side: str = "german") -> GameState:
 # -- AO-10.2a priorities -------------------------------------------------------------------------
 
 
-@pytest.mark.rule("AO-10.2a", "AO-7.3C", "AO-7.3D")
+@pytest.mark.rule("AO-10.2a")
+@pytest.mark.rule("AO-7.3C")
+@pytest.mark.rule("AO-7.3D")
 def test_equal_paths_are_the_victors_choice_never_into_enemy_control() -> None:
     b = g3()
     s = pos({"g": "0202", "a": "0302"})
@@ -156,7 +158,8 @@ def test_errata_first_priority_toward_friendly_supply_beats_the_road() -> None:
     assert retreats(fight(b2, s, ["a"], ["0401"], 1)) == [("g", ("0402",))]
 
 
-@pytest.mark.rule("AO-10.2a", "AO-10.1a")
+@pytest.mark.rule("AO-10.2a")
+@pytest.mark.rule("AO-10.1a")
 def test_on_ar_the_defender_chooses_the_attackers_path() -> None:
     b = board(
         make_map(
@@ -179,7 +182,8 @@ def test_on_ar_the_defender_chooses_the_attackers_path() -> None:
 # -- AO-10.2b ------------------------------------------------------------------------------------
 
 
-@pytest.mark.rule("AO-10.2b", "AO-16.A")
+@pytest.mark.rule("AO-10.2b")
+@pytest.mark.rule("AO-16.A")
 def test_full_distance_by_the_most_direct_path_or_eliminated() -> None:
     b = g3()
     s = pos({"g": "0202", "a": "0302"})
@@ -199,7 +203,8 @@ def test_full_distance_by_the_most_direct_path_or_eliminated() -> None:
     assert r2.state.vp == VictoryPoints(german=1, allied=0)
 
 
-@pytest.mark.rule("AO-7.3D", "AO-7.3C")
+@pytest.mark.rule("AO-7.3D")
+@pytest.mark.rule("AO-7.3C")
 def test_a_friendly_unit_negates_control_for_the_retreat() -> None:
     b = g3()
     s = pos({"g": "0202", "a": "0302", "a2": "0303"})
@@ -221,7 +226,10 @@ def test_a_retreat_that_would_overstack_eliminates() -> None:
 # -- map edge ------------------------------------------------------------------------------------
 
 
-@pytest.mark.rule("AO-9.7P", "AO-5.3M", "AO-8.3F", "AO-16.A")
+@pytest.mark.rule("AO-9.7P")
+@pytest.mark.rule("AO-5.3M")
+@pytest.mark.rule("AO-8.3F")
+@pytest.mark.rule("AO-16.A")
 def test_allied_units_with_no_other_path_go_dormant_on_the_edge() -> None:
     m = line_map("e . .")
     b = board(m, [unit("g", strength=8)] + [unit(f"a{i}", "allied") for i in range(5)])
@@ -248,7 +256,8 @@ def test_the_edge_only_when_there_is_no_live_path() -> None:
     assert retreats(r) == [("a", ("0102",))]
 
 
-@pytest.mark.rule("AO-5.3N", "AO-16.A")
+@pytest.mark.rule("AO-5.3N")
+@pytest.mark.rule("AO-16.A")
 def test_germans_forced_off_the_live_map_are_eliminated() -> None:
     m = line_map("e . .")
     b = board(m, [unit("a", "allied", strength=8), unit("g")])
@@ -257,7 +266,8 @@ def test_germans_forced_off_the_live_map_are_eliminated() -> None:
     assert r.state.vp == VictoryPoints(german=0, allied=1)
 
 
-@pytest.mark.rule("AO-5.3N", "AO-7.3D")
+@pytest.mark.rule("AO-5.3N")
+@pytest.mark.rule("AO-7.3D")
 def test_german_zoc_in_an_edge_hex_blocks_the_allied_retreat() -> None:
     m = make_map(
         """
@@ -306,7 +316,8 @@ def test_road_mode_units_retreat_along_the_road_and_never_stack() -> None:
     assert r3.state.unit("a").status == "eliminated"
 
 
-@pytest.mark.rule("AO-6.7N", "AO-6.7L*")
+@pytest.mark.rule("AO-6.7N")
+@pytest.mark.rule("AO-6.7L*")
 def test_a_road_mode_unit_ending_next_to_a_friend_on_the_road_survives() -> None:
     # a in Road Mode defends 2 (AO-6.6K): 4-2 2-1, die 2: Dr1
     b = board(ROAD, [unit("g", strength=4), unit("a", "allied"), unit("a2", "allied")])

@@ -40,7 +40,11 @@ B = board(
 HAVE_REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json").is_file()
 
 
-@pytest.mark.rule("AO-12.0", "AO-13.1A", "AO-12.3G", "AO-12.6", "AO-12.4K")
+@pytest.mark.rule("AO-12.0")
+@pytest.mark.rule("AO-13.1A")
+@pytest.mark.rule("AO-12.3G")
+@pytest.mark.rule("AO-12.6")
+@pytest.mark.rule("AO-12.4K")
 def test_entering_supply_judgment_interdicts_then_judges_the_phasing_side() -> None:
     # a1 in 0301 is 2 hexes from 0501: the bridge is interdicted for the German; g1 in 0401
     # then has no supply path (0501 needs the bridge); g2 on the net east of it is supplied;
@@ -67,7 +71,8 @@ def test_entering_supply_judgment_interdicts_then_judges_the_phasing_side() -> N
     assert "0501" not in legal_moves(B, im, "g2")  # only across the interdicted bridge
 
 
-@pytest.mark.rule("AO-12.0*", "AO-12.4K")
+@pytest.mark.rule("AO-12.0*")
+@pytest.mark.rule("AO-12.4K")
 def test_the_judged_marker_holds_for_the_whole_player_turn() -> None:
     s = ended(B, position({"g1": "0401", "g2": "0801", "a1": "0201"}, phase="reinforcement"), 2)
     assert s.phase == "initial_movement" and s.unit("g2").supply == "supplied"
@@ -82,7 +87,8 @@ def test_the_judged_marker_holds_for_the_whole_player_turn() -> None:
     assert end.unit("g1").supply == "supplied"  # markers removed (AO-4.1b)
 
 
-@pytest.mark.rule("AO-12.5L", "AO-12.3H")
+@pytest.mark.rule("AO-12.5L")
+@pytest.mark.rule("AO-12.3H")
 def test_isolated_units_stay_on_the_map() -> None:
     m = make_map(". . . . .")
     b = board(m, [unit("g"), unit("a1", "allied"), unit("a2", "allied")])
@@ -93,7 +99,9 @@ def test_isolated_units_stay_on_the_map() -> None:
     assert r.state.unit("g").status == "on_map"
 
 
-@pytest.mark.rule("AO-13.b*", "AO-13.2C", "AO-13.2B")
+@pytest.mark.rule("AO-13.b*")
+@pytest.mark.rule("AO-13.2C")
+@pytest.mark.rule("AO-13.2B")
 def test_interdiction_lasts_the_player_turn_then_lifts() -> None:
     s = position({"g2": "0301", "a1": "0401"}, phase="combat", interdicted_german=["0501/0601"])
     s = apply(B, s, DeclareAttack(attackers=("g2",), defenders=("0401",))).state  # type: ignore[union-attr]
@@ -111,7 +119,8 @@ def test_interdiction_lasts_the_player_turn_then_lifts() -> None:
     assert end.state.interdicted.german == ()
 
 
-@pytest.mark.rule("AO-13.c*", "AO-12.0")
+@pytest.mark.rule("AO-13.c*")
+@pytest.mark.rule("AO-12.0")
 def test_defender_supply_uses_the_attackers_interdiction_at_the_moment_of_combat() -> None:
     near = position({"g1": "0401", "a1": "0201"}, side="allied", phase="combat")
     far = position({"g1": "0401", "a1": "0101"}, side="allied", phase="combat")
@@ -133,7 +142,8 @@ def test_gt1_german_defenders_are_supplied_in_the_allied_combat() -> None:
     assert defender_supply(B, s, "german")["g1"] == "supplied"
 
 
-@pytest.mark.rule("AO-13.4E", "AO-13.1A")
+@pytest.mark.rule("AO-13.4E")
+@pytest.mark.rule("AO-13.1A")
 @pytest.mark.skipif(not HAVE_REAL_MAP, reason="scenarios/ardennes/map.json not built")
 def test_gt1_bridges_behind_the_german_start_line_stay_open() -> None:
     from rules.engine import new_game

@@ -98,7 +98,8 @@ def test_each_destroyed_unit_is_one_vp_to_the_enemy_dormant_units_are_not_lost()
     assert tabulate(B, s) == VictoryPoints(german=2, allied=1)
 
 
-@pytest.mark.rule("AO-16.B", "AO-16.C")
+@pytest.mark.rule("AO-16.B")
+@pytest.mark.rule("AO-16.C")
 def test_an_exit_hex_in_german_zoc_gives_its_printed_vp() -> None:
     s = state({"g1": "0302"})
     assert held_exits(B, s) == ("0401",)
@@ -113,7 +114,8 @@ def test_an_allied_unit_in_the_exit_hex_negates_german_zoc() -> None:
     assert german_exit_vp(B, s) == 0
 
 
-@pytest.mark.rule("AO-16.C", "AO-16.G")
+@pytest.mark.rule("AO-16.C")
+@pytest.mark.rule("AO-16.G")
 def test_contested_exits_are_german_but_only_for_a_german_unit_in_supply() -> None:
     # a1 at 0402 also controls 0401, and its ZOC closes both German sources (0502, 0503)
     s = state({"g1": "0302", "a1": "0402"})
@@ -150,7 +152,8 @@ def test_se_and_sw_exits_count_only_with_a_supplied_german_unit_in_bastogne() ->
     assert not bastogne_held(B, s2, supplied={"g2"})  # g3 out of supply
 
 
-@pytest.mark.rule("AO-16.E", "AO-16.F")
+@pytest.mark.rule("AO-16.E")
+@pytest.mark.rule("AO-16.F")
 def test_vp_are_tabulated_from_the_position_and_exits_count_only_while_held() -> None:
     before = state({"g1": "0302", "ad1": dead("ad1")}, vp=VictoryPoints(german=99, allied=99))
     assert tabulate(B, before) == VictoryPoints(german=7, allied=0)
@@ -202,7 +205,8 @@ def test_the_ratio_at_the_end_of_game_turn_18(g: int, a: int, winner: str | None
     assert (v.german_vp, v.allied_vp) == (g, a)
 
 
-@pytest.mark.rule("AO-16.1", "AO-16.3")
+@pytest.mark.rule("AO-16.1")
+@pytest.mark.rule("AO-16.3")
 def test_verdict_tabulates_the_final_position() -> None:
     s = state({"g1": "0302", "ad1": dead("ad1")}, turn=18)
     v = verdict(B, s)
@@ -210,7 +214,8 @@ def test_verdict_tabulates_the_final_position() -> None:
     assert verdict(B, state({"g1": "0302"}, turn=12)) is None
 
 
-@pytest.mark.rule("AO-16.B", "AO-16.E")
+@pytest.mark.rule("AO-16.B")
+@pytest.mark.rule("AO-16.E")
 def test_scenario_1_starts_at_no_vp_and_the_real_exits_total_63() -> None:
     from rules.engine import new_game
     from rules.gamemap import load_map

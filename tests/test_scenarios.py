@@ -44,7 +44,8 @@ EXPECTATIONS = {
 }
 
 
-@pytest.mark.rule("AO-18.a", "AO-18.a*")
+@pytest.mark.rule("AO-18.a")
+@pytest.mark.rule("AO-18.a*")
 def test_scenario_table() -> None:
     assert scenario_numbers() == tuple(range(1, 11))
     for n, spec in scenario_specs().items():
@@ -61,7 +62,8 @@ def test_scenario_two_is_not_scenario_one() -> None:
     assert scenario_specs()[1].german_rate == "historical"
 
 
-@pytest.mark.rule("AO-18.a", "AO-17.a")
+@pytest.mark.rule("AO-18.a")
+@pytest.mark.rule("AO-17.a")
 @needs_real_map
 @pytest.mark.parametrize("number", range(1, 11))
 def test_every_unit_placed_or_scheduled_exactly_once(number: int) -> None:
@@ -80,7 +82,8 @@ def test_every_unit_placed_or_scheduled_exactly_once(number: int) -> None:
     assert set(placed) == {e.id for e in setup_entries()}
 
 
-@pytest.mark.rule("AO-17.d", "AO-18.a")
+@pytest.mark.rule("AO-17.d")
+@pytest.mark.rule("AO-18.a")
 @needs_real_map
 def test_unit_counts_per_rate() -> None:
     def count(n: int) -> tuple[int, int]:

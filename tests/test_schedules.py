@@ -155,7 +155,8 @@ def test_no_allied_reinforcements_on_game_turn_one() -> None:
         assert min(a.turn for a in arrivals(name)) == 2  # type: ignore[arg-type]
 
 
-@pytest.mark.rule("AO-15.a", "AO-15.b")
+@pytest.mark.rule("AO-15.a")
+@pytest.mark.rule("AO-15.b")
 def test_von_der_heydte_drops_on_game_turn_two_and_nothing_else_drops() -> None:
     for name in ("german_historical", "german_accelerated"):
         drops = [a for a in arrivals(name) if a.section == "drop"]  # type: ignore[arg-type]

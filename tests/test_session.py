@@ -52,7 +52,8 @@ def test_turn_dates() -> None:
     ]
 
 
-@pytest.mark.rule("AO-4.2c", "AO-4.2f")
+@pytest.mark.rule("AO-4.2c")
+@pytest.mark.rule("AO-4.2f")
 def test_movable_units_in_the_gt1_mechanized_phase() -> None:
     s = to_german_gt1_mech()
     movable = s.movable_units()

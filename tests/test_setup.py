@@ -49,7 +49,8 @@ def test_flood_fill_splits_the_fixture_map_at_the_start_line() -> None:
     assert own_side(gm, "allied") == {h for h in gm if col(h) <= 10}
 
 
-@pytest.mark.rule("AO-17.b", "AO-17.c")
+@pytest.mark.rule("AO-17.b")
+@pytest.mark.rule("AO-17.c")
 def test_front_line_is_the_band_touching_the_start_line() -> None:
     gm = fixture_map()
     # row 1 and row 10 are Allied map-edge hexes (NE/SE), never usable for a set-up
@@ -144,7 +145,11 @@ def test_the_real_start_line_closes() -> None:
     assert start_line_problems(load_map("ardennes")) == []
 
 
-@pytest.mark.rule("AO-17.a", "AO-8.0", "AO-8.2C", "AO-11.g", "AO-5.3L")
+@pytest.mark.rule("AO-17.a")
+@pytest.mark.rule("AO-8.0")
+@pytest.mark.rule("AO-8.2C")
+@pytest.mark.rule("AO-11.g")
+@pytest.mark.rule("AO-5.3L")
 @needs_real_map
 def test_historical_setup_is_legal() -> None:
     gm = load_map("ardennes")

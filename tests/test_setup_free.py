@@ -37,7 +37,9 @@ def free_hex(sc: Scenario, pool: frozenset[str]) -> str:
     return min(h for h in pool if h not in taken)
 
 
-@pytest.mark.rule("AO-17.b", "AO-17.c", "AO-17.a")
+@pytest.mark.rule("AO-17.b")
+@pytest.mark.rule("AO-17.c")
+@pytest.mark.rule("AO-17.a")
 @pytest.mark.parametrize("number", [1, 3, 4, 10])
 @pytest.mark.parametrize("side", ["german", "allied"])
 def test_the_historical_setup_is_accepted(number: int, side: Side) -> None:
@@ -94,7 +96,8 @@ def test_allied_front_line_unit_moved_behind(free: Scenario) -> None:
     ]
 
 
-@pytest.mark.rule("AO-17.b", "AO-8.2C")
+@pytest.mark.rule("AO-17.b")
+@pytest.mark.rule("AO-8.2C")
 def test_stacking_two_units(free: Scenario) -> None:
     p = mine(free, "german")
     h = p["de-48-i"]
@@ -165,7 +168,8 @@ def test_unit_of_the_other_side(free: Scenario) -> None:
     ]
 
 
-@pytest.mark.rule("AO-17.b", "AO-15.a")
+@pytest.mark.rule("AO-17.b")
+@pytest.mark.rule("AO-15.a")
 def test_reinforcements_and_von_der_heydte_do_not_set_up(free: Scenario) -> None:
     p = mine(free, "german")
     territory = own_side(load_map(), "german")
@@ -202,7 +206,8 @@ def test_a_historical_side_has_no_choice() -> None:
     assert validate_free_setup(sc, "german", g) == []
 
 
-@pytest.mark.rule("AO-17.b", "AO-17.c")
+@pytest.mark.rule("AO-17.b")
+@pytest.mark.rule("AO-17.c")
 @settings(max_examples=40)
 @given(data=st.data(), side=st.sampled_from(["german", "allied"]))
 def test_any_reshuffle_within_the_lines_is_legal(data: st.DataObject, side: Side) -> None:

@@ -111,7 +111,12 @@ def prompt(app: ArdennesApp) -> str:
     return app.screen.query_one(StatusLine).prompt
 
 
-@pytest.mark.rule("AO-4.2a", "AO-4.2c", "AO-4.2h*", "AO-9.4L*", "AO-4.2f", "AO-5.1E")
+@pytest.mark.rule("AO-4.2a")
+@pytest.mark.rule("AO-4.2c")
+@pytest.mark.rule("AO-4.2h*")
+@pytest.mark.rule("AO-9.4L*")
+@pytest.mark.rule("AO-4.2f")
+@pytest.mark.rule("AO-5.1E")
 def test_gt1_combat_and_the_turn_played_through_the_ui() -> None:
     async def body(app: ArdennesApp, pilot: Pilot[None], s: GameSession) -> None:
         screen = app.screen
