@@ -19,9 +19,11 @@ even rows are shifted half a hex east: NE (C+1, R-1), SE (C+1, R+1), SW (C, R+1)
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from rules import hexgrid
+from rules.commands import DeclareAttack, ResolveAttacks
+from rules.engine import Applied
 from rules.gamemap import GameMap, HexData, HexsideData, MapData
 from rules.state import Board, GameState, Phase, UnitState
 from rules.units import Side, UnitDef
@@ -230,3 +232,95 @@ def scenario_gt1_german_combat(scenario: int = 1) -> tuple[Board, GameState]:
     while not (s.side == "german" and s.phase == "combat"):
         s = ended(b, s)
     return b, without_gt1_obligations(s)
+
+
+# -- combat helpers and the legality check shared by the combat and self-play tests ------------
+
+
+def ok(b: Board, s: GameState, cmd: object, dice: Sequence[int] = ()) -> Applied:
+    """Apply ``cmd`` (scripted ``dice`` from the state's dice index) and insist it is accepted."""
+    from rules.dice import ScriptedDice
+    from rules.engine import apply
+
+    r = apply(b, s, cmd, ScriptedDice(list(dice), start=s.dice) if dice else None)  # type: ignore[arg-type]
+    assert isinstance(r, Applied), r
+    return r
+
+
+def refused(b: Board, s: GameState, cmd: object) -> str:
+    """Apply ``cmd`` and insist it is refused; return the rule case named."""
+    from rules.dice import ScriptedDice
+    from rules.engine import apply
+    from rules.rejection import Rejection
+
+    r = apply(b, s, cmd, ScriptedDice([1] * 5, start=s.dice))  # type: ignore[arg-type]
+    assert isinstance(r, Rejection), r
+    return r.case
+
+
+def attack(
+    attackers: Sequence[str],
+    defenders: Sequence[str],
+    odds: str | None = None,
+    waive: Sequence[str] = (),
+) -> DeclareAttack:
+    return DeclareAttack(
+        attackers=tuple(attackers), defenders=tuple(defenders), odds=odds, waive=tuple(waive)
+    )
+
+
+def fight(
+    b: Board,
+    s: GameState,
+    attackers: Sequence[str],
+    defenders: Sequence[str],
+    dice: Sequence[int],
+    odds: str | None = None,
+) -> Applied:
+    """Declare one attack and resolve it with scripted ``dice``."""
+    s = ok(b, s, attack(attackers, defenders, odds)).state
+    return ok(b, s, ResolveAttacks(), dice)
+
+
+def illegal_state(b: Board, s: GameState) -> list[str]:
+    """What makes a state illegal: over the stacking limit (AO-8.0), a German unit on an Allied
+    Map Edge hex (AO-5.3L), both sides in one hex (AO-5.2F), Road Mode units stacked or next to
+    a friend on the road (AO-6.5G; except AO-6.7N). Reinforcements staging on an entry hex
+    (AO-14.2B) and units on Allied Map Edge hexes (AO-8.3F) are exempt."""
+    from rules.roadmode import road_links
+    from rules.stacking import over_limit
+
+    m = b.game_map
+    staged = {u.hex for u in s.units if u.staging is not None}
+    out = [f"over the limit in {h}" for h in over_limit(b, s) if h not in staged]
+    sides: dict[str, set[str]] = {}
+    for u in s.units:
+        if u.hex is None or u.status not in ("on_map", "dormant"):
+            continue
+        side = b.defs[u.id].side
+        sides.setdefault(u.hex, set()).add(side)
+        if side == "german" and m.is_allied_edge(u.hex):
+            out.append(f"German {u.id} on the edge hex {u.hex}")
+        if (
+            u.road_mode
+            and u.status == "on_map"
+            and not m.is_allied_edge(u.hex)
+            and u.staging is None
+        ):
+            friends = [
+                o
+                for o in s.units
+                if o.id != u.id
+                and o.status == "on_map"
+                and b.defs[o.id].side == side
+                and o.staging is None
+                and not (o.hex is not None and m.is_allied_edge(o.hex))
+            ]
+            if any(o.hex == u.hex for o in friends):
+                out.append(f"Road Mode {u.id} stacked in {u.hex}")
+            links = set(road_links(m, u.hex))
+            for o in friends:
+                if o.hex in links and not (u.must_leave_road_mode or o.must_leave_road_mode):
+                    out.append(f"Road Mode {u.id} next to {o.id} on the road")
+    out += [f"both sides in {h}" for h, v in sides.items() if len(v) > 1]
+    return out

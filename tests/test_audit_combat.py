@@ -23,8 +23,6 @@ attack (AO-12.6), a unit retreated alone attacked twice (AO-9.1C), "to a road" n
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import pytest
 
 from rules.combat import preview_attack
@@ -32,7 +30,6 @@ from rules.commands import (
     Advance,
     ChooseLosses,
     Command,
-    DeclareAttack,
     EndPhase,
     ResolveAttacks,
     StandingOrders,
@@ -49,45 +46,21 @@ from rules.events import (
 )
 from rules.interdiction import interdiction_for, lift_interdiction
 from rules.rejection import Rejection
-from rules.state import Board, GameState, UnitState, VictoryPoints, state_hash
-from tests.enginekit import board, ended, line_map, make_map, position, unit
+from rules.state import GameState, UnitState, VictoryPoints, state_hash
+from tests.enginekit import (
+    attack,
+    board,
+    ended,
+    fight,
+    line_map,
+    make_map,
+    ok,
+    position,
+    refused,
+    unit,
+)
 
 # -- helpers ------------------------------------------------------------------------------------
-
-
-def ok(b: Board, s: GameState, cmd: Command, dice: Sequence[int] = ()) -> Applied:
-    r = apply(b, s, cmd, ScriptedDice(list(dice), start=s.dice) if dice else None)
-    assert isinstance(r, Applied), r
-    return r
-
-
-def refused(b: Board, s: GameState, cmd: Command) -> str:
-    r = apply(b, s, cmd, ScriptedDice([1] * 5, start=s.dice))
-    assert isinstance(r, Rejection), r
-    return r.case
-
-
-def attack(
-    attackers: Sequence[str],
-    defenders: Sequence[str],
-    odds: str | None = None,
-    waive: Sequence[str] = (),
-) -> DeclareAttack:
-    return DeclareAttack(
-        attackers=tuple(attackers), defenders=tuple(defenders), odds=odds, waive=tuple(waive)
-    )
-
-
-def fight(
-    b: Board,
-    s: GameState,
-    attackers: Sequence[str],
-    defenders: Sequence[str],
-    dice: Sequence[int],
-    odds: str | None = None,
-) -> Applied:
-    s = ok(b, s, attack(attackers, defenders, odds)).state
-    return ok(b, s, ResolveAttacks(), dice)
 
 
 def declared(r: Applied) -> AttackDeclared:

@@ -14,8 +14,6 @@ NE (C+1,R-1) SE (C+1,R+1) SW (C,R+1) NW (C,R-1).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import pytest
 
 from rules.combat import preview_attack
@@ -31,7 +29,7 @@ from rules.commands import (
     StandingOrders,
     WaiveImmunity,
 )
-from rules.dice import ScriptedDice, SeededDice
+from rules.dice import SeededDice
 from rules.engine import Applied, apply, pending_decision, replay, replay_hashes
 from rules.events import (
     AttackDeclared,
@@ -43,40 +41,21 @@ from rules.events import (
     VictoryPointsScored,
 )
 from rules.rejection import Rejection
-from rules.state import Board, GameState, UnitState, VictoryPoints, state_hash
-from tests.enginekit import board, ended, line_map, make_map, position, unit
+from rules.state import GameState, UnitState, VictoryPoints, state_hash
+from tests.enginekit import (
+    attack,
+    board,
+    ended,
+    fight,
+    line_map,
+    make_map,
+    ok,
+    position,
+    refused,
+    unit,
+)
 
 # -- helpers ------------------------------------------------------------------------------------
-
-
-def ok(b: Board, s: GameState, cmd: Command, dice: Sequence[int] = ()) -> Applied:
-    r = apply(b, s, cmd, ScriptedDice(list(dice), start=s.dice) if dice else None)
-    assert isinstance(r, Applied), r
-    return r
-
-
-def refused(b: Board, s: GameState, cmd: Command) -> str:
-    r = apply(b, s, cmd, ScriptedDice([1] * 5, start=s.dice))
-    assert isinstance(r, Rejection), r
-    return r.case
-
-
-def attack(
-    attackers: Sequence[str], defenders: Sequence[str], odds: str | None = None
-) -> DeclareAttack:
-    return DeclareAttack(attackers=tuple(attackers), defenders=tuple(defenders), odds=odds)
-
-
-def fight(
-    b: Board,
-    s: GameState,
-    attackers: Sequence[str],
-    defenders: Sequence[str],
-    dice: Sequence[int],
-    odds: str | None = None,
-) -> Applied:
-    s = ok(b, s, attack(attackers, defenders, odds)).state
-    return ok(b, s, ResolveAttacks(), dice)
 
 
 def declared(r: Applied) -> AttackDeclared:

@@ -14,7 +14,6 @@ from ardennes_tui.cli import main
 from rules.dice import SeededDice
 from rules.engine import Applied, apply
 from rules.events import VictoryPointsTabulated
-from rules.roadmode import road_links
 from rules.selfplay import (
     GameRecord,
     decode_log,
@@ -23,53 +22,13 @@ from rules.selfplay import (
     replay_log,
     start,
 )
-from rules.stacking import over_limit
 from rules.state import LAST_TURN, Board, GameState, state_hash
+from tests.enginekit import illegal_state
 
 
 @cache
 def game(scenario: int, seed: int, turns: int | None) -> GameRecord:
     return play(scenario, seed, turns)
-
-
-def problems(b: Board, s: GameState) -> list[str]:
-    """What makes a state illegal (as in tests/test_engine_combat_properties.py; reinforcements
-    just placed on one entry hex in Road Mode - AO-14.2B staging - are exempt, and units on
-    Allied Map Edge hexes do not count for Road Mode spacing, AO-8.3F)."""
-    m = b.game_map
-    staged = {u.hex for u in s.units if getattr(u, "staging", None) is not None}
-    out = [f"over the limit in {h}" for h in over_limit(b, s) if h not in staged]
-    sides: dict[str, set[str]] = {}
-    for u in s.units:
-        if u.hex is None or u.status not in ("on_map", "dormant"):
-            continue
-        side = b.defs[u.id].side
-        sides.setdefault(u.hex, set()).add(side)
-        if side == "german" and m.is_allied_edge(u.hex):
-            out.append(f"German {u.id} on the edge hex {u.hex}")
-        if (
-            u.road_mode
-            and u.status == "on_map"
-            and not m.is_allied_edge(u.hex)
-            and getattr(u, "staging", None) is None
-        ):
-            friends = [
-                o
-                for o in s.units
-                if o.id != u.id
-                and o.status == "on_map"
-                and b.defs[o.id].side == side
-                and getattr(o, "staging", None) is None
-                and not (o.hex is not None and m.is_allied_edge(o.hex))  # AO-8.3F
-            ]
-            if any(o.hex == u.hex for o in friends):
-                out.append(f"Road Mode {u.id} stacked in {u.hex}")
-            links = set(road_links(m, u.hex))
-            for o in friends:
-                if o.hex in links and not (u.must_leave_road_mode or o.must_leave_road_mode):
-                    out.append(f"Road Mode {u.id} next to {o.id} on the road")
-    out += [f"both sides in {h}" for h, v in sides.items() if len(v) > 1]
-    return out
 
 
 def lost(b: Board, s: GameState, side: str) -> int:
@@ -86,7 +45,7 @@ def check_game(r: GameRecord) -> None:
         assert isinstance(res, Applied), (i, cmd, res)
         prev, s = s, res.state
         assert state_hash(s) == r.hashes[i]
-        bad = problems(b, s)
+        bad = illegal_state(b, s)
         assert not bad, (i, cmd, bad)
         # Allied VP: one per German unit eliminated, at once (AO-16.A)
         assert s.vp.allied == lost(b, s, "german"), (i, cmd)
