@@ -81,6 +81,13 @@ KEYMAP: Final[tuple[KeyBinding, ...]] = (
     KeyBinding(
         "play.odds_up", ("plus", "equals_sign"), "odds(1)", "combat: raise the odds again", "play"
     ),
+    KeyBinding(
+        "play.waive_attackers",
+        ("w",),
+        "waive_attackers",
+        "combat: the attackers waive their Ar immunity (AO-11.f*)",
+        "play",
+    ),
     KeyBinding("play.log", ("c",), "combat_log", "the combat log", "play"),
     KeyBinding(
         "play.undo", ("backspace", "U"), "undo", "undo the last order of this phase", "play"

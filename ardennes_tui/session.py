@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Final
 
-from rules import combat, hexgrid
+from rules import combat, hexgrid, setup_rules
 from rules.commands import Command, EndPhase, Move, decode_command, encode_command
 from rules.dice import SeededDice
 from rules.engine import (
@@ -41,6 +41,7 @@ from rules.engine import (
     new_game,
     pending_decision,
     pending_reinforcements,
+    setup_hexes,
 )
 from rules.events import Event
 from rules.gamemap import GameMap
@@ -284,11 +285,29 @@ class GameSession:
         return combat.preview_attack(self.board, self.state, attackers, defenders)
 
     def check_attack(
-        self, attackers: Sequence[str], defenders: Sequence[HexId], odds: str | None = None
+        self,
+        attackers: Sequence[str],
+        defenders: Sequence[HexId],
+        odds: str | None = None,
+        waive: Sequence[HexId] = (),
     ) -> combat.Preview | Rejection:
         """:func:`rules.combat.check_attack`: what a ``DeclareAttack`` would answer."""
-        attack = Attack(attackers=tuple(attackers), defenders=tuple(defenders), odds=odds)
+        attack = Attack(
+            attackers=tuple(attackers), defenders=tuple(defenders), odds=odds, waive=tuple(waive)
+        )
         return combat.check_attack(self.board, self.state, attack)
+
+    def immune_hexes(self, units: Sequence[str]) -> list[HexId]:
+        """The hexes of ``units`` (in play) immune to Ar/Dr results (AO-11.f, AO-11.h,
+        AO-11.i): those an attacker may waive in his declaration (AO-11.f*), sorted."""
+        out: set[HexId] = set()
+        for uid in units:
+            us = self.state.find(uid)
+            if us is None or us.hex is None or not us.in_play:
+                continue
+            if combat.immunity_case(self.board, self.state, uid) is not None:
+                out.add(us.hex)
+        return sorted(out)
 
     def gt1_unmet(self) -> tuple[list[str], list[str]]:
         """:func:`rules.combat.gt1_unmet`: (American units still to attack, German units still
@@ -299,6 +318,31 @@ class GameSession:
 
     def retreat_options(self, unit: str, hexes: int) -> combat.RetreatOptions:
         return combat.retreat_options(self.board, self.state, unit, hexes)
+
+    # -- set-up (AO-17) ------------------------------------------------------------------------
+
+    def setup_kind(self) -> str | None:
+        """How the deploying side sets up now: ``historical`` (AO-17.a), ``free`` (AO-17.b/c),
+        or None outside set-up (and on boards without the set-up rules)."""
+        if self.state.phase not in setup_rules.SETUP_PHASES:
+            return None
+        return setup_rules.setup_kind(self.board, self.state, self.state.side)
+
+    def setup_hexes(self, unit_id: str) -> frozenset[HexId]:
+        """:func:`rules.engine.setup_hexes`: where ``Place(unit_id, hex)`` is accepted now."""
+        return setup_hexes(self.board, self.state, unit_id)
+
+    def why_not_place(self, unit_id: str, hex_id: HexId) -> Rejection | None:
+        """Why ``Place(unit_id, hex_id)`` would be refused in this set-up step, or None."""
+        return setup_rules.check_setup_place(self.board, self.state, unit_id, hex_id)
+
+    def front_line_unit(self, unit_id: str) -> bool | None:
+        """True for a front-line unit, False for a rear unit of the free set-ups (AO-17.b/c);
+        None on boards without the set-up rules."""
+        areas = setup_rules.setup_areas(self.board)
+        if areas is None or unit_id not in areas.setup_units:
+            return None
+        return unit_id in areas.front_units
 
     # -- reinforcements and the paradrop ----------------------------------------------------
 

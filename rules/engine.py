@@ -5,7 +5,8 @@ and emits no events. Commands are dispatched on their type:
 
 * :class:`~rules.commands.Move` - checked and costed by :func:`rules.movement.trace_path`, the
   same code :func:`rules.movement.legal_moves` searches with;
-* :class:`~rules.commands.Place` - set-up placement (AO-4.2a);
+* :class:`~rules.commands.Place` - set-up placement (AO-4.2a, AO-17.a-c:
+  :func:`rules.setup_rules.check_setup_place`) and reinforcements (AO-14.1A);
 * :class:`~rules.commands.EndPhase` - :func:`rules.sequence.end_phase`;
 * combat commands - :mod:`rules.combat` (declaration, batch resolution, decisions).
 
@@ -34,7 +35,7 @@ from collections.abc import Iterable
 
 import msgspec
 
-from rules import combat, paradrop, reinforcements, sequence, stacking
+from rules import combat, paradrop, reinforcements, sequence, setup_rules
 from rules.commands import (
     Advance,
     ChooseLosses,
@@ -60,7 +61,6 @@ from rules.events import (
     VictoryPointsScored,
 )
 from rules.gamemap import GameMap
-from rules.hexgrid import HexIdError, parse
 from rules.movement import trace_path
 from rules.rejection import NOT_IMPLEMENTED, RejectedError, Rejection
 from rules.state import (
@@ -283,39 +283,9 @@ def _place(board: Board, state: GameState, cmd: Place) -> Applied | Rejection:
         if not sequence.reinforcements_allowed(state):
             return Rejection("AO-4.2g", "there are no Allied reinforcements on Game-Turn 1")
         return _reinforce(board, state, cmd)
-    if state.phase not in ("setup_allied", "setup_german"):
-        return Rejection("AO-4.2a", f"units are placed only during set-up (now: {state.phase})")
-    if d.side != state.side:
-        return Rejection(
-            "AO-4.2a",
-            f"{cmd.unit} is {d.side}: the {state.side} player is deploying "
-            "(the Allied player deploys first, then the German)",
-        )
-    if us.status == "not_arrived" and board.arrival_turn.get(cmd.unit) is not None:
-        return Rejection(
-            "AO-4.2a",
-            f"{cmd.unit} is a reinforcement due on Game-Turn {board.arrival_turn[cmd.unit]}",
-        )
-    if us.status not in ("on_map", "not_arrived"):
-        return Rejection("AO-4.2a", f"{cmd.unit} cannot be placed ({us.status})")
-    m: GameMap = board.game_map
-    try:
-        parse(cmd.hex)
-    except HexIdError as exc:
-        return Rejection("AO-4.2a", str(exc))
-    if cmd.hex not in m:
-        return Rejection("AO-4.2a", f"{cmd.hex} is not on the map")
-    if m.hex(cmd.hex).terrain == "impassable":
-        return Rejection("AO-11.g", f"{cmd.hex} is impassable")
-    if m.is_allied_edge(cmd.hex):
-        case = "AO-5.3L" if d.side == "german" else "AO-5.3M"
-        return Rejection(case, f"{cmd.hex} is an Allied Map Edge hex")
-    others = state.at(cmd.hex)
-    if any(board.defs[o.id].side != d.side for o in others):
-        return Rejection("AO-5.2F", f"{cmd.hex} is occupied by enemy units")
-    bad = stacking.check_stack(
-        m, d, cmd.hex, [board.defs[o.id] for o in others if o.id != cmd.unit]
-    )
+    # set-up (AO-4.2a; AO-17.a-c on a scenario board): rules.setup_rules decides, the same
+    # check that lights a UI's set-up hexes (setup_rules.setup_hexes)
+    bad = setup_rules.check_setup_place(board, state, cmd.unit, cmd.hex)
     if bad is not None:
         return bad
     new = msgspec.structs.replace(us, hex=cmd.hex, status="on_map")
@@ -369,6 +339,7 @@ __all__ = [
     "pending_reinforcements",
     "replay",
     "replay_hashes",
+    "setup_hexes",
 ]
 
 
@@ -393,6 +364,13 @@ def pending_reinforcements(board: Board, state: GameState) -> list[tuple[str, tu
         if hexes:
             out.append((uid, hexes))
     return out
+
+
+def setup_hexes(board: Board, state: GameState, unit: str) -> frozenset[str]:
+    """Where ``Place(unit, hex)`` is accepted in this set-up step, the unit's own hex aside
+    (:func:`rules.setup_rules.setup_hexes`, the same check as the engine's): empty outside
+    set-up, for the other side's units and on a historical side (AO-17.a)."""
+    return setup_rules.setup_hexes(board, state, unit)
 
 
 def drop_hexes(board: Board, state: GameState) -> tuple[str, ...]:

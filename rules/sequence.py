@@ -58,6 +58,7 @@ from rules.hexgrid import HexId
 from rules.interdiction import interdiction_for, lift_interdiction
 from rules.movement import movement_allowance
 from rules.rejection import Rejection
+from rules.setup_rules import setup_end_check
 from rules.state import (
     LAST_TURN,
     PLAYER_TURN_PHASES,
@@ -379,7 +380,8 @@ def end_phase(
     """End the current phase and enter the next one (with its automatic steps). Entering a
     Game-Turn from GT6 on may roll the CRT switch die (AO-10.3a): without ``dice`` that is
     refused (case ``dice-needed``). Ending a Combat Phase needs every declared attack resolved
-    and, on Game-Turn 1, the German obligations met (AO-4.2h*)."""
+    and, on Game-Turn 1, the German obligations met (AO-4.2h*); ending a set-up step, a legal
+    set-up of the deploying side (AO-17.a-c, :func:`rules.setup_rules.setup_end_check`)."""
     if state.phase == "game_over":
         return Rejection("AO-4.1a", f"the game ended after Game-Turn {state.turn}")
     if state.phase == "combat":
@@ -388,6 +390,11 @@ def end_phase(
             return bad
     if state.phase == "reinforcement":
         bad = reinforcement_end_check(board, state)
+        if bad is not None:
+            return bad
+    if state.phase in ("setup_allied", "setup_german"):
+        # AO-17.a-c: the deploying side's whole set-up, a last check (rules.setup_rules)
+        bad = setup_end_check(board, state)
         if bad is not None:
             return bad
     if state.phase == "initial_movement" and paradrop_due(board, state):

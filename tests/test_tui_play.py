@@ -482,3 +482,73 @@ def test_the_defender_answers_the_town_immunity_question(key: str, waived: tuple
         assert s.state.dice == 1 and " CRT: die " in message(app)
 
     drive(body, cursor="0201", session=s)
+
+
+@pytest.mark.rule("AO-11.f*")
+@pytest.mark.parametrize(("presses", "waive"), [(1, ("0201",)), (2, ()), (0, ())])
+def test_the_attacker_waives_his_town_immunity_with_w(presses: int, waive: tuple[str, ...]) -> None:
+    """On a small map: the German attacks out of a town; ``w`` toggles waiving the town's
+    immunity in the attack being built (shown in the odds line and the panel), and the
+    declaration carries it (``DeclareAttack.waive``)."""
+    from rules.commands import DeclareAttack
+    from tests.enginekit import board, make_map, position, unit
+
+    town = make_map(". . . . . .", towns={"Town": "0201"})
+    b = board(town, [unit("g", strength=8), unit("a", "allied")])
+    s = GameSession(b, position({"g": "0201", "a": "0301"}, phase="combat"), seed="waive")
+
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: GameSession) -> None:
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        view = view_of(app)
+        view.cursor = "0301"
+        await press(pilot, "a")
+        view.cursor = "0201"
+        await press(pilot, "enter")
+        assert screen.attackers == ["g"]
+        assert message(app).endswith("Enter on 0301 declares, -/+ odds, w: waive immunity")
+        panel = app.screen.query_one(SidePanel)
+        assert "att Town: immune to Ar (w waives)" in " ".join(panel.text.split())
+        for _ in range(presses):
+            await press(pilot, "w")
+        waived = "attackers in Town waive immunity (AO-11.f*)"
+        assert (waived in message(app)) == bool(waive)
+        assert ("att Town: Ar immunity waived" in " ".join(panel.text.split())) == bool(waive)
+        view.cursor = "0301"
+        await press(pilot, "enter")  # declare
+        assert s.log[-1] == DeclareAttack(("g",), ("0301",), waive=waive)
+        assert s.state.combat.declared[0].waive == waive
+
+    drive(body, cursor="0201", session=s)
+
+
+@pytest.mark.rule("AO-11.f*")
+def test_w_offers_nothing_when_no_attacker_is_immune() -> None:
+    from rules.commands import DeclareAttack
+    from tests.enginekit import board, make_map, position, unit
+
+    town = make_map(". . . . . .", towns={"Town": "0301"})  # only the defender is immune
+    b = board(town, [unit("g", strength=8), unit("a", "allied")])
+    s = GameSession(b, position({"g": "0201", "a": "0301"}, phase="combat"), seed="waive")
+
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: GameSession) -> None:
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        await press(pilot, "w")
+        assert message(app) == "w waives the attackers' immunity of an attack being built"
+        view = view_of(app)
+        view.cursor = "0301"
+        await press(pilot, "a")
+        view.cursor = "0201"
+        await press(pilot, "enter")
+        assert "w: waive" not in message(app)
+        await press(pilot, "w")
+        assert message(app) == (
+            "No attacker of this attack is immune to Ar: nothing to waive (AO-11.f*)"
+        )
+        assert screen.waive is False
+        view.cursor = "0301"
+        await press(pilot, "enter")
+        assert s.log[-1] == DeclareAttack(("g",), ("0301",))
+
+    drive(body, cursor="0201", session=s)

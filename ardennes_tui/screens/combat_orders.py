@@ -9,7 +9,7 @@ its rule case before Enter (``check_attack``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from rich.text import Text
 from textual.actions import SkipAction
@@ -44,6 +44,8 @@ if TYPE_CHECKING:
     from ardennes_tui.session import GameSession
     from ardennes_tui.widgets.map_view import MapView
 
+WAIVE_KEY: Final = "w"
+
 
 class CombatOrders:
     """Attack building, declaration, odds, resolution and the combat decisions."""
@@ -68,12 +70,16 @@ class CombatOrders:
     """The odds column asked for (AO-9.4L), None: the real odds."""
     losses: list[str]
     """The units chosen so far for a pending Ex loss decision."""
+    waive: bool
+    """The attackers waive the Ar immunity of their town / West Wall / fortified hexes in the
+    attack being built (AO-11.f*)."""
 
     def _init_combat(self) -> None:
         self.targets = []
         self.attackers = []
         self.odds = None
         self.losses = []
+        self.waive = False
 
     # -- questions ------------------------------------------------------------------------------
 
@@ -158,7 +164,21 @@ class CombatOrders:
     def _odds_check(self) -> Preview | Rejection | None:
         if not self.building() or not self.attackers:
             return None
-        return self.session.check_attack(self.attackers, self.targets, self.odds)
+        return self.session.check_attack(
+            self.attackers, self.targets, self.odds, self.waived_hexes()
+        )
+
+    def immune_attacker_hexes(self) -> list[HexId]:
+        """The hexes of the attack's units that are immune to Ar (AO-11.f*), sorted."""
+        return self.session.immune_hexes(self.attackers) if self.building() else []
+
+    def waived_hexes(self) -> tuple[HexId, ...]:
+        """The attackers' hexes whose immunity the declaration waives (``DeclareAttack.waive``)."""
+        return tuple(self.immune_attacker_hexes()) if self.waive else ()
+
+    def _hex_names(self, hexes: list[HexId]) -> str:
+        m = self.session.board.game_map
+        return ", ".join(m.hex(h).town or h for h in hexes)
 
     def attack_summary(self) -> str:
         """The message line while an attack is built: the odds, or the engine's refusal."""
@@ -173,10 +193,14 @@ class CombatOrders:
             return p.message
         col = f"{p.column} lowered to {self.odds}" if self.odds else p.column
         line = f"{p.attack} vs {p.defence} = {col} ({TABLE_NAMES.get(p.table, p.table)} CRT)"
+        immune = self.immune_attacker_hexes()
+        if immune and self.waive:
+            line += f"; attackers in {self._hex_names(immune)} waive immunity (AO-11.f*)"
         c = self._odds_check()
         if isinstance(c, Rejection):
             return f"{line}. {c.message}"
-        return f"{line}. Enter on {self.targets[0]} declares, -/+ odds"
+        more = f", {WAIVE_KEY}: {'keep' if self.waive else 'waive'} immunity" if immune else ""
+        return f"{line}. Enter on {self.targets[0]} declares, -/+ odds{more}"
 
     def combat_header(self) -> Text:
         """The side panel's lines in the Combat Phase."""
@@ -210,6 +234,10 @@ class CombatOrders:
                     text.append(f"asked {self.odds} (AO-9.4L)\n")
             for note in odds_notes(s.board, s.state, self.attackers, self.targets):
                 text.append(note + "\n")
+            immune = self.immune_attacker_hexes()
+            if immune:
+                what = "Ar immunity waived" if self.waive else f"immune to Ar ({WAIVE_KEY} waives)"
+                text.append(f"att {self._hex_names(immune)}: {what}\n")
         if declared:
             text.append(f"Batch: {len(declared)} declared", "bold")
             text.append(" (r)\n")
@@ -327,7 +355,9 @@ class CombatOrders:
         if not self.attackers:
             self.say(f"No attacker yet: Enter on your units next to {self.targets[0]} adds them")
             return False
-        cmd = DeclareAttack(tuple(self.attackers), tuple(self.targets), odds=self.odds)
+        cmd = DeclareAttack(
+            tuple(self.attackers), tuple(self.targets), odds=self.odds, waive=self.waived_hexes()
+        )
         r = self.session.apply(cmd)
         if isinstance(r, Rejection):
             self.say(r.message)
@@ -364,6 +394,24 @@ class CombatOrders:
                 self.say(c.message)
                 return
         self.odds = odds
+        self._sync(units=False)
+        self.say(self.attack_summary())
+
+    def action_waive_attackers(self) -> None:
+        """w: the attackers of the attack being built waive (again: keep) the Ar immunity of
+        their town / West Wall / fortified hexes (AO-11.f*); only when one of them has it."""
+        self._unconfirm()
+        if not self.in_combat() or not self.building():
+            self.say(f"{WAIVE_KEY} waives the attackers' immunity of an attack being built")
+            return
+        d = self.session.pending()
+        if d is not None:
+            self.say(decision_prompt(d, self.losses))
+            return
+        if not self.immune_attacker_hexes():
+            self.say("No attacker of this attack is immune to Ar: nothing to waive (AO-11.f*)")
+            return
+        self.waive = not self.waive
         self._sync(units=False)
         self.say(self.attack_summary())
 

@@ -47,6 +47,7 @@ from rules.events import (
 from rules.hexgrid import HexId
 from rules.movement import movement_allowance
 from rules.rejection import Rejection
+from rules.setup_rules import FREE_SETUP_CASE, SETUP_PHASES
 from rules.state import MOVEMENT_PHASES, UnitState
 
 
@@ -76,7 +77,8 @@ def unit_note(us: UnitState, ma: int, attack: str = "") -> str:
 
 class PlayScreen(CombatOrders, MapScreen):
     """Select a unit (Enter), see where it can go, move it (Enter), undo, end the phase;
-    attack, resolve and answer the combat decisions (:class:`CombatOrders`)."""
+    rearrange a free set-up the same way; attack, resolve and answer the combat decisions
+    (:class:`CombatOrders`)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *keymap.bindings("play"),
@@ -123,19 +125,28 @@ class PlayScreen(CombatOrders, MapScreen):
         s = self.session
         state = s.state
         busy = self._busy()
+        free = s.setup_kind() == "free"
+
+        def word(uid: str) -> str:
+            if free:
+                return self._setup_note(uid)
+            return "attacking" if uid in self.attackers else "declared" if uid in busy else ""
+
         notes = {
-            u.id: unit_note(
-                u,
-                movement_allowance(s.unit_def(u.id), u),
-                "attacking" if u.id in self.attackers else "declared" if u.id in busy else "",
-            )
+            u.id: unit_note(u, movement_allowance(s.unit_def(u.id), u), word(u.id))
             for u in state.units
             if u.hex is not None
         }
         panel = self.query_one(SidePanel)
         panel.notes = notes
         panel.selected = self.selected
-        panel.header = self.combat_header() if self.in_combat() else self._arrival_header()
+        panel.header = (
+            self.combat_header()
+            if self.in_combat()
+            else self._setup_header()
+            if state.phase in SETUP_PHASES
+            else self._arrival_header()
+        )
         if units:
             self.set_units(s.units_by_hex())
         else:
@@ -152,6 +163,8 @@ class PlayScreen(CombatOrders, MapScreen):
     def _highlight(self) -> None:
         if self.in_combat():
             lit = self.combat_highlight()
+        elif self.session.state.phase in SETUP_PHASES:
+            lit = set(self._setup_reach())
         elif self._drop_pending():
             lit = set(self.session.drop_hexes())
         elif self.session.state.phase == "reinforcement":
@@ -159,6 +172,86 @@ class PlayScreen(CombatOrders, MapScreen):
         else:
             lit = self._reach()
         self.map_view.set_highlight(frozenset(lit))
+
+    # -- free set-up (AO-17.b, AO-17.c) ---------------------------------------------------------
+
+    def _free_setup(self) -> bool:
+        return self.session.setup_kind() == "free"
+
+    def _setup_case(self) -> str:
+        return FREE_SETUP_CASE[self.session.state.side]
+
+    def _setup_reach(self) -> frozenset[HexId]:
+        """The hexes the selected unit may be placed in (the engine's own check)."""
+        if self.selected is None or not self._free_setup():
+            return frozenset()
+        return self.session.setup_hexes(self.selected)
+
+    def _setup_note(self, unit: str) -> str:
+        line = self.session.front_line_unit(unit)
+        if line is None or self.session.unit_def(unit).side != self.session.state.side:
+            return ""
+        return "front line" if line else "rear"
+
+    def _setup_header(self) -> Text | None:
+        if not self._free_setup():
+            return None  # a historical set-up (AO-17.a): nothing to choose
+        text = Text()
+        text.append(f"Free set-up ({self._setup_case()})", "bold")
+        text.append("\nfront line: along it\nrear: behind it\none unit a hex\n")
+        return text
+
+    def _setup_enter(self, hex_id: HexId) -> None:
+        """Enter in a set-up step: place the selected unit on a lit hex, else select a unit
+        here (a historical side only hears the hint)."""
+        s = self.session
+        if not self._free_setup():
+            self.say(self._phase_hint())
+            return
+        if self.selected is not None and hex_id in self._setup_reach():
+            self._place_setup(self.selected, hex_id)
+            return
+        own = s.own_units(hex_id)
+        if own:
+            if self.selected in own:
+                self.action_cycle()
+                return
+            self._select(own[0])
+            return
+        if self.selected is not None:
+            bad = s.why_not_place(self.selected, hex_id)
+            self.say(bad.message if bad is not None else self._phase_hint())
+            return
+        self.say(f"No unit of yours in {hex_id}")
+
+    def _place_setup(self, unit: str, hex_id: HexId) -> None:
+        start = self.session.state.unit(unit).hex
+        r = self.session.apply(Place(unit, hex_id))
+        if isinstance(r, Rejection):
+            self.say(r.message)
+            return
+        self.selected = None
+        self._sync()
+        self.say(f"{unit} placed {start} -> {hex_id}. Backspace/U undoes, e accepts the set-up")
+
+    def _setup_select_note(self, unit: str) -> str:
+        n = len(self._setup_reach())
+        where = (
+            "along the front line"
+            if self.session.front_line_unit(unit)
+            else "behind the front line"
+        )
+        return f"{unit}: {n} hexes lit ({where}). Enter on one places it"
+
+    def _setup_preview(self, hex_id: HexId) -> str:
+        unit = self.selected
+        assert unit is not None
+        if hex_id == self.session.state.unit(unit).hex:
+            return f"{unit} is here ({hex_id})"
+        bad = self.session.why_not_place(unit, hex_id)
+        if bad is not None:
+            return bad.message
+        return f"Enter places {unit} in {hex_id}"
 
     # -- reinforcements and the paradrop --------------------------------------------------------
 
@@ -241,6 +334,9 @@ class PlayScreen(CombatOrders, MapScreen):
             return
         if self.in_combat():
             return
+        if self.session.state.phase in SETUP_PHASES:
+            self.say(self._setup_select_note(unit))
+            return
         bad = self.session.may_move(unit)
         if bad is not None:
             self.say(f"{unit}: {bad.message}")
@@ -253,7 +349,12 @@ class PlayScreen(CombatOrders, MapScreen):
 
     def _phase_hint(self) -> str:
         state = self.session.state
-        if state.phase in ("setup_allied", "setup_german"):
+        if state.phase in SETUP_PHASES:
+            if self._free_setup():
+                return (
+                    f"{state.side.capitalize()} free set-up ({self._setup_case()}): Enter "
+                    "selects a unit, Enter on a lit hex moves it, e accepts the set-up"
+                )
             return f"{state.side.capitalize()} set-up placed (historical): e accepts it"
         if self._drop_pending():
             uid = paradrop.drop_unit(self.session.board)
@@ -290,6 +391,8 @@ class PlayScreen(CombatOrders, MapScreen):
             d = self.session.pending()
             if d is None:
                 self.say(self.combat_hover(message.hex_id))
+        elif self.selected is not None and self.session.state.phase in SETUP_PHASES:
+            self.say(self._setup_preview(message.hex_id))
         elif self.selected is not None:
             self.say(self._preview(message.hex_id))
         else:
@@ -303,6 +406,10 @@ class PlayScreen(CombatOrders, MapScreen):
                     return f"Enter drops {paradrop.drop_unit(self.session.board)} on {hex_id}"
                 return f"Enter places {self.placing} on {hex_id}"
             return self._phase_hint()
+        if self.session.state.phase in SETUP_PHASES and self._free_setup():
+            own = self.session.own_units(hex_id)
+            if own:
+                return f"Enter selects {own[0]}"
         if self.session.state.phase in MOVEMENT_PHASES:
             movable = [
                 u for u in self.session.own_units(hex_id) if self.session.may_move(u) is None
@@ -360,8 +467,8 @@ class PlayScreen(CombatOrders, MapScreen):
             else:
                 self.combat_enter()
             return
-        if state.phase in ("setup_allied", "setup_german"):
-            self.say(self._phase_hint())
+        if state.phase in SETUP_PHASES:
+            self._setup_enter(hex_id)
             return
         if state.phase == "reinforcement" or self._drop_pending():
             self._arrival_enter(hex_id)
@@ -454,6 +561,9 @@ class PlayScreen(CombatOrders, MapScreen):
         if isinstance(cmd, Move):
             back = self.session.state.unit(cmd.unit).hex
             self.say(f"Undone: the move of {cmd.unit} (back in {back})")
+        elif isinstance(cmd, Place) and self.session.state.phase in SETUP_PHASES:
+            back = self.session.state.unit(cmd.unit).hex
+            self.say(f"Undone: the placement of {cmd.unit} (back in {back})")
         elif isinstance(cmd, Place):
             self.say(f"Undone: the placement of {cmd.unit}")
         elif isinstance(cmd, DeclareAttack):
@@ -494,7 +604,7 @@ class PlayScreen(CombatOrders, MapScreen):
             self._confirm_end = True
             what = (
                 f"accept the {state.side.capitalize()} set-up"
-                if state.phase in ("setup_allied", "setup_german")
+                if state.phase in SETUP_PHASES
                 else f"end the {state.side.capitalize()} {PHASE_NAMES[state.phase]} Phase"
             )
             self.say(f"Press e again to {what}; any other key cancels")
