@@ -40,7 +40,7 @@ from rules.victory import Verdict, tally, units_lost, verdict_for
 
 FORMAT: Final = "ardennes-selfplay"
 VERSION: Final = 1
-BOTS: Final = "heuristic/1"
+BOTS: Final = "heuristic/3"
 MAX_COMMANDS: Final = 100_000
 """A safety net: no game of ours comes near it (about 3,000 commands for 18 Game-Turns)."""
 

@@ -35,7 +35,7 @@ from rules.odds import column_rank
 from rules.rejection import Rejection
 from rules.selfplay import GameRecord, play, start
 from rules.state import Decision, GameState
-from tests.enginekit import board, make_map, position, unit
+from tests.enginekit import board, line_map, make_map, position, unit
 
 
 @cache
@@ -248,3 +248,178 @@ def test_moves_end_in_normal_mode_near_the_enemy() -> None:
         enemy = {x.hex for x in s.units if x.in_play and x.hex and b.defs[x.id].side != s.side}
         d = distance_field(b.game_map, enemy)
         assert u.hex is not None and d.get(u.hex, 99) >= ROAD_MODE_SAFE, cmd
+
+
+# -- bots v3: the fast retreat check, the German plan, free set-ups ----------------------------
+
+
+def test_has_retreat_agrees_with_the_engine() -> None:
+    """``rules.bots.retreats.has_retreat`` is ``retreat_options(...).paths`` without ranking:
+    on positions of a real game, every unit, 1-3 hexes; and on the trapped small map."""
+    from rules.bots.retreats import RetreatContext, has_retreat
+    from rules.combat import retreat_options
+
+    n = 0
+    for i, (b, _s, _cmd, after) in enumerate(states(game())):
+        if i % 40 or after.combat.pending is not None:
+            continue
+        for side in ("allied", "german"):
+            ctx = RetreatContext(b, after, side)
+            for u in after.units:
+                if u.status != "on_map" or b.defs[u.id].side != side:
+                    continue
+                for k in (1, 2, 3):
+                    want = bool(retreat_options(b, after, u.id, k).paths)
+                    assert has_retreat(b, after, u.id, k, ctx) == want, (i, u.id, k)
+                    n += 1
+    assert n > 500
+    b, s = _small(True)
+    from rules.state import Board
+
+    assert isinstance(b, Board)
+    assert not has_retreat(b, s, "a", 1) and not has_retreat(b, s, "a", 3)
+    b, s = _small(False)
+    assert isinstance(b, Board)
+    assert has_retreat(b, s, "a", 1) and has_retreat(b, s, "a", 3)
+
+
+# Map 4 rows x 10, all clear, east edge in column 10, a road along row 2 from the east edge to
+# Bastogne (0202). A German armoured unit "m" (strength 6, MA 10) in 0902; an American "a"
+# (strength 2) in 0704, off the road. v2 would stop next to "a" and past it (BEHIND: +100 in
+# 0604 or 0703); with a plan the unit exploits the open road to Bastogne (7 hexes, a gap of
+# at least GAP), its town target.
+
+
+def _exploit(mech_phase: bool = True) -> tuple[object, GameState]:
+    grid = "\n".join([". . . . . . . . . E"] * 4)
+    road = "-".join(f"{c:02d}02" for c in range(10, 1, -1))
+    m = make_map(grid, roads=[road], towns={"Bastogne": "0202"})
+    units = [unit("m", mech=True, ma=10, strength=6), unit("a", "allied", strength=2)]
+    phase = "mechanized_movement" if mech_phase else "initial_movement"
+    return board(m, units), position({"m": "0902", "a": "0704"}, phase=phase)  # type: ignore[arg-type]
+
+
+def test_the_plan_sends_a_mechanized_unit_through_a_gap_to_its_town() -> None:
+    from rules.bots.plan import make_plan, supply_zone
+    from rules.commands import Move
+    from rules.state import Board
+
+    b, s = _exploit()
+    assert isinstance(b, Board)
+    plan = make_plan(b, s)
+    assert not plan.hold and plan.targets == {"m": "0202"}
+    assert {"0202", "0902", "0704"} - {"0704"} <= supply_zone(b, s)
+    cmd = Bot("german", BotRng(b"t")).next_command(b, s)
+    assert isinstance(cmd, Move) and cmd.unit == "m" and cmd.path[-1] == "0202"
+    # without a target (no town on the map) the v2 scoring stops past the American
+    m2 = make_map("\n".join([". . . . . . . . . E"] * 4), roads=["1002-0902-0802-0702-0602"])
+    b2 = board(m2, [unit("m", mech=True, ma=10, strength=6), unit("a", "allied", strength=2)])
+    cmd = Bot("german", BotRng(b"t")).next_command(b2, s)
+    assert isinstance(cmd, Move) and cmd.path[-1] in b2.game_map.neighbours("0704")
+
+
+def _exit_map(vp: int = 6, edge: str = "W") -> object:
+    """One row: ``e . . . . . . E``, 0101 an Allied Map Edge exit hex worth ``vp`` exit VP, a
+    road from the east edge (0801) to 0201."""
+    import msgspec
+
+    from rules.gamemap import GameMap
+
+    m = line_map("e . . . . . . E", roads=["0801-0701-0601-0501-0401-0301-0201-0101"])
+    data = m.data
+    hexes = [
+        msgspec.structs.replace(h, exit_vp=vp, edge=edge) if h.id == "0101" else h
+        for h in data.hexes
+    ]
+    return GameMap(msgspec.structs.replace(data, hexes=hexes))
+
+
+def test_holding_mode_goes_for_the_exit_and_counts_each_exit_once() -> None:
+    """GT12: every unit plays for the exits it can hold in supply; a unit next to the exit
+    (0201) holds its 6 VP unless another German already does, or an American stands in it,
+    or the unit is in Road Mode (a Road Mode unit controls only its own hex)."""
+    from rules.bots.plan import Plan, exit_values, hold_gain, hold_mode, holders, make_plan
+    from rules.commands import Move
+    from rules.gamemap import GameMap
+    from rules.state import UnitState
+
+    m = _exit_map()
+    assert isinstance(m, GameMap)
+    b = board(m, [unit("g", ma=4), unit("h", ma=4), unit("a", "allied")])
+    s = position({"g": "0501", "h": "0701"}, turn=12)
+    assert hold_mode(b, s) and not hold_mode(b, position({"g": "0501"}, turn=11))
+    plan = make_plan(b, s)
+    assert plan.hold and plan.exits == {"0101": 6} and plan.targets == {"g": "0101"}
+    cmd = Bot("german", BotRng(b"t")).next_command(b, s)
+    assert cmd == Move("g", ("0401", "0301", "0201"))
+    zone = frozenset(b.game_map)
+    p = Plan({}, True, zone, {"0101": 6})
+    s2 = position({"g": "0501", "h": "0201"}, turn=12)
+    assert hold_gain(b, s2, p, holders(b, s2, p.exits), "h", "0201", False) == 6
+    assert hold_gain(b, s2, p, holders(b, s2, p.exits), "g", "0201", False) == 0  # h holds it
+    assert hold_gain(b, s2, p, holders(b, s2, p.exits), "h", "0201", True) == 0  # Road Mode
+    s3 = position({"h": "0201", "a": UnitState(id="a", hex="0101", status="dormant")}, turn=12)
+    assert hold_gain(b, s3, p, holders(b, s3, p.exits), "h", "0201", False) == 0
+    assert hold_gain(b, s2, Plan({}, True, frozenset(), {"0101": 6}), {}, "h", "0201", False) == 0
+    # an SE/SW exit counts only with a German unit in Bastogne (AO-16.D)
+    se = _exit_map(3, "SE")
+    assert isinstance(se, GameMap)
+    assert exit_values(board(se, []), s, bastogne=False) == {}
+    assert exit_values(board(se, []), s, bastogne=True) == {"0101": 3}
+
+
+def _bot_setup(scenario: int) -> tuple[object, GameState, list[object]]:
+    """Both bots' set-up steps of ``scenario``: (board, state after them, their commands)."""
+    b, s = start(scenario)
+    bots = {"allied": Bot("allied", BotRng(b"a")), "german": Bot("german", BotRng(b"g"))}
+    cmds: list[object] = []
+    while s.phase in ("setup_allied", "setup_german"):
+        cmd = bots[s.side].next_command(b, s)
+        r = apply(b, s, cmd)
+        assert isinstance(r, Applied), (cmd, r)
+        s = r.state
+        cmds.append(cmd)
+    return b, s, cmds
+
+
+def test_free_setup_is_legal_and_rearranges() -> None:
+    """Scenario 6 (both sides free, AO-17.b/c): every Place is accepted one at a time, the
+    result passes ``validate_free_setup`` and differs from the historical set-up: the Allies
+    hold Bastogne and St. Vith with their strongest rear units."""
+    from rules.scenario import load_scenario
+    from rules.setup_rules import validate_free_setup
+    from rules.state import Board
+
+    b, s, cmds = _bot_setup(6)
+    assert isinstance(b, Board)
+    sc = load_scenario(6)
+    assert sum(isinstance(c, Place) for c in cmds) > 40
+    for side in ("allied", "german"):
+        placed = {
+            u.id: u.hex
+            for u in s.units
+            if u.hex is not None and u.id in sc.setup and b.defs[u.id].side == side
+        }
+        assert validate_free_setup(sc, side, placed, b.game_map) == []
+        assert placed != {u: sc.setup[u] for u in placed}
+    towns = b.game_map.towns()
+    assert [u.id for u in s.at(towns["Bastogne"])] == ["us-ccb9"]
+    assert [u.id for u in s.at(towns["St. Vith"])] == ["us-23-i"]
+
+
+def test_historical_setup_is_accepted_as_it_is() -> None:
+    from rules.scenario import load_scenario
+
+    _b, s, cmds = _bot_setup(1)
+    assert cmds == [EndPhase(), EndPhase()]
+    sc = load_scenario(1)
+    assert {u.id: u.hex for u in s.units if u.id in sc.setup} == sc.setup
+
+
+def test_game_turn_1_obligations_are_met_after_a_free_setup() -> None:
+    """One unit a hex puts a German unit next to several American hexes: it attacks them
+    all at once (multi-hex, AO-4.2h*)."""
+    r = play(6, 1, turns=1)
+    assert [v.turn for v in r.vp] == [1]
+    multi = [c for c in r.commands if isinstance(c, DeclareAttack) and len(c.defenders) > 1]
+    assert multi

@@ -16,8 +16,11 @@ from typing import Any, Final, cast
 
 from rules import crt, paradrop, reinforcements
 from rules.bots.attack import attack_value
+from rules.bots.free_setup import is_free, place_orders
+from rules.bots.plan import Plan, hold_gain, holders, make_plan, target_fields
+from rules.bots.retreats import RetreatContext, trapped
 from rules.bots.rng import BotRng
-from rules.combat import defender_supply, gt1_unmet, immunity_case, retreat_options
+from rules.combat import defender_supply, gt1_unmet, immunity_case
 from rules.commands import (
     Advance,
     ChooseLosses,
@@ -74,6 +77,17 @@ BEHIND: Final = 100
 """German, both movement phases: per adjacent enemy hex the unit is *past* (its hex nearer the
 objectives than the enemy's): its zone of control closes that enemy's retreats, so a Dr
 eliminates it. Worth ten hexes of the objective pull: this is what makes the kills."""
+PULL: Final = 30
+"""German unit with a plan target (:mod:`rules.bots.plan`): per hex of distance to it (three
+times the general objective pull: a gap of four hexes is worth leaving a ``BEHIND`` post)."""
+OFF_SUPPLY: Final = 150
+"""German unit with a plan target: ending outside the supply zone."""
+GAP: Final = 3
+"""An exploiter follows its plan only when it can get this many hexes nearer its town."""
+HOLD: Final = 60
+"""German, holding mode: per exit VP the unit would hold that no other unit holds."""
+HOLD_BASTOGNE: Final = 4
+"""German, holding mode: being the German in Bastogne is worth this many exit VP."""
 ENOUGH_ODDS: Final = "4-1"
 """Attackers are added, strongest first, until the odds reach this column (then
 :func:`declared_odds` may lower the declared odds)."""
@@ -206,6 +220,10 @@ class Bot:
         self._enemy_dist: dict[HexId, int] = {}
         self._enemy_strength: dict[HexId, int] = {}
         self._trapped: dict[tuple[HexId, tuple[str, ...]], tuple[int, int, int]] = {}
+        self._plan: Plan | None = None
+        self._held: dict[HexId, set[str]] = {}
+        self._target: HexId | None = None
+        self._orders: list[Place] | None = None
 
     # -- memory -----------------------------------------------------------------------------
 
@@ -222,6 +240,12 @@ class Bot:
                     hexes[u.hex] = hexes.get(u.hex, 0) + board.defs[u.id].strength
             self._enemy_strength = hexes
             self._enemy_dist = distance_field(board.game_map, hexes)
+            self._plan = None
+            if self.side == "german" and state.phase in (
+                "initial_movement",
+                "mechanized_movement",
+            ):
+                self._plan = make_plan(board, state)
 
     # -- entry point --------------------------------------------------------------------------
 
@@ -239,7 +263,9 @@ class Bot:
             return self._drop(board, state) or self._move(board, state) or EndPhase()
         if phase == "combat":
             return self._combat(board, state) or EndPhase()
-        return EndPhase()  # set-up (accept the historical deployment), supply judgment
+        if phase in ("setup_allied", "setup_german"):
+            return self._free_setup(board, state) or EndPhase()
+        return EndPhase()  # supply judgment
 
     # -- decisions ----------------------------------------------------------------------------
 
@@ -275,6 +301,21 @@ class Bot:
                 d.hex, self.rng.choice([u for u in units if board.defs[u].strength == top])
             )
         return Advance(d.hex)
+
+    # -- set-up ---------------------------------------------------------------------------------
+
+    def _free_setup(self, board: Board, state: GameState) -> Command | None:
+        """A free set-up (AO-17.b/c, :mod:`rules.bots.free_setup`): the next ``Place`` of the
+        planned rearrangement the engine accepts; a historical set-up is accepted as it is."""
+        if state.side != self.side or not is_free(state, self.side):
+            return None
+        if self._orders is None:
+            self._orders = place_orders(board, state, self.side, fields(board).objective)
+        while self._orders:
+            cmd = self._orders.pop(0)
+            if isinstance(apply(board, state, cmd), Applied):
+                return cmd
+        return None
 
     # -- reinforcements and the drop ----------------------------------------------------------
 
@@ -331,10 +372,25 @@ class Bot:
             s -= 500  # Road Mode next to the enemy (Allied Map Edge hexes see no combat)
         n_friends = friends.get(h, 0) - (1 if here else 0)
         if self.side == "german":
-            s -= 10 * f.objective.get(h, 60)
+            plan = self._plan
+            target = self._target
+            if plan is not None and target is not None:
+                d = target_fields(board).dist[target].get(h, 60)
+                if plan.hold and target in plan.exits:
+                    d = max(0, d - 1)  # next to the exit holds it
+                s -= PULL * d
+                if h not in plan.zone:
+                    s -= OFF_SUPPLY
+            else:
+                s -= 10 * f.objective.get(h, 60)
             if e == 1:
                 s += self._setup(board, state, uid, h)
             s -= 2 * n_friends
+            if plan is not None and plan.hold:
+                s += HOLD * hold_gain(board, state, plan, self._held, uid, h, road)
+                bastogne = target_fields(board).bastogne
+                if h == bastogne and h in plan.zone and n_friends == 0:
+                    s += HOLD * HOLD_BASTOGNE
         else:
             town = h in f.towns
             good = town or board.game_map.hex(h).terrain in GOOD_TERRAIN
@@ -372,6 +428,23 @@ class Bot:
                 s += SETUP
         return s
 
+    def _unit_target(
+        self, board: Board, uid: str, here: HexId, reach: Mapping[HexId, Reach]
+    ) -> HexId | None:
+        """The unit's plan target for this move, if it can get nearer it: an exploiter must
+        gain :data:`GAP` hexes (a gap in the front), a holder one; else it fights (v2)."""
+        plan = self._plan
+        target = plan.targets.get(uid) if plan is not None else None
+        if plan is None or target is None:
+            return None
+        field = target_fields(board).dist[target]
+        now = field.get(here, _INF)
+        if now == 0:
+            return target
+        best = min((field.get(h, _INF) for h in reach if h in plan.zone), default=_INF)
+        need = 1 if plan.hold else GAP
+        return target if now - best >= need else None
+
     def _move(self, board: Board, state: GameState) -> Command | None:
         friends: dict[HexId, int] = {}
         movers: list[UnitState] = []
@@ -381,6 +454,8 @@ class Bot:
             friends[u.hex] = friends.get(u.hex, 0) + 1
             if u.id not in self._done and may_move(board, state, u.id) is None:
                 movers.append(u)
+        if self._plan is not None and self._plan.hold:
+            self._held = holders(board, state, self._plan.exits)
         # the front first (they open the roads), then by id
         movers.sort(key=lambda u: (self._enemy_dist.get(u.hex or "", _INF), u.id))
         for u in movers:
@@ -393,6 +468,7 @@ class Bot:
                 for h, r in legal_moves(board, state, u.id, road_mode=False).items():
                     if self._enemy_dist.get(h, _INF) < ROAD_MODE_SAFE:
                         reach[h] = r
+            self._target = self._unit_target(board, u.id, u.hex, reach)
             best = self._score(board, state, u.id, u.hex, u.road_mode, friends, True)
             top: list[Reach | None] = [None]
             for h, r in reach.items():
@@ -458,8 +534,6 @@ class Bot:
                 ):
                     targets.append(n)
         for h in targets:
-            if h in self._done:
-                continue
             att = self._free_attackers(board, state, h)
             if not att:
                 continue
@@ -471,7 +545,31 @@ class Bot:
                         break
             if cmd is not None:
                 return cmd
-            self._done.add(h)
+        # a German unit next to several American hexes must attack them all at once
+        # (free set-ups put one unit a hex): every American hex next to it, with every free
+        # German unit next to all of them
+        for gid in de_left:
+            g = state.unit(gid).hex
+            assert g is not None
+            hexes = tuple(
+                sorted(
+                    n
+                    for n in m.neighbours(g)
+                    if not m.is_allied_edge(n)
+                    and any(
+                        _side_of(board, o.id) != self.side and not o.was_attacked
+                        for o in state.at(n)
+                    )
+                )
+            )
+            if not hexes:
+                continue
+            common = set(self._free_attackers(board, state, hexes[0]))
+            for h in hexes[1:]:
+                common &= set(self._free_attackers(board, state, h))
+            cmd = self._try(board, state, common | {gid}, hexes)
+            if cmd is not None:
+                return cmd
         return None
 
     def _combat(self, board: Board, state: GameState) -> Command | None:
@@ -558,6 +656,7 @@ class Bot:
         )
         options: list[tuple[float, HexId, tuple[str, ...]]] = []
         supply = defender_supply(board, state, other_side(self.side)) if targets else {}
+        ctx = RetreatContext(board, state, other_side(self.side)) if targets else None
         for h in targets:
             free = self._free_attackers(board, state, h)
             if not free:
@@ -565,7 +664,7 @@ class Bot:
                 continue
             key = (h, tuple(sorted(o.id for o in state.at(h))))
             if key not in self._trapped:  # once a phase per defending stack: retreats are slow
-                self._trapped[key] = _trapped(board, state, h)
+                self._trapped[key] = _trapped(board, state, h, ctx)
             best = best_attack(board, state, h, free, supply, self._trapped[key])
             if best is None or best[0] < MIN_VALUE:
                 self._done.add(h)
@@ -582,14 +681,12 @@ class Bot:
         return None
 
 
-def _trapped(board: Board, state: GameState, h: HexId) -> tuple[int, int, int]:
-    """How many units in ``h`` have no legal retreat of 1, 2 and 3 hexes."""
-    out = [0, 0, 0]
-    for u in state.at(h):
-        for n in (1, 2, 3):
-            if not retreat_options(board, state, u.id, n).paths:
-                out[n - 1] += 1
-    return (out[0], out[1], out[2])
+def _trapped(
+    board: Board, state: GameState, h: HexId, ctx: RetreatContext | None = None
+) -> tuple[int, int, int]:
+    """How many units in ``h`` have no legal retreat of 1, 2 and 3 hexes
+    (:func:`rules.bots.retreats.trapped`)."""
+    return trapped(board, state, h, ctx)
 
 
 def best_attack(
