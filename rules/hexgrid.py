@@ -15,6 +15,7 @@ Distances count hexes; on our map one hex is 3.15 km centre to centre (AO-2.2).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterator
 from typing import Final
@@ -158,6 +159,13 @@ def within(center: HexId, radius: int) -> list[HexId]:
             if h is not None:
                 out.append(h)
     return sorted(out)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def disc(center: HexId, radius: int) -> frozenset[HexId]:
+    """The ids of :func:`within` as a frozenset, cached (geometry only: the same for every map;
+    callers intersect it with their map). For hot range tests such as bridge interdiction."""
+    return frozenset(within(center, radius))
 
 
 def _cube_round(x: float, y: float, z: float) -> tuple[int, int, int]:

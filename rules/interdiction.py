@@ -57,6 +57,49 @@ def _bridges(board: Board) -> tuple[Hexside, ...]:
     return b
 
 
+class _Reach:
+    """Per-board table for the range test of AO-13.1A: for every map hex, the indices (into
+    :func:`_bridges`) of the bridges with either hex within :data:`INTERDICTION_RANGE` of it,
+    and the bridges entirely on the German side of the start line (AO-13.4E). Built once per
+    board from the cached three-hex discs (:func:`rules.hexgrid.disc`); the same answers as
+    testing every bridge against the discs around the interdicting units."""
+
+    __slots__ = ("bridges", "by_hex", "exempt_gt1", "index")
+
+    def __init__(self, board: Board) -> None:
+        m = board.game_map
+        self.bridges: tuple[Hexside, ...] = _bridges(board)
+        self.index: dict[Hexside, int] = {b: i for i, b in enumerate(self.bridges)}
+        near: dict[HexId, set[int]] = {}
+        for i, (a, b) in enumerate(self.bridges):
+            for h in hexgrid.disc(a, INTERDICTION_RANGE) | hexgrid.disc(b, INTERDICTION_RANGE):
+                if h in m:
+                    near.setdefault(h, set()).add(i)
+        self.by_hex: dict[HexId, frozenset[int]] = {h: frozenset(v) for h, v in near.items()}
+        ger = german_side(m)
+        self.exempt_gt1: frozenset[int] = frozenset(
+            i for i, (a, b) in enumerate(self.bridges) if a in ger and b in ger
+        )
+
+    def hit(self, centres: frozenset[HexId]) -> set[int]:
+        """Indices of the bridges in range of one of ``centres``."""
+        out: set[int] = set()
+        by_hex = self.by_hex
+        for c in centres:
+            near = by_hex.get(c)
+            if near:
+                out |= near
+        return out
+
+
+def _reach(board: Board) -> _Reach:
+    r = board.cache.get("interdiction.reach")
+    if not isinstance(r, _Reach):
+        r = _Reach(board)
+        board.cache["interdiction.reach"] = r
+    return r
+
+
 def interdicting_hexes(board: Board, state: GameState, side: Side) -> frozenset[HexId]:
     """Hexes of ``side``'s units that interdict bridges: in play (``on_map``; not dormant,
     AO-5.3M) and not in Road Mode (AO-13.3D)."""
@@ -75,24 +118,16 @@ def _in_range(board: Board, centres: frozenset[HexId]) -> frozenset[HexId]:
     m = board.game_map
     out: set[HexId] = set()
     for c in centres:
-        out.update(h for h in hexgrid.within(c, INTERDICTION_RANGE) if h in m)
+        out.update(h for h in hexgrid.disc(c, INTERDICTION_RANGE) if h in m)
     return frozenset(out)
 
 
-def _exempt_on_gt1(board: Board, bridge: Hexside) -> bool:
-    """A bridge entirely on the German side of the start line (AO-13.4E, errata 13.2)."""
-    ger = german_side(board.game_map)
-    return bridge[0] in ger and bridge[1] in ger
-
-
 def _interdicted(board: Board, state: GameState, side: Side, turn: int) -> tuple[Hexside, ...]:
-    reach = _in_range(board, interdicting_hexes(board, state, other_side(side)))
-    gt1 = turn == 1 and side == "german"
-    return tuple(
-        b
-        for b in _bridges(board)
-        if (b[0] in reach or b[1] in reach) and not (gt1 and _exempt_on_gt1(board, b))
-    )
+    r = _reach(board)
+    hit = r.hit(interdicting_hexes(board, state, other_side(side)))
+    if turn == 1 and side == "german":
+        hit -= r.exempt_gt1
+    return tuple(b for i, b in enumerate(r.bridges) if i in hit)
 
 
 def interdiction_for(board: Board, state: GameState, side: Side, turn: int) -> tuple[Hexside, ...]:
@@ -107,10 +142,25 @@ def lift_interdiction(board: Board, state: GameState, side: Side) -> tuple[Hexsi
     """``side``'s interdicted bridges at the very end of its player-turn (AO-13.2C): those of
     ``state.interdicted`` for ``side`` still within three hexes of an interdicting enemy unit.
     Never adds a bridge; the enemy's set is not affected (AO-13.5F)."""
-    reach = _in_range(board, interdicting_hexes(board, state, other_side(side)))
-    return tuple(
-        sorted(b for b in state.interdicted.for_side(side) if b[0] in reach or b[1] in reach)
-    )
+    stored = state.interdicted.for_side(side)
+    if not stored:
+        return ()
+    r = _reach(board)
+    centres = interdicting_hexes(board, state, other_side(side))
+    hit = r.hit(centres)
+    reach: frozenset[HexId] | None = None
+    kept: list[Hexside] = []
+    for b in stored:
+        i = r.index.get(b)
+        if i is not None:
+            if i in hit:
+                kept.append(b)
+            continue
+        if reach is None:  # not a bridge of the map: the plain range test
+            reach = _in_range(board, centres)
+        if b[0] in reach or b[1] in reach:
+            kept.append(b)
+    return tuple(sorted(kept))
 
 
 def interdiction_at_combat(

@@ -7,7 +7,10 @@
 * **Where** (AO-15.a): any hex on the map that is not impassable, not an Allied Map Edge hex
   (German units never enter them, AO-5.3L), holds no Allied unit and is not Allied-controlled.
   A German unit in the hex negates the Allied ZOC there (AO-7.2B, "for all purposes"); the
-  stacking limit holds in a German-held hex (AO-8).
+  stacking limit holds in a German-held hex (AO-8), and so does road-column spacing: the unit
+  lands in normal mode, so never in a hex holding a German Road Mode unit nor in a road hex
+  connected to one by a road hexside (AO-6.5G, "regardless of whether or not the other unit
+  is in Road Mode"; reinforcements staging on an entry hex are in Road Mode too).
 * **Survival** (AO-15.b): one die; 1 or 2 survives, 3-6 eliminates the unit. The eliminated unit
   is a destroyed unit like any other: 1 VP to the Allies (AO-16.A). A survivor lands in normal
   mode, supplied for that player-turn (its marker is set to ``supplied``; the German Supply
@@ -27,6 +30,7 @@ from rules.dice import DiceSource, DieRoll, draw
 from rules.hexgrid import HexId
 from rules.reinforcements import DROP, schedule
 from rules.rejection import Rejection
+from rules.roadmode import road_links
 from rules.state import Board, GameState, UnitState
 from rules.zoc import enemy_controlled, occupied_by
 
@@ -93,8 +97,20 @@ def _closed(board: Board, state: GameState) -> frozenset[HexId]:
     return occupied_by(board, state, "allied") | enemy_controlled(board, state, "german")
 
 
+def _road_column(board: Board, state: GameState) -> frozenset[HexId]:
+    """Hexes a normal-mode German unit may not occupy (AO-6.5G): those holding a German unit
+    in Road Mode and the road hexes connected to them by a road hexside."""
+    m = board.game_map
+    out: set[HexId] = set()
+    for u in state.units:
+        if u.road_mode and u.in_play and u.hex is not None and board.defs[u.id].side == "german":
+            out.add(u.hex)
+            out.update(road_links(m, u.hex))
+    return frozenset(out)
+
+
 def check_drop(board: Board, state: GameState, hex_id: HexId) -> Rejection | None:
-    """Whether the paratroop unit may drop on ``hex_id`` now (AO-15.a, AO-5.3L, AO-8)."""
+    """Whether the paratroop unit may drop on ``hex_id`` now (AO-15.a, AO-5.3L, AO-6.5G, AO-8)."""
     uid = drop_unit(board)
     if uid is None:
         return Rejection("AO-15.b", "this game has no paratroop unit able to drop")
@@ -117,6 +133,12 @@ def check_drop(board: Board, state: GameState, hex_id: HexId) -> Rejection | Non
         return Rejection("AO-15.a", f"{uid} may not drop on the Allied-occupied hex {hex_id}")
     if hex_id in enemy_controlled(board, state, "german"):
         return Rejection("AO-15.a", f"{uid} may not drop in an Allied Zone of Control ({hex_id})")
+    if hex_id in _road_column(board, state):
+        return Rejection(
+            "AO-6.5G",
+            f"{uid} may not drop on or next to (along the road) a German unit in Road Mode "
+            f"({hex_id})",
+        )
     others = [board.defs[u.id] for u in state.at(hex_id)]
     return stacking.check_stack(m, board.defs[uid], hex_id, others)
 
@@ -127,7 +149,7 @@ def drop_hexes(board: Board, state: GameState) -> tuple[HexId, ...]:
     if uid is None or not drop_pending(board, state):
         return ()
     m = board.game_map
-    closed = _closed(board, state)
+    closed = _closed(board, state) | _road_column(board, state)
     d = board.defs[uid]
     out: list[HexId] = []
     for h in m:

@@ -147,13 +147,20 @@ def withdraw_crowded_reinforcements(
 
 
 def _end_player_turn(board: Board, state: GameState, events: list[Event]) -> GameState:
-    """Phase 6 of AO-4.1b: remove the phasing side's supply markers; clear per-turn flags."""
+    """Phase 6 of AO-4.1b: remove the phasing side's supply markers; clear per-turn flags.
+
+    A reinforcement still waiting on its entry hex stops staging here: the penalty of AO-14.2B
+    counts only the units that entered "in that same Phase", so it is an ordinary unit for the
+    next Reinforcement Phase's entries."""
     rows: dict[str, UnitState] = {}
     for u in state.units:
         new = u
-        if board.defs[u.id].side == state.side and u.supply != "supplied":
+        mine = board.defs[u.id].side == state.side
+        if mine and u.supply != "supplied":
             new = msgspec.structs.replace(new, supply="supplied")
             events.append(SupplyChanged(unit=u.id, supply="supplied", case="AO-4.1b"))
+        if mine and new.staging is not None:
+            new = msgspec.structs.replace(new, staging=None)
         if new.moved or new.mp_spent or new.attacked or new.was_attacked or new.in_combat:
             new = msgspec.structs.replace(
                 new, moved=False, mp_spent=0, attacked=False, was_attacked=False, in_combat=False
@@ -287,7 +294,13 @@ def _end_of_game_turn(board: Board, state: GameState, events: list[Event]) -> Ga
     there is a verdict (AO-16.1-3; always after Game-Turn 18)."""
     t = victory.tally(board, state)
     vp = t.vp
-    released = state.wb_released or vp.german >= reinforcements.WB_RELEASE_VP
+    # AO-14.3C: released for good, also when the running VP (kills score at once) reached 25
+    # before this tabulation, which may show less (exits lost)
+    released = (
+        state.wb_released
+        or state.vp.german >= reinforcements.WB_RELEASE_VP
+        or vp.german >= reinforcements.WB_RELEASE_VP
+    )
     events.append(
         VictoryPointsTabulated(
             turn=state.turn,

@@ -182,6 +182,32 @@ def near_own_exit(board: Board, side: Side, hex_id: HexId) -> bool:
 # -- the per-side search ------------------------------------------------------------------------
 
 
+_CUT_CACHE_SIZE: Final = 256
+
+
+def _cut(board: Board, bridges: Iterable[Hexside]) -> frozenset[Hexside]:
+    """The interdicted hexsides as sorted pairs (:func:`rules.hexgrid.hexside`, which also
+    checks them). A tuple of them (what the state stores and the interdiction functions return)
+    is looked up in a small per-board cache: the same few sets are traced again and again."""
+    if not isinstance(bridges, tuple):
+        return frozenset(hexgrid.hexside(*b) for b in bridges)
+    memo = board.cache.get("supply.cut")
+    if not isinstance(memo, dict):
+        memo = {}
+        board.cache["supply.cut"] = memo
+    try:
+        hit = memo.get(bridges)
+    except TypeError:  # unhashable pairs (lists): no caching
+        return frozenset(hexgrid.hexside(*b) for b in bridges)
+    if isinstance(hit, frozenset):
+        return hit
+    out = frozenset(hexgrid.hexside(*b) for b in bridges)
+    if len(memo) >= _CUT_CACHE_SIZE:
+        memo.clear()
+    memo[bridges] = out
+    return out
+
+
 class SupplyNet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """What one side's supply search found: the open sources and the road hexes joined to them
     (``net``), the hexes closed to its supply paths, the bridges it may not cross."""
@@ -210,10 +236,7 @@ def supply_net(
     closed |= enemy_controlled(board, state, side)
     if side == "german":
         closed |= t.allied_edge
-    cut = frozenset(
-        hexgrid.hexside(*b)
-        for b in (state.interdicted.for_side(side) if interdicted is None else interdicted)
-    )
+    cut = _cut(board, state.interdicted.for_side(side) if interdicted is None else interdicted)
     sources = frozenset(h for h in t.sources[side] if h not in closed)
     seen: set[HexId] = set(sources)
     queue: deque[HexId] = deque(sorted(sources))
@@ -301,15 +324,15 @@ def supply_judgment(
         assert u.hex is not None
         ok = gt1 or u.id in always_supplied or path_to_net(board, net, u.hex) is not None
         out[u.id] = "supplied" if ok else "unsupplied"
-    supplied_hexes = [u.hex for u in mine if out[u.id] == "supplied" and u.hex is not None]
+    supplied_hexes = frozenset(u.hex for u in mine if out[u.id] == "supplied" and u.hex is not None)
     for u in mine:
         if out[u.id] != "unsupplied" or u.hex is None:
             continue
         h = u.hex
         if near_own_exit(board, side, h) or not _surrounded(board, net, h):
             continue
-        if any(hexgrid.distance(h, s) <= ISOLATION_RANGE for s in supplied_hexes):
-            continue
+        if not supplied_hexes.isdisjoint(hexgrid.disc(h, ISOLATION_RANGE)):
+            continue  # a supplied friend within three hexes (straight distance)
         out[u.id] = "isolated"
     return dict(sorted(out.items()))
 

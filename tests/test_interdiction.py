@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import msgspec
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rules import hexgrid
 from rules.gamemap import GameMap, HexsideData, MapData
@@ -13,8 +15,10 @@ from rules.interdiction import (
     interdiction_for,
     lift_interdiction,
 )
-from rules.state import UnitState
+from rules.start_line import german_side
+from rules.state import GameState, Interdiction, UnitState
 from rules.supply import supply_judgment
+from rules.units import Side
 from tests.enginekit import board, make_map, position, unit
 
 
@@ -191,3 +195,93 @@ def test_interdiction_against_defenders_at_the_moment_of_combat() -> None:
         supply_judgment(B, s, "german", interdicted=interdiction_at_combat(B, s, "german"))["g1"]
         == "unsupplied"
     )
+
+
+# -- property: the cached range tables give the rule's own answer ---------------------------------
+
+# 8 x 6 with five bridges over a north-south river between columns 4 and 5 and one between
+# rows 5 and 6; the start line is the river (German side: columns 5-8).
+PROP_MAP = with_start_line(
+    make_map(
+        "\n".join([". . . . . . . E"] * 6),
+        roads=[
+            f"01{r:02d}-02{r:02d}-03{r:02d}-04{r:02d}-05{r:02d}-06{r:02d}-07{r:02d}-08{r:02d}"
+            for r in (1, 3, 5)
+        ]
+        + ["0705-0706"],
+        bridges=["0401/0501", "0403/0503", "0405/0505", "0705/0706"],
+        rivers=["0402/0502", "0404/0504", "0406/0506"],
+    ),
+    [
+        *(f"040{r}/050{r}" for r in range(1, 7)),
+        *("0402/0501", "0402/0503", "0404/0503", "0404/0505", "0406/0505"),
+    ],
+)
+PROP_B = board(
+    PROP_MAP,
+    [*(unit(f"g{i}") for i in range(1, 5)), *(unit(f"a{i}", "allied") for i in range(1, 5))],
+)
+PROP_HEXES = sorted(PROP_MAP)
+PAIRS = [*bridges(PROP_MAP), ("0101", "0201"), ("0706", "0806")]  # two non-bridge pairs
+
+
+def _brute(state: GameState, side: Side, turn: int) -> tuple[tuple[str, str], ...]:
+    """AO-13.1A/3D/4E by the letter: every bridge with either hex at most three hexes from an
+    enemy unit in play and not in Road Mode; on GT1 none wholly behind the German line."""
+    enemy = "allied" if side == "german" else "german"
+    centres = [
+        u.hex
+        for u in state.units
+        if u.status == "on_map" and u.hex and not u.road_mode and PROP_B.defs[u.id].side == enemy
+    ]
+    ger = german_side(PROP_MAP)
+    out = []
+    for a, b in bridges(PROP_MAP):
+        if turn == 1 and side == "german" and a in ger and b in ger:
+            continue
+        if any(hexgrid.distance(c, a) <= 3 or hexgrid.distance(c, b) <= 3 for c in centres):
+            out.append((a, b))
+    return tuple(out)
+
+
+@st.composite
+def _positions(draw: st.DrawFn) -> GameState:
+    rows = {}
+    for uid in PROP_B.defs:
+        if draw(st.booleans()):
+            rows[uid] = UnitState(
+                id=uid,
+                hex=draw(st.sampled_from(PROP_HEXES)),
+                road_mode=draw(st.booleans()),
+                status=draw(st.sampled_from(["on_map", "on_map", "on_map", "dormant"])),
+            )
+    stored = draw(st.lists(st.sampled_from(PAIRS), unique=True))
+    s = position(rows, turn=draw(st.sampled_from([1, 2])))
+    return msgspec.structs.replace(
+        s, interdicted=Interdiction(german=tuple(sorted(stored)), allied=tuple(sorted(stored)))
+    )
+
+
+@given(_positions())
+def test_interdiction_equals_the_range_rule_by_the_letter(s: GameState) -> None:
+    for side in ("german", "allied"):
+        want = _brute(s, side, s.turn)
+        assert interdiction_for(PROP_B, s, side, s.turn) == want
+        assert interdiction_at_combat(PROP_B, s, side) == want
+        enemy = "allied" if side == "german" else "german"
+        centres = [
+            u.hex
+            for u in s.units
+            if u.status == "on_map"
+            and u.hex
+            and not u.road_mode
+            and PROP_B.defs[u.id].side == enemy
+        ]
+        kept = sorted(
+            p
+            for p in s.interdicted.for_side(side)
+            if any(
+                hexgrid.distance(c, p[0]) <= 3 or hexgrid.distance(c, p[1]) <= 3 for c in centres
+            )
+        )
+        assert lift_interdiction(PROP_B, s, side) == tuple(kept)

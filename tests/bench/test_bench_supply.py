@@ -3,7 +3,10 @@
 
 Target (median): supply judgment of a whole side < 20 ms, on the real map with the scenario 1
 historical set-up, as at the German (and Allied) Supply Judgment Phase of Game-Turn 2 with the
-bridges interdicted then; also the interdiction computation itself.
+bridges interdicted then; also the interdiction computation itself (the per-board range table
+of ``rules.interdiction`` makes it a few microseconds), at the moment of combat and at the end
+of a player-turn, and a defender's supply at the moment of combat (a whole-side judgment with
+the attacker's interdiction then).
 """
 
 from __future__ import annotations
@@ -13,8 +16,9 @@ import importlib.resources
 import msgspec
 import pytest
 
+from rules.combat import defender_supply
 from rules.gamemap import load_map
-from rules.interdiction import interdiction_for
+from rules.interdiction import interdiction_at_combat, interdiction_for, lift_interdiction
 from rules.state import Board, GameState, Interdiction, initial_state
 from rules.supply import supply_judgment
 from rules.units import Side
@@ -46,3 +50,20 @@ def test_interdiction_for_side(benchmark, side: Side) -> None:  # type: ignore[n
     b, s = _real(side)
     out = benchmark(interdiction_for, b, s, side, 2)
     assert out
+
+
+@pytest.mark.parametrize("side", ["german", "allied"])
+def test_interdiction_at_combat_and_lift(benchmark, side: Side) -> None:  # type: ignore[no-untyped-def]
+    b, s = _real(side)
+
+    def both() -> int:
+        return len(interdiction_at_combat(b, s, side)) + len(lift_interdiction(b, s, side))
+
+    assert benchmark(both) > 0
+
+
+@pytest.mark.parametrize("side", ["german", "allied"])
+def test_defender_supply_at_combat(benchmark, side: Side) -> None:  # type: ignore[no-untyped-def]
+    b, s = _real(side)
+    out = benchmark(defender_supply, b, s, side)
+    assert len(out) > 20
