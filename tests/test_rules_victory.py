@@ -216,13 +216,13 @@ def test_verdict_tabulates_the_final_position() -> None:
 
 @pytest.mark.rule("AO-16.B")
 @pytest.mark.rule("AO-16.E")
-def test_scenario_1_starts_at_no_vp_and_the_real_exits_total_63() -> None:
+def test_scenario_1_starts_at_no_vp_and_the_real_exits_total_80() -> None:
     from rules.engine import new_game
     from rules.gamemap import load_map
     from rules.scenario import load_scenario
 
     board, st = new_game(load_scenario(1), load_map())
-    assert sum(h.exit_vp or 0 for h in board.game_map.exit_hexes()) == 63
+    assert sum(h.exit_vp or 0 for h in board.game_map.exit_hexes()) == 80
     assert tally(board, st).exits == ()
     assert tabulate(board, st) == VictoryPoints(german=0, allied=0)
     assert verdict(board, st) is None

@@ -4,11 +4,11 @@ player-turn, where they would be in supply, and which road exits they would hold
 Two modes, chosen per German player-turn (:func:`hold_mode`):
 
 * **exploitation** (before Game-Turn :data:`HOLD_FROM`): mechanized units (``UnitDef.mechanized``)
-  are sent for the objective towns - Liège (its two NW exits, 11 VP), Bastogne (the SE/SW exits
-  count only with it, AO-16.D), St. Vith, Houffalize and the Meuse bridge towns - at most
-  :data:`MAX_EXPLOITERS` of them, each the one that gets there in the fewest turns and only if
-  it can within :data:`EXPLOIT_TURNS` turns (a gap: a unit stuck behind the front is left to
-  fight). Infantry keeps the v2 behaviour (the shoulders, the kills).
+  are sent for the objective towns - Liège (weight 11: it holds two NW exits), Bastogne (the
+  SE/SW exits count only with it, AO-16.D), St. Vith, Houffalize and the Meuse bridge towns -
+  at most :data:`MAX_EXPLOITERS` of them, each the one that gets there in the fewest turns and
+  only if it can within :data:`EXPLOIT_TURNS` turns (a gap: a unit stuck behind the front is
+  left to fight). Infantry keeps the v2 behaviour (the shoulders, the kills).
 * **holding** (from Game-Turn :data:`HOLD_FROM`, and on Game-Turn 6 when the kills already make
   35 reachable): every road exit worth VP now (an SE/SW exit only while a German unit is in
   Bastogne, AO-16.D) gets the nearest unit, mechanized or not, that can reach it by Game-Turn
@@ -41,6 +41,9 @@ MAX_EXPLOITERS: Final = 5
 EXPLOIT_TURNS: Final = 2
 """An exploiter must reach its town within this many turns of its movement allowance."""
 TOWN_VALUES: Final[Mapping[str, int]] = {
+    # fixed weights, not read from the map: Liège was chosen as its two adjacent NW exits (5 + 6)
+    # when the exits totalled 63 VP and kept when they were raised to 80 (the balance figures
+    # of docs/selfplay.md are for these weights)
     "Liège": 11,
     "Bastogne": 8,
     "St. Vith": 5,
