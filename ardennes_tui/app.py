@@ -70,25 +70,29 @@ def default_cursor(game_map: GameMap) -> HexId:
 
 
 def load_session(scenario: int, path: Path | None, seed: str | None = None) -> GameSession:
-    """A new game of ``scenario`` (dice from ``seed``, default random), or the saved game in
-    ``path`` replayed with its own seed; a bad file is a one-line :class:`UserError`."""
+    """A new game of ``scenario`` (dice from ``seed``, default random), or the game in
+    ``path`` replayed with its own dice: a saved game (``ardennes-log/1``) or a self-play log
+    (``docs/selfplay.md``, its state hashes checked). A bad file is a one-line
+    :class:`UserError` (exit 1)."""
     import msgspec
 
     from ardennes_tui.cli import UserError
     from ardennes_tui.commands.map import get_map
     from ardennes_tui.scenario_view import scenario_or_error
+    from ardennes_tui.session import read_game_file
     from rules.rejection import RejectedError
+    from rules.selfplay import LogError
 
     scenario_or_error(scenario)
     game_map = get_map(None)
     if path is None:
         return GameSession.new(scenario, game_map, seed=seed)
     try:
-        return GameSession.from_jsonl(
-            scenario, path.read_text(encoding="utf-8"), game_map, seed=seed
-        )
+        return GameSession.load(scenario, read_game_file(path), game_map, seed=seed)
     except OSError as exc:
         raise UserError(f"cannot read {path}: {exc.strerror}", 1) from exc
+    except LogError as exc:
+        raise UserError(f"{path}: self-play log: {exc}", 1) from None
     except RejectedError as exc:
         raise UserError(f"{path}: {exc} (scenario {scenario})", 1) from exc
     except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as exc:
@@ -96,8 +100,13 @@ def load_session(scenario: int, path: Path | None, seed: str | None = None) -> G
 
 
 def run_app(scenario: int = 1, load: Path | None = None, *, seed: str | None = None) -> int:
-    """A hot-seat game of ``scenario`` (``ardennes [--scenario N] [--load FILE] [--seed X]``)."""
+    """A hot-seat game of ``scenario`` (``ardennes [--scenario N] [--load FILE] [--seed X]``).
+    ``s`` saves to the loaded file, except a self-play log: never overwritten, the game is
+    saved to a session file of its own (``ardennes-sN.jsonl``)."""
     session = load_session(scenario, load, seed)
     game_map = session.board.game_map
-    ArdennesApp(game_map, cursor=default_cursor(game_map), session=session, save_path=load).run()
+    save_path = load if session.selfplay is None else None
+    ArdennesApp(
+        game_map, cursor=default_cursor(game_map), session=session, save_path=save_path
+    ).run()
     return 0

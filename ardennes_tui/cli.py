@@ -50,7 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--load",
         type=Path,
         metavar="FILE",
-        help="replay the orders saved in FILE (JSONL; s in the game saves there)",
+        help="replay the game in FILE: a saved game (JSONL; s in the game saves there) or a "
+        "self-play log (checked; s saves to a new ardennes-sN.jsonl)",
     )
     parser.add_argument(
         "--seed",

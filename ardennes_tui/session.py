@@ -8,27 +8,35 @@ game; widgets only show what the screen passes down::
     s.summary()                              # 'GT1 16 Dec · German · Set-up · VP 0-0'
     s.apply(Move("de-12ss-a", ("3908", "3909")))   # a Rejection (and nothing logged) here
 
-Dice: a game draws every die from :class:`rules.dice.SeededDice` of its ``seed`` (text, chosen
-at random from ``os.urandom`` unless given, e.g. ``ardennes --seed X``), so the same seed and
-the same orders give the same game.
+Dice: a game draws every die from :class:`rules.dice.SeededDice` of its ``dice_seed`` bytes:
+the UTF-8 of its text ``seed`` (chosen at random from ``os.urandom`` unless given, e.g.
+``ardennes --seed X``), or raw bytes with no text (a game loaded from a self-play log, whose
+dice are ``SeededDice(bytes.fromhex(header.dice_seed))``). The same seed and the same orders
+give the same game.
 
 Undo works inside the current phase only, and never across a die roll: the log is cut back to
 the state after the last ``EndPhase`` or the last command that rolled a die, at most (neither
 is ever undone, so nobody can roll again).
 
 A saved game is a header line ``{"format": "ardennes-log/1", "scenario": N, "seed": "..."}``
-then one command a line (:func:`rules.commands.encode_command`); :meth:`GameSession.from_jsonl`
-replays it from the scenario's start with the same dice (a log without a header is replayed
-with a fresh seed, which is right only while nothing rolled).
+(or ``"dice_seed": "<hex>"`` instead of ``"seed"`` when the dice have no text seed) then one
+command a line (:func:`rules.commands.encode_command`); :meth:`GameSession.from_jsonl` replays
+it from the scenario's start with the same dice (a log without a header is replayed with a
+fresh seed, which is right only while nothing rolled). :meth:`GameSession.load` also takes a
+self-play log (``rules.selfplay``, ``docs/selfplay.md``): :meth:`GameSession.from_selfplay`
+replays it with its dice and checks its state hashes.
 """
 
 from __future__ import annotations
 
-import json
+import errno
 import os
+import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Final
+
+import msgspec
 
 from rules import combat, hexgrid, setup_rules
 from rules.commands import Command, EndPhase, Move, decode_command, encode_command
@@ -48,6 +56,9 @@ from rules.gamemap import GameMap
 from rules.hexgrid import HexId
 from rules.movement import Reach, legal_moves, may_move
 from rules.rejection import RejectedError, Rejection
+from rules.scenario import scenario_numbers
+from rules.selfplay import Header as SelfPlayHeader
+from rules.selfplay import LogError, decode_log
 from rules.state import Attack, Board, Decision, GameState, Phase, state_hash
 from rules.units import UnitDef
 
@@ -73,25 +84,110 @@ def turn_date(turn: int) -> str:
 LOG_FORMAT: Final = "ardennes-log/1"
 """The ``format`` of a saved game's header line."""
 
+MAX_LOAD_BYTES: Final = 64 << 20
+"""The largest file ``--load`` reads (a whole self-play game is about 0.3 MB)."""
+
 
 def random_seed() -> str:
     """A fresh dice seed: 16 hex digits from ``os.urandom``."""
     return os.urandom(8).hex()
 
 
+_HEX: Final = re.compile(r"(?:[0-9a-fA-F]{2})+")
+
+
+def parse_dice_seed(text: str) -> bytes:
+    """The bytes of a ``dice_seed`` written as hex (a non-empty, even number of hex digits,
+    nothing else); raises ``ValueError``."""
+    if not _HEX.fullmatch(text):
+        raise ValueError(f"the dice seed is not hex: {text[:40]!r}")
+    return bytes.fromhex(text)
+
+
+class SaveHeader(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The first line of a saved game: its dice are ``seed`` (text) or ``dice_seed`` (hex of
+    the :class:`rules.dice.SeededDice` bytes), exactly one of them."""
+
+    format: str
+    scenario: int
+    seed: str | None = None
+    dice_seed: str | None = None
+
+
+_SAVE_HEADER: Final = msgspec.json.Decoder(SaveHeader)
+
+
 def parse_log(text: str) -> tuple[dict[str, object] | None, list[Command]]:
-    """The header (None when the log has none) and the commands of a saved game; raises
-    ``msgspec.DecodeError``/``ValidationError`` (or ``ValueError``) on a bad line."""
+    """The header (None when the log has none; its fields as a dict, ``seed`` or
+    ``dice_seed``) and the commands of a saved game; raises ``msgspec.DecodeError``/
+    ``ValidationError`` (or ``ValueError``) on a bad line."""
     lines = [line for line in text.splitlines() if line.strip()]
     header: dict[str, object] | None = None
     if lines and '"format"' in lines[0]:
-        raw = json.loads(lines.pop(0))
-        if not isinstance(raw, dict) or raw.get("format") != LOG_FORMAT:
-            raise ValueError(f"not a saved game of format {LOG_FORMAT}: {lines[0][:60]}")
-        if not isinstance(raw.get("seed"), str) or not isinstance(raw.get("scenario"), int):
-            raise ValueError("the log header needs a scenario number and a seed")
-        header = raw
+        first = lines.pop(0)
+        try:
+            h = _SAVE_HEADER.decode(first)
+        except msgspec.ValidationError as exc:
+            raise ValueError(f"a bad header line ({exc}): {first[:60]}") from None
+        if h.format != LOG_FORMAT:
+            raise ValueError(f"not a saved game of format {LOG_FORMAT}: {first[:60]}")
+        if (h.seed is None) == (h.dice_seed is None):
+            raise ValueError("the log header needs a scenario number and a seed or a dice_seed")
+        if h.dice_seed is not None:
+            parse_dice_seed(h.dice_seed)
+        header = {k: v for k, v in msgspec.structs.asdict(h).items() if v is not None}
     return header, [decode_command(line) for line in lines]
+
+
+def is_selfplay_log(data: bytes) -> bool:
+    """True when the first line of ``data`` is a self-play header (``"kind": "header"``,
+    ``docs/selfplay.md``): :meth:`GameSession.load` then reads it as a self-play log (and
+    checks it strictly). A saved game's header has no ``kind``."""
+    first = next((line for line in data.splitlines() if line.strip()), b"")
+    try:
+        raw = msgspec.json.decode(first)
+    except msgspec.DecodeError:
+        return False
+    return isinstance(raw, dict) and raw.get("kind") == "header"
+
+
+def is_selfplay_file(path: Path) -> bool:
+    """True when ``path`` is an existing self-play log (its first line tells)."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.readline(1 << 16)
+    except OSError:
+        return False
+    return is_selfplay_log(head)
+
+
+def default_save_path(scenario: int, directory: Path | None = None) -> Path:
+    """Where ``s`` saves a game that has no file of its own: ``ardennes-sN.jsonl`` in
+    ``directory`` (default: the working directory), or when that is a self-play log the first
+    ``ardennes-sN-K.jsonl`` (K = 2, 3, ...) that is not one: ``s`` never writes over a
+    self-play log."""
+    base = directory if directory is not None else Path()
+    path = base / f"ardennes-s{scenario}.jsonl"
+    k = 2
+    while is_selfplay_file(path):
+        path = base / f"ardennes-s{scenario}-{k}.jsonl"
+        k += 1
+    return path
+
+
+def read_game_file(path: Path) -> bytes:
+    """The bytes of a saved game or self-play log (at most :data:`MAX_LOAD_BYTES`); raises
+    ``OSError``, or ``ValueError`` for a larger file."""
+    with path.open("rb") as fh:
+        data = fh.read(MAX_LOAD_BYTES + 1)
+    if len(data) > MAX_LOAD_BYTES:
+        raise ValueError(f"over the {MAX_LOAD_BYTES} byte limit")
+    return data
+
+
+def _check_scenario(number: int, what: str) -> None:
+    if number not in scenario_numbers():
+        raise ValueError(f"{what} names scenario {number}, which does not exist")
 
 
 class GameSession:
@@ -104,12 +200,24 @@ class GameSession:
         commands: Iterable[Command] = (),
         *,
         seed: str | None = None,
+        dice_seed: bytes | None = None,
     ) -> None:
+        if seed is not None and dice_seed is not None:
+            raise ValueError("a game's dice come from a text seed or from dice_seed, not both")
         self.board = board
         self.start = start
-        self.seed: str = seed if seed is not None else random_seed()
-        """The dice seed (text); the dice are ``SeededDice(seed.encode())``."""
-        self.dice = SeededDice(self.seed.encode())
+        if dice_seed is None:
+            seed = seed if seed is not None else random_seed()
+            dice_seed = seed.encode()
+        self.seed: str | None = seed
+        """The dice seed as text, or None when the dice come from raw :attr:`dice_seed`
+        bytes (a game loaded from a self-play log)."""
+        self.dice_seed: bytes = dice_seed
+        """The dice's seed bytes: ``seed.encode()``, or the bytes given."""
+        self.dice = SeededDice(self.dice_seed)
+        self.selfplay: SelfPlayHeader | None = None
+        """The header of the self-play log this game was loaded from (:meth:`from_selfplay`),
+        else None."""
         self._log: list[Command] = []
         self._events: list[tuple[Event, ...]] = []
         self._states: list[GameState] = [start]
@@ -119,35 +227,110 @@ class GameSession:
             if isinstance(r, Rejection):
                 raise RejectedError(i, r)
 
+    @property
+    def seed_label(self) -> str:
+        """The dice seed as the player reads it: the text seed, else the hex of the bytes
+        (cut at 16 digits)."""
+        if self.seed is not None:
+            return self.seed
+        h = self.dice_seed.hex()
+        return f"{h[:16]}... (hex)" if len(h) > 16 else f"{h} (hex)"
+
     @classmethod
     def new(
-        cls, scenario: int, game_map: GameMap | None = None, *, seed: str | None = None
+        cls,
+        scenario: int,
+        game_map: GameMap | None = None,
+        *,
+        seed: str | None = None,
+        dice_seed: bytes | None = None,
     ) -> GameSession:
         """A new game of ``scenario`` on ``game_map`` (default: the shipped map), its dice
-        from ``seed`` (default: a random one)."""
+        from ``seed`` (text) or ``dice_seed`` (bytes); default: a random text seed."""
         from rules.gamemap import load_map
         from rules.scenario import load_scenario
 
         board, state = new_game(load_scenario(scenario), game_map or load_map())
-        return cls(board, state, seed=seed)
+        return cls(board, state, seed=seed, dice_seed=dice_seed)
 
     @classmethod
     def from_jsonl(
         cls, scenario: int, text: str, game_map: GameMap | None = None, *, seed: str | None = None
     ) -> GameSession:
-        """Replay a saved game; its header's scenario and seed win over ``scenario`` and
-        ``seed``. Raises :class:`RejectedError` on a command the engine refuses (the replay
-        is the verification: same seed, same orders, same dice)."""
+        """Replay a saved game; its header's scenario and seed (or dice_seed) win over
+        ``scenario`` and ``seed``. Raises :class:`RejectedError` on a command the engine
+        refuses (the replay is the verification: same seed, same orders, same dice), and
+        ``ValueError`` (msgspec's errors among them) on a bad file."""
         header, commands = parse_log(text)
+        dice_seed: bytes | None = None
         if header is not None:
             scenario = int(header["scenario"])  # type: ignore[call-overload]
-            seed = str(header["seed"])
-        s = cls.new(scenario, game_map, seed=seed)
+            _check_scenario(scenario, "the log's header")
+            if "dice_seed" in header:
+                seed, dice_seed = None, parse_dice_seed(str(header["dice_seed"]))
+            else:
+                seed = str(header["seed"])
+        s = cls.new(scenario, game_map, seed=seed, dice_seed=dice_seed)
         for i, cmd in enumerate(commands):
             r = s.apply(cmd)
             if isinstance(r, Rejection):
                 raise RejectedError(i, r)
         return s
+
+    @classmethod
+    def from_selfplay(cls, data: bytes, game_map: GameMap | None = None) -> GameSession:
+        """Replay a self-play log (``docs/selfplay.md``) from its header's scenario with its
+        dice (``dice_seed``), checking, as ``ardennes selfplay --replay`` does, the state
+        hash after each command where the log records one and the final hash of its end
+        line. Raises :class:`rules.selfplay.LogError` (one sentence naming the first
+        diverging or refused command) on a bad or tampered log."""
+        head, body, foot = decode_log(data)
+        try:
+            dseed = parse_dice_seed(head.dice_seed)
+            _check_scenario(head.scenario, "the header")
+        except ValueError as exc:
+            raise LogError(str(exc)) from None
+        s = cls.new(head.scenario, game_map, dice_seed=dseed)
+        for i, line in enumerate(body):
+            name = f"command {i} ({line.command.__struct_config__.tag})"
+            if line.n != i:
+                raise LogError(f"{name} is numbered {line.n}: a line missing or out of order")
+            r = s.apply(line.command)
+            if isinstance(r, Rejection):
+                raise LogError(f"{name} refused: {r.message}")
+            if line.hash is not None:
+                h = state_hash(s.state)
+                if h != line.hash:
+                    raise LogError(
+                        f"{name} diverges: state hash {h[:16]} where the log has {line.hash[:16]}"
+                    )
+        if foot is not None:
+            if foot.commands != len(body):
+                raise LogError(
+                    f"the end line counts {foot.commands} commands, the log holds {len(body)}"
+                )
+            final = state_hash(s.state)
+            if final != foot.hash:
+                raise LogError(
+                    f"final state hash {final[:16]} differs from the log's {foot.hash[:16]}"
+                )
+        s.selfplay = head
+        return s
+
+    @classmethod
+    def load(
+        cls,
+        scenario: int,
+        data: bytes,
+        game_map: GameMap | None = None,
+        *,
+        seed: str | None = None,
+    ) -> GameSession:
+        """``ardennes --load``: a self-play log (:func:`is_selfplay_log`,
+        :meth:`from_selfplay`) or a saved game (:meth:`from_jsonl`, UTF-8)."""
+        if is_selfplay_log(data):
+            return cls.from_selfplay(data, game_map)
+        return cls.from_jsonl(scenario, data.decode("utf-8"), game_map, seed=seed)
 
     # -- the game ---------------------------------------------------------------------------
 
@@ -361,15 +544,20 @@ class GameSession:
     # -- saving -----------------------------------------------------------------------------
 
     def header(self) -> str:
-        """The saved game's first line: format, scenario and dice seed."""
-        return json.dumps(
-            {"format": LOG_FORMAT, "scenario": self.start.scenario, "seed": self.seed},
-            separators=(",", ":"),
-        )
+        """The saved game's first line: format, scenario and dice seed (``seed``, its text,
+        or ``dice_seed``, the hex of the dice's bytes when there is no text)."""
+        dice = {"seed": self.seed} if self.seed is not None else {"dice_seed": self.dice_seed.hex()}
+        return msgspec.json.encode(
+            {"format": LOG_FORMAT, "scenario": self.start.scenario, **dice}
+        ).decode()
 
     def to_jsonl(self) -> str:
         """The saved game: the :meth:`header` line, then one JSON command a line."""
         return self.header() + "\n" + "".join(encode_command(c).decode() + "\n" for c in self._log)
 
     def save(self, path: Path) -> None:
+        """Write :meth:`to_jsonl` to ``path``; a self-play log there is never overwritten
+        (``FileExistsError``)."""
+        if is_selfplay_file(path):
+            raise FileExistsError(errno.EEXIST, "a self-play log, never overwritten", str(path))
         path.write_text(self.to_jsonl(), encoding="utf-8")

@@ -1,16 +1,29 @@
-"""The hot-seat game session (``ardennes_tui.session``): log, undo, caches, replay."""
+"""The hot-seat game session (``ardennes_tui.session``): log, undo, caches, replay; loading
+self-play logs (``ardennes --load``) and saving them as session files."""
 
 from __future__ import annotations
 
 import importlib.resources
+from pathlib import Path
 
+import msgspec
 import pytest
 
-from ardennes_tui.session import GameSession, parse_log, random_seed, turn_date
+from ardennes_tui.app import load_session
+from ardennes_tui.cli import UserError, main
+from ardennes_tui.session import (
+    GameSession,
+    default_save_path,
+    is_selfplay_file,
+    parse_log,
+    random_seed,
+    turn_date,
+)
 from rules.commands import DeclareAttack, EndPhase, Move, ResolveAttacks
 from rules.engine import replay
 from rules.rejection import RejectedError, Rejection
-from rules.state import state_hash
+from rules.selfplay import GameRecord, Line, encode_log, play
+from rules.state import GameState, state_hash
 from tests.enginekit import scenario_gt1_german_combat
 
 REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json")
@@ -221,3 +234,221 @@ def test_save_and_load_with_the_dice_seed_replays_to_the_same_hash(tmp_path: obj
     # (here the other dice ask for a decision the log does not hold: refused at that command)
     with pytest.raises(RejectedError, match="decision-pending"):
         GameSession.from_jsonl(1, "\n".join(path.read_text().splitlines()[1:]), seed="x")
+
+
+# -- self-play logs (``ardennes --load game.jsonl``) ------------------------------------------
+
+SELFPLAY_SEED = 2
+_SELFPLAY: dict[int, GameRecord] = {}
+
+
+def selfplay_record(turns: int) -> GameRecord:
+    """Scenario 1, self-play seed 2, cut after Game-Turn ``turns`` (under a second a turn)."""
+    if turns not in _SELFPLAY:
+        _SELFPLAY[turns] = play(1, SELFPLAY_SEED, turns=turns)
+    return _SELFPLAY[turns]
+
+
+def write_log(path: Path, record: GameRecord, hashes: bool = True) -> Path:
+    path.write_bytes(encode_log(record, hashes=hashes))
+    return path
+
+
+def log_lines(record: GameRecord) -> list[bytes]:
+    return encode_log(record).splitlines()
+
+
+def load_error(path: Path) -> str:
+    """The one-line message ``load_session`` (``ardennes --load``) gives for ``path``."""
+    with pytest.raises(UserError) as exc:
+        load_session(1, path)
+    assert exc.value.code == 1
+    message = str(exc.value)
+    assert "\n" not in message and message.startswith(f"{path}: ")
+    return message
+
+
+def first_shortened_move(record: GameRecord) -> tuple[int, Move]:
+    """The first move of ``record`` with two hexes or more, and the same move one hex short
+    (which the engine accepts, to another hex)."""
+    for i, cmd in enumerate(record.commands):
+        if isinstance(cmd, Move) and len([h for h in cmd.path if h[0].isdigit()]) >= 2:
+            return i, Move(cmd.unit, cmd.path[:-1])
+    raise AssertionError("no move of two hexes")
+
+
+def test_a_self_play_log_loads_with_its_dice_and_checked_hashes(tmp_path: Path) -> None:
+    record = selfplay_record(2)
+    path = write_log(tmp_path / "game.jsonl", record)
+    s = load_session(7, path, seed="ignored: the log has its own dice")
+    assert s.selfplay is not None and (s.selfplay.scenario, s.selfplay.seed) == (1, "2")
+    assert s.seed is None and s.dice_seed == bytes.fromhex(record.dice_seed)
+    assert s.seed_label == record.dice_seed[:16] + "... (hex)"
+    assert s.log == record.commands and s.state.dice > 0  # dice rolled in the game
+    assert state_hash(s.state) == record.final_hash
+    assert (s.state.turn, s.state.phase) == (record.final_turn, record.final_phase)
+    # the per-command hashes are optional: the final hash is still checked
+    bare = load_session(1, write_log(tmp_path / "bare.jsonl", record, hashes=False))
+    assert state_hash(bare.state) == record.final_hash
+    # a log cut at a line boundary (no end line) is the game so far, each hash checked
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(b"\n".join(log_lines(record)[:41]) + b"\n")
+    assert load_session(1, cut).log == record.commands[:40]
+
+
+def test_a_game_loaded_from_a_self_play_log_saves_its_dice_and_reloads_exactly(
+    tmp_path: Path,
+) -> None:
+    """Self-play log -> session -> save (``dice_seed`` header) -> load: the same game, and
+    the same dice from then on (the rest of a longer self-play game replays on both)."""
+    short, longer = selfplay_record(2), selfplay_record(3)
+    assert longer.commands[: len(short.commands)] == short.commands
+    s = load_session(1, write_log(tmp_path / "game.jsonl", short))
+    saved = tmp_path / "saved.jsonl"
+    s.save(saved)
+    first = saved.read_text().splitlines()[0]
+    assert first == (f'{{"format":"ardennes-log/1","scenario":1,"dice_seed":"{short.dice_seed}"}}')
+    header, commands = parse_log(saved.read_text())
+    assert header == {"format": "ardennes-log/1", "scenario": 1, "dice_seed": short.dice_seed}
+    assert commands == list(short.commands)
+    again = load_session(5, saved, seed="ignored")
+    assert again.selfplay is None and again.seed is None
+    assert again.dice_seed == s.dice_seed and again.log == s.log
+    assert state_hash(again.state) == state_hash(s.state) == short.final_hash
+    # saved again, the same bytes
+    assert again.to_jsonl() == s.to_jsonl()
+    for i, cmd in enumerate(longer.commands[len(short.commands) :], len(short.commands)):
+        for game in (s, again):
+            assert not isinstance(game.apply(cmd), Rejection), i
+            assert state_hash(game.state) == longer.hashes[i]
+    assert s.state.dice > again.start.dice  # the GT3 batches rolled the same dice on both
+
+
+def test_the_session_header_takes_a_text_seed_or_hex_dice_seed_bytes() -> None:
+    s = GameSession.new(1, dice_seed=b"\x00\xff")
+    assert s.seed is None and s.dice.d6(3) == GameSession.new(1, dice_seed=b"\x00\xff").dice.d6(3)
+    assert s.header() == '{"format":"ardennes-log/1","scenario":1,"dice_seed":"00ff"}'
+    assert GameSession.from_jsonl(4, s.to_jsonl()).dice_seed == b"\x00\xff"
+    t = GameSession.new(1, seed="abc")
+    assert t.dice_seed == b"abc" and t.seed_label == "abc"
+    assert t.dice.d6(3) == GameSession.new(1, dice_seed=b"abc").dice.d6(3)
+    with pytest.raises(ValueError, match="not both"):
+        GameSession.new(1, seed="abc", dice_seed=b"abc")
+    for bad, why in [
+        ('{"format":"ardennes-log/1","scenario":1,"dice_seed":"xyz"}', "not hex"),
+        ('{"format":"ardennes-log/1","scenario":1,"dice_seed":"abc"}', "not hex"),
+        ('{"format":"ardennes-log/1","scenario":1,"dice_seed":""}', "not hex"),
+        ('{"format":"ardennes-log/1","scenario":1,"dice_seed":" 00"}', "not hex"),
+        ('{"format":"ardennes-log/1","scenario":1,"seed":"a","dice_seed":"00"}', "or a dice"),
+        ('{"format":"ardennes-log/1","scenario":1}', "or a dice_seed"),
+        ('{"format":"ardennes-log/1","scenario":true,"seed":"a"}', "bad header"),
+        ('{"format":"ardennes-log/1","scenario":1,"seed":"a","x":1}', "bad header"),
+        ('{"format":"ardennes-log/2","scenario":1,"seed":"a"}', "not a saved game"),
+    ]:
+        with pytest.raises(ValueError, match=why):
+            parse_log(bad + "\n")
+    with pytest.raises(ValueError, match="scenario 99, which does not exist"):
+        GameSession.from_jsonl(1, '{"format":"ardennes-log/1","scenario":99,"seed":"a"}\n')
+
+
+def test_hostile_self_play_logs_are_refused_in_one_line(tmp_path: Path) -> None:
+    record = selfplay_record(1)
+    lines = log_lines(record)
+    path = tmp_path / "bad.jsonl"
+
+    def refused(data: bytes) -> str:
+        path.write_bytes(data)
+        return load_error(path)
+
+    # truncated in the middle of a line
+    text = b"\n".join(lines)
+    assert "self-play log: not a self-play log" in refused(text[: len(text) // 2])
+    # the dice seed is not hex
+    head = lines[0].replace(record.dice_seed.encode(), b"zz" + record.dice_seed[2:].encode())
+    assert "self-play log: the dice seed is not hex: 'zz" in refused(b"\n".join([head, *lines[1:]]))
+    odd = lines[0].replace(record.dice_seed.encode(), record.dice_seed[1:].encode())
+    assert "the dice seed is not hex" in refused(b"\n".join([odd, *lines[1:]]))
+    # a tampered command the engine accepts: its state hash no longer matches
+    k, short = first_shortened_move(record)
+    tampered = msgspec.json.encode(Line(n=k, command=short, hash=record.hashes[k]))
+    msg = refused(b"\n".join([*lines[: k + 1], tampered, *lines[k + 2 :]]))
+    assert f"self-play log: command {k} (move) diverges: state hash " in msg
+    assert f"where the log has {record.hashes[k][:16]}" in msg
+    # ... or refuses
+    moved = record.commands[k]
+    assert isinstance(moved, Move)
+    bad = msgspec.json.encode(Line(n=k, command=Move(moved.unit, ("0101",)), hash=None))
+    msg = refused(b"\n".join([*lines[: k + 1], bad, *lines[k + 2 :]]))
+    assert f"self-play log: command {k} (move) refused: AO-" in msg
+    # without per-command hashes, the final hash catches the tampered command
+    bare = encode_log(record, hashes=False).splitlines()
+    tampered = msgspec.json.encode(Line(n=k, command=short))
+    msg = refused(b"\n".join([*bare[: k + 1], tampered, *bare[k + 2 :]]))
+    assert f"final state hash {state_hash(s_after(record, k, short))[:16]} differs" in msg
+    # a line left out, lines out of order, a wrong count in the end line
+    assert f"command {k} (" in refused(b"\n".join([*lines[: k + 1], *lines[k + 2 :]]))
+    end = msgspec.json.decode(lines[-1])
+    end["commands"] += 1
+    assert "the end line counts" in refused(b"\n".join([*lines[:-1], msgspec.json.encode(end)]))
+    # a header that is not one: unknown field, other version, other format, no scenario
+    for field, value, why in [
+        ("extra", 1, "not a self-play log"),
+        ("version", 2, "version 2 is not supported"),
+        ("format", "ardennes-log/1", "not a self-play header"),
+        ("scenario", 99, "scenario 99, which does not exist"),
+        ("scenario", "1", "not a self-play log"),
+    ]:
+        h = msgspec.json.decode(lines[0])
+        h[field] = value
+        assert why in refused(b"\n".join([msgspec.json.encode(h), *lines[1:]])), field
+    # a header or end line in the middle
+    assert "in the middle" in refused(b"\n".join([lines[0], lines[0], *lines[1:]]))
+
+
+def s_after(record: GameRecord, k: int, cmd: Move) -> GameState:
+    """The final state of ``record`` with command ``k`` replaced by ``cmd``."""
+    s = GameSession.new(record.scenario, dice_seed=bytes.fromhex(record.dice_seed))
+    for i, c in enumerate(record.commands):
+        assert not isinstance(s.apply(cmd if i == k else c), Rejection)
+    return s.state
+
+
+def test_the_cli_refuses_a_tampered_self_play_log_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = selfplay_record(1)
+    lines = log_lines(record)
+    k, short = first_shortened_move(record)
+    path = tmp_path / "game.jsonl"
+    tampered = msgspec.json.encode(Line(n=k, command=short, hash=record.hashes[k]))
+    path.write_bytes(b"\n".join([*lines[: k + 1], tampered, *lines[k + 2 :]]))
+    for argv in (["--load", str(path)], ["--scenario", "3", "--load", str(path)]):
+        assert main(argv) == 1
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1 and "Traceback" not in err
+        assert err.startswith(f"ardennes: {path}: self-play log: command {k} (move) diverges")
+    path.write_bytes(b"\n".join(lines)[:-40])  # truncated
+    assert main(["--load", str(path)]) == 1
+    _out, err = capsys.readouterr()
+    assert err.startswith(f"ardennes: {path}: self-play log: not a self-play log")
+    assert err.count("\n") == 1
+
+
+def test_saving_never_overwrites_a_self_play_log(tmp_path: Path) -> None:
+    record = selfplay_record(1)
+    log = write_log(tmp_path / "ardennes-s1.jsonl", record)
+    before = log.read_bytes()
+    s = load_session(1, log)
+    with pytest.raises(FileExistsError) as exc:
+        s.save(log)
+    assert exc.value.strerror == "a self-play log, never overwritten"
+    assert log.read_bytes() == before
+    # the default name skips self-play logs (and only them: a saved game is the game's own)
+    assert default_save_path(1, tmp_path) == tmp_path / "ardennes-s1-2.jsonl"
+    write_log(tmp_path / "ardennes-s1-2.jsonl", record)
+    assert default_save_path(1, tmp_path) == tmp_path / "ardennes-s1-3.jsonl"
+    assert default_save_path(2, tmp_path) == tmp_path / "ardennes-s2.jsonl"
+    s.save(tmp_path / "ardennes-s2.jsonl")
+    assert default_save_path(2, tmp_path) == tmp_path / "ardennes-s2.jsonl"
+    assert not is_selfplay_file(tmp_path / "ardennes-s2.jsonl") and is_selfplay_file(log)
+    assert not is_selfplay_file(tmp_path / "missing.jsonl")

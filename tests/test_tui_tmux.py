@@ -1,11 +1,13 @@
-"""End to end in a real terminal: the viewer inside tmux at 80x24 (skipped without tmux).
+"""End to end in a real terminal: the app inside tmux at 80x24 (skipped without tmux).
 
-The app runs on the fixture map; the test polls ``tmux capture-pane`` for expected text
-(keys are paced: one, then wait for its effect).
+The viewer runs on the fixture map; a hot-seat game runs the real ``ardennes`` command on the
+shipped map. The tests poll ``tmux capture-pane`` for expected text (keys are paced: one, then
+wait for its effect).
 """
 
 from __future__ import annotations
 
+import importlib.resources
 import os
 import re
 import shlex
@@ -13,12 +15,15 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json")
+ARDENNES = Path(sys.executable).with_name("ardennes")
+"""The ``ardennes`` console script of this environment."""
 LAUNCH = (
     "from tests.fixtures_maps import fixture_map, fixture_units; "
     "from ardennes_tui.app import ArdennesApp; "
@@ -55,13 +60,27 @@ class Pane:
     def keys(self, *keys: str) -> None:
         tmux("send-keys", "-t", self.session, *keys)
 
+    def wait_closed(self, timeout: float = 5.0) -> None:
+        """Poll until the app has quit (its tmux session ends with it)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if subprocess.run(
+                ["tmux", "has-session", "-t", self.session], capture_output=True
+            ).returncode:
+                return
+            time.sleep(0.05)
+        raise AssertionError(f"the app did not quit:\n{self.screen()}")
 
-def start(env: dict[str, str]) -> Iterator[Pane]:
+
+def start(
+    env: dict[str, str], argv: list[str] | None = None, cwd: Path = ROOT
+) -> Generator[Pane, None, None]:
+    """Run ``argv`` (default: the viewer on the fixture map) in ``cwd`` in a new detached
+    tmux session of 80x24; kill the session afterwards."""
     session = f"ardennes-test-{os.getpid()}-{time.monotonic_ns()}"
     settings = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
-    command = (
-        f"cd {shlex.quote(str(ROOT))} && env {settings} {sys.executable} -c {shlex.quote(LAUNCH)}"
-    )
+    argv = argv or [sys.executable, "-c", LAUNCH]
+    command = f"cd {shlex.quote(str(cwd))} && env {settings} {shlex.join(argv)}"
     tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24", command)
     try:
         yield Pane(session)
@@ -86,15 +105,7 @@ def test_viewer_in_tmux(pane: Pane) -> None:
     pane.keys("z")
     pane.wait_for("| overview |", "05 $ + +=+ + @", "10  . . .~.")
     pane.keys("q")
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
-        if subprocess.run(
-            ["tmux", "has-session", "-t", pane.session], capture_output=True
-        ).returncode:
-            break  # the app quit and the session ended
-        time.sleep(0.05)
-    else:
-        raise AssertionError("q did not quit")
+    pane.wait_closed()
 
 
 def test_no_color_xterm(plain_pane: Pane) -> None:
@@ -103,3 +114,60 @@ def test_no_color_xterm(plain_pane: Pane) -> None:
     codes = {c for seq in colours for c in seq.split(";") if c}
     # Only attributes (bold, reverse, reset) and the default colours: no colour at all.
     assert codes <= {"0", "1", "7", "22", "27", "39", "49"}, codes
+
+
+@pytest.mark.skipif(not REAL_MAP.is_file(), reason="scenarios/ardennes/map.json not built")
+@pytest.mark.skipif(not ARDENNES.is_file(), reason="the ardennes command is not installed")
+def test_hot_seat_game_saved_quit_and_resumed_with_load(tmp_path: Path) -> None:
+    """``ardennes --scenario 1 --seed 7``: both historical set-ups accepted (``e`` ``e``
+    twice), the German GT1 Reinforcement Phase is shown; ``s`` saves to ``ardennes-s1.jsonl``
+    in the working directory, ``q`` quits; ``ardennes --load`` resumes in the same phase with
+    the file's seed (it wins over ``--seed``), and ``s`` then writes back to the loaded file."""
+    env = {"TERM": "xterm-256color"}
+    log = tmp_path / "ardennes-s1.jsonl"
+    saved = "Saved 2 orders to ardennes-s1.jsonl (ardennes --load ardennes-s1.jsonl)"
+    position = "GT1 16 Dec · German · Reinforcement · VP 0-0"
+    due = "1 reinforcements due: Enter on a lit entry hex places de-1-a"
+    panel = ("Reinforcements GT1", ">de-1-a (6 hexes)")
+
+    game = start(env, [str(ARDENNES), "--scenario", "1", "--seed", "7"], cwd=tmp_path)
+    pane = next(game)
+    try:
+        pane.wait_for("GT1 16 Dec · Allied · Set-up · VP 0-0", "Dice seed 7.", timeout=20)
+        pane.wait_for("Allied set-up placed (historical): e accepts it")
+        pane.keys("e")
+        pane.wait_for("Press e again to accept the Allied set-up")
+        pane.keys("e")
+        pane.wait_for("GT1 16 Dec · German · Set-up · VP 0-0", "German set-up placed")
+        pane.keys("e")
+        pane.wait_for("Press e again to accept the German set-up")
+        pane.keys("e")
+        # the phase's hint is longer than a line: it takes both status lines for a while
+        pane.wait_for(due, *panel)
+        assert not log.exists()
+        pane.keys("s")
+        screen = pane.wait_for(saved, f" {position} ")
+        assert f" {position} " in screen.splitlines()[-2]  # the status line again
+        assert log.read_text(encoding="utf-8") == (
+            '{"format":"ardennes-log/1","scenario":1,"seed":"7"}\n'
+            '{"type":"end_phase"}\n{"type":"end_phase"}\n'
+        )
+        pane.keys("q")
+        pane.wait_closed()
+    finally:
+        game.close()
+
+    argv = [str(ARDENNES), "--load", log.name, "--seed", "other"]
+    game = start(env, argv, cwd=tmp_path)
+    pane = next(game)
+    try:
+        pane.wait_for("Dice seed 7. " + due, *panel, timeout=20)
+        before = log.read_text(encoding="utf-8")
+        pane.keys("s")
+        screen = pane.wait_for(saved, f" {position} ")
+        assert f" {position} " in screen.splitlines()[-2]
+        assert log.read_text(encoding="utf-8") == before
+        pane.keys("q")
+        pane.wait_closed()
+    finally:
+        game.close()

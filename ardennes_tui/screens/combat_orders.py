@@ -436,22 +436,31 @@ class CombatOrders:
         if isinstance(r, Rejection):
             self.say(r.message)
             return
-        self.losses = []
-        d = self.session.pending()
-        if d is not None and d.kind == "losses" and d.choices:
-            self.losses = list(d.choices[0])
-        if d is not None:  # show where the decision is
-            where = d.hex if d.kind == "advance" else None
-            if d.unit is not None:
-                where = self.session.state.unit(d.unit).hex
-            elif d.kind != "advance" and d.choices:
-                first = d.choices[0][0]
-                where = first if d.kind == "waive_immunity" else self.session.state.unit(first).hex
-            if where is not None:
-                self.map_view.cursor = where
+        self._focus_decision()
         self.selected = None
         self._sync()
         self.say(self.result_message(r))
+
+    def _focus_decision(self) -> None:
+        """Ready the pending decision, if any: an Ex-losses decision starts with its first
+        minimal set chosen (:attr:`losses`, else empty), and the cursor goes to the unit or
+        hex concerned. Called when a decision appears (after ``r`` or another decision), when
+        the screen opens on one (a loaded game) and after an undo back to one; not on every
+        refresh, so a player may un-toggle every unit."""
+        self.losses = []
+        d = self.session.pending()
+        if d is None:
+            return
+        if d.kind == "losses" and d.choices:
+            self.losses = list(d.choices[0])
+        where = d.hex if d.kind == "advance" else None
+        if d.unit is not None:
+            where = self.session.state.unit(d.unit).hex
+        elif d.kind != "advance" and d.choices:
+            first = d.choices[0][0]
+            where = first if d.kind == "waive_immunity" else self.session.state.unit(first).hex
+        if where is not None:
+            self.map_view.cursor = where
 
     def result_message(self, r: Applied) -> str:
         lines = combat_log(r.events)

@@ -19,7 +19,7 @@ from ardennes_tui import keymap
 from ardennes_tui.combat_text import combat_log, decision_prompt, loss_units
 from ardennes_tui.screens.combat_orders import CombatOrders
 from ardennes_tui.screens.map_screen import MapScreen
-from ardennes_tui.session import PHASE_NAMES, GameSession
+from ardennes_tui.session import PHASE_NAMES, GameSession, default_save_path
 from ardennes_tui.widgets.map_view import MapView, Zoom
 from ardennes_tui.widgets.side_panel import SidePanel
 from ardennes_tui.widgets.status_line import StatusLine
@@ -95,8 +95,10 @@ class PlayScreen(CombatOrders, MapScreen):
     ) -> None:
         super().__init__(session.board.game_map, session.units_by_hex(), cursor=cursor, zoom=zoom)
         self.session = session
-        self.save_path = save_path or Path(f"ardennes-s{session.state.scenario}.jsonl")
-        """Where ``s`` writes the command log (``ardennes --load FILE`` replays it)."""
+        self.save_path = save_path or default_save_path(session.start.scenario)
+        """Where ``s`` writes the command log (``ardennes --load FILE`` replays it): the
+        loaded file, else ``ardennes-sN.jsonl`` (:func:`default_save_path`; a game loaded
+        from a self-play log is saved there, the log is never overwritten)."""
         self.selected: str | None = None
         self._confirm_end = False
         self._init_combat()
@@ -113,8 +115,20 @@ class PlayScreen(CombatOrders, MapScreen):
     def on_mount(self) -> None:
         super().on_mount()
         self.status.add_class("play")
+        self._focus_decision()  # a game opened on a decision (e.g. saved in the middle of one)
         self._sync(units=False)
-        self.say(f"Dice seed {self.session.seed}. {self._phase_hint()}")
+        self.say(f"{self._opening()} {self._phase_hint()}")
+
+    def _opening(self) -> str:
+        """The first message: the dice seed, or what a self-play log replayed."""
+        s = self.session
+        head = s.selfplay
+        if head is None:
+            return f"Dice seed {s.seed_label}."
+        return (
+            f"Self-play log (scenario {head.scenario}, seed {head.seed}): {len(s.log)} orders "
+            f"replayed and checked; s saves to {self.save_path}."
+        )
 
     def say(self, message: str) -> None:
         """Show ``message`` on the second status line."""
@@ -557,6 +571,7 @@ class PlayScreen(CombatOrders, MapScreen):
             return
         self.selected = None
         self._init_combat()
+        self._focus_decision()  # back on a decision: ready it again (the losses preselected)
         self._sync()
         if isinstance(cmd, Move):
             back = self.session.state.unit(cmd.unit).hex
