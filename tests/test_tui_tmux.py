@@ -127,7 +127,7 @@ def test_hot_seat_game_saved_quit_and_resumed_with_load(tmp_path: Path) -> None:
     log = tmp_path / "ardennes-s1.jsonl"
     saved = "Saved 2 orders to ardennes-s1.jsonl (ardennes --load ardennes-s1.jsonl)"
     position = "GT1 16 Dec · German · Reinforcement · VP 0-0"
-    due = "1 reinforcements due: Enter on a lit entry hex places de-1-a"
+    due = "1 reinforcement due: Enter on a lit entry hex places de-1-a"
     panel = ("Reinforcements GT1", ">de-1-a (6 hexes)")
 
     game = start(env, [str(ARDENNES), "--scenario", "1", "--seed", "7"], cwd=tmp_path)

@@ -377,13 +377,15 @@ class PlayScreen(CombatOrders, MapScreen):
             due = self.due()
             if not due:
                 return "Reinforcement Phase: none due now, e ends the phase"
+            many = "reinforcements" if len(due) > 1 else "reinforcement"
             return (
-                f"{len(due)} reinforcements due: Enter on a lit entry hex places "
+                f"{len(due)} {many} due: Enter on a lit entry hex places "
                 f"{self.placing or due[0][0]}, Tab picks another, e ends"
             )
         if state.phase in MOVEMENT_PHASES:
             n = len(self.session.movable_units())
-            return f"{n} units may move: Enter selects, e ends the phase, ? help"
+            units = "unit may" if n == 1 else "units may"
+            return f"{n} {units} move: Enter selects, e ends the phase, ? help"
         if state.phase == "combat":
             return self.combat_hint()
         if state.phase == "game_over":
