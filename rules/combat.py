@@ -177,7 +177,10 @@ def immunity_case(board: Board, state: GameState, uid: str) -> str | None:
     return None
 
 
-def _immune_hexes(board: Board, state: GameState, units: Iterable[str]) -> tuple[HexId, ...]:
+def immune_hexes(board: Board, state: GameState, units: Iterable[str]) -> tuple[HexId, ...]:
+    """The hexes of ``units`` (those in play) immune to Ar/Dr results (AO-11.f, AO-11.h,
+    AO-11.i), sorted: what a defender may waive before the roll, or an attacker in his
+    declaration (AO-11.f*)."""
     out = {
         state.unit(uid).hex
         for uid in units
@@ -312,7 +315,7 @@ def check_attack(board: Board, state: GameState, attack: Attack) -> Preview | Re
                 case = "AO-9.2D" if multi else "AO-9.1A"
                 what = "every defending hex" if multi else "the defending hex"
                 return Rejection(case, f"{uid} in {here} is not adjacent to {h} ({what})")
-    own = set(_immune_hexes(board, state, attack.attackers))
+    own = set(immune_hexes(board, state, attack.attackers))
     for h in attack.waive:
         if h not in own:
             return Rejection("AO-11.f*", f"no attacking unit has an immunity to waive in {h}")
@@ -627,7 +630,7 @@ def _start_next(board: Board, state: GameState, events: list[Event]) -> GameStat
 
 def _step_waive(board: Board, state: GameState, r: Resolution, events: list[Event]) -> GameState:
     dside = other_side(state.side)
-    immune = _immune_hexes(board, state, r.defenders)
+    immune = immune_hexes(board, state, r.defenders)
     if not immune:
         return _set_current(state, step="roll")
     orders = _orders(state, dside)
@@ -812,10 +815,6 @@ def _step_retreat(board: Board, state: GameState, r: Resolution, events: list[Ev
     )
 
 
-def _wb_released(state: GameState) -> bool:
-    return state.wb_released or reinforcements.west_bank_released(state)
-
-
 def advance_choices(board: Board, state: GameState, r: Resolution, hex_id: HexId) -> list[str]:
     """Units of the victor that may advance into the cleared ``hex_id`` (AO-9.6N): mechanized,
     took part, still in play and adjacent; a Road Mode unit only across a road/bridge hexside."""
@@ -839,12 +838,7 @@ def advance_choices(board: Board, state: GameState, r: Resolution, hex_id: HexId
             continue
         if _side(board, uid) == "german" and m.is_allied_edge(hex_id):
             continue
-        if (
-            reinforcements.meuse_crossing_forbidden(
-                board, state, uid, u.hex, hex_id, released=_wb_released(state)
-            )
-            is not None
-        ):
+        if reinforcements.meuse_crossing_forbidden(board, state, uid, u.hex, hex_id) is not None:
             continue  # a West-bank unit does not advance across the Meuse (AO-14.3C)
         out.append(uid)
     return sorted(out, key=lambda x: (-board.defs[x].strength, x))

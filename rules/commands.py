@@ -137,8 +137,13 @@ _ENCODER: Final = msgspec.json.Encoder()
 
 
 def decode_command(raw: bytes | str) -> Command:
-    """Strictly decode one JSON command; raises ``msgspec.ValidationError``/``DecodeError``."""
-    return _DECODER.decode(raw)
+    """Strictly decode one JSON command; raises ``msgspec.ValidationError``/``DecodeError``
+    (also for JSON nested too deeply to decode, which msgspec reports as ``RecursionError``
+    while skipping an unknown field)."""
+    try:
+        return _DECODER.decode(raw)
+    except RecursionError:
+        raise msgspec.DecodeError("JSON nested too deeply") from None
 
 
 def encode_command(command: Command) -> bytes:

@@ -308,7 +308,9 @@ class _Mover:
             self.spent0 += mp
         # AO-14.3C: West-bank units may not cross the Meuse until the German has 25 VP
         self.wb_locked = (
-            bool(t.meuse) and reinforcements.is_west_bank(board, unit_id) and not _released(state)
+            bool(t.meuse)
+            and reinforcements.is_west_bank(board, unit_id)
+            and not reinforcements.west_bank_released(state)
         )
         self.vp_german = state.vp.german
         # AO-14.2B: friendly hexes holding only reinforcements waiting on their entry hex: they
@@ -521,12 +523,6 @@ def _enter(
             f"{uid} needs {cost} MP to enter {b} and has {m.ma - spent} of {m.ma} left",
         )
     return (b, road, credit, spent + cost, b in m.zoc and b not in m.friends)
-
-
-def _released(state: GameState) -> bool:
-    """West-bank units are free to cross the Meuse (AO-14.3C): 25 German VP reached at a
-    tabulation (``wb_released``, for good) or now."""
-    return state.wb_released or reinforcements.west_bank_released(state)
 
 
 # -- public API ---------------------------------------------------------------------------------

@@ -342,8 +342,10 @@ def staging_start(unit: UnitDef, lost_road_hexes: int) -> tuple[int, int]:
 
 
 def west_bank_released(state: GameState) -> bool:
-    """The German has 25 or more VP as last tabulated (AO-14.3C, AO-16.E)."""
-    return state.vp.german >= WB_RELEASE_VP
+    """The West-bank units may cross the Meuse (AO-14.3C): the German has 25 VP now (his
+    running total: last tabulation plus kills since, which score at once) or reached them
+    before (``GameState.wb_released``, for good)."""
+    return state.wb_released or state.vp.german >= WB_RELEASE_VP
 
 
 def is_meuse_hexside(game_map: GameMap, a: HexId, b: HexId) -> bool:
@@ -360,9 +362,9 @@ def meuse_crossing_forbidden(
     released: bool | None = None,
 ) -> Rejection | None:
     """A West-bank unit may not cross a Meuse hexside, in either direction, until the German
-    has 25 VP (AO-14.3C). ``released`` overrides the test on ``state.vp`` (pass a "once
-    reached, for good" flag if the engine keeps one). Attacks across the river are not moves
-    and are allowed; an advance after combat across it is a crossing."""
+    has 25 VP (AO-14.3C, :func:`west_bank_released` unless ``released`` overrides it).
+    Attacks across the river are not moves and are allowed; an advance after combat across it
+    is a crossing."""
     if not is_meuse_hexside(board.game_map, from_hex, to_hex):
         return None
     if not is_west_bank(board, unit_id):

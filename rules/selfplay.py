@@ -21,6 +21,7 @@ by GT6 ends the game, AO-16.2). Pure: bytes in, bytes out.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable
 from typing import Any, Final
 
@@ -34,7 +35,7 @@ from rules.engine import apply, new_game
 from rules.events import VictoryPointsTabulated
 from rules.gamemap import GameMap, load_map
 from rules.rejection import Rejection
-from rules.scenario import load_scenario
+from rules.scenario import load_scenario, scenario_specs
 from rules.state import Board, GameState, VictoryPoints, state_hash
 from rules.victory import Verdict, tally, units_lost, verdict_for
 
@@ -270,7 +271,22 @@ class ReplayResult(msgspec.Struct, frozen=True):
 _LINE: Final = msgspec.json.Decoder(Header | Line | Footer)
 
 
+_HEX: Final = re.compile(r"(?:[0-9a-fA-F]{2})+")
+
+
+def parse_dice_seed(text: str) -> bytes:
+    """The bytes of a ``dice_seed`` written as hex: a non-empty, even number of hex digits and
+    nothing else (no spaces); raises :class:`LogError` (a ``ValueError``)."""
+    if not _HEX.fullmatch(text):
+        raise LogError(f"the dice seed is not hex: {text[:40]!r}")
+    return bytes.fromhex(text)
+
+
 def decode_log(data: bytes) -> tuple[Header, list[Line], Footer | None]:
+    """Strictly decode a self-play log: a header of this format and version naming a known
+    scenario and a hex dice seed, command lines numbered 0, 1, ... in order, and an optional
+    end line counting them. Raises :class:`LogError` naming the first problem; the replay
+    (:func:`replay_log`, ``ardennes --load``) then checks the commands and hashes."""
     lines = [x for x in data.splitlines() if x.strip()]
     if not lines:
         raise LogError("the log is empty")
@@ -278,6 +294,8 @@ def decode_log(data: bytes) -> tuple[Header, list[Line], Footer | None]:
         items: list[Any] = [_LINE.decode(x) for x in lines]
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         raise LogError(f"not a self-play log: {exc}") from None
+    except RecursionError:  # msgspec skipping a deeply nested unknown field
+        raise LogError("not a self-play log: JSON nested too deeply") from None
     head = items[0]
     if not isinstance(head, Header) or head.format != FORMAT:
         raise LogError("the first line is not a self-play header")
@@ -287,6 +305,15 @@ def decode_log(data: bytes) -> tuple[Header, list[Line], Footer | None]:
     body = items[1:-1] if foot is not None else items[1:]
     if not all(isinstance(x, Line) for x in body):
         raise LogError("a header or end line in the middle of the log")
+    if head.scenario not in scenario_specs():
+        raise LogError(f"the header names scenario {head.scenario}, which does not exist")
+    parse_dice_seed(head.dice_seed)
+    for i, line in enumerate(body):
+        if line.n != i:
+            name = f"command {i} ({line.command.__struct_config__.tag})"
+            raise LogError(f"{name} is numbered {line.n}: a line missing or out of order")
+    if foot is not None and foot.commands != len(body):
+        raise LogError(f"the end line counts {foot.commands} commands, the log holds {len(body)}")
     return head, body, foot
 
 
@@ -295,10 +322,7 @@ def replay_log(data: bytes, check_each: bool = True) -> ReplayResult:
     command (when recorded and ``check_each``) and the final hash."""
     head, body, foot = decode_log(data)
     board, state = start(head.scenario)
-    try:
-        dice = SeededDice(bytes.fromhex(head.dice_seed))
-    except ValueError:
-        raise LogError("the dice seed is not hex") from None
+    dice = SeededDice(parse_dice_seed(head.dice_seed))
     for i, line in enumerate(body):
         r = apply(board, state, line.command, dice)
         name = f"command {i} ({line.command.__struct_config__.tag})"

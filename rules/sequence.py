@@ -283,7 +283,7 @@ def _reinforcement_phase(board: Board, state: GameState, events: list[Event]) ->
 def _clear_staging(state: GameState) -> GameState:
     """The entry penalty of AO-14.2B is lost once the Initial Movement Phase of the player-turn
     of entry is over; a unit still waiting on its entry hex keeps ``staging = 0`` (its
-    exemption on that hex) until it moves."""
+    exemption on that hex) until it moves or its player-turn ends (:func:`_end_player_turn`)."""
     rows = {u.id: msgspec.structs.replace(u, staging=0) for u in state.units if u.staging}
     return _set(state, rows)
 
@@ -294,13 +294,9 @@ def _end_of_game_turn(board: Board, state: GameState, events: list[Event]) -> Ga
     there is a verdict (AO-16.1-3; always after Game-Turn 18)."""
     t = victory.tally(board, state)
     vp = t.vp
-    # AO-14.3C: released for good, also when the running VP (kills score at once) reached 25
-    # before this tabulation, which may show less (exits lost)
-    released = (
-        state.wb_released
-        or state.vp.german >= reinforcements.WB_RELEASE_VP
-        or vp.german >= reinforcements.WB_RELEASE_VP
-    )
+    # AO-14.3C: released for good once reached, by the running VP before this tabulation
+    # (which may show less: exits lost) or by the tabulation itself
+    released = reinforcements.west_bank_released(state) or vp.german >= reinforcements.WB_RELEASE_VP
     events.append(
         VictoryPointsTabulated(
             turn=state.turn,

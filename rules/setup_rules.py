@@ -146,8 +146,9 @@ def _problems(
             )
             continue
         if gm.is_allied_edge(hex_id):
+            edge_case = "AO-5.3L" if u.side == "german" else "AO-5.3M"  # as check_setup_place
             problems.append(
-                Rejection("AO-5.3L", f"{label(uid)} may not set up in Allied map-edge hex {hex_id}")
+                Rejection(edge_case, f"{label(uid)} may not set up in Allied map-edge hex {hex_id}")
             )
             continue
         if hex_id not in territory:

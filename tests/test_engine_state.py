@@ -220,3 +220,9 @@ def test_apply_is_pure_and_replay_is_a_fold() -> None:
     with pytest.raises(RejectedError) as exc:
         replay(b, s0, [*cmds, Move(unit="g", path=("0401",))])
     assert exc.value.index == 3 and exc.value.rejection.case == "AO-5.2K"
+
+
+def test_a_command_nested_too_deeply_is_a_decode_error() -> None:
+    """A hostile command file: msgspec would raise RecursionError skipping the unknown field."""
+    with pytest.raises(msgspec.DecodeError, match="nested too deeply"):
+        decode_command(b'{"zz":' + b"[" * 200_000)

@@ -4,6 +4,7 @@ played to the end has a verdict. Short games here; full games are ``slow``."""
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
@@ -213,3 +214,41 @@ def test_cli_replay_reports_a_mismatch(tmp_path: Path, capsys: pytest.CaptureFix
     f.write_text("not json\n")
     code, _out, err = run(["selfplay", "--replay", str(f)], capsys)
     assert code == 2 and len(err.splitlines()) == 1
+
+
+def test_a_log_nested_too_deeply_is_a_log_error() -> None:
+    """A hostile log whose first line skips a 200,000-deep unknown field: ``LogError``, so that
+    ``ardennes selfplay --replay`` and ``ardennes --load`` answer in one line."""
+    from rules.selfplay import LogError
+
+    with pytest.raises(LogError, match="nested too deeply"):
+        decode_log(b'{"zz":' + b"[" * 200_000)
+
+
+def test_replay_is_as_strict_as_the_app() -> None:
+    """``replay_log`` (``ardennes selfplay --replay``) and ``ardennes --load`` share
+    ``decode_log``: the same header, numbering and count checks, the same strict dice seed."""
+    from rules.selfplay import LogError
+
+    lines = encode_log(play(1, 1, turns=1)).splitlines()
+    head = msgspec.json.decode(lines[0])
+    end = msgspec.json.decode(lines[-1])
+
+    def bad(first: dict[str, object] | None = None, body=None, last=None) -> bytes:  # type: ignore[no-untyped-def]
+        return b"\n".join(
+            [
+                msgspec.json.encode(first if first is not None else head),
+                *(body if body is not None else lines[1:-1]),
+                msgspec.json.encode(last if last is not None else end),
+            ]
+        )
+
+    cases = [
+        (bad(first={**head, "scenario": 99}), "scenario 99, which does not exist"),
+        (bad(first={**head, "dice_seed": " " + head["dice_seed"]}), "the dice seed is not hex"),
+        (bad(body=[lines[1], *lines[3:-1]]), "is numbered 2: a line missing or out of order"),
+        (bad(last={**end, "commands": end["commands"] + 1}), "the end line counts"),
+    ]
+    for data, why in cases:
+        with pytest.raises(LogError, match=re.escape(why)):
+            replay_log(data)

@@ -452,3 +452,22 @@ def test_saving_never_overwrites_a_self_play_log(tmp_path: Path) -> None:
     assert default_save_path(2, tmp_path) == tmp_path / "ardennes-s2.jsonl"
     assert not is_selfplay_file(tmp_path / "ardennes-s2.jsonl") and is_selfplay_file(log)
     assert not is_selfplay_file(tmp_path / "missing.jsonl")
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "why"),
+    [
+        (b'{"kind":"header","zz":', b"", "nested too deeply"),
+        (b'{"format":"ardennes-log/1","scenario":1,"seed":"a"}\n{"zz":', b"", "nested too deeply"),
+        (b'{"zz":', b"", "nested too deeply"),
+        (b"", b"", "Expected `object`, got `array`"),
+    ],
+)
+def test_deeply_nested_json_is_refused_in_one_line(
+    tmp_path: Path, first: bytes, then: bytes, why: str
+) -> None:
+    """JSON nested 200,000 deep (msgspec raises RecursionError while skipping an unknown
+    field) is a hostile file like any other: one line, no traceback."""
+    path = tmp_path / "deep.jsonl"
+    path.write_bytes(first + b"[" * 200_000 + then)
+    assert why in load_error(path)

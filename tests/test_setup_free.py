@@ -148,14 +148,16 @@ def test_impassable_hex(free: Scenario) -> None:
     ]
 
 
-@pytest.mark.rule("AO-5.3L")
+@pytest.mark.rule("AO-5.3M")
 def test_allied_map_edge_hex(free: Scenario) -> None:
+    """Allied units enter the Allied Map Edge hexes only by retreat (AO-5.3M): not at set-up
+    (the same case the engine's per-Place check cites)."""
     gm = load_map()
     h = free_hex(free, frozenset(h for h in gm if gm.is_allied_edge(h)))
     p = mine(free, "allied")
     p["us-23-i"] = h
     assert validate_free_setup(free, "allied", p) == [
-        f"AO-5.3L: 23 i may not set up in Allied map-edge hex {h}"
+        f"AO-5.3M: 23 i may not set up in Allied map-edge hex {h}"
     ]
 
 
