@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from rules import hexgrid
 from rules.commands import DeclareAttack, ResolveAttacks
 from rules.engine import Applied
+from rules.events import AttackDeclared, CombatResolved
 from rules.gamemap import GameMap, HexData, HexsideData, MapData
 from rules.state import Board, GameState, Phase, UnitState
 from rules.units import Side, UnitDef
@@ -324,3 +325,17 @@ def illegal_state(b: Board, s: GameState) -> list[str]:
                     out.append(f"Road Mode {u.id} next to {o.id} on the road")
     out += [f"both sides in {h}" for h, v in sides.items() if len(v) > 1]
     return out
+
+
+def declared(r: Applied) -> AttackDeclared:
+    """The ``attack_declared`` event of a declaration."""
+    ev = r.events[-1]
+    assert isinstance(ev, AttackDeclared)
+    return ev
+
+
+def resolved(r: Applied) -> CombatResolved:
+    """The one ``combat_resolved`` event of a resolution."""
+    evs = [e for e in r.events if isinstance(e, CombatResolved)]
+    assert len(evs) == 1, r.events
+    return evs[0]

@@ -38,8 +38,6 @@ from rules.commands import (
 from rules.dice import ScriptedDice
 from rules.engine import Applied, apply, pending_decision, replay_hashes
 from rules.events import (
-    AttackDeclared,
-    CombatResolved,
     ResultIgnored,
     UnitEliminated,
     UnitRetreated,
@@ -50,6 +48,7 @@ from rules.state import GameState, UnitState, VictoryPoints, state_hash
 from tests.enginekit import (
     attack,
     board,
+    declared,
     ended,
     fight,
     line_map,
@@ -57,22 +56,11 @@ from tests.enginekit import (
     ok,
     position,
     refused,
+    resolved,
     unit,
 )
 
 # -- helpers ------------------------------------------------------------------------------------
-
-
-def declared(r: Applied) -> AttackDeclared:
-    ev = r.events[-1]
-    assert isinstance(ev, AttackDeclared)
-    return ev
-
-
-def resolved(r: Applied) -> CombatResolved:
-    evs = [e for e in r.events if isinstance(e, CombatResolved)]
-    assert len(evs) == 1, r.events
-    return evs[0]
 
 
 def retreats(r: Applied) -> list[tuple[str, tuple[str, ...]]]:

@@ -32,7 +32,6 @@ from rules.commands import (
 from rules.dice import SeededDice
 from rules.engine import Applied, apply, pending_decision, replay, replay_hashes
 from rules.events import (
-    AttackDeclared,
     CombatResolved,
     CrtSwitchRolled,
     ResultIgnored,
@@ -45,6 +44,7 @@ from rules.state import GameState, UnitState, VictoryPoints, state_hash
 from tests.enginekit import (
     attack,
     board,
+    declared,
     ended,
     fight,
     line_map,
@@ -52,22 +52,11 @@ from tests.enginekit import (
     ok,
     position,
     refused,
+    resolved,
     unit,
 )
 
 # -- helpers ------------------------------------------------------------------------------------
-
-
-def declared(r: Applied) -> AttackDeclared:
-    ev = r.events[-1]
-    assert isinstance(ev, AttackDeclared)
-    return ev
-
-
-def resolved(r: Applied) -> CombatResolved:
-    evs = [e for e in r.events if isinstance(e, CombatResolved)]
-    assert len(evs) == 1, r.events
-    return evs[0]
 
 
 LINE = line_map(". . . . . . .")
