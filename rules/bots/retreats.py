@@ -7,7 +7,7 @@ module walks the same legality rules - the most direct path, no impassable, enem
 enemy-controlled hex (friendly units negate control), the stacking limit at every step and at
 the end, Road Mode units along roads and never into friends, the Road Mode spacing at the end,
 German units never onto Allied Map Edge hexes, an Allied unit onto one only as a last resort -
-and stops at the first legal path. ``tests/test_bots.py`` checks it against
+and stops at the first legal path. ``tests/bots/test_bots.py`` checks it against
 ``retreat_options`` on real positions.
 """
 

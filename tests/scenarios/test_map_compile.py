@@ -20,7 +20,7 @@ from rules.gamemap import ALLIED_SECTIONS, GameMap, load_map
 from rules.hexgrid import HexId, Hexside
 from scenarios import build
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 MEUSE_BRIDGE_TOWNS = ("Givet", "Dinant", "Namur", "Andenne", "Huy", "Liège", "Sedan")
 """The Meuse towns whose bridges are the only Meuse crossings (rivers.toml)."""

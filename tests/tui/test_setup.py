@@ -15,7 +15,7 @@ from rules.commands import EndPhase, Place
 from rules.engine import setup_hexes
 from rules.gamemap import load_map
 from rules.start_line import front_line, rear_area
-from tests.test_tui_play import REAL_MAP, drive, end_phases, message, press, view_of
+from tests.tui.test_play import REAL_MAP, drive, end_phases, message, press, view_of
 
 pytestmark = pytest.mark.skipif(
     not REAL_MAP.is_file(), reason="scenarios/ardennes/map.json not built"

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json")
 ARDENNES = Path(sys.executable).with_name("ardennes")
 """The ``ardennes`` console script of this environment."""

@@ -36,7 +36,7 @@ from rules.state import (
 )
 from tests.enginekit import board, line_map, position, unit
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 SAMPLE = position(
     {

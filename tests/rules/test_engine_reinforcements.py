@@ -1,5 +1,5 @@
 """Reinforcements (AO-14), the paradrop (AO-15) and victory (AO-16) through the engine: the
-real scenario 1 schedule, the ring map of ``tests/test_rules_reinforcements.py`` for blocked
+real scenario 1 schedule, the ring map of ``tests/rules/test_reinforcements.py`` for blocked
 sections and the Meuse, scripted dice."""
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ from rules.movement import legal_moves
 from rules.rejection import Rejection
 from rules.state import Board, GameState, UnitState, VictoryPoints, state_hash
 from tests.enginekit import ended, scenario_gt1_german_combat, without_gt1_obligations
-from tests.test_rules_reinforcements import B as RING
-from tests.test_rules_reinforcements import state as ring_state
+from tests.rules.test_reinforcements import B as RING
+from tests.rules.test_reinforcements import state as ring_state
 
 
 def ok(r: Applied | Rejection) -> Applied:
@@ -474,7 +474,7 @@ def test_west_bank_units_do_not_advance_across_the_meuse() -> None:
     from rules import combat
     from rules.state import Attack, Resolution
     from tests.enginekit import unit
-    from tests.test_rules_reinforcements import SCHEDULE, _Arr, ring_map
+    from tests.rules.test_reinforcements import SCHEDULE, _Arr, ring_map
 
     defs = [unit(u, "allied" if u[0] in "asw" else "german", mech=True) for u in SCHEDULE]
     defs += [unit(u, "german") for u in ("ga", "gb", "gm")] + [unit("ax", "allied")]

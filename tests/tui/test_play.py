@@ -341,7 +341,7 @@ def test_load_refuses_a_bad_log(tmp_path: Path) -> None:
 def test_combat_decisions_answered_with_the_keys() -> None:
     """Seed ``d``: the batch asks for Ex losses (1-9 toggle, Enter confirms), an advance
     (1-9 picks the unit) and retreat paths (1-9 picks the path, lit on the map)."""
-    from tests.test_session import gt1_german_combat
+    from tests.tui.test_session import gt1_german_combat
 
     s = gt1_german_combat("d")
 
@@ -402,7 +402,7 @@ def test_combat_decisions_answered_with_the_keys() -> None:
 def test_reinforcements_placed_on_lit_entry_hexes() -> None:
     """The Allied GT2 Reinforcement Phase: the due units are listed, Tab picks one, its entry
     hexes are lit, Enter places it (Road Mode), and the phase cannot end with units left."""
-    from tests.test_session import answer_all, gt1_german_combat
+    from tests.tui.test_session import answer_all, gt1_german_combat
 
     s = gt1_german_combat("reinf")
     assert not isinstance(s.apply(ResolveAttacks()), Rejection)

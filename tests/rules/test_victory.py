@@ -27,7 +27,7 @@ from rules.victory import (
     verdict_for,
 )
 from tests.enginekit import make_map, unit
-from tests.test_rules_reinforcements import remap
+from tests.rules.test_reinforcements import remap
 
 GRID = """
 e e e e x

@@ -46,10 +46,10 @@ from rules.supply import supply_judgment, supply_of
 from rules.units import Side, UnitDef
 from rules.victory import held_exits, tally, verdict_for
 from tests.enginekit import attack, board, ended, make_map, ok, outcome, position, refused, unit
-from tests.test_interdiction import with_start_line
-from tests.test_rules_reinforcements import B as RING
-from tests.test_rules_reinforcements import remap
-from tests.test_rules_reinforcements import state as ring_state
+from tests.rules.test_interdiction import with_start_line
+from tests.rules.test_reinforcements import B as RING
+from tests.rules.test_reinforcements import remap
+from tests.rules.test_reinforcements import state as ring_state
 
 # -- helpers ------------------------------------------------------------------------------------
 
@@ -531,7 +531,7 @@ def test_defender_supply_at_combat_counts_only_interdicting_attackers() -> None:
     assert supply_of(b, s_rm, "g1") == "supplied"
 
 
-# == AO-14 reinforcements (the ring map of tests/test_rules_reinforcements.py) ====================
+# == AO-14 reinforcements (the ring map of tests/rules/test_reinforcements.py) ====================
 #
 #    row 1   NW NW NW NW NE NE NE x        exits: 0301 (NW), 0601 and 0701 (NE)
 #    row 2   W  .  .  .  .  .  .  E

@@ -1,6 +1,6 @@
 """SVG snapshots of the map viewer at 80x24, one per zoom level, on the real map.
 
-Regenerate with ``.venv/bin/pytest tests/test_tui_snapshots.py --snapshot-update`` and look at
+Regenerate with ``.venv/bin/pytest tests/tui/test_snapshots.py --snapshot-update`` and look at
 the report before committing (a change to ``scenarios/ardennes/map.json`` changes them). The
 viewer has no blinking cursor (no Input widget), so the snapshots are deterministic.
 """
