@@ -383,14 +383,9 @@ def paradrop_due(board: Board, state: GameState) -> bool:
     return paradrop.drop_required(board, state)
 
 
-def end_phase(
-    board: Board, state: GameState, dice: DiceSource | None = None
-) -> tuple[GameState, list[Event]] | Rejection:
-    """End the current phase and enter the next one (with its automatic steps). Entering a
-    Game-Turn from GT6 on may roll the CRT switch die (AO-10.3a): without ``dice`` that is
-    refused (case ``dice-needed``). Ending a Combat Phase needs every declared attack resolved
-    and, on Game-Turn 1, the German obligations met (AO-4.2h*); ending a set-up step, a legal
-    set-up of the deploying side (AO-17.a-c, :func:`rules.setup_rules.setup_end_check`)."""
+def end_phase_check(board: Board, state: GameState) -> Rejection | None:
+    """Why ``EndPhase`` is refused now, else None (it may still need a die: the CRT switch,
+    AO-10.3a). The checks of :func:`end_phase`, without its automatic steps."""
     if state.phase == "game_over":
         return Rejection("AO-4.1a", f"the game ended after Game-Turn {state.turn}")
     if state.phase == "combat":
@@ -410,6 +405,20 @@ def end_phase(
         return paradrop.check_not_pending(board, state, "the end of the phase") or Rejection(
             "AO-15.a", "the paratroop unit must drop first"
         )
+    return None
+
+
+def end_phase(
+    board: Board, state: GameState, dice: DiceSource | None = None
+) -> tuple[GameState, list[Event]] | Rejection:
+    """End the current phase and enter the next one (with its automatic steps). Entering a
+    Game-Turn from GT6 on may roll the CRT switch die (AO-10.3a): without ``dice`` that is
+    refused (case ``dice-needed``). Ending a Combat Phase needs every declared attack resolved
+    and, on Game-Turn 1, the German obligations met (AO-4.2h*); ending a set-up step, a legal
+    set-up of the deploying side (AO-17.a-c, :func:`rules.setup_rules.setup_end_check`)."""
+    bad = end_phase_check(board, state)
+    if bad is not None:
+        return bad
     events: list[Event] = []
     roller = combat.Roller(dice, state.dice, events)
     if state.phase == "combat":

@@ -1,0 +1,14 @@
+"""The one real-map skip: tests that need the compiled map (``scenarios/ardennes/map.json``,
+committed and rebuilt by ``make map``) carry ``@needs_real_map`` (or ``pytestmark``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import scenarios
+
+REAL_MAP = Path(scenarios.__file__).resolve().parent / "ardennes" / "map.json"
+HAVE_REAL_MAP = REAL_MAP.is_file()
+needs_real_map = pytest.mark.skipif(not HAVE_REAL_MAP, reason="scenarios/ardennes/map.json not built")

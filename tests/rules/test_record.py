@@ -1,0 +1,158 @@
+"""The game record (``rules.record``): round trip, strict decoding, limits, and a replay that
+names the first diverging command of a hand-edited record."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import rules
+from rules import record
+from tests.realmap import needs_real_map
+from tests.enginekit import make_map
+from tests.rules.test_game import bot_game
+
+
+def _lines(data: bytes) -> list[dict[str, object]]:
+    return [json.loads(x) for x in data.splitlines()]
+
+
+def _join(lines: list[dict[str, object]]) -> bytes:
+    return b"".join(json.dumps(x, separators=(",", ":")).encode() + b"\n" for x in lines)
+
+
+@pytest.fixture(scope="module")
+def played() -> tuple[rules.Game, bytes]:
+    g = bot_game(1, 2)
+    return g, record.encode(g.record({"seed": "game-test"}))
+
+
+@needs_real_map
+def test_round_trip_is_byte_exact(played: tuple[rules.Game, bytes]) -> None:
+    g, data = played
+    rec = record.decode(data)
+    assert record.encode(rec) == data
+    assert rec.header.format == "ardennes-record" and rec.header.rules == record.RULES_VERSION
+    assert rec.header.dice == rules.DiceSpec(kind="seeded", seed=b"game-test".hex())
+    assert rec.commands == g.commands
+    assert rec.footer is not None and rec.footer.hash == g.state_hash()
+    assert [x.hash for x in rec.lines] == [s.hash for s in g.history]
+    assert rec.footer.commands == len(g.history)
+
+
+@needs_real_map
+def test_replay_checks_every_hash(played: tuple[rules.Game, bytes]) -> None:
+    g, data = played
+    r = rules.Game.replay(record.decode(data), g.board)
+    assert r.ok and r.at is None
+    assert r.game.state_hash() == g.state_hash()
+
+
+def _first_roll(g: rules.Game) -> int:
+    return next(
+        i for i, s in enumerate(g.history) if any(isinstance(e, rules.DieRoll) for e in s.events)
+    )
+
+
+@needs_real_map
+def test_another_dice_seed_is_refused_at_the_first_roll(played: tuple[rules.Game, bytes]) -> None:
+    g, data = played
+    lines = _lines(data)
+    lines[0]["dice"] = {"kind": "seeded", "seed": b"another".hex()}
+    r = rules.Game.replay(record.decode(_join(lines)), g.board)
+    first = _first_roll(g)
+    assert not r.ok and r.at == first
+    assert r.error is not None and r.error.startswith(f"command {first} (")
+    assert "diverges" in r.error or "refused" in r.error
+    assert len(r.game.history) == first  # the game as far as it agrees
+
+
+@needs_real_map
+def test_another_choice_in_one_command_is_refused(played: tuple[rules.Game, bytes]) -> None:
+    g, data = played
+    lines = _lines(data)
+    i = next(k for k, c in enumerate(g.commands) if isinstance(c, rules.Move))
+    cmd = lines[i + 1]["command"]
+    assert isinstance(cmd, dict)
+    cmd["path"] = cmd["path"][:-1] if len(cmd["path"]) > 1 else cmd["path"]
+    if len(g.commands[i].path) == 1:
+        pytest.skip("first move has a one-hex path")
+    r = rules.Game.replay(record.decode(_join(lines)), g.board)
+    assert not r.ok and r.at == i
+    assert r.error is not None and r.error.startswith(f"command {i} (move) ")
+
+
+@needs_real_map
+def test_a_false_hash_is_named(played: tuple[rules.Game, bytes]) -> None:
+    g, data = played
+    lines = _lines(data)
+    lines[6]["hash"] = "0" * 64
+    r = rules.Game.replay(record.decode(_join(lines)), g.board)
+    assert not r.ok and r.at == 5
+    assert r.error == (
+        f"command 5 ({record.tag(g.commands[5])}) diverges: state hash "
+        f"{g.history[5].hash[:16]} where the record has 0000000000000000"
+    )
+
+
+@needs_real_map
+def test_a_false_footer_is_named(played: tuple[rules.Game, bytes]) -> None:
+    g, data = played
+    lines = _lines(data)
+    lines[-1]["hash"] = "f" * 64
+    r = rules.Game.replay(record.decode(_join(lines)), g.board)
+    assert not r.ok and r.error is not None and "end line's hash ffffffffffffffff" in r.error
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda ls: ls[0].update(format="ardennes-log/1"), "format is 'ardennes-log/1'"),
+        (lambda ls: ls[0].update(version=2), "record version 2 is not supported"),
+        (lambda ls: ls[0].update(extra=1), "the header is not a record line"),
+        (lambda ls: ls[0]["dice"].update(seed="XYZ"), "dice seed is not lowercase hex"),
+        (lambda ls: ls[0]["dice"].update(text="nope"), "seed text and hex differ"),
+        (lambda ls: ls[2].update(n=5), "command 1 (end_phase) is numbered 5"),
+        (lambda ls: ls[1].update(hash="abc"), "the hash is not 64 hex digits"),
+        (lambda ls: ls[-1].update(commands=1), "the end line counts 1 commands, the record holds 2"),
+        (lambda ls: ls.insert(2, dict(ls[0])), "a header or end line in the middle"),
+    ],
+)
+def test_strict_decoding(edit: object, message: str) -> None:
+    g = rules.Game(
+        rules.Board(make_map(". ."), ()),
+        rules.GameState(scenario=1, turn=1, side="allied", phase="setup_allied", units=()),
+        dice_spec=rules.DiceSpec.seeded(b"t", "t"),
+    )
+    g.history.extend(
+        record.Step(command=rules.EndPhase(), events=(), hash=str(i) * 64) for i in range(2)
+    )
+    lines = _lines(record.encode(g.record()))
+    edit(lines)  # type: ignore[operator]
+    with pytest.raises(record.RecordError) as exc:
+        record.decode(_join(lines))
+    assert message in str(exc.value)
+
+
+def test_limits_and_garbage() -> None:
+    with pytest.raises(record.RecordError, match="empty"):
+        record.decode(b"\n \n")
+    with pytest.raises(record.RecordError, match="over 16 MiB"):
+        record.decode(b" " * (record.MAX_RECORD_BYTES + 1))
+    with pytest.raises(record.RecordError, match="line 1 is over"):
+        record.decode(b"x" * (record.MAX_LINE_BYTES + 1))
+    deep = b'{"kind":"header","x":' + b"[" * 50_000 + b"]" * 50_000 + b"}"
+    with pytest.raises(record.RecordError):
+        record.decode(deep)
+    with pytest.raises(record.RecordError, match="not a record line"):
+        record.decode(b"\xff\xfe garbage")
+
+
+def test_dice_kinds() -> None:
+    assert isinstance(record.dice_for(rules.DiceSpec.seeded(b"ab")), rules.SeededDice)
+    assert record.dice_for(rules.DiceSpec(kind="none")) is None
+    with pytest.raises(record.RecordError, match="kind 'sealed' need their own provider"):
+        record.dice_for(rules.DiceSpec(kind="sealed", detail={"game": "x"}))
+    assert rules.DiceSpec.seeded(b"7", "7").label == "7"
+    assert rules.DiceSpec.seeded(bytes(16)).label == "0" * 16 + "... (hex)"
