@@ -19,6 +19,7 @@ from rules import hexgrid
 from rules.gamemap import ALLIED_SECTIONS, GameMap, load_map
 from rules.hexgrid import HexId, Hexside
 from scenarios import build
+from scenarios.mapcompiler import geometry
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -62,11 +63,11 @@ def _components(edges: Iterable[tuple[HexId, HexId]]) -> list[set[HexId]]:
 def _vertices(side: Hexside) -> frozenset[tuple[int, int]]:
     """The two hex vertices (as lattice points) at the ends of a hexside."""
     a, b = side
-    ca = {build.vertex_xy(v) for v in build.hex_vertices(*hexgrid.parse(a))}
-    cb = {build.vertex_xy(v) for v in build.hex_vertices(*hexgrid.parse(b))}
+    ca = {geometry.vertex_xy(v) for v in geometry.hex_vertices(*hexgrid.parse(a))}
+    cb = {geometry.vertex_xy(v) for v in geometry.hex_vertices(*hexgrid.parse(b))}
     shared = ca & cb
     assert len(shared) == 2, side
-    return frozenset((round(x * 2), round(y / build.U)) for x, y in shared)
+    return frozenset((round(x * 2), round(y / geometry.U)) for x, y in shared)
 
 
 def _side_chain_components(sides: list[Hexside]) -> int:
