@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP_PLAY := $(VENV)/.installed-play
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: play test lint typecheck imports pytest bench map clean
+.PHONY: play test lint typecheck imports pytest test-slow cov fmt snapshots bench map clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,7 +20,7 @@ $(STAMP_TEST): pyproject.toml | $(BIN)/python
 	touch $@ $(STAMP_PLAY)
 
 play: $(STAMP_PLAY)
-	$(BIN)/ardennes
+	$(BIN)/ardennes $(ARGS)
 
 lint: $(STAMP_TEST)
 	$(BIN)/ruff check .
@@ -32,10 +32,28 @@ typecheck: $(STAMP_TEST)
 imports: $(STAMP_TEST)
 	$(BIN)/lint-imports
 
+# The whole suite, slow tests included (full games of every scenario): CI stays under 10 minutes.
 pytest: $(STAMP_TEST)
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -m "slow or not slow"
 
 test: lint typecheck imports pytest
+
+# Only the slow tests (full self-play games, the balance summary).
+test-slow: $(STAMP_TEST)
+	$(BIN)/pytest -q -m slow
+
+# Line coverage of the four packages (pytest-cov).
+cov: $(STAMP_TEST)
+	$(BIN)/pytest -q --cov=rules --cov=scenarios --cov=pbem --cov=ardennes_tui --cov-report=term-missing:skip-covered
+
+# Format and fix what ruff can.
+fmt: $(STAMP_TEST)
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+# Regenerate the 80x24 snapshots of the app (look at tests/tui/__snapshots__ before committing).
+snapshots: $(STAMP_TEST)
+	$(BIN)/pytest -q tests/tui/test_snapshots.py --snapshot-update
 
 bench: $(STAMP_TEST)
 	$(BIN)/pytest tests/bench --benchmark-only --benchmark-columns=min,median,max,rounds -q
