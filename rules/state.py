@@ -195,8 +195,9 @@ class Resolution(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_d
 
     ``attackers``/``defenders`` are the units taking part at the moment of combat; ``waived``
     the defender's waived hexes; ``result`` the CRT result once rolled (``"Dr2"``, ``"Ex"``);
-    ``retreating`` the units still to retreat ``hexes`` hexes, in order; ``cleared`` the
-    hexes still to be offered for an advance (AO-9.6N), to ``advancing`` units of ``victor``.
+    ``retreating`` the units still to retreat ``retreat_distance`` hexes (encoded ``hexes``), in
+    order; ``cleared`` the hexes still to be offered for an advance (AO-9.6N), to ``advancing``
+    units of ``victor``.
     """
 
     attack: Attack
@@ -208,7 +209,7 @@ class Resolution(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_d
     result: str | None = None
     need: int = 0
     retreating: tuple[str, ...] = ()
-    hexes: int = 0
+    retreat_distance: int = msgspec.field(default=0, name="hexes")
     cleared: tuple[HexId, ...] = ()
     advancing: tuple[str, ...] = ()
 

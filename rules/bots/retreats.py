@@ -51,10 +51,14 @@ class RetreatContext:
 
 
 def has_retreat(
-    board: Board, state: GameState, uid: str, hexes: int, ctx: RetreatContext | None = None
+    board: Board,
+    state: GameState,
+    uid: str,
+    retreat_distance: int,
+    ctx: RetreatContext | None = None,
 ) -> bool:
-    """True when ``uid`` has a legal retreat of ``hexes`` hexes (``retreat_options(...).paths``
-    is not empty)."""
+    """True when ``uid`` has a legal retreat of ``retreat_distance`` hexes
+    (``retreat_options(...).paths`` is not empty)."""
     m = board.game_map
     d = board.defs[uid]
     u = state.unit(uid)
@@ -67,7 +71,7 @@ def has_retreat(
 
     def walk(here: HexId, depth: int) -> bool:
         nonlocal edge_ok
-        if depth == hexes:
+        if depth == retreat_distance:
             others = [board.defs[o] for o in friends.get(here, [])]
             if check_stack(m, d, here, others) is not None:
                 return False

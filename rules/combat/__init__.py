@@ -1,0 +1,98 @@
+"""Combat (AO-9, AO-10, the combat half of AO-11, AO-6.6K-AO-6.7N, AO-4.2d/e/h*, AO-10.3a).
+
+The Combat Phase is a sequence of **batches**. The phasing player declares attacks
+(:func:`declare`, every legality check happens here and names its case); :func:`run`
+then resolves the batch in declared order. Resolving one attack goes through these steps,
+kept in ``GameState.combat.current`` (:class:`rules.state.Resolution`):
+
+1. ``waive`` - before the die, the defender may waive the Ar/Dr immunity of his units in
+   town hexes (AO-11.f) and of German units in West Wall / fortified hexes (AO-11.h, AO-11.i),
+   AO-11.f*. The attacker waives his own in the declaration.
+2. ``roll`` - the defenders' supply is judged now (AO-12.0, AO-13.c*), strengths and odds by
+   :mod:`rules.odds` (GT1 factors included, AO-4.2d/e), the CRT by :func:`rules.crt.crt_for`,
+   one die. Units are flagged (``attacked``, ``was_attacked``, ``in_combat``; Road Mode units
+   ``must_leave_road_mode``, AO-6.7L*).
+3. ``losses`` - Ex: the defenders are eliminated, the attacker chooses his losses (AO-10.1b).
+4. ``retreat`` - Ar/Dr: each retreating unit in turn, on a path the victor chooses among the
+   best-ranked legal ones (:func:`retreat_options`, AO-10.2a/b); no path: eliminated.
+5. ``advance`` - each cleared hex may be entered by one mechanized unit of the victor that took
+   part (AO-9.6N).
+
+A step that needs a player's choice stops the loop with ``combat.pending`` (a
+:class:`rules.state.Decision`) unless there is a single legal choice or the deciding side
+has standing orders (:class:`rules.state.Orders`). Decisions are answered with the
+``decide_*`` functions. Every die comes from a :class:`Roller` (a
+:class:`rules.dice.DiceSource` and the state's dice position) and is reported as a
+``die_rolled`` event.
+
+The modules, one seam each:
+
+* :mod:`rules.combat.declare` - the checks of a ``DeclareAttack``, attackable hexes, previews;
+* :mod:`rules.combat.resolve` - the batch loop, :class:`Roller`, the roll step, phase end;
+* :mod:`rules.combat.immunity` - Ar/Dr immunity and the ``waive`` step (AO-11.f*);
+* :mod:`rules.combat.losses` - eliminations and Exchange losses (AO-10.1b, AO-16.A);
+* :mod:`rules.combat.retreat` - retreat paths, their ranking and the ``retreat`` step (AO-10.2);
+* :mod:`rules.combat.advance` - the ``advance`` step (AO-9.6N);
+* :mod:`rules.combat.gt1` - the Game-Turn 1 obligations (AO-4.2h*);
+* :mod:`rules.combat.protocol` - the combat state and decision helpers the steps share.
+"""
+
+from __future__ import annotations
+
+from rules.combat.advance import advance_choices, decide_advance
+from rules.combat.declare import (
+    Preview,
+    attackable_hexes,
+    check_attack,
+    declare,
+    defender_supply,
+    preview_attack,
+)
+from rules.combat.gt1 import gt1_declaration_check, gt1_obliged, gt1_unmet
+from rules.combat.immunity import decide_waive, immune_hexes, immunity_case
+from rules.combat.losses import decide_losses, eliminate
+from rules.combat.protocol import PENDING
+from rules.combat.resolve import (
+    DICE_NEEDED,
+    DiceNeeded,
+    Roller,
+    cleared_for_next_phase,
+    end_of_combat_check,
+    run,
+)
+from rules.combat.retreat import (
+    RetreatOptions,
+    breaks_road_spacing,
+    decide_retreat,
+    retreat_options,
+)
+
+__all__ = [
+    "DICE_NEEDED",
+    "PENDING",
+    "DiceNeeded",
+    "Preview",
+    "RetreatOptions",
+    "Roller",
+    "advance_choices",
+    "attackable_hexes",
+    "breaks_road_spacing",
+    "check_attack",
+    "cleared_for_next_phase",
+    "decide_advance",
+    "decide_losses",
+    "decide_retreat",
+    "decide_waive",
+    "declare",
+    "defender_supply",
+    "eliminate",
+    "end_of_combat_check",
+    "gt1_declaration_check",
+    "gt1_obliged",
+    "gt1_unmet",
+    "immune_hexes",
+    "immunity_case",
+    "preview_attack",
+    "retreat_options",
+    "run",
+]

@@ -1,0 +1,98 @@
+"""Advance after combat (AO-9.6N): who may enter each cleared hex, and the advance step."""
+
+from __future__ import annotations
+
+import msgspec
+
+from rules import hexgrid, reinforcements
+from rules.combat.protocol import PENDING, ask, set_combat, set_current, side_of
+from rules.combat.retreat import breaks_road_spacing, road_friends
+from rules.events import AdvanceDeclined, Event, UnitAdvanced
+from rules.hexgrid import HexId
+from rules.rejection import Rejection
+from rules.roadmode import road_mode_passable
+from rules.state import Board, Decision, GameState, Resolution
+from rules.units import Side
+
+
+def advance_choices(board: Board, state: GameState, r: Resolution, hex_id: HexId) -> list[str]:
+    """Units of the victor that may advance into the cleared ``hex_id`` (AO-9.6N): mechanized,
+    took part, still in play and adjacent; a Road Mode unit only across a road/bridge hexside."""
+    m = board.game_map
+    out = []
+    for uid in r.advancing:
+        u = state.find(uid)
+        if u is None or not u.in_play or u.hex is None or not board.defs[uid].mechanized:
+            continue
+        if not hexgrid.adjacent(u.hex, hex_id):
+            continue
+        if u.road_mode and not road_mode_passable(m, u.hex, hex_id):
+            continue
+        if u.road_mode and road_friends(board, state, uid, hex_id):
+            continue  # a Road Mode unit may not end next to a friend on the road (AO-6.5G)
+        if not u.road_mode and breaks_road_spacing(board, state, uid, hex_id):
+            continue
+        if side_of(board, uid) == "german" and m.is_allied_edge(hex_id):
+            continue
+        if reinforcements.meuse_crossing_forbidden(board, state, uid, u.hex, hex_id) is not None:
+            continue  # a West-bank unit does not advance across the Meuse (AO-14.3C)
+        out.append(uid)
+    return sorted(out, key=lambda x: (-board.defs[x].strength, x))
+
+
+def _do_advance(
+    state: GameState, r: Resolution, hex_id: HexId, uid: str | None, side: Side, events: list[Event]
+) -> GameState:
+    if uid is None:
+        events.append(AdvanceDeclined(side=side, hex=hex_id))
+        advancing = r.advancing
+    else:
+        u = state.unit(uid)
+        events.append(UnitAdvanced(unit=uid, start=u.hex or "", end=hex_id))
+        state = state.replace_units([msgspec.structs.replace(u, hex=hex_id)])
+        advancing = tuple(x for x in r.advancing if x != uid)
+    return set_current(state, cleared=r.cleared[1:], advancing=advancing)
+
+
+def step_advance(board: Board, state: GameState, r: Resolution, events: list[Event]) -> GameState:
+    """Offer the next cleared hex to the victor's eligible units (AO-9.6N): by his standing
+    orders or asked; the attack is done when no hex is left."""
+    if not r.cleared:
+        return set_combat(state, current=None)
+    h = r.cleared[0]
+    if state.at(h):
+        return set_current(state, cleared=r.cleared[1:])
+    units = advance_choices(board, state, r, h)
+    if not units:
+        return set_current(state, cleared=r.cleared[1:])
+    side = side_of(board, units[0])
+    orders = state.combat.orders(side)
+    if orders is not None and orders.advance != "ask":
+        pick = units[0] if orders.advance == "strongest" else None
+        return _do_advance(state, r, h, pick, side, events)
+    return ask(
+        state,
+        Decision(
+            side=side, kind="advance", case="AO-9.6N", hex=h, choices=tuple((x,) for x in units)
+        ),
+        events,
+    )
+
+
+def decide_advance(
+    board: Board, state: GameState, hex_id: str, uid: str | None, events: list[Event]
+) -> GameState | Rejection:
+    """``Advance``: one of the offered units into the pending hex, or none (AO-9.6N)."""
+    p, r = state.combat.pending, state.combat.current
+    if p is None or p.kind != "advance" or r is None:
+        return Rejection(PENDING, "no advance decision is pending")
+    if hex_id != p.hex:
+        return Rejection(PENDING, f"the pending advance is into {p.hex}, not {hex_id}")
+    if uid is not None and (uid,) not in p.choices:
+        return Rejection(
+            "AO-9.6N",
+            f"{uid} may not advance into {hex_id}: only "
+            + (", ".join(c[0] for c in p.choices) or "no unit"),
+        )
+    state = set_combat(state, pending=None)
+    return _do_advance(state, r, hex_id, uid, p.side, events)

@@ -1,0 +1,303 @@
+"""Retreats (AO-10.2): the legal paths of a unit, their ranking, and the retreat step.
+
+The retreat rules draw on movement (AO-7.3C/D, AO-8.0), Road Mode (AO-6.5G, AO-6.7M/N) and the
+Allied Map Edge (AO-5.3N, AO-9.7P); :func:`retreat_options` states them in one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+
+from rules import hexgrid
+from rules.combat.losses import eliminate
+from rules.combat.protocol import (
+    PENDING,
+    ask,
+    begin_advance,
+    in_play,
+    set_combat,
+    set_current,
+    side_of,
+)
+from rules.events import Event, RoadColumnContact, UnitRetreated
+from rules.hexgrid import HexId
+from rules.interdiction import interdiction_at_combat
+from rules.rejection import Rejection
+from rules.roadmode import road_links, road_mode_passable
+from rules.stacking import check_stack
+from rules.state import Board, Decision, GameState, Resolution, other_side
+from rules.supply import path_to_net, supply_net
+from rules.units import Side
+from rules.zoc import enemy_controlled
+
+
+def breaks_road_spacing(board: Board, state: GameState, uid: str, hex_id: HexId) -> bool:
+    """Whether a normal-mode ``uid`` would end in ``hex_id`` on or next to (along the road) a
+    friendly Road Mode unit (AO-6.5G); Allied Map Edge hexes do not count (AO-8.3F)."""
+    m = board.game_map
+    if m.is_allied_edge(hex_id):
+        return False
+    side = side_of(board, uid)
+    near = {hex_id, *road_links(m, hex_id)}
+    return any(
+        o.road_mode and o.id != uid and side_of(board, o.id) == side
+        for h in sorted(near)
+        for o in state.at(h)
+    )
+
+
+def road_friends(board: Board, state: GameState, uid: str, hex_id: HexId) -> list[str]:
+    """The friends of ``uid`` next to ``hex_id`` along the road (a Road Mode unit ending there
+    meets them: AO-6.5G, AO-6.7N)."""
+    side = side_of(board, uid)
+    return [
+        o.id
+        for n in road_links(board.game_map, hex_id)
+        for o in state.at(n)
+        if o.id != uid and side_of(board, o.id) == side
+    ]
+
+
+_ROAD, _CLEAR, _ROUGH, _INTERDICTED, _RIVER = range(5)
+
+
+def _step_class(
+    board: Board, interdicted: frozenset[tuple[HexId, HexId]], a: HexId, b: HexId
+) -> int:
+    """The AO-10.2a class of the step a->b: road or intact bridge, clear, rough or ford,
+    interdicted bridge, unbridged river."""
+    m = board.game_map
+    s = m.side(a, b)
+    cut = hexgrid.hexside(a, b) in interdicted
+    if s.crossing == "bridge":
+        return _INTERDICTED if cut else _ROAD
+    if s.river is not None and s.crossing is None:
+        return _RIVER
+    if s.road or m.is_road_hex(b):
+        return _ROAD  # "to or along a road" (AO-10.2a priority 1)
+    if s.crossing == "ford" or m.hex(b).terrain == "rough":
+        return _ROUGH
+    return _CLEAR
+
+
+class RetreatOptions(msgspec.Struct, frozen=True):
+    """The legal retreat paths of a unit, best-ranked first (``best`` = how many share the best
+    rank), or the case under which it is eliminated."""
+
+    paths: tuple[tuple[HexId, ...], ...]
+    best: int
+    eliminated: str | None
+
+
+def _interdicted_for(state: GameState, side: Side, board: Board) -> tuple[tuple[HexId, HexId], ...]:
+    if side == state.side:
+        return state.interdicted.for_side(side)
+    return interdiction_at_combat(board, state, side)
+
+
+def retreat_options(
+    board: Board, state: GameState, uid: str, retreat_distance: int
+) -> RetreatOptions:
+    """Every legal retreat of ``uid`` over ``retreat_distance`` hexes (AO-10.2b, AO-7.3C/D,
+    AO-8.0, AO-6.7M, AO-5.3N, AO-9.7P), ranked by AO-10.2a.
+
+    A path enters ``retreat_distance`` hexes, each one hex further from the start (the most
+    direct path), never an impassable, off-map, enemy-occupied or enemy-controlled hex
+    (friendly units negate control, AO-7.2B); leaving an enemy-controlled hex is allowed
+    (AO-7.3C). It must end where the unit may stack (AO-8.0; no limit on Allied Map Edge hexes,
+    AO-8.3F). A Road Mode unit retreats along road/bridge hexsides only and never enters a hex
+    holding a friendly unit (AO-6.7M); it may end next to a friend on the road (AO-6.7N). A unit
+    not in Road Mode may not end on or next to (along the road) a friendly Road Mode unit
+    (AO-6.5G). German units never enter Allied Map Edge hexes (AO-5.3L/N); an Allied unit may
+    retreat onto one only when it has no other path, and stops on the first one it enters
+    (AO-9.7P).
+
+    Ranking (errata first): the end hex can trace supply for the unit's side; then fewest
+    unbridged rivers, interdicted bridges, rough/ford steps, clear off-road steps; then fewest
+    friendly units passed. The victor chooses among the paths tied for best.
+    """
+    m = board.game_map
+    d = board.defs[uid]
+    u = state.unit(uid)
+    start = u.hex
+    assert start is not None
+    side = d.side
+    enemy_hexes = {
+        x.hex
+        for x in state.units
+        if x.hex is not None and x.status in ("on_map", "dormant") and side_of(board, x.id) != side
+    }
+    controlled = enemy_controlled(board, state, side)
+    friends: dict[HexId, list[str]] = {}
+    for x in state.units:
+        if (
+            x.hex is not None
+            and x.id != uid
+            and x.status in ("on_map", "dormant")
+            and side_of(board, x.id) == side
+        ):
+            friends.setdefault(x.hex, []).append(x.id)
+    reasons: set[str] = set()
+    live: list[tuple[HexId, ...]] = []
+    edge: list[tuple[HexId, ...]] = []
+
+    def walk(here: HexId, path: list[HexId]) -> None:
+        if len(path) == retreat_distance:
+            end = path[-1]
+            others = [board.defs[o] for o in friends.get(end, [])]
+            if check_stack(m, d, end, others) is not None:
+                reasons.add("stack")
+                return
+            if not u.road_mode and breaks_road_spacing(board, state, uid, end):
+                reasons.add("spacing")
+                return
+            live.append(tuple(path))
+            return
+        for n in sorted(m.neighbours(here)):
+            if hexgrid.distance(start, n) != len(path) + 1:
+                continue
+            if m.hex(n).terrain == "impassable":
+                reasons.add("impassable")
+                continue
+            if n in enemy_hexes:
+                reasons.add("enemy")
+                continue
+            if n in controlled:
+                reasons.add("zoc")
+                continue
+            if u.road_mode:
+                if not road_mode_passable(m, here, n):
+                    reasons.add("road")
+                    continue
+                if n in friends:
+                    reasons.add("stack")
+                    continue
+            if m.is_allied_edge(n):
+                if side == "german":
+                    reasons.add("edge")
+                    continue
+                edge.append((*path, n))
+                continue
+            if n in friends and check_stack(m, d, n, [board.defs[o] for o in friends[n]]):
+                reasons.add("stack")  # the limit holds at all times, mid-retreat too (AO-8.0)
+                continue
+            walk(n, [*path, n])
+
+    walk(start, [])
+    candidates = live or edge
+    if not candidates:
+        if u.road_mode and "stack" in reasons:
+            case = "AO-6.7M"
+        elif side == "german" and "edge" in reasons:
+            case = "AO-5.3N"
+        elif "stack" in reasons:
+            case = "AO-8.0"
+        elif "spacing" in reasons:
+            case = "AO-6.5G"
+        elif "zoc" in reasons:
+            case = "AO-7.3D"
+        else:
+            case = "AO-10.2b"
+        return RetreatOptions(paths=(), best=0, eliminated=case)
+    cut = frozenset(hexgrid.hexside(a, b) for a, b in _interdicted_for(state, side, board))
+    net = supply_net(board, state, side, cut)
+
+    def rank(path: tuple[HexId, ...]) -> tuple[int, ...]:
+        classes = [0] * 5
+        prev = start
+        for h in path:
+            classes[_step_class(board, cut, prev, h)] += 1
+            prev = h
+        supplied = path_to_net(board, net, path[-1]) is not None
+        passed = sum(len(friends.get(h, ())) for h in path)
+        return (
+            0 if supplied else 1,
+            classes[_RIVER],
+            classes[_INTERDICTED],
+            classes[_ROUGH],
+            classes[_CLEAR],
+            passed,
+        )
+
+    ranked = sorted(candidates, key=lambda p: (rank(p), p))
+    top = rank(ranked[0])
+    best = sum(1 for p in ranked if rank(p) == top)
+    return RetreatOptions(paths=tuple(ranked), best=best, eliminated=None)
+
+
+def _do_retreat(
+    board: Board, state: GameState, uid: str, path: tuple[HexId, ...], events: list[Event]
+) -> GameState:
+    m = board.game_map
+    u = state.unit(uid)
+    assert u.hex is not None
+    end = path[-1]
+    dormant = side_of(board, uid) == "allied" and m.is_allied_edge(end)
+    new = msgspec.structs.replace(u, hex=end, status="dormant" if dormant else "on_map")
+    events.append(UnitRetreated(unit=uid, start=u.hex, path=path, dormant=dormant))
+    state = state.replace_units([new])
+    state = set_combat(state, retreated=tuple(sorted({*state.combat.retreated, uid})))
+    if u.road_mode and not dormant:
+        for other in road_friends(board, state, uid, end):
+            events.append(RoadColumnContact(unit=uid, other=other, hex=end))
+    return state
+
+
+def _victor(state: GameState, r: Resolution) -> Side:
+    """Who chooses retreat paths: the defender on Ar, the attacker on Dr (AO-10.2a)."""
+    return other_side(state.side) if (r.result or "").startswith("Ar") else state.side
+
+
+def step_retreat(board: Board, state: GameState, r: Resolution, events: list[Event]) -> GameState:
+    """Retreat the next unit of ``r.retreating`` (AO-10.2): eliminated without a legal path,
+    moved when one path is best or the victor's orders leave it to the engine, else asked."""
+    if not r.retreating:
+        advancing = r.attackers if (r.result or "").startswith("Dr") else r.defenders
+        return begin_advance(state, r.cleared, (uid for uid in advancing if in_play(state, uid)))
+    uid = r.retreating[0]
+    if not in_play(state, uid):
+        return set_current(state, retreating=r.retreating[1:])
+    opts = retreat_options(board, state, uid, r.retreat_distance)
+    if opts.eliminated is not None:
+        state = eliminate(board, state, uid, opts.eliminated, events)
+        return set_current(state, retreating=r.retreating[1:])
+    victor = _victor(state, r)
+    orders = state.combat.orders(victor)
+    if opts.best == 1 or (orders is not None and orders.retreat == "engine"):
+        state = _do_retreat(board, state, uid, opts.paths[0], events)
+        return set_current(state, retreating=r.retreating[1:])
+    return ask(
+        state,
+        Decision(
+            side=victor,
+            kind="retreat",
+            case="AO-10.2a",
+            unit=uid,
+            choices=opts.paths[: opts.best],
+        ),
+        events,
+    )
+
+
+def decide_retreat(
+    board: Board, state: GameState, uid: str, path: Sequence[str], events: list[Event]
+) -> GameState | Rejection:
+    """``ChooseRetreat``: one of the paths tied for the best AO-10.2a rank."""
+    p, r = state.combat.pending, state.combat.current
+    if p is None or p.kind != "retreat" or r is None:
+        return Rejection(PENDING, "no retreat decision is pending")
+    if uid != p.unit:
+        return Rejection(PENDING, f"the pending retreat is {p.unit}'s, not {uid}'s")
+    if tuple(path) not in p.choices:
+        opts = retreat_options(board, state, uid, r.retreat_distance)
+        why = "AO-10.2a" if tuple(path) in opts.paths else "AO-10.2b"
+        return Rejection(
+            why,
+            f"{'-'.join(path) or 'no path'} is not one of the best retreats of {uid}: "
+            + "; ".join("-".join(c) for c in p.choices),
+        )
+    state = set_combat(state, pending=None)
+    state = _do_retreat(board, state, uid, tuple(path), events)
+    return set_current(state, retreating=r.retreating[1:])
