@@ -52,7 +52,7 @@ class ReinforcementWithdrawn(_Event, tag="reinforcement_withdrawn", frozen=True)
     case: str
 
 
-class VictoryPointsTabulated(_Event, tag="victory_points", frozen=True):
+class VictoryPointsTabulated(_Event, tag="victory_points_tabulated", frozen=True):
     """The tabulation at the end of Game-Turn ``turn`` (AO-16.E): the running totals, the exit
     VP held in them, and whether West-bank units are released now (AO-14.3C)."""
 
@@ -214,7 +214,7 @@ class AdvanceDeclined(_Event, tag="advance_declined", frozen=True):
     hex: str
 
 
-class VictoryPointsScored(_Event, tag="vp_scored", frozen=True):
+class VictoryPointsScored(_Event, tag="victory_points_scored", frozen=True):
     """``side`` scores ``points`` for the elimination of ``unit`` (AO-16.A)."""
 
     side: Side

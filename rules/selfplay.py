@@ -13,7 +13,7 @@ so the same seed gives the same game, byte for byte (:func:`encode_log`). The lo
 final line with the verdict, the VP per Game-Turn and the final hash. :func:`replay_log`
 replays a log and checks it.
 
-VP: the engine's tabulation at the end of each Game-Turn (its ``victory_points`` event, after
+VP: the engine's tabulation at the end of each Game-Turn (its ``victory_points_tabulated`` event, after
 the Allied player-turn, AO-16.E) and its verdict (``GameState.result``; an immediate German win
 by GT6 ends the game, AO-16.2). Pure: bytes in, bytes out.
 """
@@ -147,7 +147,7 @@ def _engine_verdict(state: GameState) -> Verdict | None:
 
 def turn_vp(board: Board, state: GameState, turn: int, events: Iterable[object] = ()) -> TurnVP:
     """The tabulation at the end of Game-Turn ``turn``: the engine's (its
-    ``victory_points`` event, AO-16.E) when it made one, else :func:`rules.victory.tally` of
+    ``victory_points_tabulated`` event, AO-16.E) when it made one, else :func:`rules.victory.tally` of
     ``state``."""
     lost = units_lost(board, state)
     for e in events:
