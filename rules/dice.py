@@ -1,7 +1,7 @@
 """Dice: every die of the game enters the rules through :class:`DiceSource`.
 
 A source is a pure function of the draw number: ``d6(index)`` is the value of draw ``index``
-(0-based; the position is ``GameState.dice``, the number of dice drawn so far). Nothing here
+(0-based; the position is ``GameState.dice_drawn``, the number of dice drawn so far). Nothing here
 keeps hidden state, so replaying a log from any point draws the same dice.
 
 :class:`SeededDice` is the source of real games. Draw ``index`` is read from the 32 bytes of::

@@ -11,7 +11,7 @@ and emits no events. Commands are dispatched on their type:
 * combat commands - :mod:`rules.combat` (declaration, batch resolution, decisions).
 
 Dice come only from the ``dice`` argument (a :class:`rules.dice.DiceSource`), drawn at
-``state.dice`` and recorded as ``die_rolled`` events; a command that needs a die without one is
+``state.dice_drawn`` and recorded as ``die_rolled`` events; a command that needs a die without one is
 refused (``dice-needed``). While a combat decision is pending only its command is accepted.
 
 Typical use (what ``ardennes rules apply`` does)::
@@ -90,8 +90,8 @@ def apply(
     """Apply ``command`` to ``state``: the new state and its events, or why it was refused.
 
     ``dice`` is the game's dice stream. The engine never rolls by itself: a command that needs
-    dice draws ``dice.d6(state.dice)``, ``dice.d6(state.dice + 1)``, ... and advances
-    ``state.dice``; each draw is a ``die_rolled`` event. Without ``dice`` such a command is
+    dice draws ``dice.d6(state.dice_drawn)``, ``dice.d6(state.dice_drawn + 1)``, ... and advances
+    ``state.dice_drawn``; each draw is a ``die_rolled`` event. Without ``dice`` such a command is
     refused (case ``dice-needed``). While a combat decision is pending
     (:func:`pending_decision`) only its command (or ``StandingOrders``) is accepted."""
     pending = state.combat.pending
@@ -193,14 +193,14 @@ def _combat(
     if isinstance(command, StandingOrders) and s.combat.current is None:
         return Applied(state=s, events=tuple(events))
     # a decision continues its attack and the rest of the batch being resolved
-    roller = combat.Roller(dice, s.dice, events)
+    roller = combat.Roller(dice, s.dice_drawn, events)
     try:
         s = combat.run(board, s, roller, events)
     except combat.DiceNeeded as exc:
         return Rejection(
             combat.DICE_NEEDED, f"this command rolls a die ({exc.purpose}): no dice given"
         )
-    s = msgspec.structs.replace(s, dice=roller.index)
+    s = msgspec.structs.replace(s, dice_drawn=roller.index)
     return Applied(state=s, events=tuple(events))
 
 

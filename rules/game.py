@@ -221,7 +221,7 @@ class Game:
         """Why :meth:`pop` would do nothing now, else None."""
         if not self.history or isinstance(self.history[-1].command, EndPhase):
             return UNDO_AFTER_END_PHASE
-        if self._states[-1].dice != self._states[-2].dice:
+        if self._states[-1].dice_drawn != self._states[-2].dice_drawn:
             return UNDO_AFTER_ROLL
         return None
 

@@ -170,7 +170,7 @@ def resolve_drop(
         return bad
     uid = drop_unit(board)
     assert uid is not None
-    roll, nxt = draw(dice, state.dice, PURPOSE)
+    roll, nxt = draw(dice, state.dice_drawn, PURPOSE)
     survived = roll.value in SURVIVES_ON
     us = state.unit(uid)
     if survived:
@@ -179,7 +179,7 @@ def resolve_drop(
         )
     else:
         row = msgspec.structs.replace(us, hex=None, status="eliminated", road_mode=False)
-    new = msgspec.structs.replace(state.replace_units([row]), dice=nxt)
+    new = msgspec.structs.replace(state.replace_units([row]), dice_drawn=nxt)
     return DropResult(unit=row, roll=roll, survived=survived, state=new)
 
 

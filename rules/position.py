@@ -81,7 +81,7 @@ def dumps(state: GameState) -> str:
         f'  "interdicted": {e(state.interdicted).decode()},',
         f'  "vp": {e(state.vp).decode()},',
         f'  "german_crt": {e(state.german_crt).decode()},',
-        f'  "dice": {state.dice},',
+        f'  "dice": {state.dice_drawn},',
         f'  "combat": {e(state.combat).decode()}',
     ]
     # fields added with the reinforcement/victory wiring: written only when not at their
@@ -151,7 +151,7 @@ def loads(text: str | bytes) -> GameState:
         interdicted=inter,
         vp=p.vp,
         german_crt=p.german_crt,
-        dice=p.dice,
+        dice_drawn=p.dice,
         combat=p.combat,
         delayed=tuple(sorted(p.delayed, key=lambda d: d.unit)),
         wb_released=p.wb_released,

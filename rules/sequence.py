@@ -420,7 +420,7 @@ def end_phase(
     if bad is not None:
         return bad
     events: list[Event] = []
-    roller = combat.Roller(dice, state.dice, events)
+    roller = combat.Roller(dice, state.dice_drawn, events)
     if state.phase == "combat":
         state = msgspec.structs.replace(state, combat=combat.cleared_for_next_phase(state))
     if state.phase in ("initial_movement", "mechanized_movement"):
@@ -446,5 +446,5 @@ def end_phase(
         return Rejection(
             combat.DICE_NEEDED, f"ending this phase rolls a die ({exc.purpose}): no dice given"
         )
-    state = msgspec.structs.replace(state, dice=roller.index)
+    state = msgspec.structs.replace(state, dice_drawn=roller.index)
     return state, events

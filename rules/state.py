@@ -278,8 +278,8 @@ class GameState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     interdicted: Interdiction = Interdiction()
     vp: VictoryPoints = VictoryPoints()
     german_crt: Crt = "initial"
-    dice: int = 0
-    """Position in the dice stream: the number of dice drawn so far."""
+    dice_drawn: int = msgspec.field(default=0, name="dice")
+    """Position in the dice stream: the number of dice drawn so far (encoded ``dice``)."""
     combat: CombatState = CombatState()
     delayed: tuple[Delay, ...] = ()
     """Reinforcements delayed by blocked sections (AO-14.1b), sorted by unit."""

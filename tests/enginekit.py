@@ -243,7 +243,7 @@ def ok(b: Board, s: GameState, cmd: object, dice: Sequence[int] = ()) -> Applied
     from rules.dice import ScriptedDice
     from rules.engine import apply
 
-    r = apply(b, s, cmd, ScriptedDice(list(dice), start=s.dice) if dice else None)  # type: ignore[arg-type]
+    r = apply(b, s, cmd, ScriptedDice(list(dice), start=s.dice_drawn) if dice else None)  # type: ignore[arg-type]
     assert isinstance(r, Applied), r
     return r
 
@@ -254,7 +254,7 @@ def refused(b: Board, s: GameState, cmd: object) -> str:
     from rules.engine import apply
     from rules.rejection import Rejection
 
-    r = apply(b, s, cmd, ScriptedDice([1] * 5, start=s.dice))  # type: ignore[arg-type]
+    r = apply(b, s, cmd, ScriptedDice([1] * 5, start=s.dice_drawn))  # type: ignore[arg-type]
     assert isinstance(r, Rejection), r
     return r.case
 

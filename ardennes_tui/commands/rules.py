@@ -147,7 +147,7 @@ def _dice(args: argparse.Namespace, start: int) -> DiceSource | None:
 
 def run_apply(args: argparse.Namespace) -> int:
     board, state = _start(args)
-    dice = _dice(args, state.dice)
+    dice = _dice(args, state.dice_drawn)
     raw = _read(args.commands, MAX_COMMANDS_BYTES, "commands")
     try:
         text = raw.decode("utf-8")

@@ -44,7 +44,7 @@ class DiceNeeded(Exception):
 
 
 class Roller:
-    """Draws dice for one command: ``source.d6(index)``, index from ``GameState.dice``."""
+    """Draws dice for one command: ``source.d6(index)``, index from ``GameState.dice_drawn``."""
 
     __slots__ = ("events", "index", "source")
 

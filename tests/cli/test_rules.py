@@ -199,13 +199,13 @@ def test_apply_rolls_the_dice_it_is_given(
     assert code == 0, err
     resolved = json.loads(out.splitlines()[1])
     rolls = [e for e in resolved["events"] if e["type"] == "die_rolled"]
-    assert [(r["index"], r["value"]) for r in rolls] == [(state.dice, 6)]
+    assert [(r["index"], r["value"]) for r in rolls] == [(state.dice_drawn, 6)]
 
     code, out, _ = run([*base, "--dice-seed", "00ff"], capsys)
     assert code == 0
     resolved = json.loads(out.splitlines()[1])
     rolls = [e for e in resolved["events"] if e["type"] == "die_rolled"]
-    assert [r["value"] for r in rolls] == [SeededDice(bytes.fromhex("00ff")).d6(state.dice)]
+    assert [r["value"] for r in rolls] == [SeededDice(bytes.fromhex("00ff")).d6(state.dice_drawn)]
 
     code, out, err = run(base, capsys)
     assert code == 1 and "dice-needed" in err

@@ -431,7 +431,7 @@ def test_the_german_is_asked_to_waive_west_wall_immunity_before_the_die() -> Non
     p = ok(b, s, ResolveAttacks(), [1])
     d = p.state.combat.pending
     assert d is not None and (d.side, d.kind) == ("german", "waive_immunity")
-    assert p.state.dice == 0
+    assert p.state.dice_drawn == 0
     # waived: 24-6 4-1, Standard die 1: Dr3 - g goes three hexes east
     done = ok(b, p.state, WaiveImmunity(hexes=("0301",)), [1])
     assert resolved(done).result == "Dr3" and done.state.unit("g").hex == "0601"
@@ -660,7 +660,7 @@ def test_the_switch_roll_goes_on_each_turn_until_a_one() -> None:
     b = board(LINE, [unit("g"), unit("a", "allied", strength=4)])
     s = position({"g": "0101", "a": "0801"}, turn=6, side="allied", phase="mechanized_movement")
     r = ok(b, s, EndPhase(), [4])  # GT7 begins: still Initial, rolled again
-    assert (r.state.turn, r.state.german_crt, r.state.dice) == (7, "initial", 1)
+    assert (r.state.turn, r.state.german_crt, r.state.dice_drawn) == (7, "initial", 1)
     r2 = ok(b, s, EndPhase(), [1])
     assert r2.state.german_crt == "standard"
 

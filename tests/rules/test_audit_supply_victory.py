@@ -909,7 +909,7 @@ def test_a_surviving_drop_is_supplied_for_its_player_turn_then_traced_like_any_u
     from the German exit 0803, von der Heydte is isolated as soon as he is traced."""
     s = drop_state(dict(CUT_OFF))
     assert paradrop.check_drop(RING, s, "0404") is None
-    a = apply(RING, s, Drop(hex="0404"), ScriptedDice([1], start=s.dice))
+    a = apply(RING, s, Drop(hex="0404"), ScriptedDice([1], start=s.dice_drawn))
     assert isinstance(a, Applied)
     row = a.state.unit("vdh")
     assert (row.status, row.supply, row.road_mode, row.moved) == (
@@ -942,7 +942,7 @@ def test_a_failed_drop_is_one_allied_vp_now_and_at_the_tabulation() -> None:
     """AO-15.b: "a 'one' or a 'two' and the unit survives" - a 3 destroys it; AO-16.A: "When a
     unit is destroyed, it is recorded as one Victory Point for the Enemy Player"."""
     s = drop_state({"ga": "0303", "gb": "0503", "gm": "0703", "ax": "0202"})
-    a = apply(RING, s, Drop(hex="0404"), ScriptedDice([3], start=s.dice))
+    a = apply(RING, s, Drop(hex="0404"), ScriptedDice([3], start=s.dice_drawn))
     assert isinstance(a, Applied)
     assert [type(e) for e in a.events] == [DieRoll, UnitEliminated, VictoryPointsScored]
     assert a.state.unit("vdh").status == "eliminated"

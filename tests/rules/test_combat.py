@@ -78,7 +78,7 @@ def test_the_engine_never_rolls_by_itself_and_records_each_draw() -> None:
     done = ok(b, s, ResolveAttacks(), [3])
     roll = done.events[0]
     assert (roll.index, roll.value, roll.purpose) == (0, 3, "combat:0301")  # type: ignore[union-attr]
-    assert done.state.dice == 1
+    assert done.state.dice_drawn == 1
 
 
 def test_a_log_replays_exactly_with_the_same_dice() -> None:
@@ -380,13 +380,13 @@ def test_the_german_crt_switch_roll_from_game_turn_six() -> None:
     no_dice = apply(b, s, EndPhase())
     assert isinstance(no_dice, Rejection) and no_dice.case == "dice-needed"
     r = ok(b, s, EndPhase(), [3])
-    assert (r.state.turn, r.state.german_crt, r.state.dice) == (6, "initial", 1)
+    assert (r.state.turn, r.state.german_crt, r.state.dice_drawn) == (6, "initial", 1)
     assert CrtSwitchRolled(turn=6, die=3, crt="initial") in r.events
     r1 = ok(b, s, EndPhase(), [1])
     assert r1.state.german_crt == "standard"
     # GT5 has no roll; once standard, no more rolls
     s4 = position({"g": "0101", "a": "0701"}, turn=4, side="allied", phase="mechanized_movement")
-    assert ok(b, s4, EndPhase()).state.dice == 0
+    assert ok(b, s4, EndPhase()).state.dice_drawn == 0
     s7 = msgspec_replace(r1.state, turn=7, side="allied", phase="mechanized_movement")
     assert ok(b, s7, EndPhase()).state.german_crt == "standard"
 
@@ -465,7 +465,7 @@ def test_town_immunity_is_asked_before_the_die() -> None:
         "waive_immunity",
         (("0301",),),
     )
-    assert r.state.dice == 0  # not rolled yet
+    assert r.state.dice_drawn == 0  # not rolled yet
     assert refused(b, r.state, WaiveImmunity(hexes=("0201",))) == "AO-11.f*"
     kept = ok(b, r.state, WaiveImmunity(), [1])  # 2-1 die 1: Dr2, no effect in the town
     assert resolved(kept).result == "Dr2"
@@ -701,7 +701,7 @@ def test_an_email_batch_resolves_in_one_command_with_both_sides_orders() -> None
     # g1 advances into 0301 by standing order; a2's town immunity waived by standing order
     assert done.state.unit("a1").hex == "0401" and done.state.unit("g1").hex == "0301"
     assert done.state.unit("a2").hex == "0801"
-    assert done.state.dice == 2
+    assert done.state.dice_drawn == 2
 
 
 def test_positions_round_trip_in_the_middle_of_a_combat() -> None:

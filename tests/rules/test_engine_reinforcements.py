@@ -246,13 +246,13 @@ def test_the_tabulation_releases_the_west_bank_units_for_good() -> None:
     lost = [UnitState(id=u, status="eliminated") for u in ("a0", "a1", "a2", "s1", "w1")]
     s = msgspec.structs.replace(s.replace_units(lost), phase="mechanized_movement")
     # 7 Allied units lost (ax and ai too), 3 German (ga, gb, gm): not enough
-    a = ok(apply(RING, s, EndPhase(), ScriptedDice([6], start=s.dice)))
+    a = ok(apply(RING, s, EndPhase(), ScriptedDice([6], start=s.dice_drawn)))
     tab = [e for e in a.events if isinstance(e, VictoryPointsTabulated)]
     assert [(e.turn, e.german, e.allied, e.wb_released) for e in tab] == [(7, 7, 3, False)]
     assert not a.state.wb_released
     # a tabulation at 25+ sets the flag, which stays when the VP drop again
     b, s25 = _tabulated_state(5, 25, 0)
-    a2 = ok(apply(b, s25, EndPhase(), ScriptedDice([6], start=s25.dice)))
+    a2 = ok(apply(b, s25, EndPhase(), ScriptedDice([6], start=s25.dice_drawn)))
     assert a2.state.wb_released
     assert [e.wb_released for e in a2.events if isinstance(e, VictoryPointsTabulated)] == [True]
     kept = msgspec.structs.replace(s, wb_released=True)
@@ -281,18 +281,18 @@ def test_gt2_drop_is_mandatory_and_resolved_by_the_die() -> None:
     refused(apply(b, s, Drop(hex=hexes[0])), "dice-needed")
     allied_hex = next(u.hex for u in s.units if u.in_play and b.defs[u.id].side == "allied")
     assert allied_hex is not None
-    refused(apply(b, s, Drop(hex=allied_hex), ScriptedDice([1], start=s.dice)), "AO-15.a")
+    refused(apply(b, s, Drop(hex=allied_hex), ScriptedDice([1], start=s.dice_drawn)), "AO-15.a")
     # a 2 survives: placed, supplied, and the phase goes on
-    a = ok(apply(b, s, Drop(hex=hexes[0]), ScriptedDice([2], start=s.dice)))
+    a = ok(apply(b, s, Drop(hex=hexes[0]), ScriptedDice([2], start=s.dice_drawn)))
     assert [type(e).__name__ for e in a.events] == ["DieRoll", "UnitPlaced"]
     row = a.state.unit("de-vdh")
     assert (row.hex, row.status, row.supply) == (hexes[0], "on_map", "supplied")
-    assert a.state.dice == s.dice + 1
+    assert a.state.dice_drawn == s.dice_drawn + 1
     assert not drop_required(b, a.state)
     ok(apply(b, a.state, EndPhase()))
-    refused(apply(b, a.state, Drop(hex=hexes[1]), ScriptedDice([2], start=s.dice + 1)), "AO-15.a")
+    refused(apply(b, a.state, Drop(hex=hexes[1]), ScriptedDice([2], start=s.dice_drawn + 1)), "AO-15.a")
     # a 3 eliminates it: 1 VP to the Allies (AO-16.A)
-    d = ok(apply(b, s, Drop(hex=hexes[0]), ScriptedDice([3], start=s.dice)))
+    d = ok(apply(b, s, Drop(hex=hexes[0]), ScriptedDice([3], start=s.dice_drawn)))
     assert any(isinstance(e, UnitEliminated) and e.case == "AO-15.b" for e in d.events)
     assert d.state.unit("de-vdh").status == "eliminated"
     assert d.state.vp.allied == s.vp.allied + 1
@@ -340,7 +340,7 @@ def test_vp_are_tabulated_at_the_end_of_each_game_turn() -> None:
 @pytest.mark.rule("AO-16.2")
 def test_immediate_german_victory_by_the_end_of_gt6() -> None:
     b, s = _tabulated_state(6, 35, 10)
-    a = ok(apply(b, s, EndPhase(), ScriptedDice([6], start=s.dice)))
+    a = ok(apply(b, s, EndPhase(), ScriptedDice([6], start=s.dice_drawn)))
     assert a.state.phase == "game_over" and a.state.turn == 6
     v = game_result(a.state)
     assert v is not None and (v.winner, v.kind, v.german_vp, v.allied_vp) == (
@@ -355,7 +355,7 @@ def test_immediate_german_victory_by_the_end_of_gt6() -> None:
     assert position.loads(position.dumps(a.state)) == a.state
     # not after GT7: play goes on
     b7, s7 = _tabulated_state(7, 35, 10)
-    a7 = ok(apply(b7, s7, EndPhase(), ScriptedDice([6], start=s7.dice)))
+    a7 = ok(apply(b7, s7, EndPhase(), ScriptedDice([6], start=s7.dice_drawn)))
     assert a7.state.phase == "reinforcement" and a7.state.result is None
 
 
@@ -373,7 +373,7 @@ def test_immediate_german_victory_by_the_end_of_gt6() -> None:
 )
 def test_gt18_verdicts(g: int, a: int, winner: str | None, kind: str) -> None:
     b, s = _tabulated_state(18, g, a)
-    r = ok(apply(b, s, EndPhase(), ScriptedDice([6], start=s.dice)))
+    r = ok(apply(b, s, EndPhase(), ScriptedDice([6], start=s.dice_drawn)))
     assert r.state.phase == "game_over"
     v = game_result(r.state)
     assert v is not None and (v.winner, v.kind) == (winner, kind)

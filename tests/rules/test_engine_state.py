@@ -66,7 +66,7 @@ def test_state_hash_is_the_sha256_of_the_canonical_bytes() -> None:
     import hashlib
 
     assert state_hash(SAMPLE) == hashlib.sha256(canonical_bytes(SAMPLE)).hexdigest()
-    other = msgspec.structs.replace(SAMPLE, dice=1)
+    other = msgspec.structs.replace(SAMPLE, dice_drawn=1)
     assert state_hash(other) != state_hash(SAMPLE)
 
 
@@ -169,7 +169,7 @@ def test_position_round_trips(units, turn, side, phase, dice, vp, crt) -> None: 
         units=tuple(sorted(units, key=lambda u: u.id)),
         vp=VictoryPoints(german=vp[0], allied=vp[1]),
         german_crt=crt,
-        dice=dice,
+        dice_drawn=dice,
         interdicted=Interdiction(german=(("0101", "0102"),)),
     )
     text = pos.dumps(s)

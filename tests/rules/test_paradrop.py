@@ -60,7 +60,7 @@ def _state(turn: int = 2, phase: Phase = "initial_movement", dice: int = 7) -> G
             UnitState(id="g", hex="0302"),
             UnitState(id="vdh", status="not_arrived"),
         ),
-        dice=dice,
+        dice_drawn=dice,
     )
 
 
@@ -105,7 +105,7 @@ def test_a_one_or_a_two_survives_and_may_move_that_phase() -> None:
         assert isinstance(r, pd.DropResult)
         assert r.survived
         assert (r.roll.index, r.roll.value, r.roll.purpose) == (7, value, "paradrop")
-        assert r.state.dice == 8
+        assert r.state.dice_drawn == 8
         assert r.unit == UnitState(id="vdh", hex="0103", status="on_map", supply="supplied")
         assert r.state.unit("vdh") == r.unit
         assert not pd.drop_pending(B, r.state)
@@ -120,7 +120,7 @@ def test_three_to_six_eliminates_the_unit_one_vp_to_the_allies() -> None:
         assert isinstance(r, pd.DropResult)
         assert not r.survived
         assert r.unit == UnitState(id="vdh", status="eliminated")
-        assert r.state.dice == 8
+        assert r.state.dice_drawn == 8
         assert tabulate(B, r.state).allied == 1
 
 

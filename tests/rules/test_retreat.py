@@ -24,7 +24,7 @@ from tests.enginekit import board, line_map, make_map, position, unit
 
 
 def ok(b: Board, s: GameState, cmd: Command, dice: Sequence[int] = ()) -> Applied:
-    r = apply(b, s, cmd, ScriptedDice(list(dice), start=s.dice) if dice else None)
+    r = apply(b, s, cmd, ScriptedDice(list(dice), start=s.dice_drawn) if dice else None)
     assert isinstance(r, Applied), r
     return r
 
