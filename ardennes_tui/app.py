@@ -76,9 +76,8 @@ def load_session(scenario: int, path: Path | None, seed: str | None = None) -> G
     :class:`UserError` (exit 1)."""
     import msgspec
 
-    from ardennes_tui.cli import UserError
-    from ardennes_tui.commands.map import get_map
-    from ardennes_tui.scenario_view import scenario_or_error
+    from ardennes_tui.errors import UserError
+    from ardennes_tui.scenario_view import get_map, scenario_or_error
     from ardennes_tui.session import read_game_file
     from rules.rejection import RejectedError
     from rules.selfplay import LogError

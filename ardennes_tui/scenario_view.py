@@ -1,11 +1,30 @@
-"""What the viewer shows of a scenario: its set-up as stacks of counters per hex."""
+"""What the app shows: the map (the shipped one or a compiled file) and a scenario's set-up as
+stacks of counters per hex. Bad input is a one-line :class:`UserError`."""
 
 from __future__ import annotations
 
-from ardennes_tui.cli import UserError
+from pathlib import Path
+
+from ardennes_tui.errors import UserError
 from ardennes_tui.render import UnitsByHex
+from rules.gamemap import GameMap, MapError, decode_map, load_map
 from rules.scenario import Scenario, load_scenario, scenario_numbers
 from rules.units import UnitDef
+
+
+def get_map(path: Path | None) -> GameMap:
+    """The map to show: ``path`` if given, else the shipped ``scenarios/ardennes/map.json``."""
+    try:
+        if path is not None:
+            return decode_map(path.read_bytes())
+        return load_map("ardennes")
+    except FileNotFoundError as exc:
+        where = path if path is not None else "scenarios/ardennes/map.json"
+        raise UserError(f"no compiled map at {where} (run `make map`)", 1) from exc
+    except OSError as exc:
+        raise UserError(f"cannot read {path}: {exc.strerror}", 1) from exc
+    except MapError as exc:
+        raise UserError(str(exc), 1) from exc
 
 
 def scenario_or_error(number: int) -> Scenario:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from ardennes_tui.cli import main
-from ardennes_tui.commands.selfplay import (
+from ardennes_tui.cli.selfplay_summary import (
     GameResult,
     compact_seeds,
     mean,

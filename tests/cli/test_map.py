@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from ardennes_tui import cli
-from ardennes_tui.commands import map as map_command
+from ardennes_tui.cli import map as map_command
 from ardennes_tui.render import detail
 from ardennes_tui.render.names import town_abbreviations
 from rules.gamemap import GameMap, encode_map, load_map

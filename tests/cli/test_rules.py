@@ -152,7 +152,7 @@ def test_unreadable_positions_exit_2(
 def test_oversized_commands_are_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from ardennes_tui.commands import rules as rules_command
+    from ardennes_tui.cli import rules as rules_command
 
     monkeypatch.setattr(rules_command, "MAX_COMMANDS_BYTES", 10)
     cmds = tmp_path / "c.jsonl"

@@ -15,8 +15,8 @@ from textual.pilot import Pilot
 from textual.strip import Strip
 
 from ardennes_tui.app import ArdennesApp, load_session
-from ardennes_tui.cli import UserError
 from ardennes_tui.combat_text import decision_prompt
+from ardennes_tui.errors import UserError
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.session import GameSession, parse_log
 from ardennes_tui.widgets.map_view import MapView

@@ -10,7 +10,8 @@ import msgspec
 import pytest
 
 from ardennes_tui.app import load_session
-from ardennes_tui.cli import UserError, main
+from ardennes_tui.cli import main
+from ardennes_tui.errors import UserError
 from ardennes_tui.session import (
     GameSession,
     default_save_path,

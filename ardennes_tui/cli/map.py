@@ -13,9 +13,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ardennes_tui.cli import UserError
+from ardennes_tui.errors import UserError
 from ardennes_tui.render.counters import UnitsByHex
-from rules.gamemap import GameMap, MapError, decode_map, encode_map, load_map
+from ardennes_tui.scenario_view import get_map, scenario_or_error, setup_units
+from rules.gamemap import GameMap, encode_map
 
 LEGEND_WIDTH = 120
 """The legend wraps here, so it reads in an ordinary terminal even though the map is wider."""
@@ -74,21 +75,6 @@ def use_colour(flag: bool | None) -> bool:
     return sys.stdout.isatty()
 
 
-def get_map(path: Path | None) -> GameMap:
-    """The map to show: ``path`` if given, else the shipped ``scenarios/ardennes/map.json``."""
-    try:
-        if path is not None:
-            return decode_map(path.read_bytes())
-        return load_map("ardennes")
-    except FileNotFoundError as exc:
-        where = path if path is not None else "scenarios/ardennes/map.json"
-        raise UserError(f"no compiled map at {where} (run `make map`)", 1) from exc
-    except OSError as exc:
-        raise UserError(f"cannot read {path}: {exc.strerror}", 1) from exc
-    except MapError as exc:
-        raise UserError(str(exc), 1) from exc
-
-
 def render_text(
     game_map: GameMap,
     *,
@@ -119,8 +105,6 @@ def run(args: argparse.Namespace) -> int:
         return 0
     units = None
     if args.scenario is not None:
-        from ardennes_tui.scenario_view import scenario_or_error, setup_units
-
         if args.map_file is not None:
             raise UserError("--scenario draws on the shipped map; drop --map-file", 2)
         units = setup_units(scenario_or_error(args.scenario))

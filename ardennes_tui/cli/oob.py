@@ -18,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from ardennes_tui.cli import UserError
+from ardennes_tui.errors import UserError
 from rules.scenario import Arrival, Scenario, load_scenario, scenario_numbers
 from rules.units import UnitDef
 

@@ -1,29 +1,38 @@
 """The ``ardennes`` command: no arguments opens the app; subcommands print or script.
 
-Each subcommand lives in its own module under :mod:`ardennes_tui.commands` and provides
-``register(subparsers)``, which adds its parser and sets ``func`` to a ``run(args) -> int``.
-User errors print one line on stderr and exit non-zero, never a traceback.
+Each subcommand is a module of this package (``map``, ``scenarios``, ``oob``, ``rules``,
+``selfplay``) that provides ``register(subparsers)``, which adds its parser and sets ``func``
+to a ``run(args) -> int``. User errors (:class:`UserError`, raised by the commands and by the
+app while it loads a game) print one line on stderr and exit non-zero, never a traceback.
+
+The command line imports the app, never the reverse: only ``python -m ardennes_tui``
+(:mod:`ardennes_tui.__main__`) imports this package (a layers contract in ``pyproject.toml``).
+:class:`UserError` itself is the app's (:mod:`ardennes_tui.errors`), re-exported here.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
-COMMAND_MODULES = ("map", "scenarios", "oob", "rules", "selfplay")
-"""Modules of :mod:`ardennes_tui.commands`, in the order ``--help`` lists them."""
+from ardennes_tui.cli import map as map_command
+from ardennes_tui.cli import oob, scenarios, selfplay
+from ardennes_tui.cli import rules as rules_command
+from ardennes_tui.errors import UserError
 
+__all__ = ["UserError", "build_parser", "main"]
 
-class UserError(Exception):
-    """A problem with the user's input: reported as one line, exit status ``code``."""
-
-    def __init__(self, message: str, code: int = 2) -> None:
-        super().__init__(message)
-        self.code = code
+COMMANDS: tuple[Callable[[Any], None], ...] = (
+    map_command.register,
+    scenarios.register,
+    oob.register,
+    rules_command.register,
+    selfplay.register,
+)
+"""The subcommands' ``register``, in the order ``--help`` lists them."""
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -59,14 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="the dice seed of a new game (default: random; a saved game keeps its own)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(f"ardennes_tui.commands.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"ardennes_tui.commands.{name}":
-                raise
-            continue  # a command not built yet
-        module.register(sub)
+    for register in COMMANDS:
+        register(sub)
     return parser
 
 
@@ -85,7 +88,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code
     except BrokenPipeError:  # e.g. `ardennes map | head`
         return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())

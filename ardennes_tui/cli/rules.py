@@ -25,7 +25,7 @@ from typing import Any, Final
 
 import msgspec
 
-from ardennes_tui.cli import UserError
+from ardennes_tui.errors import UserError
 from rules import position
 from rules.commands import decode_command, encode_command
 from rules.dice import DiceError, DiceSource, ScriptedDice, SeededDice

@@ -1,0 +1,226 @@
+"""``ardennes selfplay``: the heuristic bots play a game against each other.
+
+``ardennes selfplay --scenario N --seed S [--turns T] -o FILE [--force]``
+    Plays scenario N from seed S (dice and the bots' choices derive from it) and writes the
+    command log (JSONL, ``docs/selfplay.md``); prints one summary line. An existing FILE is
+    never overwritten without ``--force``.
+``ardennes selfplay --replay FILE``
+    Replays a log and checks the state hash after each command and at the end: exit 0 when it
+    matches, 1 naming the first diverging command.
+``ardennes selfplay --summary --scenario LIST --seeds LIST [--jobs N] [--games-out FILE]``
+    Plays every (scenario, seed) to the end - the same games as ``--scenario N --seed S`` -
+    in ``--jobs`` worker processes and prints the balance tables (Markdown): one row per
+    scenario, then one row per game, sorted by (scenario, seed), so stdout depends only on the
+    games. LISTs are comma-separated items, ``A-B`` an integer range (``1-10``, ``1,7,8``;
+    seeds may also be text: ``1-5,alpha``). ``--games-out`` writes one JSON line per game
+    (never over an existing file without ``--force``). Progress (one line a game) goes to
+    stderr when it is a terminal, or with ``--progress``.
+
+The batch (lists, games, tables) is :mod:`ardennes_tui.cli.selfplay_summary`. Bad arguments:
+one line on stderr, exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any, Final
+
+import msgspec
+
+from ardennes_tui.cli.selfplay_summary import (
+    MAX_GAMES,
+    NUMBER,
+    parse_scenarios,
+    parse_seeds,
+    play_all,
+    progress_line,
+    summary_markdown,
+)
+from ardennes_tui.errors import UserError
+from rules.scenario import scenario_numbers
+from rules.selfplay import LogError, encode_log, play, replay_log
+from rules.state import LAST_TURN
+
+MAX_LOG_BYTES = 64 << 20
+MAX_JOBS: Final = 64
+
+
+def register(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "selfplay",
+        help="let two bots play a game (or replay and check a self-play log)",
+        description="Bot-versus-bot games for testing and balance: writes a replayable "
+        "command log; --replay checks one; --summary plays a batch and prints the balance "
+        "tables.",
+    )
+    parser.add_argument(
+        "--scenario",
+        metavar="N",
+        help="scenario 1-10 (with --summary a list: 1,7 or 1-10)",
+    )
+    parser.add_argument("--seed", metavar="S", help="the game's seed (any text, e.g. 7)")
+    parser.add_argument(
+        "--turns", type=int, metavar="T", help=f"stop after Game-Turn T (1-{LAST_TURN})"
+    )
+    parser.add_argument("-o", "--output", type=Path, metavar="FILE", help="log file to write")
+    parser.add_argument(
+        "--force", action="store_true", help="overwrite an existing FILE (-o or --games-out)"
+    )
+    parser.add_argument("--replay", type=Path, metavar="FILE", help="replay and check a log")
+    batch = parser.add_argument_group("batch (--summary)")
+    batch.add_argument(
+        "--summary",
+        action="store_true",
+        help="play every (scenario, seed) to the end and print the balance tables",
+    )
+    batch.add_argument(
+        "--seeds", metavar="LIST", help="seeds: integer ranges and/or texts, e.g. 1-20,x"
+    )
+    batch.add_argument(
+        "--jobs", type=int, metavar="N", help=f"worker processes (1-{MAX_JOBS}, default 1)"
+    )
+    batch.add_argument(
+        "--games-out", type=Path, metavar="FILE", help="also write one JSON line per game"
+    )
+    batch.add_argument(
+        "--progress", action="store_true", help="a line per game on stderr even in a pipe"
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.summary:
+        return _summary(args)
+    batch_only = [
+        name
+        for name, value in (
+            ("--seeds", args.seeds),
+            ("--jobs", args.jobs),
+            ("--games-out", args.games_out),
+            ("--progress", args.progress or None),
+        )
+        if value is not None
+    ]
+    if batch_only:
+        raise UserError(f"{', '.join(batch_only)} only with --summary", 2)
+    if args.replay is not None:
+        if args.output is not None or args.scenario is not None or args.turns is not None:
+            raise UserError("--replay takes no --scenario, --turns or -o", 2)
+        return _replay(args.replay)
+    if args.scenario is None or args.seed is None or args.output is None:
+        raise UserError("selfplay needs --scenario N, --seed S and -o FILE (or --replay FILE)", 2)
+    scenario = _one_scenario(args.scenario)
+    if args.turns is not None and not 1 <= args.turns <= LAST_TURN:
+        raise UserError(f"--turns must be 1-{LAST_TURN}, not {args.turns}", 2)
+    if not args.seed:
+        raise UserError("--seed: empty seed", 2)
+    out: Path = args.output
+    _check_output(out, args.force)
+    record = play(scenario, args.seed, args.turns)
+    _write_atomic(out, encode_log(record), args.force)
+    v = record.verdict
+    last = record.vp[-1] if record.vp else None
+    vp = f"VP {last.german}-{last.allied} (German-Allied)" if last else "no Game-Turn ended"
+    what = (
+        f"{v.winner or 'draw'} ({v.kind})"
+        if v is not None
+        else f"stopped after GT{last.turn if last else 0}"
+    )
+    print(
+        f"scenario {record.scenario} seed {record.seed}: {len(record.commands)} commands, "
+        f"{what}, {vp}, hash {record.final_hash[:16]} -> {out}"
+    )
+    return 0
+
+
+def _one_scenario(text: str) -> int:
+    known = scenario_numbers()
+    if not NUMBER.fullmatch(text):
+        hint = " (a list needs --summary)" if "," in text or "-" in text else ""
+        raise UserError(f"--scenario: {text!r} is not a scenario number{hint}", 2)
+    n = int(text)
+    if n not in known:
+        raise UserError(f"no scenario {n}: choose {known[0]}-{known[-1]}", 2)
+    return n
+
+
+def _check_output(out: Path, force: bool) -> None:
+    if out.exists() and not force:
+        raise UserError(f"{out} exists: use --force to overwrite it", 2)
+    if out.parent and not out.parent.is_dir():
+        raise UserError(f"no directory {out.parent}", 2)
+
+
+def _write_atomic(out: Path, data: bytes, force: bool) -> None:
+    """Write ``data`` to a temporary file beside ``out`` and rename it over ``out``."""
+    tmp = out.with_name(out.name + ".tmp")
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+        if not force and out.exists():  # created while the games were played
+            raise UserError(f"{out} appeared meanwhile: not overwritten; the data is in {tmp}", 2)
+        os.replace(tmp, out)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise UserError(f"cannot write {out}: {exc.strerror}", 2) from None
+
+
+def _replay(path: Path) -> int:
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_LOG_BYTES + 1)
+    except OSError as exc:
+        raise UserError(f"cannot read {path}: {exc.strerror}", 2) from None
+    if len(data) > MAX_LOG_BYTES:
+        raise UserError(f"{path} is over the {MAX_LOG_BYTES} byte limit", 2)
+    try:
+        result = replay_log(data)
+    except LogError as exc:
+        raise UserError(f"{path}: {exc}", 2) from None
+    if result.ok:
+        print(f"{path}: {result.message} ({result.final_hash[:16]})")
+        return 0
+    print(f"{path}: {result.message}", file=sys.stderr)
+    return 1
+
+
+def _summary(args: argparse.Namespace) -> int:
+    conflicts = [
+        name
+        for name, value in (
+            ("-o", args.output),
+            ("--replay", args.replay),
+            ("--turns", args.turns),
+            ("--seed", args.seed),
+        )
+        if value is not None
+    ]
+    if conflicts:
+        hint = " (use --seeds)" if args.seed is not None else ""
+        raise UserError(f"--summary takes no {', '.join(conflicts)}{hint}", 2)
+    if args.scenario is None or args.seeds is None:
+        raise UserError("--summary needs --scenario LIST and --seeds LIST", 2)
+    scenarios = parse_scenarios(args.scenario)
+    seeds = parse_seeds(args.seeds)
+    games = [(n, s) for n in scenarios for s in seeds]
+    if len(games) > MAX_GAMES:
+        raise UserError(f"{len(games)} games: at most {MAX_GAMES} a run", 2)
+    jobs = 1 if args.jobs is None else args.jobs
+    if not 1 <= jobs <= MAX_JOBS:
+        raise UserError(f"--jobs must be 1-{MAX_JOBS}, not {jobs}", 2)
+    out: Path | None = args.games_out
+    if out is not None:
+        _check_output(out, args.force)
+    progress = args.progress or sys.stderr.isatty()
+    results = play_all(games, jobs, progress_line if progress else None)
+    if out is not None:
+        data = b"".join(_ENC.encode(r) + b"\n" for r in results)
+        _write_atomic(out, data, args.force)
+    sys.stdout.write(summary_markdown(results))
+    return 0
+
+
+_ENC: Final = msgspec.json.Encoder(order="deterministic")
