@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from ardennes_tui.cli import UserError
 from ardennes_tui.render import UnitsByHex
-from rules.scenario import Scenario, load_scenario, scenario_numbers
+from rules.scenario import Scenario
 from rules.units import UnitDef
+from scenarios import load_scenario, scenario_numbers
 
 
 def scenario_or_error(number: int) -> Scenario:

@@ -1,5 +1,6 @@
-"""The rules engine of The Ardennes Offensive: a pure function of (scenario, commands, dice).
+"""The rules engine of The Ardennes Offensive: a pure function of (board, commands, dice).
 
-No I/O beyond reading its own data, no clock, no global randomness, no UI (import-linter
-contracts in ``pyproject.toml`` enforce it).
+No I/O at all (the scenario data is read by :mod:`scenarios`, which builds the
+:class:`rules.state.Board`), no clock, no global randomness, no UI (import-linter contracts in
+``pyproject.toml`` enforce it).
 """

@@ -15,7 +15,8 @@ from typing import Any
 
 from ardennes_tui.cli import UserError
 from ardennes_tui.render.counters import UnitsByHex
-from rules.gamemap import GameMap, MapError, decode_map, encode_map, load_map
+from rules.gamemap import GameMap, MapError, decode_map, encode_map
+from scenarios import load_map
 
 LEGEND_WIDTH = 120
 """The legend wraps here, so it reads in an ordinary terminal even though the map is wider."""

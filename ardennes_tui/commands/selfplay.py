@@ -35,7 +35,6 @@ from typing import Any, Final
 import msgspec
 
 from ardennes_tui.cli import UserError
-from rules.scenario import scenario_numbers
 from rules.selfplay import (
     BOTS,
     BotError,
@@ -47,6 +46,7 @@ from rules.selfplay import (
     replay_log,
 )
 from rules.state import LAST_TURN, Verdict
+from scenarios import load_board, scenario_numbers
 
 MAX_LOG_BYTES = 64 << 20
 MAX_GAMES: Final = 2000
@@ -132,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--seed: empty seed", 2)
     out: Path = args.output
     _check_output(out, args.force)
-    record = play(scenario, args.seed, args.turns)
+    record = play(load_board(scenario), args.seed, args.turns)
     _write_atomic(out, encode_log(record), args.force)
     v = record.verdict
     last = record.vp[-1] if record.vp else None
@@ -190,7 +190,7 @@ def _replay(path: Path) -> int:
     if len(data) > MAX_LOG_BYTES:
         raise UserError(f"{path} is over the {MAX_LOG_BYTES} byte limit", 2)
     try:
-        result = replay_log(data)
+        result = replay_log(data, load_board)
     except LogError as exc:
         raise UserError(f"{path}: {exc}", 2) from None
     if result.ok:
@@ -353,7 +353,7 @@ def _progress_line(done: int, total: int, r: GameResult, seconds: float) -> None
 def play_one(game: tuple[int, str]) -> tuple[GameResult, float]:
     """Play one game of a batch (in a worker process): its result and the seconds it took."""
     t0 = time.perf_counter()
-    record = play(game[0], game[1])
+    record = play(load_board(game[0]), game[1])
     return game_result(record), time.perf_counter() - t0
 
 
