@@ -7,9 +7,10 @@ from pathlib import Path
 
 from ardennes_tui.errors import UserError
 from ardennes_tui.render import UnitsByHex
-from rules.gamemap import GameMap, MapError, decode_map, load_map
-from rules.scenario import Scenario, load_scenario, scenario_numbers
+from rules.gamemap import GameMap, MapError, decode_map
+from rules.scenario import Scenario
 from rules.units import UnitDef
+from scenarios import load_map, load_scenario, scenario_numbers
 
 
 def get_map(path: Path | None) -> GameMap:

@@ -55,11 +55,11 @@ from rules.gamemap import GameMap
 from rules.hexgrid import HexId
 from rules.movement import Reach, legal_moves, may_move
 from rules.rejection import RejectedError, Rejection
-from rules.scenario import scenario_numbers
 from rules.selfplay import Header as SelfPlayHeader
-from rules.selfplay import LogError, decode_log, parse_dice_seed
+from rules.selfplay import LogError, decode_log, parse_dice_seed, unknown_scenario
 from rules.state import Attack, Board, Decision, GameState, Phase, state_hash
 from rules.units import UnitDef
+from scenarios import load_board, scenario_numbers
 
 PHASE_NAMES: Final[dict[Phase, str]] = {
     "setup_allied": "Set-up",
@@ -235,11 +235,8 @@ class GameSession:
     ) -> GameSession:
         """A new game of ``scenario`` on ``game_map`` (default: the shipped map), its dice
         from ``seed`` (text) or ``dice_seed`` (bytes); default: a random text seed."""
-        from rules.gamemap import load_map
-        from rules.scenario import load_scenario
-
-        board, state = new_game(load_scenario(scenario), game_map or load_map())
-        return cls(board, state, seed=seed, dice_seed=dice_seed)
+        board = load_board(scenario, game_map)
+        return cls(board, new_game(board), seed=seed, dice_seed=dice_seed)
 
     @classmethod
     def from_jsonl(
@@ -273,6 +270,8 @@ class GameSession:
         line. Raises :class:`rules.selfplay.LogError` (one sentence naming the first
         diverging or refused command) on a bad or tampered log."""
         head, body, foot = decode_log(data)  # header, numbering and count checked there
+        if head.scenario not in scenario_numbers():
+            raise unknown_scenario(head.scenario)
         s = cls.new(head.scenario, game_map, dice_seed=parse_dice_seed(head.dice_seed))
         for i, line in enumerate(body):
             name = f"command {i} ({line.command.__struct_config__.tag})"

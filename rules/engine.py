@@ -11,13 +11,13 @@ and emits no events. Commands are dispatched on their type:
 * combat commands - :mod:`rules.combat` (declaration, batch resolution, decisions).
 
 Dice come only from the ``dice`` argument (a :class:`rules.dice.DiceSource`), drawn at
-``state.dice_drawn`` and recorded as ``die_rolled`` events; a command that needs a die without one is
-refused (``dice-needed``). While a combat decision is pending only its command is accepted.
+``state.dice_drawn`` and recorded as ``die_rolled`` events; a command that needs a die without
+one is refused (``dice-needed``). While a combat decision is pending only its command is accepted.
 
 Typical use (what ``ardennes rules apply`` does)::
 
-    board = Board.from_scenario(load_scenario(1), load_map())
-    state = initial_state(board, 1, scenario.setup)
+    board = scenarios.load_board(1)      # the data is read by scenarios/, never here
+    state = new_game(board)
     dice = SeededDice(seed)
     for cmd in decode_jsonl(text):
         result = apply(board, state, cmd, dice)
@@ -60,7 +60,6 @@ from rules.events import (
     UnitPlaced,
     VictoryPointsScored,
 )
-from rules.gamemap import GameMap
 from rules.movement import trace_path
 from rules.rejection import NOT_IMPLEMENTED, RejectedError, Rejection
 from rules.state import (
@@ -69,7 +68,6 @@ from rules.state import (
     Decision,
     GameState,
     Orders,
-    ScenarioLike,
     Verdict,
     VictoryPoints,
     initial_state,
@@ -343,10 +341,10 @@ __all__ = [
 ]
 
 
-def new_game(scenario: ScenarioLike, game_map: GameMap) -> tuple[Board, GameState]:
-    """The board of ``scenario`` on ``game_map`` and its state before the Allied set-up."""
-    board = Board.from_scenario(scenario, game_map)
-    return board, initial_state(board, scenario.number, scenario.setup)
+def new_game(board: Board) -> GameState:
+    """The state of a new game on ``board`` (``scenarios.load_board(n)``) before the Allied
+    set-up: its set-up units on their hexes, the reinforcements not yet arrived (AO-4.2a)."""
+    return initial_state(board)
 
 
 # -- what a UI or a bot may do now --------------------------------------------------------------

@@ -1,7 +1,8 @@
-"""The map model: terrain per hex, features per hexside, and a loader for the compiled map.
+"""The map model: terrain per hex, features per hexside, and the codec of the compiled map.
 
-The compiled map (``scenarios/<name>/map.json``) is exactly the JSON that ``ardennes map
---json`` prints; :class:`MapData` is its strict msgspec schema. :class:`GameMap` wraps it with
+The compiled map (``scenarios/<name>/map.json``, read by :func:`scenarios.load_map`) is
+exactly the JSON that ``ardennes map --json`` prints; :class:`MapData` is its strict msgspec
+schema, :func:`decode_map`/:func:`encode_map` its bytes. :class:`GameMap` wraps it with
 the indexes the rules need (hex by id, hexside by key, neighbours on the map).
 
 Terrain Effects Chart (AO-11): terrain is ``clear`` (AO-11.a), ``rough`` (AO-11.e) or
@@ -14,8 +15,6 @@ have ``edge`` set to their section; German east-edge hexes have ``edge == "east"
 
 from __future__ import annotations
 
-import functools
-import importlib.resources
 from collections.abc import Iterator
 from typing import Final, Literal
 
@@ -210,10 +209,3 @@ def encode_map(data: MapData) -> bytes:
     out = [head, b'"hexes":[\n', b",\n".join(enc(h) for h in hexes), b'\n],\n"hexsides":[\n']
     out += [b",\n".join(enc(s) for s in sides), b"\n]}\n"]
     return b"".join(out)
-
-
-@functools.cache
-def load_map(name: str = "ardennes") -> GameMap:
-    """Load the compiled map shipped in ``scenarios/<name>/map.json``."""
-    res = importlib.resources.files("scenarios").joinpath(name, "map.json")
-    return decode_map(res.read_bytes())

@@ -1,10 +1,8 @@
 """Reinforcements (AO-14, AO-4.2b, AO-4.2g, AO-17.d): who is due, where they may enter, delays
 when the German blocks a section, staging on one entry hex, and the West-bank restriction.
 
-**The schedule.** :class:`rules.state.Board` keeps each reinforcement's Game-Turn
-(``arrival_turn``) but not its section; :func:`register_schedule` stores the scenario's
-``(turn, section)`` per unit in ``board.cache``; ``Board.from_scenario`` does it (a Board
-attribute ``arrival_section``, if the engine ever adds one, is read too). Sections:
+**The schedule** (AO-17.d) is the board's: ``Board.arrivals``, and by unit
+``Board.schedule`` (unit -> Game-Turn and section; :func:`schedule`). Sections:
 ``NE NW W SW SE`` (Allied map-edge sections), ``WB`` (West-bank units: enter on the West
 section, AO-14.3C), ``east`` (German east edge) and ``drop`` (von der Heydte,
 :mod:`rules.paradrop`; never "due" here).
@@ -40,12 +38,9 @@ from rules.gamemap import ALLIED_SECTIONS, GameMap
 from rules.hexgrid import HexId
 from rules.rejection import Rejection
 from rules.roadmode import road_rate
-from rules.state import ArrivalLike, Board, Delay, GameState, UnitState
+from rules.state import Board, Delay, GameState, UnitState
 from rules.units import Side, UnitDef
 from rules.zoc import enemy_controlled, occupied_by
-
-SCHEDULE_KEY: Final = "reinforcements.schedule"
-"""``board.cache`` key of the schedule: unit id -> (Game-Turn, section)."""
 
 WEST_BANK: Final = "WB"
 DROP: Final = "drop"
@@ -73,32 +68,9 @@ approach); "the next clear section" continues in the same direction and wraps ro
 # -- the schedule -------------------------------------------------------------------------------
 
 
-def register_schedule(board: Board, arrivals: Iterable[ArrivalLike]) -> None:
-    """Store the scenario's arrivals (turn and section per unit) in ``board.cache``."""
-    board.cache[SCHEDULE_KEY] = {a.unit: (a.turn, a.section) for a in arrivals}
-    board.cache.pop("paradrop.unit", None)  # derived from the schedule
-
-
 def schedule(board: Board) -> Mapping[str, tuple[int, str]]:
-    """Unit id -> (Game-Turn, section) of every reinforcement of the board."""
-    t = board.cache.get(SCHEDULE_KEY)
-    if isinstance(t, dict):
-        return t
-    sections = getattr(board, "arrival_section", None)
-    if isinstance(sections, Mapping):
-        table = {
-            u: (turn, str(sections[u])) for u, turn in board.arrival_turn.items() if u in sections
-        }
-        board.cache[SCHEDULE_KEY] = table
-        return table
-    if not board.arrival_turn:
-        empty: dict[str, tuple[int, str]] = {}
-        board.cache[SCHEDULE_KEY] = empty  # a board without reinforcements (test positions)
-        return empty
-    raise LookupError(
-        "the board has no reinforcement sections: call rules.reinforcements.register_schedule"
-        "(board, scenario.arrivals) when the board is built"
-    )
+    """Unit id -> (Game-Turn, section) of every reinforcement of the board (AO-17.d)."""
+    return board.schedule
 
 
 def scheduled_section(board: Board, unit_id: str) -> str | None:
@@ -391,7 +363,6 @@ __all__ = [
     "mandatory",
     "meuse_crossing_forbidden",
     "placed",
-    "register_schedule",
     "schedule",
     "staging_penalty",
     "staging_start",

@@ -1,6 +1,7 @@
 """Self-play: the heuristic bots (:mod:`rules.bots`) play a whole game against each other.
 
-``play(scenario, seed, turns=None) -> GameRecord``: the commands, the dice seed, the state
+``play(board, seed, turns=None) -> GameRecord`` (``board = scenarios.load_board(n)``): the
+commands, the dice seed, the state
 hash after every command and at the end, the VP tabulated at the end of every Game-Turn and
 the verdict. Everything derives from ``seed`` (its decimal/text form):
 
@@ -11,31 +12,28 @@ the verdict. Everything derives from ``seed`` (its decimal/text form):
 so the same seed gives the same game, byte for byte (:func:`encode_log`). The log is JSONL
 (``docs/selfplay.md``): a header, one command per line with the state hash after it, and a
 final line with the verdict, the VP per Game-Turn and the final hash. :func:`replay_log`
-replays a log and checks it.
+replays a log on the board its caller loads for the header's scenario and checks it.
 
-VP: the engine's tabulation at the end of each Game-Turn (its ``victory_points_tabulated`` event, after
-the Allied player-turn, AO-16.E) and its verdict (``GameState.result``; an immediate German win
-by GT6 ends the game, AO-16.2). Pure: bytes in, bytes out.
+VP: the engine's tabulation at the end of each Game-Turn (its ``victory_points_tabulated``
+event, after the Allied player-turn, AO-16.E) and its verdict (``GameState.result``; an
+immediate German win by GT6 ends the game, AO-16.2). Pure: bytes in, bytes out.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 import msgspec
 
-from rules import reinforcements
 from rules.bots import BotRng, acting_side, bots_for
 from rules.commands import Command
 from rules.dice import SeededDice
 from rules.engine import apply, new_game
 from rules.events import VictoryPointsTabulated
-from rules.gamemap import GameMap, load_map
 from rules.rejection import Rejection
-from rules.scenario import load_scenario, scenario_specs
 from rules.state import Board, GameState, VictoryPoints, state_hash
 from rules.victory import Verdict, tally, units_lost, verdict_for
 
@@ -121,22 +119,6 @@ def bot_seed(seed: int | str) -> bytes:
     return hashlib.sha256(b"ardennes-selfplay-bots/1" + _seed_text(seed).encode()).digest()
 
 
-_MAP: dict[str, GameMap] = {}
-
-
-def start(scenario_number: int) -> tuple[Board, GameState]:
-    """A new game of ``scenario_number`` (the map is loaded once per process)."""
-    if "map" not in _MAP:
-        _MAP["map"] = load_map()
-    sc = load_scenario(scenario_number)
-    board, state = new_game(sc, _MAP["map"])
-    try:
-        reinforcements.schedule(board)
-    except LookupError:
-        reinforcements.register_schedule(board, sc.arrivals)
-    return board, state
-
-
 def _engine_verdict(state: GameState) -> Verdict | None:
     """The engine's verdict once it ends the game (``GameState.result``)."""
     v = getattr(state, "result", None)
@@ -147,8 +129,8 @@ def _engine_verdict(state: GameState) -> Verdict | None:
 
 def turn_vp(board: Board, state: GameState, turn: int, events: Iterable[object] = ()) -> TurnVP:
     """The tabulation at the end of Game-Turn ``turn``: the engine's (its
-    ``victory_points_tabulated`` event, AO-16.E) when it made one, else :func:`rules.victory.tally` of
-    ``state``."""
+    ``victory_points_tabulated`` event, AO-16.E) when it made one, else
+    :func:`rules.victory.tally` of ``state``."""
     lost = units_lost(board, state)
     for e in events:
         if isinstance(e, VictoryPointsTabulated) and e.turn == turn:
@@ -171,12 +153,15 @@ def turn_vp(board: Board, state: GameState, turn: int, events: Iterable[object] 
     )
 
 
-def play(scenario_number: int, seed: int | str, turns: int | None = None) -> GameRecord:
-    """Self-play scenario ``scenario_number`` from ``seed``, for ``turns`` Game-Turns (all 18
-    by default, or until an immediate German victory)."""
+def play(board: Board, seed: int | str, turns: int | None = None) -> GameRecord:
+    """Self-play the scenario of ``board`` (``scenarios.load_board(n)``) from ``seed``, for
+    ``turns`` Game-Turns (all 18 by default, or until an immediate German victory)."""
     if turns is not None and turns < 1:
         raise ValueError("turns must be at least 1")
-    board, state = start(scenario_number)
+    if board.scenario is None:
+        raise ValueError("self-play needs the board of a scenario")
+    scenario_number = board.scenario.number
+    state = new_game(board)
     dseed = dice_seed(seed)
     dice = SeededDice(dseed)
     bots = bots_for(BotRng(bot_seed(seed)))
@@ -283,10 +268,11 @@ def parse_dice_seed(text: str) -> bytes:
 
 
 def decode_log(data: bytes) -> tuple[Header, list[Line], Footer | None]:
-    """Strictly decode a self-play log: a header of this format and version naming a known
-    scenario and a hex dice seed, command lines numbered 0, 1, ... in order, and an optional
-    end line counting them. Raises :class:`LogError` naming the first problem; the replay
-    (:func:`replay_log`, ``ardennes --load``) then checks the commands and hashes."""
+    """Strictly decode a self-play log: a header of this format and version with a hex dice
+    seed, command lines numbered 0, 1, ... in order, and an optional end line counting them.
+    Raises :class:`LogError` naming the first problem; the replay (:func:`replay_log`,
+    ``ardennes --load``) then loads the header's scenario (:func:`unknown_scenario` if there is
+    none) and checks the commands and hashes."""
     lines = [x for x in data.splitlines() if x.strip()]
     if not lines:
         raise LogError("the log is empty")
@@ -305,8 +291,6 @@ def decode_log(data: bytes) -> tuple[Header, list[Line], Footer | None]:
     body = items[1:-1] if foot is not None else items[1:]
     if not all(isinstance(x, Line) for x in body):
         raise LogError("a header or end line in the middle of the log")
-    if head.scenario not in scenario_specs():
-        raise LogError(f"the header names scenario {head.scenario}, which does not exist")
     parse_dice_seed(head.dice_seed)
     for i, line in enumerate(body):
         if line.n != i:
@@ -317,11 +301,23 @@ def decode_log(data: bytes) -> tuple[Header, list[Line], Footer | None]:
     return head, body, foot
 
 
-def replay_log(data: bytes, check_each: bool = True) -> ReplayResult:
-    """Replay a log from its header's scenario and dice seed; check the state hash after each
+def unknown_scenario(number: int) -> LogError:
+    """The error of a log whose header names no scenario."""
+    return LogError(f"the header names scenario {number}, which does not exist")
+
+
+def replay_log(
+    data: bytes, load_board: Callable[[int], Board], check_each: bool = True
+) -> ReplayResult:
+    """Replay a log on ``load_board(scenario)`` (``scenarios.load_board``; KeyError for no such
+    scenario) of its header's scenario with its dice seed; check the state hash after each
     command (when recorded and ``check_each``) and the final hash."""
     head, body, foot = decode_log(data)
-    board, state = start(head.scenario)
+    try:
+        board = load_board(head.scenario)
+    except KeyError:
+        raise unknown_scenario(head.scenario) from None
+    state = new_game(board)
     dice = SeededDice(parse_dice_seed(head.dice_seed))
     for i, line in enumerate(body):
         r = apply(board, state, line.command, dice)

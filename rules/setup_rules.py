@@ -10,7 +10,8 @@ On our map (see :mod:`rules.start_line`):
 
 - the **front-line units** of a side are the units its historical set-up places on the front
   line (``line = "front"`` in ``scenarios/ardennes/setup.toml``, or a town-pinned unit whose
-  town is a front-line hex); every other set-up unit is a **rear unit**;
+  town is a front-line hex; ``Board.lines``, filled by ``scenarios.load_board``); every other
+  set-up unit is a **rear unit**;
 - the **front line** of a side is its own hexes with a start-line hexside; **behind the front
   line** is the rest of its own side; neither holds impassable hexes (AO-11.g) or Allied Map
   Edge hexes (AO-5.3L).
@@ -22,17 +23,17 @@ AO-8.2C). A side whose scenario calls for the historical set-up (AO-17.a) has no
 
 Two entry points share one reading:
 
-- :func:`validate_free_setup` checks a whole placement (unit id -> hex) of a scenario;
+- :func:`validate_free_setup` checks a whole placement (unit id -> hex) on a scenario's board;
 - :func:`check_setup_place` is the engine's check of one ``Place`` during set-up (the
   rearranging is done one unit at a time, one unit a hex at every step), :func:`setup_hexes`
   the hexes it accepts for a unit (what a UI lights), and :func:`setup_end_check` the
   engine's last check of the deploying side's whole set-up when its set-up step ends.
 
-The engine applies AO-17 on a board whose map has a start line that splits it in two, in a
-game of one of the ten scenarios (``GameState.scenario``); other boards (the small test maps
-of ``tests/enginekit.py``) keep only the general checks: the deploying side's own units, on
-the map, not impassable, not an Allied Map Edge hex, not with enemy units, the stacking
-limit (AO-8.0).
+The engine applies AO-17 on a board whose map has a start line that splits it in two and
+that has a scenario (``Board.scenario``, with its set-up kinds, AO-18.a); other boards (the
+small test maps of ``tests/enginekit.py``) keep only the general checks: the deploying side's
+own units, on the map, not impassable, not an Allied Map Edge hex, not with enemy units, the
+stacking limit (AO-8.0).
 """
 
 from __future__ import annotations
@@ -43,17 +44,10 @@ from dataclasses import dataclass
 from typing import Final
 
 from rules import reinforcements, stacking
-from rules.gamemap import GameMap, load_map
+from rules.gamemap import GameMap
 from rules.hexgrid import HexId, HexIdError, parse
 from rules.rejection import Rejection
-from rules.scenario import (
-    MAP_NAME,
-    Scenario,
-    front_line_units,
-    historical_setup,
-    scenario_specs,
-    setup_entries,
-)
+from rules.scenario import SetupKind
 from rules.start_line import front_line, own_side, rear_area, start_line_problems
 from rules.state import Board, GameState, Phase, UnitState
 from rules.units import Side, UnitDef
@@ -193,32 +187,33 @@ def _problems(
     return problems
 
 
-def validate_free_setup(
-    scenario: Scenario,
-    side: Side,
-    placement: Mapping[str, HexId],
-    gmap: GameMap | None = None,
-) -> list[str]:
-    """Every problem with ``side``'s set-up ``placement`` (unit id -> hex), each naming its case.
+def validate_free_setup(board: Board, side: Side, placement: Mapping[str, HexId]) -> list[str]:
+    """Every problem with ``side``'s set-up ``placement`` (unit id -> hex) in the scenario of
+    ``board`` (``scenarios.load_board``), each naming its case.
 
     Empty when the placement is a legal free set-up (or, for a side whose scenario uses the
     historical set-up, when it is exactly the historical one).
     """
-    gm = gmap if gmap is not None else load_map(MAP_NAME)
-    kind = scenario.allied_setup if side == "allied" else scenario.german_setup
-    units = {u.id: u for u in scenario.units}
+    if board.scenario is None:
+        raise ValueError("the board has no scenario: AO-17 applies to the ten scenarios")
     problems = _problems(
-        number=scenario.number,
+        number=board.scenario.number,
         side=side,
-        kind=kind,
-        units=units,
-        at_start={e.id for e in setup_entries()},
-        historical=scenario.setup,
-        front_units=front_line_units(gm),
+        kind=board.scenario.setup_kind(side),
+        units=board.defs,
+        at_start=frozenset(board.setup),
+        historical=board.setup,
+        front_units=front_line_units(board),
         placement=placement,
-        gm=gm,
+        gm=board.game_map,
     )
     return [p.message for p in problems]
+
+
+def front_line_units(board: Board) -> frozenset[str]:
+    """The board's front-line units (``Board.lines``, AO-17.b/c); the other set-up units
+    stand behind the front line."""
+    return frozenset(u for u, line in board.lines.items() if line == "front")
 
 
 # -- the engine's set-up checks ---------------------------------------------------------------
@@ -235,7 +230,7 @@ class SetupAreas:
     territory: Mapping[Side, frozenset[HexId]]
     """Each side's side of the start line (:func:`rules.start_line.own_side`)."""
     front_units: frozenset[str]
-    """The board's front-line units (:func:`rules.scenario.front_line_units`)."""
+    """The board's front-line set-up units (``Board.lines``)."""
     setup_units: frozenset[str]
     """The board's units that set up on the map (every unit that is not a reinforcement)."""
     historical: Mapping[str, HexId]
@@ -261,24 +256,21 @@ def setup_areas(board: Board) -> SetupAreas | None:
         front={s: front_line(gm, s) for s in sides},
         rear={s: rear_area(gm, s) for s in sides},
         territory={s: own_side(gm, s) for s in sides},
-        front_units=front_line_units(gm) & setup_units,
+        front_units=front_line_units(board) & setup_units,
         setup_units=setup_units,
-        historical={u: h for u, h in historical_setup(gm).items() if u in setup_units},
+        historical={u: h for u, h in board.setup.items() if u in setup_units},
     )
     board.cache[AREAS_KEY] = areas
     return areas
 
 
-def setup_kind(board: Board, state: GameState, side: Side) -> str | None:
+def setup_kind(board: Board, state: GameState, side: Side) -> SetupKind | None:
     """``"historical"`` (AO-17.a) or ``"free"`` (AO-17.b/c): how ``side`` sets up in this
-    game; None when AO-17 does not apply (a map without a start line, or a game of no known
+    game; None when AO-17 does not apply (a map without a start line, or a board of no
     scenario)."""
-    if setup_areas(board) is None:
+    if setup_areas(board) is None or board.scenario is None:
         return None
-    spec = scenario_specs().get(state.scenario)
-    if spec is None:
-        return None
-    return spec.allied_setup if side == "allied" else spec.german_setup
+    return board.scenario.setup_kind(side)
 
 
 def free_setup(board: Board, state: GameState) -> bool:

@@ -2,8 +2,9 @@
 
 Two kinds of data describe a game:
 
-* :class:`Board` is what never changes during a game: the map and the printed counters of the
-  scenario (and its arrival schedule). It is built once and shared.
+* :class:`Board` is what never changes during a game: the map, the printed counters, and for
+  a scenario its table row, reinforcement schedule, historical set-up and set-up lines (loaded
+  by :mod:`scenarios`). It is built once and shared.
 * :class:`GameState` is everything that changes: the game-turn (1-18), the player-turn, the
   phase, and every unit's hex and status (:class:`UnitState`), plus bridge interdiction, victory
   points, the German CRT switch, the dice stream position and room for combat decisions.
@@ -21,12 +22,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Mapping
-from typing import Final, Literal, Protocol
+from typing import Final, Literal
 
 import msgspec
 
 from rules.gamemap import GameMap
 from rules.hexgrid import HexId
+from rules.scenario import Arrival, Line, ScenarioSpec, Section
 from rules.units import Side, UnitDef
 
 Phase = Literal[
@@ -337,72 +339,91 @@ def state_hash(state: GameState) -> str:
 # -- the static part of a game ----------------------------------------------------------------
 
 
-class ArrivalLike(Protocol):
-    """An entry of the reinforcement schedule (``rules.scenario.Arrival``)."""
-
-    @property
-    def unit(self) -> str: ...
-    @property
-    def turn(self) -> int: ...
-    @property
-    def section(self) -> str: ...
-
-
-class ScenarioLike(Protocol):
-    """What the engine needs of a scenario (``rules.scenario.Scenario`` fits it)."""
-
-    @property
-    def number(self) -> int: ...
-    @property
-    def units(self) -> tuple[UnitDef, ...]: ...
-    @property
-    def setup(self) -> dict[str, str]: ...
-    @property
-    def arrivals(self) -> tuple[ArrivalLike, ...]: ...
-
-
 class Board:
-    """The fixed part of a game: map, counters and arrival schedule. Immutable by convention.
+    """The fixed part of a game. Immutable by convention; built once and shared.
 
-    Rule modules keep derived tables (movement costs, road links) in :attr:`cache`, keyed by
-    their own names; they depend only on the board, never on a state.
+    ``Board(game_map, units, arrival_turn=None)`` is a synthetic board (tests); a scenario's
+    board (:func:`scenarios.load_board`) also carries the keyword-only fields. Rule modules keep
+    derived tables (movement costs, road links, interdiction reach) in :attr:`cache`, keyed by
+    their own names; they depend only on the board, never on a state, and no scenario data goes
+    there.
     """
 
-    __slots__ = ("arrival_turn", "cache", "defs", "game_map")
+    __slots__ = (
+        "arrival_turn",
+        "arrivals",
+        "cache",
+        "defs",
+        "game_map",
+        "lines",
+        "scenario",
+        "schedule",
+        "setup",
+    )
+
+    game_map: GameMap
+    defs: dict[str, UnitDef]
+    """The counters in the game, by id (sorted)."""
+    arrival_turn: dict[str, int]
+    """Reinforcement -> the Game-Turn it is due (AO-14.1A, AO-17.d)."""
+    scenario: ScenarioSpec | None
+    """The scenario's row of the table (AO-18.a); None on a synthetic board, where AO-17
+    does not apply."""
+    arrivals: tuple[Arrival, ...]
+    """The reinforcement schedule (AO-17.d), sorted by (turn, section, unit)."""
+    schedule: dict[str, tuple[int, Section]]
+    """The same by unit: unit id -> (Game-Turn, entry section)."""
+    setup: dict[str, HexId]
+    """Unit id -> hex of the starting placement (the historical set-up, AO-17.a)."""
+    lines: dict[str, Line]
+    """Set-up unit -> the line it stands on for the free set-ups (AO-17.b, AO-17.c)."""
+    cache: dict[str, object]
 
     def __init__(
         self,
         game_map: GameMap,
         units: Iterable[UnitDef],
         arrival_turn: Mapping[str, int] | None = None,
+        *,
+        scenario: ScenarioSpec | None = None,
+        arrivals: Iterable[Arrival] = (),
+        setup: Mapping[str, HexId] | None = None,
+        lines: Mapping[str, Line] | None = None,
     ) -> None:
         self.game_map = game_map
-        self.defs: dict[str, UnitDef] = {}
+        self.defs = {}
         for d in sorted(units, key=lambda d: d.id):
             if d.id in self.defs:
                 raise ValueError(f"unit id {d.id!r} is defined twice")
             self.defs[d.id] = d
-        self.arrival_turn: dict[str, int] = dict(sorted((arrival_turn or {}).items()))
-        self.cache: dict[str, object] = {}
-
-    @classmethod
-    def from_scenario(cls, scenario: ScenarioLike, game_map: GameMap) -> Board:
-        """The board of ``scenario``, with its reinforcement schedule (turn and section per
-        unit) registered for :mod:`rules.reinforcements` and :mod:`rules.paradrop`."""
-        board = cls(game_map, scenario.units, {a.unit: a.turn for a in scenario.arrivals})
-        # rules.reinforcements.SCHEDULE_KEY (that module imports this one)
-        board.cache["reinforcements.schedule"] = {
-            a.unit: (a.turn, a.section) for a in scenario.arrivals
-        }
-        return board
+        self.scenario = scenario
+        self.arrivals = tuple(sorted(arrivals, key=lambda a: (a.turn, a.section, a.unit)))
+        self.schedule = {a.unit: (a.turn, a.section) for a in self.arrivals}
+        if len(self.schedule) != len(self.arrivals):
+            raise ValueError("a unit arrives twice in the schedule")
+        turns = (
+            arrival_turn if arrival_turn is not None else {a.unit: a.turn for a in self.arrivals}
+        )
+        self.arrival_turn = dict(sorted(turns.items()))
+        self.setup = dict(sorted((setup or {}).items()))
+        self.lines = dict(sorted((lines or {}).items()))
+        self.cache = {}
 
     def unit_def(self, unit_id: str) -> UnitDef:
         return self.defs[unit_id]
 
 
-def initial_state(board: Board, scenario: int, setup: Mapping[str, HexId]) -> GameState:
-    """The state before play: units of ``setup`` on their hexes, every other unit of the board
-    not yet arrived; the Allied player deploys first (AO-4.2a)."""
+def initial_state(
+    board: Board, scenario: int | None = None, setup: Mapping[str, HexId] | None = None
+) -> GameState:
+    """The state before play: units of the set-up on their hexes, every other unit of the
+    board not yet arrived; the Allied player deploys first (AO-4.2a). ``scenario`` and
+    ``setup`` default to the board's (``board.scenario.number``, 0 on a synthetic board, and
+    ``board.setup``)."""
+    if scenario is None:
+        scenario = board.scenario.number if board.scenario is not None else 0
+    if setup is None:
+        setup = board.setup
     rows: list[UnitState] = []
     for uid in sorted(board.defs):
         h = setup.get(uid)

@@ -222,14 +222,20 @@ def without_gt1_obligations(s: GameState) -> GameState:
     return msgspec.structs.replace(s, combat=msgspec.structs.replace(s.combat, obliged=()))
 
 
+def scenario_start(number: int) -> tuple[Board, GameState]:
+    """Scenario ``number``: its board (``scenarios.load_board``) and the state before the
+    Allied set-up (``rules.engine.new_game``)."""
+    from rules.engine import new_game
+    from scenarios import load_board
+
+    b = load_board(number)
+    return b, new_game(b)
+
+
 def scenario_gt1_german_combat(scenario: int = 1) -> tuple[Board, GameState]:
     """Scenario ``scenario`` at the GT1 German Combat Phase with the AO-4.2h* obligations
     lifted (see :func:`without_gt1_obligations`)."""
-    from rules.engine import new_game
-    from rules.gamemap import load_map
-    from rules.scenario import load_scenario
-
-    b, s = new_game(load_scenario(scenario), load_map())
+    b, s = scenario_start(scenario)
     while not (s.side == "german" and s.phase == "combat"):
         s = ended(b, s)
     return b, without_gt1_obligations(s)

@@ -11,4 +11,6 @@ import scenarios
 
 REAL_MAP = Path(scenarios.__file__).resolve().parent / "ardennes" / "map.json"
 HAVE_REAL_MAP = REAL_MAP.is_file()
-needs_real_map = pytest.mark.skipif(not HAVE_REAL_MAP, reason="scenarios/ardennes/map.json not built")
+needs_real_map = pytest.mark.skipif(
+    not HAVE_REAL_MAP, reason="scenarios/ardennes/map.json not built"
+)

@@ -24,17 +24,6 @@ import pytest
 
 PACKAGES = ("rules", "scenarios", "pbem", "ardennes_tui")
 
-KNOWN_CYCLES: Mapping[frozenset[str], str] = {
-    frozenset({"rules.scenario", "rules.setup_rules"}): (
-        "rules.scenario.validate_free_setup delegates, by an import inside the function, to "
-        "rules.setup_rules, which imports rules.scenario at the top. rules/ is being "
-        "reshaped elsewhere: callers should import rules.setup_rules.validate_free_setup and "
-        "the wrapper go; then delete this entry (the test says when)."
-    ),
-}
-"""Cycles that exist today and are left to whoever owns the package, each with why and how it
-goes. Keyed by the component's modules: a component that grows fails like a new one."""
-
 Graph = Mapping[str, Iterable[str]]
 """Module -> the modules it imports (a module missing as a key imports nothing)."""
 
@@ -139,16 +128,9 @@ def describe(loop: list[str], graph: grimp.ImportGraph) -> str:
 def test_no_import_cycles() -> None:
     graph, imports = import_graph(*PACKAGES)
     found = find_cycles(imports)
-    new = [loop for loop in found if frozenset(loop) not in KNOWN_CYCLES]
-    assert not new, f"{len(new)} import cycle(s):\n" + "\n".join(describe(c, graph) for c in new)
-
-
-def test_known_cycles_still_exist() -> None:
-    """An entry of ``KNOWN_CYCLES`` goes as soon as its cycle does."""
-    _, imports = import_graph(*PACKAGES)
-    found = {frozenset(loop) for loop in find_cycles(imports)}
-    gone = [sorted(k) for k in KNOWN_CYCLES if k not in found]
-    assert not gone, f"no longer a cycle, delete from KNOWN_CYCLES: {gone}"
+    assert not found, f"{len(found)} import cycle(s):\n" + "\n".join(
+        describe(c, graph) for c in found
+    )
 
 
 # -- the cycle finder on small graphs -------------------------------------------------------------

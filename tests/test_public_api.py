@@ -31,7 +31,11 @@ def violations(path: Path, source: str) -> list[str]:
     exported = set(rules.__all__)
 
     def allowed(module: str) -> bool:
-        return module in PUBLIC_SUBMODULES or module == "rules.bots" or module.startswith("rules.bots.")
+        return (
+            module in PUBLIC_SUBMODULES
+            or module == "rules.bots"
+            or module.startswith("rules.bots.")
+        )
 
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
@@ -42,9 +46,9 @@ def violations(path: Path, source: str) -> list[str]:
             mod = node.module
             if mod == "rules":
                 for a in node.names:
-                    if a.name not in exported and f"rules.{a.name}" not in PUBLIC_SUBMODULES:
-                        if a.name != "bots":
-                            out.append(f"{path.name}:{node.lineno} from rules import {a.name}")
+                    public = a.name in exported or f"rules.{a.name}" in PUBLIC_SUBMODULES
+                    if not public and a.name != "bots":
+                        out.append(f"{path.name}:{node.lineno} from rules import {a.name}")
             elif mod.startswith("rules.") and not allowed(mod):
                 out.append(f"{path.name}:{node.lineno} from {mod} import ...")
     return out

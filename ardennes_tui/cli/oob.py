@@ -19,8 +19,9 @@ from typing import Any
 import msgspec
 
 from ardennes_tui.errors import UserError
-from rules.scenario import Arrival, Scenario, load_scenario, scenario_numbers
+from rules.scenario import Arrival, Scenario
 from rules.units import UnitDef
+from scenarios import load_scenario, scenario_numbers
 
 
 class UnitRow(msgspec.Struct):

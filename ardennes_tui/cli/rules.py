@@ -31,11 +31,10 @@ from rules.commands import decode_command, encode_command
 from rules.dice import DiceError, DiceSource, ScriptedDice, SeededDice
 from rules.engine import apply, new_game
 from rules.events import encode_event
-from rules.gamemap import load_map
 from rules.movement import legal_moves
 from rules.rejection import Rejection
-from rules.scenario import load_scenario, scenario_numbers
 from rules.state import Board, GameState, state_hash
+from scenarios import load_board, scenario_numbers
 
 MAX_POSITION_BYTES: Final = 1 << 20
 MAX_COMMANDS_BYTES: Final = 16 << 20
@@ -96,7 +95,8 @@ def _start(args: argparse.Namespace) -> tuple[Board, GameState]:
         number = int(args.scenario)
         if number not in scenario_numbers():
             raise UserError(f"no scenario {number}: choose 1-10", 2)
-        return new_game(load_scenario(number), load_map())
+        board = load_board(number)
+        return board, new_game(board)
     raw = _read(args.position, MAX_POSITION_BYTES, "position")
     try:
         state = position.loads(raw)
@@ -104,7 +104,7 @@ def _start(args: argparse.Namespace) -> tuple[Board, GameState]:
         raise UserError(f"position {args.position}: {exc}", 2) from None
     if state.scenario not in scenario_numbers():
         raise UserError(f"position {args.position}: no scenario {state.scenario}", 2)
-    board = Board.from_scenario(load_scenario(state.scenario), load_map())
+    board = load_board(state.scenario)
     problems = position.check(board, state)
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""

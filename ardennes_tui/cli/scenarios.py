@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from rules.scenario import scenario_specs
+from scenarios import scenario_specs
 
 
 def register(subparsers: Any) -> None:

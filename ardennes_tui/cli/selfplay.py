@@ -40,9 +40,9 @@ from ardennes_tui.cli.selfplay_summary import (
     summary_markdown,
 )
 from ardennes_tui.errors import UserError
-from rules.scenario import scenario_numbers
 from rules.selfplay import LogError, encode_log, play, replay_log
 from rules.state import LAST_TURN
+from scenarios import load_board, scenario_numbers
 
 MAX_LOG_BYTES = 64 << 20
 MAX_JOBS: Final = 64
@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--seed: empty seed", 2)
     out: Path = args.output
     _check_output(out, args.force)
-    record = play(scenario, args.seed, args.turns)
+    record = play(load_board(scenario), args.seed, args.turns)
     _write_atomic(out, encode_log(record), args.force)
     v = record.verdict
     last = record.vp[-1] if record.vp else None
@@ -177,7 +177,7 @@ def _replay(path: Path) -> int:
     if len(data) > MAX_LOG_BYTES:
         raise UserError(f"{path} is over the {MAX_LOG_BYTES} byte limit", 2)
     try:
-        result = replay_log(data)
+        result = replay_log(data, load_board)
     except LogError as exc:
         raise UserError(f"{path}: {exc}", 2) from None
     if result.ok:

@@ -19,9 +19,9 @@ from typing import Final
 import msgspec
 
 from ardennes_tui.errors import UserError
-from rules.scenario import scenario_numbers
 from rules.selfplay import BOTS, BotError, GameRecord, TurnVP, play
 from rules.state import LAST_TURN, Verdict
+from scenarios import load_board, scenario_numbers
 
 MAX_GAMES: Final = 2000
 """The most games one ``--summary`` run plays (about 3 hours on one core)."""
@@ -147,7 +147,7 @@ def progress_line(done: int, total: int, r: GameResult, seconds: float) -> None:
 def play_one(game: tuple[int, str]) -> tuple[GameResult, float]:
     """Play one game of a batch (in a worker process): its result and the seconds it took."""
     t0 = time.perf_counter()
-    record = play(game[0], game[1])
+    record = play(load_board(game[0]), game[1])
     return game_result(record), time.perf_counter() - t0
 
 

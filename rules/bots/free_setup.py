@@ -1,9 +1,10 @@
 """The bots' free set-up (AO-17.b German, AO-17.c Allied): where each unit goes, and the order
 of ``Place`` commands that gets it there with one unit a hex at every step.
 
-The constraints (``rules.setup_rules``): a front-line unit (``rules.scenario.front_line_units``)
-stays on its side's front line (``rules.start_line.front_line``), a rear unit stays on its own
-side behind it (``rules.start_line.rear_area``); one unit a hex.
+The constraints (``rules.setup_rules``): a front-line unit
+(``rules.setup_rules.front_line_units``) stays on its side's front line
+(``rules.start_line.front_line``), a rear unit stays on its own side behind it
+(``rules.start_line.rear_area``); one unit a hex.
 
 * **German**: the front-line hexes are ranked by the objective pull (nearer Bastogne, St. Vith,
   the Meuse and the exits is better, :data:`GERMAN_PULL` a hex), a road into the hex
@@ -27,7 +28,7 @@ from typing import Final
 
 from rules.commands import Place
 from rules.hexgrid import HexId, distance
-from rules.scenario import front_line_units, scenario_specs
+from rules.setup_rules import front_line_units
 from rules.start_line import front_line, rear_area
 from rules.state import Board, GameState, other_side
 from rules.units import Side
@@ -56,12 +57,9 @@ ALLIED_KEY_TOWNS: Final = (
 )
 
 
-def is_free(state: GameState, side: Side) -> bool:
-    """Whether ``side`` has a free set-up in the scenario of ``state`` (AO-17.b/c)."""
-    spec = scenario_specs().get(state.scenario)
-    if spec is None:
-        return False
-    return (spec.german_setup if side == "german" else spec.allied_setup) == "free"
+def is_free(board: Board, side: Side) -> bool:
+    """Whether ``side`` has a free set-up in the scenario of ``board`` (AO-17.b/c)."""
+    return board.scenario is not None and board.scenario.setup_kind(side) == "free"
 
 
 def _strength_near(board: Board, state: GameState, side: Side, h: HexId, r: int) -> int:
@@ -105,7 +103,7 @@ def placement(
     m = board.game_map
     front = front_line(m, side)
     rear = rear_area(m, side)
-    front_units = front_line_units(m)
+    front_units = front_line_units(board)
     enemy = other_side(side)
     mine = sorted(
         u.id
@@ -167,7 +165,7 @@ def place_orders(
     m = board.game_map
     front = front_line(m, side)
     rear = rear_area(m, side)
-    front_units = front_line_units(m)
+    front_units = front_line_units(board)
     where = {u.id: u.hex for u in state.units if u.status == "on_map" and u.hex is not None}
     taken: dict[HexId, str] = {h: uid for uid, h in where.items() if h is not None}
     pending = sorted(uid for uid, h in want.items() if where.get(uid) != h)

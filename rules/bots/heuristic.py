@@ -307,7 +307,7 @@ class Bot:
     def _free_setup(self, board: Board, state: GameState) -> Command | None:
         """A free set-up (AO-17.b/c, :mod:`rules.bots.free_setup`): the next ``Place`` of the
         planned rearrangement the engine accepts; a historical set-up is accepted as it is."""
-        if state.side != self.side or not is_free(state, self.side):
+        if state.side != self.side or not is_free(board, self.side):
             return None
         if self._orders is None:
             self._orders = place_orders(board, state, self.side, fields(board).objective)

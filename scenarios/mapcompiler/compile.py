@@ -118,7 +118,7 @@ def build(geo_dir: Path = GEO_DIR, out: Path = MAP_PATH) -> bytes:
 def build_setup(map_raw: bytes, out: Path = SETUP_PATH) -> bytes:
     """Snap the historical set-up (``setup.toml``, lat/lon) to the hexes of the compiled map
     ``map_raw`` and write it to ``out`` (AO-17.a); return the bytes written."""
-    from rules.scenario import compile_setup, encode_setup
+    from scenarios.setup import compile_setup, encode_setup
 
     raw = encode_setup(compile_setup(gamemap.decode_map(map_raw)))
     out.write_bytes(raw)

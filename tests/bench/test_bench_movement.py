@@ -15,21 +15,19 @@ import msgspec
 import pytest
 
 from rules.commands import Move
-from rules.engine import Applied, apply
-from rules.gamemap import load_map
+from rules.engine import Applied, apply, new_game
 from rules.movement import legal_moves, legal_moves_for_side
-from rules.state import Board, GameState, UnitState, initial_state
+from rules.state import Board, GameState, UnitState
 from tests.enginekit import make_map, position, unit
 
 HAVE_REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json").is_file()
 
 
 def _real() -> tuple[Board, GameState]:
-    from rules.scenario import load_scenario
+    from scenarios import load_board
 
-    sc = load_scenario(1)
-    b = Board.from_scenario(sc, load_map())
-    s = initial_state(b, 1, sc.setup)
+    b = load_board(1)
+    s = new_game(b)
     return b, msgspec.structs.replace(s, turn=3, side="german", phase="initial_movement")
 
 

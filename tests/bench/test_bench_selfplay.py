@@ -8,25 +8,26 @@ from functools import cache
 from typing import Any
 
 from rules.selfplay import GameRecord, encode_log, play, replay_log
+from scenarios import load_board
 
 
 @cache
 def record() -> GameRecord:
-    return play(1, 1)
+    return play(load_board(1), 1)
 
 
 def test_bench_selfplay_full_game_scenario_1(benchmark: Any) -> None:
-    r = benchmark.pedantic(play, args=(1, 1), rounds=2, iterations=1)
+    r = benchmark.pedantic(lambda: play(load_board(1), 1), rounds=2, iterations=1)
     assert r.verdict is not None
 
 
 def test_bench_replay_full_game_log(benchmark: Any) -> None:
     data = encode_log(record())
-    res = benchmark.pedantic(replay_log, args=(data,), rounds=3, iterations=1)
+    res = benchmark.pedantic(replay_log, args=(data, load_board), rounds=3, iterations=1)
     assert res.ok
 
 
 def test_bench_replay_full_game_log_final_hash_only(benchmark: Any) -> None:
     data = encode_log(record())
-    res = benchmark.pedantic(replay_log, args=(data, False), rounds=3, iterations=1)
+    res = benchmark.pedantic(replay_log, args=(data, load_board, False), rounds=3, iterations=1)
     assert res.ok

@@ -17,9 +17,9 @@ import msgspec
 import pytest
 
 from rules.combat import defender_supply
-from rules.gamemap import load_map
+from rules.engine import new_game
 from rules.interdiction import interdiction_at_combat, interdiction_for, lift_interdiction
-from rules.state import Board, GameState, Interdiction, initial_state
+from rules.state import Board, GameState, Interdiction
 from rules.supply import supply_judgment
 from rules.units import Side
 
@@ -28,11 +28,10 @@ pytestmark = pytest.mark.skipif(not HAVE_REAL_MAP, reason="compiled map not pres
 
 
 def _real(side: Side) -> tuple[Board, GameState]:
-    from rules.scenario import load_scenario
+    from scenarios import load_board
 
-    sc = load_scenario(1)
-    b = Board.from_scenario(sc, load_map())
-    s = initial_state(b, 1, sc.setup)
+    b = load_board(1)
+    s = new_game(b)
     s = msgspec.structs.replace(s, turn=2, side=side, phase="supply_judgment")
     it = interdiction_for(b, s, side, 2)
     return b, msgspec.structs.replace(s, interdicted=Interdiction(**{side: it}))

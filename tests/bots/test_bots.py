@@ -33,19 +33,20 @@ from rules.dice import SeededDice
 from rules.engine import Applied, apply
 from rules.odds import column_rank
 from rules.rejection import Rejection
-from rules.selfplay import GameRecord, play, start
+from rules.selfplay import GameRecord, play
 from rules.state import Decision, GameState
-from tests.enginekit import board, line_map, make_map, position, unit
+from scenarios import load_board
+from tests.enginekit import board, line_map, make_map, position, scenario_start, unit
 
 
 @cache
 def game() -> GameRecord:
-    return play(1, 3, turns=3)
+    return play(load_board(1), 3, turns=3)
 
 
 def states(r: GameRecord):  # type: ignore[no-untyped-def]
     """(state before, command, state after) along a record."""
-    b, s = start(r.scenario)
+    b, s = scenario_start(r.scenario)
     dice = SeededDice(bytes.fromhex(r.dice_seed))
     for cmd in r.commands:
         res = apply(b, s, cmd, dice)
@@ -67,7 +68,7 @@ def test_the_stream_is_deterministic_and_in_range() -> None:
 
 
 def _bot_and_board() -> tuple[Bot, object, GameState]:
-    b, s = start(1)
+    b, s = scenario_start(1)
     return Bot("german", BotRng(b"t")), b, s
 
 
@@ -370,7 +371,7 @@ def test_holding_mode_goes_for_the_exit_and_counts_each_exit_once() -> None:
 
 def _bot_setup(scenario: int) -> tuple[object, GameState, list[object]]:
     """Both bots' set-up steps of ``scenario``: (board, state after them, their commands)."""
-    b, s = start(scenario)
+    b, s = scenario_start(scenario)
     bots = {"allied": Bot("allied", BotRng(b"a")), "german": Bot("german", BotRng(b"g"))}
     cmds: list[object] = []
     while s.phase in ("setup_allied", "setup_german"):
@@ -386,9 +387,9 @@ def test_free_setup_is_legal_and_rearranges() -> None:
     """Scenario 6 (both sides free, AO-17.b/c): every Place is accepted one at a time, the
     result passes ``validate_free_setup`` and differs from the historical set-up: the Allies
     hold Bastogne and St. Vith with their strongest rear units."""
-    from rules.scenario import load_scenario
     from rules.setup_rules import validate_free_setup
     from rules.state import Board
+    from scenarios import load_scenario
 
     b, s, cmds = _bot_setup(6)
     assert isinstance(b, Board)
@@ -400,7 +401,7 @@ def test_free_setup_is_legal_and_rearranges() -> None:
             for u in s.units
             if u.hex is not None and u.id in sc.setup and b.defs[u.id].side == side
         }
-        assert validate_free_setup(sc, side, placed, b.game_map) == []
+        assert validate_free_setup(b, side, placed) == []
         assert placed != {u: sc.setup[u] for u in placed}
     towns = b.game_map.towns()
     assert [u.id for u in s.at(towns["Bastogne"])] == ["us-ccb9"]
@@ -408,7 +409,7 @@ def test_free_setup_is_legal_and_rearranges() -> None:
 
 
 def test_historical_setup_is_accepted_as_it_is() -> None:
-    from rules.scenario import load_scenario
+    from scenarios import load_scenario
 
     _b, s, cmds = _bot_setup(1)
     assert cmds == [EndPhase(), EndPhase()]
@@ -419,7 +420,7 @@ def test_historical_setup_is_accepted_as_it_is() -> None:
 def test_game_turn_1_obligations_are_met_after_a_free_setup() -> None:
     """One unit a hex puts a German unit next to several American hexes: it attacks them
     all at once (multi-hex, AO-4.2h*)."""
-    r = play(6, 1, turns=1)
+    r = play(load_board(6), 1, turns=1)
     assert [v.turn for v in r.vp] == [1]
     multi = [c for c in r.commands if isinstance(c, DeclareAttack) and len(c.defenders) > 1]
     assert multi

@@ -21,15 +21,15 @@ from rules.selfplay import (
     encode_log,
     play,
     replay_log,
-    start,
 )
 from rules.state import LAST_TURN, Board, GameState, state_hash
-from tests.enginekit import illegal_state
+from scenarios import load_board
+from tests.enginekit import illegal_state, scenario_start
 
 
 @cache
 def game(scenario: int, seed: int, turns: int | None) -> GameRecord:
-    return play(scenario, seed, turns)
+    return play(load_board(scenario), seed, turns)
 
 
 def lost(b: Board, s: GameState, side: str) -> int:
@@ -38,7 +38,7 @@ def lost(b: Board, s: GameState, side: str) -> int:
 
 def check_game(r: GameRecord) -> None:
     """Replay ``r`` command by command and check every state on the way."""
-    b, s = start(r.scenario)
+    b, s = scenario_start(r.scenario)
     dice = SeededDice(bytes.fromhex(r.dice_seed))
     tabulated = iter(r.vp)
     for i, cmd in enumerate(r.commands):
@@ -73,8 +73,8 @@ def check_game(r: GameRecord) -> None:
 
 
 def test_same_seed_gives_the_same_bytes() -> None:
-    a = encode_log(play(1, 11, turns=2))
-    b = encode_log(play(1, 11, turns=2))
+    a = encode_log(play(load_board(1), 11, turns=2))
+    b = encode_log(play(load_board(1), 11, turns=2))
     assert a == b
 
 
@@ -92,7 +92,7 @@ def test_the_log_replays_to_the_final_hash() -> None:
     assert head.scenario == 1 and head.seed == "1" and head.dice_seed == r.dice_seed
     assert [x.command for x in body] == list(r.commands)
     assert foot is not None and foot.hash == r.final_hash
-    res = replay_log(data)
+    res = replay_log(data, load_board)
     assert res.ok and res.final_hash == r.final_hash and res.commands == len(r.commands)
 
 
@@ -102,13 +102,13 @@ def test_replay_names_the_first_diverging_command() -> None:
     line = msgspec.json.decode(lines[40])
     line["hash"] = "0" * 64
     lines[40] = msgspec.json.encode(line)
-    res = replay_log(b"\n".join(lines) + b"\n")
+    res = replay_log(b"\n".join(lines) + b"\n", load_board)
     assert not res.ok and res.diverged_at == 39 and "command 39" in res.message
     # without per-command hashes the final hash still catches a changed dice seed
     other = encode_log(game(1, 1, 2), hashes=False).replace(
         game(1, 1, 2).dice_seed.encode(), game(1, 2, 2).dice_seed.encode()
     )
-    res = replay_log(other)
+    res = replay_log(other, load_board)
     assert not res.ok
 
 
@@ -126,12 +126,12 @@ def test_short_games_stay_legal_and_score_by_the_rules(scenario: int, seed: int)
 @pytest.mark.parametrize("scenario", range(1, 11))
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_full_games_end_with_a_verdict(scenario: int, seed: int) -> None:
-    r = play(scenario, seed)
+    r = play(load_board(scenario), seed)
     assert r.verdict is not None
     assert r.final_phase == "game_over"
     assert r.vp[-1].turn == LAST_TURN or r.verdict.kind == "immediate"
     check_game(r)
-    assert replay_log(encode_log(r)).ok
+    assert replay_log(encode_log(r), load_board).ok
 
 
 # -- the command --------------------------------------------------------------------------------
@@ -230,7 +230,7 @@ def test_replay_is_as_strict_as_the_app() -> None:
     ``decode_log``: the same header, numbering and count checks, the same strict dice seed."""
     from rules.selfplay import LogError
 
-    lines = encode_log(play(1, 1, turns=1)).splitlines()
+    lines = encode_log(play(load_board(1), 1, turns=1)).splitlines()
     head = msgspec.json.decode(lines[0])
     end = msgspec.json.decode(lines[-1])
 
@@ -251,4 +251,4 @@ def test_replay_is_as_strict_as_the_app() -> None:
     ]
     for data, why in cases:
         with pytest.raises(LogError, match=re.escape(why)):
-            replay_log(data)
+            replay_log(data, load_board)

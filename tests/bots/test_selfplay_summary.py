@@ -21,11 +21,12 @@ from ardennes_tui.cli.selfplay_summary import (
 )
 from rules.selfplay import GameRecord, TurnVP, play
 from rules.state import Verdict
+from scenarios import load_board
 
 
 @cache
 def game(scenario: int, seed: str) -> GameRecord:
-    return play(scenario, seed)
+    return play(load_board(scenario), seed)
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

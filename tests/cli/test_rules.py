@@ -11,11 +11,10 @@ import pytest
 from ardennes_tui import cli
 from rules import position
 from rules.commands import EndPhase, Move
-from rules.engine import Applied, apply, new_game
-from rules.gamemap import load_map
+from rules.engine import Applied, apply
 from rules.movement import legal_moves
-from rules.scenario import load_scenario
 from rules.state import GameState, state_hash
+from scenarios import load_board
 from tests.enginekit import scenario_gt1_german_combat
 
 
@@ -49,7 +48,7 @@ def test_moves_prints_the_engine_answer(
     code, out, err = run(["rules", "moves", "--position", str(pos), "--unit", "de-1ss-a"], capsys)
     assert code == 0 and err == ""
     got = json.loads(out)
-    board, _ = new_game(load_scenario(1), load_map())
+    board = load_board(1)
     want = legal_moves(board, mech_phase, "de-1ss-a")
     assert got["unit"] == "de-1ss-a" and got["state_hash"] == state_hash(mech_phase)
     assert len(want) > 10  # a panzer regiment has somewhere to go
@@ -60,7 +59,7 @@ def test_moves_prints_the_engine_answer(
 def test_apply_moves_a_unit_and_prints_the_final_position(
     tmp_path: Path, mech_phase: GameState, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    board, _ = new_game(load_scenario(1), load_map())
+    board = load_board(1)
     reach = legal_moves(board, mech_phase, "de-1ss-a")
     target = max(sorted(reach), key=lambda h: reach[h].cost)
     cmds = tmp_path / "c.jsonl"

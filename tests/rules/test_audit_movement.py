@@ -23,10 +23,10 @@ from rules.gamemap import GameMap
 from rules.movement import legal_moves, movement_allowance, trace_path
 from rules.rejection import Rejection
 from rules.roadmode import road_rate
-from rules.scenario import load_oob
 from rules.state import Board, GameState, UnitState
 from rules.units import UnitDef
 from rules.zoc import zone_of
+from scenarios import load_oob
 from tests.enginekit import board, costs, ended, line_map, make_map, moved, outcome, position, unit
 
 

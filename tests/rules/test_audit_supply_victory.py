@@ -28,7 +28,7 @@ from rules import reinforcements as rf
 from rules.combat import defender_supply, preview_attack
 from rules.commands import Drop, EndPhase, Move, Place
 from rules.dice import DieRoll, ScriptedDice
-from rules.engine import Applied, apply, drop_hexes, drop_required, new_game
+from rules.engine import Applied, apply, drop_hexes, drop_required
 from rules.events import (
     GameEnded,
     InterdictionSet,
@@ -36,16 +36,27 @@ from rules.events import (
     VictoryPointsScored,
     VictoryPointsTabulated,
 )
-from rules.gamemap import GameMap, load_map
+from rules.gamemap import GameMap
 from rules.interdiction import interdiction_at_combat, interdiction_for, lift_interdiction
 from rules.movement import legal_moves, movement_allowance
 from rules.rejection import Rejection
-from rules.scenario import load_scenario
+from rules.scenario import Arrival
 from rules.state import Board, GameState, Phase, Supply, UnitState, Verdict, VictoryPoints
 from rules.supply import supply_judgment, supply_of
 from rules.units import Side, UnitDef
 from rules.victory import held_exits, tally, verdict_for
-from tests.enginekit import attack, board, ended, make_map, ok, outcome, position, refused, unit
+from tests.enginekit import (
+    attack,
+    board,
+    ended,
+    make_map,
+    ok,
+    outcome,
+    position,
+    refused,
+    scenario_start,
+    unit,
+)
 from tests.rules.test_interdiction import with_start_line
 from tests.rules.test_reinforcements import B as RING
 from tests.rules.test_reinforcements import remap
@@ -716,16 +727,9 @@ WB_MAP = meuse(
 )
 
 
-class _Arr(msgspec.Struct, frozen=True):
-    unit: str
-    turn: int
-    section: str
-
-
 def wb_board() -> Board:
-    b = Board(WB_MAP, [unit("w", "allied", ma=8), unit("g1"), unit("a1", "allied")], {"w": 5})
-    rf.register_schedule(b, [_Arr("w", 5, "WB")])
-    return b
+    units = [unit("w", "allied", ma=8), unit("g1"), unit("a1", "allied")]
+    return Board(WB_MAP, units, arrivals=[Arrival("w", 5, "WB")])
 
 
 @pytest.mark.rule("AO-14.3C")
@@ -775,10 +779,9 @@ def test_each_scenario_brings_its_units_on_its_own_schedule() -> None:
     """AO-17.d and the errata lists: 39 i arrives on GT2 at the historical rate and on GT3 at
     the slowed rate (scenario 4); 2ss a on GT4 historically and on GT2 at the accelerated rate
     (scenario 2, errata 18.0); ccr5 (historical GT6) never arrives at the slowed rate."""
-    m = load_map()
 
     def at_gt2(n: int, side: Side) -> tuple[Board, GameState]:
-        b, s = new_game(load_scenario(n), m)
+        b, s = scenario_start(n)
         return b, msgspec.structs.replace(s, turn=2, side=side, phase="reinforcement")
 
     b1, s1 = at_gt2(1, "allied")

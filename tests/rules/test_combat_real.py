@@ -10,11 +10,10 @@ import pytest
 from rules.combat import gt1_unmet
 from rules.commands import Command, DeclareAttack, EndPhase, ResolveAttacks, StandingOrders
 from rules.dice import SeededDice
-from rules.engine import Applied, apply, new_game, replay_hashes
-from rules.gamemap import load_map
-from rules.scenario import load_scenario
+from rules.engine import Applied, apply, replay_hashes
 from rules.stacking import over_limit
 from rules.state import state_hash
+from tests.enginekit import scenario_start
 
 REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json")
 pytestmark = pytest.mark.skipif(not REAL_MAP.is_file(), reason="map.json not built")
@@ -23,7 +22,7 @@ pytestmark = pytest.mark.skipif(not REAL_MAP.is_file(), reason="map.json not bui
 @pytest.mark.rule("AO-4.2h*")
 @pytest.mark.rule("AO-4.2d")
 def test_the_gt1_german_attacks_resolve_as_one_batch_and_replay() -> None:
-    b, s0 = new_game(load_scenario(1), load_map())
+    b, s0 = scenario_start(1)
     dice = SeededDice(b"gt1")
     log: list[Command] = []
     s = s0

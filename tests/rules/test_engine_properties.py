@@ -22,7 +22,7 @@ from rules.movement import legal_moves, trace_path
 from rules.rejection import Rejection
 from rules.stacking import over_limit
 from rules.state import Board, GameState, UnitState, state_hash
-from tests.enginekit import board, make_map, position, unit
+from tests.enginekit import board, make_map, position, scenario_start, unit
 
 COLS, ROWS = 6, 5
 HEXES = [hexgrid.make(c, r) for c in range(1, COLS + 1) for r in range(1, ROWS + 1)]
@@ -256,12 +256,9 @@ def test_real_map_scenario_1_every_offered_move_applies() -> None:
 
     if not importlib.resources.files("scenarios").joinpath("ardennes", "map.json").is_file():
         pytest.skip("scenarios/ardennes/map.json not built")
-    from rules.engine import new_game
-    from rules.gamemap import load_map
     from rules.movement import legal_moves_for_side
-    from rules.scenario import load_scenario
 
-    b, s = new_game(load_scenario(1), load_map())
+    b, s = scenario_start(1)
     assert over_limit(b, s) == []
     for side in ("german", "allied"):
         # GT3: on GT2 the German must first drop von der Heydte (AO-15.a)

@@ -33,7 +33,12 @@ from rules.events import (
 from rules.movement import legal_moves
 from rules.rejection import Rejection
 from rules.state import Board, GameState, UnitState, VictoryPoints, state_hash
-from tests.enginekit import ended, scenario_gt1_german_combat, without_gt1_obligations
+from tests.enginekit import (
+    ended,
+    scenario_gt1_german_combat,
+    scenario_start,
+    without_gt1_obligations,
+)
 from tests.rules.test_reinforcements import B as RING
 from tests.rules.test_reinforcements import state as ring_state
 
@@ -290,7 +295,9 @@ def test_gt2_drop_is_mandatory_and_resolved_by_the_die() -> None:
     assert a.state.dice_drawn == s.dice_drawn + 1
     assert not drop_required(b, a.state)
     ok(apply(b, a.state, EndPhase()))
-    refused(apply(b, a.state, Drop(hex=hexes[1]), ScriptedDice([2], start=s.dice_drawn + 1)), "AO-15.a")
+    refused(
+        apply(b, a.state, Drop(hex=hexes[1]), ScriptedDice([2], start=s.dice_drawn + 1)), "AO-15.a"
+    )
     # a 3 eliminates it: 1 VP to the Allies (AO-16.A)
     d = ok(apply(b, s, Drop(hex=hexes[0]), ScriptedDice([3], start=s.dice_drawn)))
     assert any(isinstance(e, UnitEliminated) and e.case == "AO-15.b" for e in d.events)
@@ -388,11 +395,7 @@ def test_gt18_verdicts(g: int, a: int, winner: str | None, kind: str) -> None:
 @pytest.mark.rule("AO-16.1")
 @pytest.mark.rule("AO-16.3")
 def test_scenario_1_plays_to_the_verdict_and_replays() -> None:
-    from rules.engine import new_game
-    from rules.gamemap import load_map
-    from rules.scenario import load_scenario
-
-    b, s0 = new_game(load_scenario(1), load_map())
+    b, s0 = scenario_start(1)
     dice = SeededDice(b"whole-game")
     log1: list[object] = []
     s1 = drive(b, s0, (1, "german", "combat"), dice, log1)
@@ -438,24 +441,19 @@ def test_german_units_staging_on_an_east_entry_hex_are_exempt_from_spacing() -> 
 
 
 @pytest.mark.rule("AO-17.d")
-def test_board_from_scenario_registers_the_schedule() -> None:
-    from rules.gamemap import load_map
-    from rules.scenario import load_scenario
+def test_the_scenario_board_carries_the_schedule() -> None:
+    from scenarios import load_board, load_scenario
 
     sc = load_scenario(1)
-    b = Board.from_scenario(sc, load_map())
-    assert rf.SCHEDULE_KEY in b.cache
+    b = load_board(1)
+    assert b.arrivals == sc.arrivals
     assert rf.schedule(b) == {a.unit: (a.turn, a.section) for a in sc.arrivals}
 
 
 @pytest.mark.rule("AO-4.2b")
 @pytest.mark.rule("AO-14.1A")
 def test_gt1_german_reinforcement_enters_on_the_east_edge() -> None:
-    from rules.engine import new_game
-    from rules.gamemap import load_map
-    from rules.scenario import load_scenario
-
-    b, s = new_game(load_scenario(1), load_map())
+    b, s = scenario_start(1)
     s = ended(b, s, 2)
     assert (s.turn, s.side, s.phase) == (1, "german", "reinforcement")
     assert pending_reinforcements(b, s) == [
@@ -472,15 +470,15 @@ def test_gt1_german_reinforcement_enters_on_the_east_edge() -> None:
 @pytest.mark.rule("AO-9.6N")
 def test_west_bank_units_do_not_advance_across_the_meuse() -> None:
     from rules import combat
+    from rules.scenario import Arrival
     from rules.state import Attack, Resolution
     from tests.enginekit import unit
-    from tests.rules.test_reinforcements import SCHEDULE, _Arr, ring_map
+    from tests.rules.test_reinforcements import SCHEDULE, ring_map
 
     defs = [unit(u, "allied" if u[0] in "asw" else "german", mech=True) for u in SCHEDULE]
     defs += [unit(u, "german") for u in ("ga", "gb", "gm")] + [unit("ax", "allied")]
     defs += [unit("ai", "allied")]
-    b = Board(ring_map(), defs, {u: t for u, (t, _s) in SCHEDULE.items()})
-    rf.register_schedule(b, [_Arr(u, t, sec) for u, (t, sec) in SCHEDULE.items()])
+    b = Board(ring_map(), defs, arrivals=[Arrival(u, t, sec) for u, (t, sec) in SCHEDULE.items()])
     s = ring_state({"w1": "0303", "a1": "0304"}, turn=6)
     s = msgspec.structs.replace(s, phase="combat")
     r = Resolution(

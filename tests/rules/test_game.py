@@ -99,7 +99,13 @@ def test_pop_never_undoes_a_die_roll() -> None:
 
 def test_options_new_game() -> None:
     o = new(1).options()
-    assert (o.mode, o.acting, o.side, o.phase, o.turn) == ("setup", "allied", "allied", "setup_allied", 1)
+    assert (o.mode, o.acting, o.side, o.phase, o.turn) == (
+        "setup",
+        "allied",
+        "allied",
+        "setup_allied",
+        1,
+    )
     assert o.setup == "historical" and o.placeable == () and o.may_end_phase
 
 

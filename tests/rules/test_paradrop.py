@@ -13,24 +13,18 @@ import msgspec
 import pytest
 
 from rules import paradrop as pd
-from rules import reinforcements as rf
 from rules.dice import ScriptedDice
 from rules.rejection import Rejection
+from rules.scenario import Arrival
 from rules.state import Board, GameState, Phase, UnitState
 from rules.victory import tabulate
-from tests.enginekit import make_map, outcome, unit
+from tests.enginekit import make_map, outcome, scenario_start, unit
 
 GRID = """
 e . . x
 . . . .
 . . . E
 """
-
-
-class _Arr(msgspec.Struct, frozen=True):
-    unit: str
-    turn: int
-    section: str
 
 
 def _board() -> Board:
@@ -40,9 +34,7 @@ def _board() -> Board:
         unit("div", "german", size="XX"),
         unit("a", "allied"),
     ]
-    b = Board(make_map(GRID), defs, {"vdh": 2})
-    rf.register_schedule(b, [_Arr("vdh", 2, "drop")])
-    return b
+    return Board(make_map(GRID), defs, arrivals=[Arrival("vdh", 2, "drop")])
 
 
 B = _board()
@@ -132,13 +124,7 @@ def test_a_refused_drop_draws_no_die() -> None:
 
 @pytest.mark.rule("AO-15.a")
 def test_von_der_heydte_on_the_real_map() -> None:
-    from rules.engine import new_game
-    from rules.gamemap import load_map
-    from rules.scenario import load_scenario
-
-    sc = load_scenario(1)
-    board, st = new_game(sc, load_map())
-    rf.register_schedule(board, sc.arrivals)
+    board, st = scenario_start(1)
     assert pd.drop_unit(board) == "de-vdh"
     gt2 = msgspec.structs.replace(st, turn=2, side="german", phase="initial_movement")
     assert pd.drop_pending(board, gt2)

@@ -9,8 +9,8 @@ import pytest
 
 import rules
 from rules import record
-from tests.realmap import needs_real_map
 from tests.enginekit import make_map
+from tests.realmap import needs_real_map
 from tests.rules.test_game import bot_game
 
 
@@ -115,7 +115,10 @@ def test_a_false_footer_is_named(played: tuple[rules.Game, bytes]) -> None:
         (lambda ls: ls[0]["dice"].update(text="nope"), "seed text and hex differ"),
         (lambda ls: ls[2].update(n=5), "command 1 (end_phase) is numbered 5"),
         (lambda ls: ls[1].update(hash="abc"), "the hash is not 64 hex digits"),
-        (lambda ls: ls[-1].update(commands=1), "the end line counts 1 commands, the record holds 2"),
+        (
+            lambda ls: ls[-1].update(commands=1),
+            "the end line counts 1 commands, the record holds 2",
+        ),
         (lambda ls: ls.insert(2, dict(ls[0])), "a header or end line in the middle"),
     ],
 )

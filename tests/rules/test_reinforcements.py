@@ -20,12 +20,12 @@ import msgspec
 import pytest
 
 from rules import reinforcements as rf
-from rules.engine import new_game
-from rules.gamemap import ALLIED_SECTIONS, GameMap, load_map
-from rules.scenario import load_scenario
+from rules.gamemap import ALLIED_SECTIONS, GameMap
+from rules.scenario import Arrival
 from rules.state import Board, GameState, UnitState, VictoryPoints
 from rules.units import Side
-from tests.enginekit import make_map, unit
+from scenarios import load_scenario
+from tests.enginekit import make_map, scenario_start, unit
 
 _State = GameState  # ``GameState.delayed`` holds the delays (AO-14.1b)
 
@@ -99,12 +99,6 @@ SCHEDULE = {
 }
 
 
-class _Arr(msgspec.Struct, frozen=True):
-    unit: str
-    turn: int
-    section: str
-
-
 def ring_board() -> Board:
     defs = [unit(u, "allied" if u[0] in "asw" else "german") for u in SCHEDULE]
     defs += [
@@ -114,9 +108,7 @@ def ring_board() -> Board:
         unit("ax", "allied"),
         unit("ai", "allied", ma=8),
     ]
-    b = Board(ring_map(), defs, {u: t for u, (t, _s) in SCHEDULE.items()})
-    rf.register_schedule(b, [_Arr(u, t, s) for u, (t, s) in SCHEDULE.items()])
-    return b
+    return Board(ring_map(), defs, arrivals=[Arrival(u, t, s) for u, (t, s) in SCHEDULE.items()])
 
 
 NO_VP = VictoryPoints()
@@ -338,10 +330,7 @@ def test_west_bank_units_may_not_cross_the_meuse_before_25_german_vp() -> None:
 
 
 def _real(number: int) -> tuple[Board, GameState]:
-    sc = load_scenario(number)
-    board, st = new_game(sc, load_map())
-    rf.register_schedule(board, sc.arrivals)
-    return board, st
+    return scenario_start(number)
 
 
 @pytest.mark.rule("AO-14.1A")

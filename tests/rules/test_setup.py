@@ -10,14 +10,7 @@ import msgspec
 import pytest
 
 from rules import hexgrid
-from rules.gamemap import GameMap, HexsideData, load_map
-from rules.placement import PlacementError, Spot, km_between, place
-from rules.scenario import (
-    front_line_units,
-    historical_setup,
-    load_oob,
-    setup_entries,
-)
+from rules.gamemap import GameMap, HexsideData
 from rules.start_line import (
     front_line,
     german_side,
@@ -26,6 +19,9 @@ from rules.start_line import (
     side_of,
     start_line_problems,
 )
+from scenarios.loader import load_map, load_oob, setup_entries
+from scenarios.placement import PlacementError, Spot, km_between, place
+from scenarios.setup import front_line_units, historical_setup
 from tests.fixtures_maps import fixture_map, fixture_map_data
 
 HAVE_REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json").is_file()
@@ -218,7 +214,7 @@ def test_placement_does_not_depend_on_hash_seed() -> None:
     import subprocess
     import sys
 
-    code = "import json; from rules.scenario import historical_setup as h; print(json.dumps(h()))"
+    code = "import json; from scenarios import historical_setup as h; print(json.dumps(h()))"
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
     out = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
@@ -277,9 +273,9 @@ def test_positions_agree_with_bita_start_hexes() -> None:
 def test_committed_setup_is_the_compiled_one(tmp_path: Path) -> None:
     """`python -m scenarios.build` writes the set-up snapped to the committed map; the
     committed file is exactly what it writes, so every machine starts from the same hexes."""
-    from rules.gamemap import encode_map, load_map
-    from rules.scenario import compile_setup, encode_setup, historical_setup
+    from rules.gamemap import encode_map
     from scenarios.build import SETUP_PATH, build_setup
+    from scenarios.setup import compile_setup, encode_setup
 
     game_map = load_map()
     out = tmp_path / "setup.json"

@@ -15,30 +15,31 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.commands import EndPhase, Place
-from rules.engine import Applied, apply, new_game, setup_hexes
+from rules.engine import Applied, apply, setup_hexes
 from rules.events import UnitPlaced
-from rules.gamemap import load_map
 from rules.rejection import Rejection
-from rules.scenario import Scenario, front_line_units, load_scenario, validate_free_setup
+from rules.setup_rules import validate_free_setup
 from rules.start_line import front_line, own_side, rear_area
 from rules.state import Board, GameState
 from rules.units import Side
+from scenarios import load_board, load_map
+from scenarios.setup import front_line_units
+from tests.enginekit import scenario_start
 
 HAVE_REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json").is_file()
 pytestmark = pytest.mark.skipif(not HAVE_REAL_MAP, reason="scenarios/ardennes/map.json not built")
 
 
 @pytest.fixture(scope="module")
-def free() -> Scenario:
-    return load_scenario(10)  # both sides free (AO-18.a)
+def free() -> Board:
+    return load_board(10)  # both sides free (AO-18.a)
 
 
-def mine(sc: Scenario, side: Side) -> dict[str, str]:
-    units = {u.id: u for u in sc.units}
-    return {uid: h for uid, h in sc.setup.items() if units[uid].side == side}
+def mine(sc: Board, side: Side) -> dict[str, str]:
+    return {uid: h for uid, h in sc.setup.items() if sc.defs[uid].side == side}
 
 
-def free_hex(sc: Scenario, pool: frozenset[str]) -> str:
+def free_hex(sc: Board, pool: frozenset[str]) -> str:
     """The first hex of ``pool`` that no unit occupies."""
     taken = set(sc.setup.values())
     return min(h for h in pool if h not in taken)
@@ -50,12 +51,12 @@ def free_hex(sc: Scenario, pool: frozenset[str]) -> str:
 @pytest.mark.parametrize("number", [1, 3, 4, 10])
 @pytest.mark.parametrize("side", ["german", "allied"])
 def test_the_historical_setup_is_accepted(number: int, side: Side) -> None:
-    sc = load_scenario(number)
+    sc = load_board(number)
     assert validate_free_setup(sc, side, mine(sc, side)) == []
 
 
 @pytest.mark.rule("AO-17.b")
-def test_rearranging_along_the_front_line_is_allowed(free: Scenario) -> None:
+def test_rearranging_along_the_front_line_is_allowed(free: Board) -> None:
     p = mine(free, "german")
     p["de-27-i"], p["de-62-i"] = p["de-62-i"], p["de-27-i"]  # swap two front-line units
     p["de-1ss-a"], p["de-13-pt"] = p["de-13-pt"], p["de-1ss-a"]  # and two rear units
@@ -64,7 +65,7 @@ def test_rearranging_along_the_front_line_is_allowed(free: Scenario) -> None:
 
 
 @pytest.mark.rule("AO-17.b")
-def test_front_line_unit_moved_behind(free: Scenario) -> None:
+def test_front_line_unit_moved_behind(free: Board) -> None:
     p = mine(free, "german")
     h = free_hex(free, rear_area(load_map(), "german"))
     p["de-62-i"] = h
@@ -74,7 +75,7 @@ def test_front_line_unit_moved_behind(free: Scenario) -> None:
 
 
 @pytest.mark.rule("AO-17.b")
-def test_rear_unit_moved_onto_the_front_line(free: Scenario) -> None:
+def test_rear_unit_moved_onto_the_front_line(free: Board) -> None:
     p = mine(free, "german")
     h = free_hex(free, front_line(load_map(), "german"))
     p["de-2ss-ai"] = h
@@ -84,7 +85,7 @@ def test_rear_unit_moved_onto_the_front_line(free: Scenario) -> None:
 
 
 @pytest.mark.rule("AO-17.c")
-def test_allied_rear_unit_moved_onto_the_front_line(free: Scenario) -> None:
+def test_allied_rear_unit_moved_onto_the_front_line(free: Board) -> None:
     p = mine(free, "allied")
     h = free_hex(free, front_line(load_map(), "allied"))
     p["us-23-i"] = h
@@ -94,7 +95,7 @@ def test_allied_rear_unit_moved_onto_the_front_line(free: Scenario) -> None:
 
 
 @pytest.mark.rule("AO-17.c")
-def test_allied_front_line_unit_moved_behind(free: Scenario) -> None:
+def test_allied_front_line_unit_moved_behind(free: Board) -> None:
     p = mine(free, "allied")
     h = free_hex(free, rear_area(load_map(), "allied"))
     p["us-422-i"] = h
@@ -105,7 +106,7 @@ def test_allied_front_line_unit_moved_behind(free: Scenario) -> None:
 
 @pytest.mark.rule("AO-17.b")
 @pytest.mark.rule("AO-8.2C")
-def test_stacking_two_units(free: Scenario) -> None:
+def test_stacking_two_units(free: Board) -> None:
     p = mine(free, "german")
     h = p["de-48-i"]
     p["de-27-i"] = h  # both front-line units, so only the stack is wrong
@@ -115,7 +116,7 @@ def test_stacking_two_units(free: Scenario) -> None:
 
 
 @pytest.mark.rule("AO-17.c")
-def test_crossing_the_start_line(free: Scenario) -> None:
+def test_crossing_the_start_line(free: Board) -> None:
     p = mine(free, "allied")
     h = free_hex(free, front_line(load_map(), "german"))
     p["us-394-i"] = h
@@ -125,7 +126,7 @@ def test_crossing_the_start_line(free: Scenario) -> None:
 
 
 @pytest.mark.rule("AO-17.b")
-def test_german_crossing_the_start_line(free: Scenario) -> None:
+def test_german_crossing_the_start_line(free: Board) -> None:
     p = mine(free, "german")
     h = free_hex(free, rear_area(load_map(), "allied"))
     p["de-1ss-a"] = h
@@ -135,7 +136,7 @@ def test_german_crossing_the_start_line(free: Scenario) -> None:
 
 
 @pytest.mark.rule("AO-11.g")
-def test_impassable_hex(free: Scenario) -> None:
+def test_impassable_hex(free: Board) -> None:
     gm = load_map()
     impassable = frozenset(h for h in gm if gm.hex(h).terrain == "impassable")
     if not impassable:
@@ -149,7 +150,7 @@ def test_impassable_hex(free: Scenario) -> None:
 
 
 @pytest.mark.rule("AO-5.3M")
-def test_allied_map_edge_hex(free: Scenario) -> None:
+def test_allied_map_edge_hex(free: Board) -> None:
     """Allied units enter the Allied Map Edge hexes only by retreat (AO-5.3M): not at set-up
     (the same case the engine's per-Place check cites)."""
     gm = load_map()
@@ -162,14 +163,14 @@ def test_allied_map_edge_hex(free: Scenario) -> None:
 
 
 @pytest.mark.rule("AO-17.b")
-def test_missing_unit(free: Scenario) -> None:
+def test_missing_unit(free: Board) -> None:
     p = mine(free, "german")
     del p["de-326-i"]
     assert validate_free_setup(free, "german", p) == ["AO-17.b: 326 i is not placed"]
 
 
 @pytest.mark.rule("AO-17.b")
-def test_unit_of_the_other_side(free: Scenario) -> None:
+def test_unit_of_the_other_side(free: Board) -> None:
     p = mine(free, "german")
     p["us-23-i"] = free.setup["us-23-i"]
     assert validate_free_setup(free, "german", p) == [
@@ -179,7 +180,7 @@ def test_unit_of_the_other_side(free: Scenario) -> None:
 
 @pytest.mark.rule("AO-17.b")
 @pytest.mark.rule("AO-15.a")
-def test_reinforcements_and_von_der_heydte_do_not_set_up(free: Scenario) -> None:
+def test_reinforcements_and_von_der_heydte_do_not_set_up(free: Board) -> None:
     p = mine(free, "german")
     territory = own_side(load_map(), "german")
     p["de-vdh"] = free_hex(free, rear_area(load_map(), "german") & territory)
@@ -188,7 +189,7 @@ def test_reinforcements_and_von_der_heydte_do_not_set_up(free: Scenario) -> None
     ]
 
 
-def test_off_the_map_and_unknown(free: Scenario) -> None:
+def test_off_the_map_and_unknown(free: Board) -> None:
     p = mine(free, "allied")
     p["us-23-i"] = "9999"
     p["zz-nobody"] = "0101"
@@ -200,7 +201,7 @@ def test_off_the_map_and_unknown(free: Scenario) -> None:
 
 @pytest.mark.rule("AO-17.a")
 def test_a_historical_side_has_no_choice() -> None:
-    sc = load_scenario(3)  # Allied historical, German free
+    sc = load_board(3)  # Allied historical, German free
     p = mine(sc, "allied")
     p["us-422-i"], p["us-423-i"] = p["us-423-i"], p["us-422-i"]  # a legal free rearrangement
     problems = validate_free_setup(sc, "allied", p)
@@ -221,9 +222,9 @@ def test_a_historical_side_has_no_choice() -> None:
 @given(data=st.data(), side=st.sampled_from(["german", "allied"]))
 def test_any_reshuffle_within_the_lines_is_legal(data: st.DataObject, side: Side) -> None:
     """Front-line units anywhere on the front line, rear units anywhere behind it, one a hex."""
-    sc = load_scenario(10)
+    sc = load_board(10)
     gm = load_map()
-    units = {u.id: u for u in sc.units}
+    units = sc.defs
     front_ids = sorted(u for u in sc.setup if units[u].side == side and u in front_line_units())
     rear_ids = sorted(u for u in sc.setup if units[u].side == side and u not in front_line_units())
     fronts = data.draw(st.permutations(sorted(front_line(gm, side))))
@@ -243,7 +244,7 @@ def test_any_reshuffle_within_the_lines_is_legal(data: st.DataObject, side: Side
 
 def _game(number: int, side: Side = "allied") -> tuple[Board, GameState]:
     """Scenario ``number`` at the ``side`` set-up step (the Allied player deploys first)."""
-    b, s = new_game(load_scenario(number), load_map())
+    b, s = scenario_start(number)
     if side == "german":
         r = apply(b, s, EndPhase())
         assert isinstance(r, Applied), r

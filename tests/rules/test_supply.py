@@ -29,7 +29,7 @@ from rules.supply import (
     supply_of,
     with_supply_markers,
 )
-from tests.enginekit import board, make_map, position, unit
+from tests.enginekit import board, make_map, position, scenario_start, unit
 
 HAVE_REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json").is_file()
 
@@ -350,11 +350,7 @@ def test_supply_effects_chart() -> None:
 
 
 def _real_setup() -> tuple[Board, GameState]:
-    from rules.engine import new_game
-    from rules.gamemap import load_map
-    from rules.scenario import load_scenario
-
-    return new_game(load_scenario(1), load_map())
+    return scenario_start(1)
 
 
 @pytest.mark.skipif(not HAVE_REAL_MAP, reason="compiled map not present")

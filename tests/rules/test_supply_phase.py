@@ -20,7 +20,7 @@ from rules.events import InterdictionSet, SupplyChanged
 from rules.movement import legal_moves, movement_allowance
 from rules.start_line import german_side
 from rules.state import UnitState
-from tests.enginekit import board, ended, make_map, position, unit
+from tests.enginekit import board, ended, make_map, position, scenario_start, unit
 
 BR = make_map(
     ". . . . . . . . . E",
@@ -146,11 +146,7 @@ def test_gt1_german_defenders_are_supplied_in_the_allied_combat() -> None:
 @pytest.mark.rule("AO-13.1A")
 @pytest.mark.skipif(not HAVE_REAL_MAP, reason="scenarios/ardennes/map.json not built")
 def test_gt1_bridges_behind_the_german_start_line_stay_open() -> None:
-    from rules.engine import new_game
-    from rules.gamemap import load_map
-    from rules.scenario import load_scenario
-
-    b, s = new_game(load_scenario(1), load_map())
+    b, s = scenario_start(1)
     while s.phase != "supply_judgment":
         s = ended(b, s)
     ger = german_side(b.game_map)

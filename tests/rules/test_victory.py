@@ -26,7 +26,7 @@ from rules.victory import (
     verdict,
     verdict_for,
 )
-from tests.enginekit import make_map, unit
+from tests.enginekit import make_map, scenario_start, unit
 from tests.rules.test_reinforcements import remap
 
 GRID = """
@@ -217,11 +217,7 @@ def test_verdict_tabulates_the_final_position() -> None:
 @pytest.mark.rule("AO-16.B")
 @pytest.mark.rule("AO-16.E")
 def test_scenario_1_starts_at_no_vp_and_the_real_exits_total_80() -> None:
-    from rules.engine import new_game
-    from rules.gamemap import load_map
-    from rules.scenario import load_scenario
-
-    board, st = new_game(load_scenario(1), load_map())
+    board, st = scenario_start(1)
     assert sum(h.exit_vp or 0 for h in board.game_map.exit_hexes()) == 80
     assert tally(board, st).exits == ()
     assert tabulate(board, st) == VictoryPoints(german=0, allied=0)

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from rules import hexgrid
-from rules.gamemap import ALLIED_SECTIONS, GameMap, load_map
+from rules.gamemap import ALLIED_SECTIONS, GameMap
 from rules.hexgrid import HexId, Hexside
-from scenarios import build
+from scenarios import build, load_map
 from scenarios.mapcompiler import geometry
 
 REPO = Path(__file__).resolve().parents[2]

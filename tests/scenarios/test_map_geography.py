@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from rules import hexgrid
-from rules.gamemap import GameMap, load_map
-from scenarios import build
+from rules.gamemap import GameMap
+from scenarios import build, load_map
 
 GEO = Path(build.__file__).resolve().parent / "ardennes" / "geo"
 

@@ -6,8 +6,9 @@ from collections import Counter
 
 import pytest
 
-from rules.scenario import MECHANIZED_TYPES, load_oob, oob_entries
+from rules.scenario import MECHANIZED_TYPES
 from rules.units import STACK_LIMIT
+from scenarios.loader import load_oob, oob_entries
 
 OOB = load_oob()
 

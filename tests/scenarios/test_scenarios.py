@@ -8,7 +8,8 @@ from collections import Counter
 import pytest
 
 from ardennes_tui import cli
-from rules.scenario import load_scenario, scenario_numbers, scenario_specs, setup_entries
+from scenarios import load_scenario, scenario_numbers, scenario_specs
+from scenarios.loader import setup_entries
 
 HAVE_REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json").is_file()
 needs_real_map = pytest.mark.skipif(

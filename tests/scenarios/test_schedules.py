@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.scenario import arrivals, load_oob, schedules
+from scenarios.loader import arrivals, load_oob, schedules
 
 ALLIED_HISTORICAL = {
     (2, "NE"): "us-cca7 us-ccb7 us-ccr7 us-39-i us-47-i us-26-i us-517-pi",

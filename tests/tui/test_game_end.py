@@ -39,6 +39,7 @@ from rules.commands import ChooseLosses, ChooseRetreat, Command, EndPhase, Resol
 from rules.rejection import Rejection
 from rules.selfplay import GameRecord, encode_log, play
 from rules.state import Decision, state_hash
+from scenarios import load_board
 
 REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json")
 pytestmark = pytest.mark.skipif(
@@ -60,7 +61,7 @@ _RECORDS: dict[int, GameRecord] = {}
 def record_of(seed: int) -> GameRecord:
     """The self-play game of scenario 1 and ``seed`` (3-5 s: played once per module)."""
     if seed not in _RECORDS:
-        _RECORDS[seed] = play(SCENARIO, seed)
+        _RECORDS[seed] = play(load_board(SCENARIO), seed)
     return _RECORDS[seed]
 
 
@@ -347,7 +348,7 @@ def test_a_self_play_log_opens_in_the_app_and_s_saves_it_to_a_file_of_its_own(
 ) -> None:
     """``ardennes --load ardennes-s1.jsonl`` of a self-play log that even has the default
     name: the game opens where the log ends, and ``s`` writes ``ardennes-s1-2.jsonl``."""
-    record = play(SCENARIO, GERMAN_RATIO_WIN, turns=1)
+    record = play(load_board(SCENARIO), GERMAN_RATIO_WIN, turns=1)
     monkeypatch.chdir(tmp_path)
     log = Path("ardennes-s1.jsonl")
     log.write_bytes(encode_log(record))

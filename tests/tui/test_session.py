@@ -25,6 +25,7 @@ from rules.engine import replay
 from rules.rejection import RejectedError, Rejection
 from rules.selfplay import GameRecord, Line, encode_log, play
 from rules.state import GameState, state_hash
+from scenarios import load_board
 from tests.enginekit import scenario_gt1_german_combat
 
 REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json")
@@ -246,7 +247,7 @@ _SELFPLAY: dict[int, GameRecord] = {}
 def selfplay_record(turns: int) -> GameRecord:
     """Scenario 1, self-play seed 2, cut after Game-Turn ``turns`` (under a second a turn)."""
     if turns not in _SELFPLAY:
-        _SELFPLAY[turns] = play(1, SELFPLAY_SEED, turns=turns)
+        _SELFPLAY[turns] = play(load_board(1), SELFPLAY_SEED, turns=turns)
     return _SELFPLAY[turns]
 
 

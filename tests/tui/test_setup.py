@@ -13,8 +13,8 @@ from ardennes_tui.session import GameSession
 from ardennes_tui.widgets.side_panel import SidePanel
 from rules.commands import EndPhase, Place
 from rules.engine import setup_hexes
-from rules.gamemap import load_map
 from rules.start_line import front_line, rear_area
+from scenarios import load_map
 from tests.tui.test_play import REAL_MAP, drive, end_phases, message, press, view_of
 
 pytestmark = pytest.mark.skipif(

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from ardennes_tui.app import ArdennesApp, default_cursor
-from rules.gamemap import load_map
+from scenarios import load_map
 
 REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json")
 pytestmark = pytest.mark.skipif(

@@ -18,7 +18,8 @@ from ardennes_tui.screens.map_screen import MapScreen
 from ardennes_tui.widgets.map_view import MapView
 from ardennes_tui.widgets.side_panel import SidePanel
 from rules import hexgrid
-from rules.gamemap import GameMap, load_map
+from rules.gamemap import GameMap
+from scenarios import load_map
 from tests.fixtures_maps import COLUMNS, ROWS, fixture_map, fixture_units
 
 GAME_MAP = fixture_map()
@@ -335,7 +336,7 @@ def test_scenario_setup_shows_in_the_viewer() -> None:
     """`ardennes --scenario 1`: the set-up's stacks are counters, the panel lists them."""
     from ardennes_tui.render.counters import counter_long
     from ardennes_tui.scenario_view import setup_units
-    from rules.scenario import load_scenario
+    from scenarios import load_scenario
 
     units = setup_units(load_scenario(1))
     real = load_map()

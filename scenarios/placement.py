@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Literal, NamedTuple
+from typing import NamedTuple
 
 from rules.gamemap import GameMap
 from rules.hexgrid import HexId
+from rules.scenario import Line
 from rules.start_line import front_line, own_side, rear_area
 from rules.units import Side
-
-Line = Literal["front", "rear"]
 
 KM_PER_DEG_LAT = 111.2
 
