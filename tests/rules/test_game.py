@@ -31,7 +31,7 @@ def bot_game(scenario: int, turns: int) -> rules.Game:
     while g.state.turn <= turns and g.state.phase != "game_over":
         side = rules.acting_side(g.state)
         assert side is not None
-        r = g.push(bots[side].choose(g))
+        r = g.push(bots[side].next_command(g.board, g.state))
         assert not isinstance(r, rules.Rejection), r
     return g
 
@@ -68,9 +68,12 @@ def test_pop_undoes_a_move_inside_its_phase() -> None:
     while g.options().mode != "movement" or not g.options().movable:
         assert not isinstance(g.push(rules.EndPhase()), rules.Rejection)
     before = g.state_hash()
-    unit = g.options().movable[0]
-    reach = g.legal_moves(unit)
-    dest, how = sorted(reach.items())[0]
+    unit, dest, how = next(
+        (u, h, r)
+        for u in g.options().movable
+        for h, r in sorted(g.legal_moves(u).items())
+        if h != g.state.unit(u).hex
+    )
     move = rules.Move(unit, how.path)
     assert not isinstance(g.push(move), rules.Rejection)
     assert g.state.unit(unit).hex == dest
@@ -150,7 +153,7 @@ def test_options_agree_with_apply_along_a_bot_game(scenario: int) -> None:
     g = new(scenario)
     modes = set()
     for i, cmd in enumerate(played.commands):
-        if i % 7 == 0 or g.options().mode in ("drop", "decision", "reinforcement"):
+        if i % 7 == 0 or g.options().mode in ("drop", "decision", "reinforcement", "supply"):
             _agree(g)
             modes.add(g.options().mode)
         assert not isinstance(g.push(cmd), rules.Rejection)
