@@ -31,7 +31,8 @@ Typical use (what ``ardennes rules apply`` does)::
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Final
 
 import msgspec
 
@@ -66,9 +67,9 @@ from rules.state import (
     Attack,
     Board,
     Decision,
+    DecisionKind,
     GameState,
     Orders,
-    Verdict,
     VictoryPoints,
     initial_state,
     state_hash,
@@ -131,7 +132,9 @@ def apply(
     return _combat(board, state, command, dice)
 
 
-_DECISION_COMMANDS: dict[str, type] = {
+_DECISION_COMMANDS: Final[
+    Mapping[DecisionKind, type[WaiveImmunity | ChooseLosses | ChooseRetreat | Advance]]
+] = {
     "waive_immunity": WaiveImmunity,
     "losses": ChooseLosses,
     "retreat": ChooseRetreat,
@@ -331,7 +334,6 @@ __all__ = [
     "apply",
     "drop_hexes",
     "drop_required",
-    "game_result",
     "new_game",
     "pending_decision",
     "pending_reinforcements",
@@ -380,8 +382,3 @@ def drop_hexes(board: Board, state: GameState) -> tuple[str, ...]:
 def drop_required(board: Board, state: GameState) -> bool:
     """The German must send ``Drop(hex)`` (one of :func:`drop_hexes`) before anything else."""
     return paradrop.drop_required(board, state)
-
-
-def game_result(state: GameState) -> Verdict | None:
-    """The verdict once the game is over (``phase == "game_over"``), else None (AO-16)."""
-    return state.result

@@ -15,7 +15,7 @@ from __future__ import annotations
 import msgspec
 
 NOT_IMPLEMENTED = "not-implemented"
-"""The pseudo case id of commands whose rules belong to a later issue (combat, supply...)."""
+"""The pseudo case id of a command the engine does not know (never a rule case)."""
 
 
 class Rejection(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -309,11 +309,6 @@ class GameState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         """Units in play in ``hex_id`` (sorted by id)."""
         return tuple(u for u in self.units if u.hex == hex_id and u.status == "on_map")
 
-    @property
-    def verdict(self) -> Verdict | None:
-        """The verdict of a finished game, else None."""
-        return self.result
-
     def replace_units(self, changed: Iterable[UnitState]) -> GameState:
         """A copy with the given unit rows replaced (matched by id)."""
         new = {u.id: u for u in changed}

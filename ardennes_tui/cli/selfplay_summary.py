@@ -48,7 +48,7 @@ class GameResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The final state hash (as in the log of ``--scenario N --seed S``)."""
 
 
-def game_result(record: GameRecord) -> GameResult:
+def game_summary(record: GameRecord) -> GameResult:
     return GameResult(
         scenario=record.scenario,
         seed=record.seed,
@@ -148,7 +148,7 @@ def play_one(game: tuple[int, str]) -> tuple[GameResult, float]:
     """Play one game of a batch (in a worker process): its result and the seconds it took."""
     t0 = time.perf_counter()
     record = play(load_board(game[0]), game[1])
-    return game_result(record), time.perf_counter() - t0
+    return game_summary(record), time.perf_counter() - t0
 
 
 def _ignore_sigint() -> None:  # workers: Ctrl-C is the parent's to handle

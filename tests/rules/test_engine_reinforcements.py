@@ -18,7 +18,6 @@ from rules.engine import (
     apply,
     drop_hexes,
     drop_required,
-    game_result,
     pending_reinforcements,
     replay_hashes,
 )
@@ -33,6 +32,7 @@ from rules.events import (
 from rules.movement import legal_moves
 from rules.rejection import Rejection
 from rules.state import Board, GameState, UnitState, VictoryPoints, state_hash
+from rules.victory import game_result
 from tests.enginekit import (
     ended,
     scenario_gt1_german_combat,
