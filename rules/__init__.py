@@ -22,8 +22,12 @@ from rules.combat import (
     Preview,
     RetreatOptions,
     attackable_hexes,
+    breaks_road_spacing,
     check_attack,
+    defender_supply,
+    gt1_unmet,
     immune_hexes,
+    immunity_case,
     preview_attack,
     retreat_options,
 )
@@ -45,15 +49,20 @@ from rules.commands import (
     encode_command,
 )
 from rules.dice import DiceSource, DieRoll, ScriptedDice, SeededDice
-from rules.engine import Applied, apply, new_game, replay, replay_hashes
+from rules.engine import Applied, apply, drop_required, new_game, replay, replay_hashes
 from rules.events import Event, encode_event
 from rules.game import Game, Replayed
 from rules.gamemap import GameMap
 from rules.hexgrid import HexId
 from rules.movement import Reach, legal_moves, may_move, movement_allowance
+from rules.odds import attack_strength_in, defence_strength_in, ex_loss_options, odds_column
 from rules.options import Due, Mode, Options, acting_side
 from rules.record import DiceSpec, Player, Players, Record, RecordError
 from rules.rejection import RejectedError, Rejection
+from rules.roadmode import road_links, road_mode_passable
+from rules.scenario import front_line_units
+from rules.stacking import check_stack
+from rules.start_line import front_line, rear_area
 from rules.state import (
     Attack,
     Board,
@@ -62,6 +71,7 @@ from rules.state import (
     GameState,
     Orders,
     Phase,
+    Supply,
     UnitState,
     Verdict,
     VictoryPoints,
@@ -69,9 +79,13 @@ from rules.state import (
     other_side,
     state_hash,
 )
+from rules.supply import PATH_HEXES as SUPPLY_PATH_HEXES
+from rules.supply import supply_net
 from rules.units import Side, UnitDef
+from rules.zoc import enemy_controlled
 
 __all__ = [
+    "SUPPLY_PATH_HEXES",
     "Advance",
     "Applied",
     "Attack",
@@ -114,6 +128,7 @@ __all__ = [
     "SeededDice",
     "Side",
     "StandingOrders",
+    "Supply",
     "UnitDef",
     "UnitState",
     "Verdict",
@@ -121,26 +136,43 @@ __all__ = [
     "WaiveImmunity",
     "acting_side",
     "apply",
+    "attack_strength_in",
     "attackable_hexes",
+    "breaks_road_spacing",
     "canonical_bytes",
     "check_attack",
+    "check_stack",
     "crt",
     "decode_command",
     "decode_jsonl",
+    "defence_strength_in",
+    "defender_supply",
+    "drop_required",
     "encode_command",
     "encode_event",
+    "enemy_controlled",
+    "ex_loss_options",
+    "front_line",
+    "front_line_units",
+    "gt1_unmet",
     "hexgrid",
     "immune_hexes",
+    "immunity_case",
     "legal_moves",
     "may_move",
     "movement_allowance",
     "new_game",
+    "odds_column",
     "other_side",
     "position",
     "preview_attack",
+    "rear_area",
     "record",
     "replay",
     "replay_hashes",
     "retreat_options",
+    "road_links",
+    "road_mode_passable",
     "state_hash",
+    "supply_net",
 ]

@@ -28,12 +28,14 @@ from typing import Any, Final
 import msgspec
 
 from rules import reinforcements
-from rules.bots import BotRng, acting_side, bots_for
+from rules.bots import BotRng, bots_for
 from rules.commands import Command
 from rules.dice import SeededDice
 from rules.engine import apply, new_game
 from rules.events import VictoryPointsTabulated
+from rules.game import Game
 from rules.gamemap import GameMap, load_map
+from rules.options import acting_side
 from rules.rejection import Rejection
 from rules.scenario import load_scenario, scenario_specs
 from rules.state import Board, GameState, VictoryPoints, state_hash
@@ -137,6 +139,13 @@ def start(scenario_number: int) -> tuple[Board, GameState]:
     return board, state
 
 
+def new_selfplay_game(scenario_number: int, dice: SeededDice) -> Game:
+    """A new :class:`rules.Game` of ``scenario_number`` rolling ``dice`` (the one place a
+    self-play game is built)."""
+    board, state = start(scenario_number)
+    return Game(board, state, dice=dice)
+
+
 def _engine_verdict(state: GameState) -> Verdict | None:
     """The engine's verdict once it ends the game (``GameState.result``)."""
     v = getattr(state, "result", None)
@@ -176,26 +185,24 @@ def play(scenario_number: int, seed: int | str, turns: int | None = None) -> Gam
     by default, or until an immediate German victory)."""
     if turns is not None and turns < 1:
         raise ValueError("turns must be at least 1")
-    board, state = start(scenario_number)
     dseed = dice_seed(seed)
-    dice = SeededDice(dseed)
+    game = new_selfplay_game(scenario_number, SeededDice(dseed))
+    board, state = game.board, game.state
     bots = bots_for(BotRng(bot_seed(seed)))
-    commands: list[Command] = []
-    hashes: list[str] = []
     vps: list[TurnVP] = []
     verdict: Verdict | None = None
     while state.phase != "game_over":
-        if len(commands) >= MAX_COMMANDS:
+        if len(game.history) >= MAX_COMMANDS:
             raise BotError(f"no end after {MAX_COMMANDS} commands")
-        cmd = bots[acting_side(state)].next_command(board, state)
-        r = apply(board, state, cmd, dice)
+        side = acting_side(state)
+        assert side is not None
+        cmd = bots[side].choose(game)
+        r = game.push(cmd)
         if isinstance(r, Rejection):
             raise BotError(
                 f"GT{state.turn} {state.side} {state.phase}: {cmd!r} refused: {r.message}"
             )
         prev, state = state, r.state
-        commands.append(cmd)
-        hashes.append(state_hash(state))
         if state.turn != prev.turn or (state.phase == "game_over" and prev.phase != "game_over"):
             vp = turn_vp(board, state, prev.turn, r.events)
             vps.append(vp)
@@ -209,9 +216,9 @@ def play(scenario_number: int, seed: int | str, turns: int | None = None) -> Gam
         seed=_seed_text(seed),
         dice_seed=dseed.hex(),
         turns=turns,
-        commands=tuple(commands),
-        hashes=tuple(hashes),
-        final_hash=state_hash(state),
+        commands=game.commands,
+        hashes=tuple(s.hash for s in game.history),
+        final_hash=game.state_hash(),
         final_turn=state.turn,
         final_phase=state.phase,
         vp=tuple(vps),
