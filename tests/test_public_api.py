@@ -74,8 +74,8 @@ def test_the_check_catches_internal_imports() -> None:
     ]
 
 
-def test_all_is_sorted_and_resolves() -> None:
-    assert rules.__all__ == sorted(rules.__all__, key=str)
+def test_all_resolves() -> None:
+    assert len(set(rules.__all__)) == len(rules.__all__)
     for name in rules.__all__:
         assert getattr(rules, name) is not None, name
 

@@ -2,11 +2,11 @@
 
 ``ardennes selfplay --scenario N --seed S [--turns T] -o FILE [--force]``
     Plays scenario N from seed S (dice and the bots' choices derive from it) and writes the
-    command log (JSONL, ``docs/selfplay.md``); prints one summary line. An existing FILE is
+    game record (``rules.record``, ``docs/engine.md``); prints one summary line. An existing FILE is
     never overwritten without ``--force``.
 ``ardennes selfplay --replay FILE``
-    Replays a log and checks the state hash after each command and at the end: exit 0 when it
-    matches, 1 naming the first diverging command.
+    Replays a record and checks the state hash after each command and at the end: exit 0 when
+    every one matches, 1 naming the first diverging command.
 ``ardennes selfplay --summary --scenario LIST --seeds LIST [--jobs N] [--games-out FILE]``
     Plays every (scenario, seed) to the end - the same games as ``--scenario N --seed S`` -
     in ``--jobs`` worker processes and prints the balance tables (Markdown): one row per
@@ -30,6 +30,7 @@ from typing import Any, Final
 
 import msgspec
 
+import rules
 from ardennes_tui.cli.selfplay_summary import (
     MAX_GAMES,
     NUMBER,
@@ -40,11 +41,11 @@ from ardennes_tui.cli.selfplay_summary import (
     summary_markdown,
 )
 from ardennes_tui.errors import UserError
-from rules.selfplay import LogError, encode_log, play, replay_log
+from rules.bots.selfplay import encode, play, replay
 from rules.state import LAST_TURN
 from scenarios import load_board, scenario_numbers
 
-MAX_LOG_BYTES = 64 << 20
+MAX_LOG_BYTES = rules.record.MAX_RECORD_BYTES
 MAX_JOBS: Final = 64
 
 
@@ -120,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
     out: Path = args.output
     _check_output(out, args.force)
     record = play(load_board(scenario), args.seed, args.turns)
-    _write_atomic(out, encode_log(record), args.force)
+    _write_atomic(out, encode(record), args.force)
     v = record.verdict
     last = record.vp[-1] if record.vp else None
     vp = f"VP {last.german}-{last.allied} (German-Allied)" if last else "no Game-Turn ended"
@@ -177,14 +178,23 @@ def _replay(path: Path) -> int:
     if len(data) > MAX_LOG_BYTES:
         raise UserError(f"{path} is over the {MAX_LOG_BYTES} byte limit", 2)
     try:
-        result = replay_log(data, load_board)
-    except LogError as exc:
+        result = replay(data, _board)
+    except (rules.RecordError, ValueError) as exc:
         raise UserError(f"{path}: {exc}", 2) from None
     if result.ok:
-        print(f"{path}: {result.message} ({result.final_hash[:16]})")
+        n = len(result.game.history)
+        print(
+            f"{path}: replayed {n} commands: every hash matches ({result.game.state_hash()[:16]})"
+        )
         return 0
-    print(f"{path}: {result.message}", file=sys.stderr)
+    print(f"{path}: {result.error}", file=sys.stderr)
     return 1
+
+
+def _board(number: int) -> rules.Board:
+    if number not in scenario_numbers():
+        raise ValueError(f"the header names scenario {number}, which does not exist")
+    return load_board(number)
 
 
 def _summary(args: argparse.Namespace) -> int:

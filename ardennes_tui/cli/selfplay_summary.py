@@ -19,7 +19,7 @@ from typing import Final
 import msgspec
 
 from ardennes_tui.errors import UserError
-from rules.selfplay import BOTS, BotError, GameRecord, TurnVP, play
+from rules.bots.selfplay import BOTS, BotError, SelfPlayGame, TurnVP, play
 from rules.state import LAST_TURN, Verdict
 from scenarios import load_board, scenario_numbers
 
@@ -48,7 +48,7 @@ class GameResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The final state hash (as in the log of ``--scenario N --seed S``)."""
 
 
-def game_summary(record: GameRecord) -> GameResult:
+def game_summary(record: SelfPlayGame) -> GameResult:
     return GameResult(
         scenario=record.scenario,
         seed=record.seed,

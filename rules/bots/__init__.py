@@ -1,6 +1,10 @@
-"""Self-play bots: pure, deterministic heuristic players for both sides (``docs/selfplay.md``)."""
+"""Self-play bots: pure, deterministic heuristic players for both sides (``docs/selfplay.md``).
 
-from rules.bots.heuristic import Bot, acting_side, bots_for
+A bot is anything with the :class:`Bot` protocol (``name``, ``version``, ``side``,
+``choose(game)``); the bots use only the engine's public API (:mod:`rules`)."""
+
+from rules.bots.heuristic import HeuristicBot, bots_for
+from rules.bots.protocol import Bot
 from rules.bots.rng import BotRng
 
-__all__ = ["Bot", "BotRng", "acting_side", "bots_for"]
+__all__ = ["Bot", "BotRng", "HeuristicBot", "bots_for"]

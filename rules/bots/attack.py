@@ -15,9 +15,7 @@ from typing import Any, Final, cast
 
 import msgspec
 
-from rules import crt
-from rules.odds import column_rank, ex_loss_options
-from rules.units import UnitDef
+from rules import UnitDef, crt, ex_loss_options
 
 LOSS_WEIGHT: Final = 0.6
 """A German unit lost is an Allied VP, but the German needs 35 VP and the Allies only a
@@ -56,7 +54,7 @@ def attack_value(
     n-hex retreat (a Dr n eliminates them). ``immune``: the defenders ignore Dr (a town,
     AO-11.f; the defender never waives), so only Ex and De count."""
     rows = crt.TABLES[cast(Any, table)]
-    i = column_rank(column)
+    i = crt.ODDS_COLUMNS.index(column)
     n_def = len(defenders)
     face = sum(d.strength for d in defenders)
     ex = ex_losses(attackers, face)

@@ -1,10 +1,9 @@
 """The bots' free set-up (AO-17.b German, AO-17.c Allied): where each unit goes, and the order
 of ``Place`` commands that gets it there with one unit a hex at every step.
 
-The constraints (``rules.setup_rules``): a front-line unit
-(``rules.setup_rules.front_line_units``) stays on its side's front line
-(``rules.start_line.front_line``), a rear unit stays on its own side behind it
-(``rules.start_line.rear_area``); one unit a hex.
+The constraints (AO-17.b/c): a front-line unit (:func:`rules.front_line_units`) stays on its
+side's front line (:func:`rules.front_line`), a rear unit stays on its own side behind it
+(:func:`rules.rear_area`); one unit a hex. A historical set-up (AO-17.a) is accepted as it is.
 
 * **German**: the front-line hexes are ranked by the objective pull (nearer Bastogne, St. Vith,
   the Meuse and the exits is better, :data:`GERMAN_PULL` a hex), a road into the hex
@@ -18,7 +17,8 @@ The constraints (``rules.setup_rules``): a front-line unit
   strongest first; any left over take the rear town hexes nearest the front.
 
 Ties go by hex id and unit id: no randomness, so the placement is the same in every game of a
-scenario. :func:`placement` is the target set-up, :func:`place_orders` the commands.
+scenario. :func:`placement` is the target set-up, :func:`place_orders` the commands,
+:func:`setup_command` the bot's next one.
 """
 
 from __future__ import annotations
@@ -26,12 +26,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from rules.commands import Place
-from rules.hexgrid import HexId, distance
-from rules.setup_rules import front_line_units
-from rules.start_line import front_line, rear_area
-from rules.state import Board, GameState, other_side
-from rules.units import Side
+from rules import (
+    Applied,
+    Board,
+    Command,
+    Game,
+    GameState,
+    HexId,
+    Place,
+    Side,
+    apply,
+    front_line,
+    front_line_units,
+    other_side,
+    rear_area,
+)
+from rules.bots.context import Context
+from rules.hexgrid import distance
 
 GERMAN_PULL: Final = 3
 GERMAN_ROAD: Final = 6
@@ -55,11 +66,6 @@ ALLIED_KEY_TOWNS: Final = (
     "Givet",
     "Andenne",
 )
-
-
-def is_free(board: Board, side: Side) -> bool:
-    """Whether ``side`` has a free set-up in the scenario of ``board`` (AO-17.b/c)."""
-    return board.scenario is not None and board.scenario.setup_kind(side) == "free"
 
 
 def _strength_near(board: Board, state: GameState, side: Side, h: HexId, r: int) -> int:
@@ -99,7 +105,7 @@ def placement(
     board: Board, state: GameState, side: Side, objective: Mapping[HexId, int]
 ) -> dict[str, HexId]:
     """Where the bot of ``side`` wants each of its set-up units (unit id -> hex).
-    ``objective``: the German objective potential (``rules.bots.heuristic.Fields.objective``)."""
+    ``objective``: the German objective potential (``rules.bots.fields.Fields.objective``)."""
     m = board.game_map
     front = front_line(m, side)
     rear = rear_area(m, side)
@@ -201,4 +207,21 @@ def place_orders(
     return out
 
 
-__all__ = ["is_free", "place_orders", "placement"]
+def setup_command(ctx: Context, game: Game) -> Command | None:
+    """The next ``Place`` of the planned rearrangement (planned at the bot's first set-up
+    command) that the engine accepts; None for a historical set-up or when done."""
+    board, state = game.board, game.state
+    if state.side != ctx.side:
+        return None
+    if ctx.orders is None:
+        if game.options().setup != "free":
+            return None
+        ctx.orders = place_orders(board, state, ctx.side, ctx.fields(board).objective)
+    while ctx.orders:
+        cmd = ctx.orders.pop(0)
+        if isinstance(apply(board, state, cmd), Applied):
+            return cmd
+    return None
+
+
+__all__ = ["place_orders", "placement", "setup_command"]

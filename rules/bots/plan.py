@@ -16,9 +16,9 @@ Two modes, chosen per German player-turn (:func:`hold_mode`):
   in it or next to it (not in Road Mode), with no Allied unit in it (AO-16.C, AO-16.G).
 
 Everything is hex distance over passable hexes (no terrain cost), computed once per board for
-every target (:func:`target_fields`). Supply is approximated once per phase: the German supply
-net (:func:`rules.supply.supply_net`) plus three steps through hexes open to German supply
-(:func:`supply_zone`). Pure and deterministic: ties go by unit id and hex id.
+every target (:class:`Targets`, kept by the bot). Supply is approximated once per phase: the
+German supply net (:func:`rules.supply_net`) plus three steps through hexes open to German
+supply (:func:`supply_zone`). Pure and deterministic: ties go by unit id and hex id.
 """
 
 from __future__ import annotations
@@ -26,11 +26,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Final
 
-from rules.hexgrid import HexId
-from rules.state import Board, GameState
-from rules.supply import PATH_HEXES, supply_net
+from rules import SUPPLY_PATH_HEXES, Board, GameState, HexId, supply_net
 
-TARGETS_KEY: Final = "bots.plan.targets"
 HOLD_FROM: Final = 12
 """From this Game-Turn on the German plays for the exits he can hold at the end (GT18)."""
 IMMEDIATE_TURN: Final = 6
@@ -106,15 +103,6 @@ def _bfs(board: Board, passable: frozenset[HexId], source: HexId) -> dict[HexId,
     return dist
 
 
-def target_fields(board: Board) -> Targets:
-    t = board.cache.get(TARGETS_KEY)
-    if isinstance(t, Targets):
-        return t
-    t = Targets(board)
-    board.cache[TARGETS_KEY] = t
-    return t
-
-
 def supply_zone(board: Board, state: GameState) -> frozenset[HexId]:
     """Hexes where a German unit would be in supply now (approximately): the German supply
     net and every hex three steps from it through hexes open to German supply (the last hex
@@ -130,7 +118,7 @@ def supply_zone(board: Board, state: GameState) -> frozenset[HexId]:
         and u.status in ("on_map", "dormant")
         and board.defs[u.id].side == "allied"
     }
-    for _ in range(PATH_HEXES):
+    for _ in range(SUPPLY_PATH_HEXES):
         nxt: list[HexId] = []
         for h in frontier:
             for n in m.neighbours(h):
@@ -145,9 +133,8 @@ def supply_zone(board: Board, state: GameState) -> frozenset[HexId]:
     return frozenset(zone)
 
 
-def bastogne_german(board: Board, state: GameState) -> bool:
+def bastogne_german(t: Targets, board: Board, state: GameState) -> bool:
     """A German unit is in Bastogne now."""
-    t = target_fields(board)
     if t.bastogne is None:
         return False
     return any(board.defs[u.id].side == "german" for u in state.at(t.bastogne))
@@ -166,10 +153,10 @@ def hold_mode(board: Board, state: GameState) -> bool:
     return False
 
 
-def exit_values(board: Board, state: GameState, bastogne: bool) -> dict[HexId, int]:
+def exit_values(t: Targets, bastogne: bool) -> dict[HexId, int]:
     """VP of each exit hex worth anything now: SE/SW only with Bastogne (AO-16.D)."""
     out: dict[HexId, int] = {}
-    for h, (vp, needs_bastogne) in sorted(target_fields(board).exits.items()):
+    for h, (vp, needs_bastogne) in sorted(t.exits.items()):
         if vp > 0 and (bastogne or not needs_bastogne):
             out[h] = vp
     return out
@@ -195,6 +182,7 @@ class Plan:
 
 
 def _assign(
+    t: Targets,
     board: Board,
     state: GameState,
     goals: Iterable[tuple[int, HexId]],
@@ -204,7 +192,6 @@ def _assign(
 ) -> dict[str, HexId]:
     """Greedy: each goal, most valuable first, gets the free unit that reaches it in the
     fewest turns (hex distance / movement allowance), if within ``turns`` turns."""
-    t = target_fields(board)
     free = sorted(units)
     out: dict[str, HexId] = {}
     for _value, goal in sorted(goals, key=lambda g: (-g[0], g[1])):
@@ -229,13 +216,13 @@ def _assign(
     return out
 
 
-def make_plan(board: Board, state: GameState) -> Plan:
-    """The German plan for the player-turn of ``state`` (see the module docstring)."""
-    t = target_fields(board)
+def make_plan(t: Targets, board: Board, state: GameState) -> Plan:
+    """The German plan for the player-turn of ``state`` (see the module docstring); ``t``:
+    the board's :class:`Targets`."""
     hold = hold_mode(board, state)
     zone = supply_zone(board, state)
-    bastogne = bastogne_german(board, state)
-    exits = exit_values(board, state, bastogne)
+    bastogne = bastogne_german(t, board, state)
+    exits = exit_values(t, bastogne)
     mine = [
         u.id
         for u in state.units
@@ -248,12 +235,12 @@ def make_plan(board: Board, state: GameState) -> Plan:
         if t.bastogne is not None and not bastogne:
             goals.append((BASTOGNE_HOLD_VALUE, t.bastogne))
         turns = max(1, min(HOLD_TURNS, 18 - state.turn + 1))
-        targets = _assign(board, state, goals, mine, turns, len(goals))
+        targets = _assign(t, board, state, goals, mine, turns, len(goals))
     else:
         mech = [u for u in mine if board.defs[u].mechanized]
         infantry = {state.unit(u).hex for u in mine if not board.defs[u].mechanized}
         goals = [(v, h) for h, v in t.towns.items() if h not in infantry]
-        targets = _assign(board, state, goals, mech, EXPLOIT_TURNS, MAX_EXPLOITERS)
+        targets = _assign(t, board, state, goals, mech, EXPLOIT_TURNS, MAX_EXPLOITERS)
     return Plan(targets, hold, zone, exits)
 
 
@@ -316,5 +303,4 @@ __all__ = [
     "holders",
     "make_plan",
     "supply_zone",
-    "target_fields",
 ]

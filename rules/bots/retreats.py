@@ -1,6 +1,6 @@
 """Whether a defender has any legal retreat (the German bot's kill estimate), without ranking.
 
-:func:`rules.combat.retreat_options` finds *and ranks* every legal retreat; the ranking traces
+:func:`rules.retreat_options` finds *and ranks* every legal retreat; the ranking traces
 supply and the bridges interdicted at that moment, which is most of its cost. The bot only
 needs to know whether a path exists (a Dr n eliminates a unit with none, AO-10.2b), so this
 module walks the same legality rules - the most direct path, no impassable, enemy-occupied or
@@ -13,14 +13,18 @@ and stops at the first legal path. ``tests/bots/test_bots.py`` checks it against
 
 from __future__ import annotations
 
-from rules import hexgrid
-from rules.combat import breaks_road_spacing
-from rules.hexgrid import HexId
-from rules.roadmode import road_mode_passable
-from rules.stacking import check_stack
-from rules.state import Board, GameState, other_side
-from rules.units import Side
-from rules.zoc import enemy_controlled
+from rules import (
+    Board,
+    GameState,
+    HexId,
+    Side,
+    breaks_road_spacing,
+    check_stack,
+    enemy_controlled,
+    hexgrid,
+    other_side,
+    road_mode_passable,
+)
 
 
 class RetreatContext:

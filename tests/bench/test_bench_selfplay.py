@@ -1,18 +1,18 @@
 """Self-play benchmarks (``.venv/bin/pytest tests/bench --benchmark-only``): a whole 18-turn bot
-game of scenario 1, and replaying its log with the per-command hash checks (target: under
-1.5 s) and with the final hash only."""
+game of scenario 1, and replaying its record with the state hash checked after every command
+(target: under 1.5 s)."""
 
 from __future__ import annotations
 
 from functools import cache
 from typing import Any
 
-from rules.selfplay import GameRecord, encode_log, play, replay_log
+from rules.bots.selfplay import SelfPlayGame, encode, play, replay
 from scenarios import load_board
 
 
 @cache
-def record() -> GameRecord:
+def record() -> SelfPlayGame:
     return play(load_board(1), 1)
 
 
@@ -21,13 +21,7 @@ def test_bench_selfplay_full_game_scenario_1(benchmark: Any) -> None:
     assert r.verdict is not None
 
 
-def test_bench_replay_full_game_log(benchmark: Any) -> None:
-    data = encode_log(record())
-    res = benchmark.pedantic(replay_log, args=(data, load_board), rounds=3, iterations=1)
-    assert res.ok
-
-
-def test_bench_replay_full_game_log_final_hash_only(benchmark: Any) -> None:
-    data = encode_log(record())
-    res = benchmark.pedantic(replay_log, args=(data, load_board, False), rounds=3, iterations=1)
+def test_bench_replay_full_game_record(benchmark: Any) -> None:
+    data = encode(record())
+    res = benchmark.pedantic(replay, args=(data, load_board), rounds=3, iterations=1)
     assert res.ok

@@ -8,16 +8,15 @@ from functools import cache
 
 import pytest
 
-from rules.bots import Bot, BotRng, acting_side
+import rules
+from rules.bots import BotRng, HeuristicBot
 from rules.bots.attack import attack_value, ex_losses
-from rules.bots.heuristic import (
-    ALLIED_ODDS,
-    MIN_VALUE,
-    _trapped,
-    best_attack,
-    fields,
-    min_odds,
-)
+from rules.bots.combat import ALLIED_ODDS, MIN_VALUE, best_attack, min_odds
+from rules.bots.decisions import decide
+from rules.bots.fields import Fields
+from rules.bots.plan import Targets
+from rules.bots.retreats import trapped
+from rules.bots.selfplay import SelfPlayGame, play
 from rules.combat import gt1_unmet, preview_attack
 from rules.commands import (
     Advance,
@@ -33,18 +32,17 @@ from rules.dice import SeededDice
 from rules.engine import Applied, apply
 from rules.odds import column_rank
 from rules.rejection import Rejection
-from rules.selfplay import GameRecord, play
-from rules.state import Decision, GameState
+from rules.state import Board, Decision, GameState
 from scenarios import load_board
 from tests.enginekit import board, line_map, make_map, position, scenario_start, unit
 
 
 @cache
-def game() -> GameRecord:
+def game() -> SelfPlayGame:
     return play(load_board(1), 3, turns=3)
 
 
-def states(r: GameRecord):  # type: ignore[no-untyped-def]
+def states(r: SelfPlayGame):  # type: ignore[no-untyped-def]
     """(state before, command, state after) along a record."""
     b, s = scenario_start(r.scenario)
     dice = SeededDice(bytes.fromhex(r.dice_seed))
@@ -67,28 +65,36 @@ def test_the_stream_is_deterministic_and_in_range() -> None:
         c.below(0)
 
 
-def _bot_and_board() -> tuple[Bot, object, GameState]:
+def _bot_and_board() -> tuple[HeuristicBot, object, GameState]:
     b, s = scenario_start(1)
-    return Bot("german", BotRng(b"t")), b, s
+    return HeuristicBot("german", BotRng(b"t")), b, s
+
+
+def _decide(bot: HeuristicBot, b: Board, s: GameState, d: Decision) -> rules.Command:
+    """What ``bot`` answers to ``d`` in ``s`` (:func:`rules.bots.decisions.decide`)."""
+    return decide(bot.ctx, b, s, d)
+
+
+def _choose(bot: HeuristicBot, b: object, s: GameState) -> rules.Command:
+    assert isinstance(b, Board)
+    return bot.choose(rules.Game(b, s))
 
 
 def test_decisions() -> None:
     bot, b, s = _bot_and_board()
-    from rules.state import Board
-
     assert isinstance(b, Board)
+    f = Fields(b)
     w = Decision(side="allied", kind="waive_immunity", case="AO-11.f*", choices=(("3217",),))
-    assert bot.decide(b, s, w) == WaiveImmunity(())
+    assert _decide(bot, b, s, w) == WaiveImmunity(())
     weak = min(b.defs, key=lambda u: (b.defs[u].strength, u))
     strong = max(b.defs, key=lambda u: (b.defs[u].strength, u))
     loss = Decision(
         side="german", kind="losses", case="AO-10.1b", choices=((strong,), (weak,)), need=1
     )
-    assert bot.decide(b, s, loss) == ChooseLosses((weak,))
+    assert _decide(bot, b, s, loss) == ChooseLosses((weak,))
     paths = (("3310", "3210"), ("3311", "3211"))
-    r = bot.decide(
-        b, s, Decision(side="german", kind="retreat", case="AO-10.2a", choices=paths, unit=weak)
-    )
+    ret = Decision(side="german", kind="retreat", case="AO-10.2a", choices=paths, unit=weak)
+    r = _decide(bot, b, s, ret)
     assert isinstance(r, ChooseRetreat) and r.unit == weak and r.path in paths
     town = b.game_map.town_hex("St. Vith")
     mech = sorted(u for u, d in b.defs.items() if d.side == "german" and d.mechanized)
@@ -100,17 +106,15 @@ def test_decisions() -> None:
         choices=tuple((u,) for u in mech[:5]),
         hex=town,
     )
-    a = bot.decide(b, s, adv)
+    a = _decide(bot, b, s, adv)
     assert isinstance(a, Advance) and a.unit is not None and b.defs[a.unit].strength == top
-    clear = next(
-        h for h in b.game_map if h not in fields(b).towns and fields(b).objective.get(h, 0) > 3
-    )
+    clear = next(h for h in b.game_map if h not in f.towns and f.objective.get(h, 0) > 3)
     adv = Decision(side="german", kind="advance", case="AO-9.6N", choices=((mech[0],),), hex=clear)
-    assert bot.decide(b, s, adv) == Advance(clear)  # mech[0] is not on the map
+    assert _decide(bot, b, s, adv) == Advance(clear)  # mech[0] is not on the map
     # the German advances a unit that gets nearer its objectives (the front moves) ...
     import msgspec
 
-    obj, towns = fields(b).objective, fields(b).towns
+    obj, towns = f.objective, f.towns
     far = max((h for h in b.game_map if h in obj and h not in towns), key=lambda h: (obj[h], h))
     near = min(
         (h for h in b.game_map.neighbours(far) if h in obj and h not in towns),
@@ -127,17 +131,17 @@ def test_decisions() -> None:
         )
 
     fwd = Decision(side="german", kind="advance", case="AO-9.6N", choices=((mech[0],),), hex=near)
-    assert bot.decide(b, at(far), fwd) == Advance(near, mech[0])
+    assert _decide(bot, b, at(far), fwd) == Advance(near, mech[0])
     # ... and not one that would get farther
     back = Decision(side="german", kind="advance", case="AO-9.6N", choices=((mech[0],),), hex=far)
-    assert bot.decide(b, at(near), back) == Advance(far)
+    assert _decide(bot, b, at(near), back) == Advance(far)
 
 
 def test_setup_is_accepted_and_the_acting_side_answers_decisions() -> None:
     _bot, b, s = _bot_and_board()
     assert s.phase == "setup_allied"
-    assert Bot("allied", BotRng(b"t")).next_command(b, s) == EndPhase()  # type: ignore[arg-type]
-    assert acting_side(s) == "allied"
+    assert _choose(HeuristicBot("allied", BotRng(b"t")), b, s) == EndPhase()
+    assert rules.acting_side(s) == "allied"
 
 
 def test_gt1_obligations_are_met() -> None:
@@ -166,13 +170,15 @@ def test_attacks_after_game_turn_1_are_worth_making() -> None:
     """The Allies attack at their odds (3-1 or better); the German never at 1-2 (only Ar
     results on both CRTs: a negative expected value) and makes attacks."""
     n = {"german": 0, "allied": 0}
+    f: Fields | None = None
     for b, s, cmd, _after in states(game()):
         if not isinstance(cmd, DeclareAttack) or (s.turn == 1 and s.side == "german"):
             continue
+        f = f or Fields(b)
         p = preview_attack(b, s, cmd.attackers, cmd.defenders)
         assert not isinstance(p, Rejection)
         if s.side == "allied":
-            assert min_odds(b, s, cmd.defenders[0]) == ALLIED_ODDS
+            assert min_odds(f, b, s, cmd.defenders[0]) == ALLIED_ODDS
             assert column_rank(p.column) >= column_rank(ALLIED_ODDS), (cmd, p)
         else:
             assert p.column != "1-2", (cmd, p)
@@ -225,19 +231,18 @@ def test_attack_value_is_the_expectation_over_the_six_rolls() -> None:
 )
 def test_best_attack_on_a_small_map(trap: bool, column: str, expected: float) -> None:
     b, s = _small(trap)
-    from rules.state import Board
-
     assert isinstance(b, Board)
     assert preview_attack(b, s, ["g"], ["0302"]).column == column  # type: ignore[union-attr]
-    assert _trapped(b, s, "0302") == ((1, 1, 1) if trap else (0, 0, 0))
-    best = best_attack(b, s, "0302", ["g"])
+    assert trapped(b, s, "0302") == ((1, 1, 1) if trap else (0, 0, 0))
+    best = best_attack(Fields(b), b, s, "0302", ["g"])
     assert best is not None
     assert best[0] == pytest.approx(expected) and best[1] == ("g",)
     assert best[0] >= MIN_VALUE
 
 
 def test_moves_end_in_normal_mode_near_the_enemy() -> None:
-    from rules.bots.heuristic import ROAD_MODE_SAFE, distance_field
+    from rules.bots.fields import distance_field
+    from rules.bots.movement import ROAD_MODE_SAFE
     from rules.commands import Move
 
     for b, s, cmd, after in states(game()):
@@ -275,8 +280,6 @@ def test_has_retreat_agrees_with_the_engine() -> None:
                     n += 1
     assert n > 500
     b, s = _small(True)
-    from rules.state import Board
-
     assert isinstance(b, Board)
     assert not has_retreat(b, s, "a", 1) and not has_retreat(b, s, "a", 3)
     b, s = _small(False)
@@ -303,19 +306,18 @@ def _exploit(mech_phase: bool = True) -> tuple[object, GameState]:
 def test_the_plan_sends_a_mechanized_unit_through_a_gap_to_its_town() -> None:
     from rules.bots.plan import make_plan, supply_zone
     from rules.commands import Move
-    from rules.state import Board
 
     b, s = _exploit()
     assert isinstance(b, Board)
-    plan = make_plan(b, s)
+    plan = make_plan(Targets(b), b, s)
     assert not plan.hold and plan.targets == {"m": "0202"}
     assert {"0202", "0902", "0704"} - {"0704"} <= supply_zone(b, s)
-    cmd = Bot("german", BotRng(b"t")).next_command(b, s)
+    cmd = _choose(HeuristicBot("german", BotRng(b"t")), b, s)
     assert isinstance(cmd, Move) and cmd.unit == "m" and cmd.path[-1] == "0202"
     # without a target (no town on the map) the v2 scoring stops past the American
     m2 = make_map("\n".join([". . . . . . . . . E"] * 4), roads=["1002-0902-0802-0702-0602"])
     b2 = board(m2, [unit("m", mech=True, ma=10, strength=6), unit("a", "allied", strength=2)])
-    cmd = Bot("german", BotRng(b"t")).next_command(b2, s)
+    cmd = _choose(HeuristicBot("german", BotRng(b"t")), b2, s)
     assert isinstance(cmd, Move) and cmd.path[-1] in b2.game_map.neighbours("0704")
 
 
@@ -349,9 +351,9 @@ def test_holding_mode_goes_for_the_exit_and_counts_each_exit_once() -> None:
     b = board(m, [unit("g", ma=4), unit("h", ma=4), unit("a", "allied")])
     s = position({"g": "0501", "h": "0701"}, turn=12)
     assert hold_mode(b, s) and not hold_mode(b, position({"g": "0501"}, turn=11))
-    plan = make_plan(b, s)
+    plan = make_plan(Targets(b), b, s)
     assert plan.hold and plan.exits == {"0101": 6} and plan.targets == {"g": "0101"}
-    cmd = Bot("german", BotRng(b"t")).next_command(b, s)
+    cmd = _choose(HeuristicBot("german", BotRng(b"t")), b, s)
     assert cmd == Move("g", ("0401", "0301", "0201"))
     zone = frozenset(b.game_map)
     p = Plan({}, True, zone, {"0101": 6})
@@ -365,22 +367,25 @@ def test_holding_mode_goes_for_the_exit_and_counts_each_exit_once() -> None:
     # an SE/SW exit counts only with a German unit in Bastogne (AO-16.D)
     se = _exit_map(3, "SE")
     assert isinstance(se, GameMap)
-    assert exit_values(board(se, []), s, bastogne=False) == {}
-    assert exit_values(board(se, []), s, bastogne=True) == {"0101": 3}
+    assert exit_values(Targets(board(se, [])), bastogne=False) == {}
+    assert exit_values(Targets(board(se, [])), bastogne=True) == {"0101": 3}
 
 
 def _bot_setup(scenario: int) -> tuple[object, GameState, list[object]]:
     """Both bots' set-up steps of ``scenario``: (board, state after them, their commands)."""
     b, s = scenario_start(scenario)
-    bots = {"allied": Bot("allied", BotRng(b"a")), "german": Bot("german", BotRng(b"g"))}
+    bots = {
+        "allied": HeuristicBot("allied", BotRng(b"a")),
+        "german": HeuristicBot("german", BotRng(b"g")),
+    }
+    g = rules.Game(b, s)
     cmds: list[object] = []
-    while s.phase in ("setup_allied", "setup_german"):
-        cmd = bots[s.side].next_command(b, s)
-        r = apply(b, s, cmd)
+    while g.state.phase in ("setup_allied", "setup_german"):
+        cmd = bots[g.state.side].choose(g)
+        r = g.push(cmd)
         assert isinstance(r, Applied), (cmd, r)
-        s = r.state
         cmds.append(cmd)
-    return b, s, cmds
+    return b, g.state, cmds
 
 
 def test_free_setup_is_legal_and_rearranges() -> None:
@@ -388,7 +393,6 @@ def test_free_setup_is_legal_and_rearranges() -> None:
     result passes ``validate_free_setup`` and differs from the historical set-up: the Allies
     hold Bastogne and St. Vith with their strongest rear units."""
     from rules.setup_rules import validate_free_setup
-    from rules.state import Board
     from scenarios import load_scenario
 
     b, s, cmds = _bot_setup(6)
@@ -424,3 +428,48 @@ def test_game_turn_1_obligations_are_met_after_a_free_setup() -> None:
     assert [v.turn for v in r.vp] == [1]
     multi = [c for c in r.commands if isinstance(c, DeclareAttack) and len(c.defenders) > 1]
     assert multi
+
+
+# -- the bots above the engine: the Bot protocol, the public API only, no board caches ---------
+
+
+def test_the_heuristic_bot_is_a_bot_and_keeps_nothing_on_the_board() -> None:
+    from rules.bots import Bot, bots_for
+
+    bots: dict[str, Bot] = dict(bots_for(BotRng(b"p")))
+    assert {(b.name, b.version, b.side) for b in bots.values()} == {
+        ("heuristic", "3", "german"),
+        ("heuristic", "3", "allied"),
+    }
+    b, s = scenario_start(1)
+    before = set(b.cache)
+    g = rules.Game(b, s, dice=SeededDice(b"p"))
+    while g.state.turn == 1:
+        side = rules.acting_side(g.state)
+        assert side is not None
+        assert isinstance(g.push(bots[side].choose(g)), Applied)
+    assert not any(k.startswith("bots") for k in set(b.cache) - before)
+
+
+def test_the_bots_import_only_the_public_api() -> None:
+    """``rules.bots`` imports ``rules`` (names in ``rules.__all__``), the public submodules
+    and its own modules, nothing else of the engine."""
+    import ast
+    from pathlib import Path
+
+    import rules.bots
+
+    public = {"rules", "rules.hexgrid", "rules.crt", "rules.position", "rules.record"}
+    for path in sorted(Path(rules.bots.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                mods = [node.module]
+                if node.module == "rules":
+                    assert {a.name for a in node.names} <= set(rules.__all__), path.name
+            elif isinstance(node, ast.Import):
+                mods = [a.name for a in node.names]
+            else:
+                continue
+            for mod in mods:
+                if mod.startswith("rules"):
+                    assert mod in public or mod.startswith("rules.bots"), (path.name, mod)

@@ -1,10 +1,9 @@
-"""Self-play (``rules.selfplay``, ``ardennes selfplay``): determinism, replay, and properties of
-whole bot games - no illegal state is ever reached, VP change only as AO-16 says, a game
-played to the end has a verdict. Short games here; full games are ``slow``."""
+"""Self-play (``rules.bots.selfplay``, ``ardennes selfplay``): determinism, replay, and
+properties of whole bot games - no illegal state is ever reached, VP change only as AO-16
+says, a game played to the end has a verdict. Short games here; full games are ``slow``."""
 
 from __future__ import annotations
 
-import re
 from functools import cache
 from pathlib import Path
 
@@ -12,23 +11,18 @@ import msgspec
 import pytest
 
 from ardennes_tui.cli import main
+from rules.bots.selfplay import SelfPlayGame, encode, play, replay
 from rules.dice import SeededDice
 from rules.engine import Applied, apply
 from rules.events import VictoryPointsTabulated
-from rules.selfplay import (
-    GameRecord,
-    decode_log,
-    encode_log,
-    play,
-    replay_log,
-)
+from rules.record import RecordError, decode
 from rules.state import LAST_TURN, Board, GameState, state_hash
 from scenarios import load_board
 from tests.enginekit import illegal_state, scenario_start
 
 
 @cache
-def game(scenario: int, seed: int, turns: int | None) -> GameRecord:
+def game(scenario: int, seed: int, turns: int | None) -> SelfPlayGame:
     return play(load_board(scenario), seed, turns)
 
 
@@ -36,7 +30,7 @@ def lost(b: Board, s: GameState, side: str) -> int:
     return sum(1 for u in s.units if u.status == "eliminated" and b.defs[u.id].side == side)
 
 
-def check_game(r: GameRecord) -> None:
+def check_game(r: SelfPlayGame) -> None:
     """Replay ``r`` command by command and check every state on the way."""
     b, s = scenario_start(r.scenario)
     dice = SeededDice(bytes.fromhex(r.dice_seed))
@@ -73,8 +67,8 @@ def check_game(r: GameRecord) -> None:
 
 
 def test_same_seed_gives_the_same_bytes() -> None:
-    a = encode_log(play(load_board(1), 11, turns=2))
-    b = encode_log(play(load_board(1), 11, turns=2))
+    a = encode(play(load_board(1), 11, turns=2))
+    b = encode(play(load_board(1), 11, turns=2))
     assert a == b
 
 
@@ -82,34 +76,39 @@ def test_different_seeds_give_different_games() -> None:
     a, b = game(1, 1, 2), game(1, 2, 2)
     assert a.dice_seed != b.dice_seed
     assert a.final_hash != b.final_hash
-    assert encode_log(a) != encode_log(b)
+    assert encode(a) != encode(b)
 
 
 def test_the_log_replays_to_the_final_hash() -> None:
     r = game(1, 1, 2)
-    data = encode_log(r)
-    head, body, foot = decode_log(data)
-    assert head.scenario == 1 and head.seed == "1" and head.dice_seed == r.dice_seed
-    assert [x.command for x in body] == list(r.commands)
-    assert foot is not None and foot.hash == r.final_hash
-    res = replay_log(data, load_board)
-    assert res.ok and res.final_hash == r.final_hash and res.commands == len(r.commands)
+    data = encode(r)
+    rec = decode(data)
+    head = rec.header
+    assert head.scenario == 1 and head.meta == {"seed": "1", "turns": "2"}
+    assert head.dice.kind == "seeded" and head.dice.seed == r.dice_seed
+    assert head.players.german.label == head.players.allied.label == "bot heuristic/3"
+    assert rec.commands == r.commands
+    assert rec.footer is not None and rec.footer.hash == r.final_hash
+    res = replay(data, load_board)
+    assert res.ok and res.game.state_hash() == r.final_hash
+    assert len(res.game.history) == len(r.commands)
 
 
 def test_replay_names_the_first_diverging_command() -> None:
-    data = encode_log(game(1, 1, 2))
+    data = encode(game(1, 1, 2))
     lines = data.splitlines()
     line = msgspec.json.decode(lines[40])
     line["hash"] = "0" * 64
     lines[40] = msgspec.json.encode(line)
-    res = replay_log(b"\n".join(lines) + b"\n", load_board)
-    assert not res.ok and res.diverged_at == 39 and "command 39" in res.message
-    # without per-command hashes the final hash still catches a changed dice seed
-    other = encode_log(game(1, 1, 2), hashes=False).replace(
+    res = replay(b"\n".join(lines) + b"\n", load_board)
+    assert not res.ok and res.at == 39 and res.error is not None
+    assert res.error.startswith("command 39 (")
+    # another dice seed in the header: refused where the dice first change the game
+    other = encode(game(1, 1, 2)).replace(
         game(1, 1, 2).dice_seed.encode(), game(1, 2, 2).dice_seed.encode()
     )
-    res = replay_log(other, load_board)
-    assert not res.ok
+    res = replay(other, load_board)
+    assert not res.ok and res.error is not None and "diverges" in res.error
 
 
 @pytest.mark.parametrize(
@@ -131,7 +130,7 @@ def test_full_games_end_with_a_verdict(scenario: int, seed: int) -> None:
     assert r.final_phase == "game_over"
     assert r.vp[-1].turn == LAST_TURN or r.verdict.kind == "immediate"
     check_game(r)
-    assert replay_log(encode_log(r), load_board).ok
+    assert replay(encode(r), load_board).ok
 
 
 # -- the command --------------------------------------------------------------------------------
@@ -149,9 +148,9 @@ def test_cli_writes_a_log_that_replays(tmp_path: Path, capsys: pytest.CaptureFix
         ["selfplay", "--scenario", "1", "--seed", "1", "--turns", "2", "-o", str(f)], capsys
     )
     assert code == 0 and err == "" and "stopped after GT2" in out
-    assert f.read_bytes() == encode_log(game(1, 1, 2))
+    assert f.read_bytes() == encode(game(1, 1, 2))
     code, out, err = run(["selfplay", "--replay", str(f)], capsys)
-    assert code == 0 and "hash matches" in out
+    assert code == 0 and "every hash matches" in out
 
 
 def test_cli_never_overwrites_without_force(
@@ -196,41 +195,34 @@ def test_cli_refuses_bad_arguments(
 
 
 def test_cli_replay_reports_a_mismatch(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    data = encode_log(game(1, 1, 2))
+    data = encode(game(1, 1, 2))
     lines = data.splitlines()
     foot = msgspec.json.decode(lines[-1])
     foot["hash"] = "f" * 64
     lines[-1] = msgspec.json.encode(foot)
-    lines = [
-        msgspec.json.encode({**msgspec.json.decode(x), "hash": None})
-        if i not in (0, len(lines) - 1)
-        else x
-        for i, x in enumerate(lines)
-    ]
     f = tmp_path / "bad.jsonl"
     f.write_bytes(b"\n".join(lines) + b"\n")
     code, _out, err = run(["selfplay", "--replay", str(f)], capsys)
-    assert code == 1 and "final state hash" in err
+    assert code == 1 and "the end line's hash ffffffffffffffff differs" in err
     f.write_text("not json\n")
     code, _out, err = run(["selfplay", "--replay", str(f)], capsys)
     assert code == 2 and len(err.splitlines()) == 1
 
 
-def test_a_log_nested_too_deeply_is_a_log_error() -> None:
-    """A hostile log whose first line skips a 200,000-deep unknown field: ``LogError``, so that
-    ``ardennes selfplay --replay`` and ``ardennes --load`` answer in one line."""
-    from rules.selfplay import LogError
+def test_a_record_nested_too_deeply_is_a_record_error() -> None:
+    """A hostile record whose first line skips a deeply nested unknown field: ``RecordError``
+    (the line limit, or the decoder), so ``ardennes selfplay --replay`` and ``ardennes --load``
+    answer in one line."""
+    with pytest.raises(RecordError, match="line 1 is over 65536 bytes"):
+        decode(b'{"zz":' + b"[" * 200_000)
+    with pytest.raises(RecordError, match="line 1: JSON nested too deeply"):
+        decode(b'{"zz":' + b"[" * 60_000)
 
-    with pytest.raises(LogError, match="nested too deeply"):
-        decode_log(b'{"zz":' + b"[" * 200_000)
 
-
-def test_replay_is_as_strict_as_the_app() -> None:
-    """``replay_log`` (``ardennes selfplay --replay``) and ``ardennes --load`` share
-    ``decode_log``: the same header, numbering and count checks, the same strict dice seed."""
-    from rules.selfplay import LogError
-
-    lines = encode_log(play(load_board(1), 1, turns=1)).splitlines()
+def test_replay_is_strict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``ardennes selfplay --replay`` reads records as strictly as ``ardennes --load``: the
+    header, the numbering, the count, the dice seed, a scenario that exists."""
+    lines = encode(play(load_board(1), 1, turns=1)).splitlines()
     head = msgspec.json.decode(lines[0])
     end = msgspec.json.decode(lines[-1])
 
@@ -243,12 +235,15 @@ def test_replay_is_as_strict_as_the_app() -> None:
             ]
         )
 
+    dice = {**head["dice"], "seed": " " + head["dice"]["seed"]}
     cases = [
         (bad(first={**head, "scenario": 99}), "scenario 99, which does not exist"),
-        (bad(first={**head, "dice_seed": " " + head["dice_seed"]}), "the dice seed is not hex"),
+        (bad(first={**head, "dice": dice}), "the header's dice seed is not lowercase hex"),
         (bad(body=[lines[1], *lines[3:-1]]), "is numbered 2: a line missing or out of order"),
         (bad(last={**end, "commands": end["commands"] + 1}), "the end line counts"),
     ]
+    f = tmp_path / "bad.jsonl"
     for data, why in cases:
-        with pytest.raises(LogError, match=re.escape(why)):
-            replay_log(data, load_board)
+        f.write_bytes(data)
+        code, _out, err = run(["selfplay", "--replay", str(f)], capsys)
+        assert code == 2 and why in err and len(err.splitlines()) == 1

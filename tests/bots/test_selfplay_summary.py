@@ -1,5 +1,5 @@
 """``ardennes selfplay --summary``: argument checks, the balance tables of a real one-game batch
-checked cell by cell against ``rules.selfplay.play``, ``--games-out`` (no overwrite without
+checked cell by cell against ``rules.bots.selfplay.play``, ``--games-out`` (no overwrite without
 ``--force``) and, ``slow``, ``--jobs 2`` giving the same bytes as ``--jobs 1``."""
 
 from __future__ import annotations
@@ -19,13 +19,13 @@ from ardennes_tui.cli.selfplay_summary import (
     parse_seeds,
     summary_markdown,
 )
-from rules.selfplay import GameRecord, TurnVP, play
+from rules.bots.selfplay import SelfPlayGame, TurnVP, play
 from rules.state import Verdict
 from scenarios import load_board
 
 
 @cache
-def game(scenario: int, seed: str) -> GameRecord:
+def game(scenario: int, seed: str) -> SelfPlayGame:
     return play(load_board(scenario), seed)
 
 

@@ -31,7 +31,7 @@ def bot_game(scenario: int, turns: int) -> rules.Game:
     while g.state.turn <= turns and g.state.phase != "game_over":
         side = rules.acting_side(g.state)
         assert side is not None
-        r = g.push(bots[side].next_command(g.board, g.state))
+        r = g.push(bots[side].choose(g))
         assert not isinstance(r, rules.Rejection), r
     return g
 
