@@ -184,7 +184,7 @@ class SupplyMode(Mode):
     """The Supply Judgment Phase: automatic (AO-12.0), nothing to choose."""
 
     def hint(self) -> str:
-        return "Supply Judgment Phase: nothing to choose (AO-12.0), e ends the phase"
+        return "Supply Judgment: not playable yet, e ends the phase"
 
 
 def said_after(host: Host, applied: rules.Applied) -> str:
