@@ -13,27 +13,31 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from rules import combat
-from rules.dice import DieRoll
-from rules.events import (
+from rules import (
     AdvanceDeclined,
     AttackCancelled,
     AttackDeclared,
+    Board,
     CombatResolved,
     CrtSwitchRolled,
+    Decision,
+    DieRoll,
     Event,
+    GameState,
     ImmunityWaived,
     ResultIgnored,
     RoadColumnContact,
+    Side,
     UnitAdvanced,
     UnitEliminated,
     UnitRetreated,
     VictoryPointsScored,
+    attack_factor,
+    defence_factor,
+    defender_supply,
+    immunity_case,
 )
 from rules.hexgrid import HexId
-from rules.odds import attack_factor, defence_factor
-from rules.state import Board, Decision, GameState
-from rules.units import Side
 
 TABLE_NAMES: Final = {"initial": "Initial", "standard": "Standard"}
 """How the two CRTs are named (AO-10.3a)."""
@@ -98,7 +102,7 @@ def odds_notes(
     units = [u for h in defenders for u in state.at(h) if board.defs[u.id].side != state.side]
     if units:
         dside = board.defs[units[0].id].side
-        supply = combat.defender_supply(board, state, dside)
+        supply = defender_supply(board, state, dside)
         retreated = set(state.combat.retreated)
         for h in sorted(defenders):
             words = []
@@ -113,7 +117,7 @@ def odds_notes(
             reason = _defence_factor_reason(board, h, dside, state.turn)
             if reason:
                 words.append(reason)
-            immune = {combat.immunity_case(board, state, u.id) for u in here} - {None}
+            immune = {immunity_case(board, state, u.id) for u in here} - {None}
             if immune:
                 words.append("immune to Ar/Dr (" + ", ".join(sorted(str(c) for c in immune)) + ")")
             note("def", h, words)

@@ -7,9 +7,7 @@ from pathlib import Path
 
 from ardennes_tui.errors import UserError
 from ardennes_tui.render import UnitsByHex
-from rules.gamemap import GameMap, MapError, decode_map
-from rules.scenario import Scenario
-from rules.units import UnitDef
+from rules import GameMap, MapError, Scenario, UnitDef, decode_map
 from scenarios import load_map, load_scenario, scenario_numbers
 
 

@@ -32,6 +32,8 @@ from rules.combat import (
     retreat_options,
 )
 from rules.commands import (
+    ENTER_ROAD_MODE,
+    LEAVE_ROAD_MODE,
     Advance,
     ChooseLosses,
     ChooseRetreat,
@@ -48,8 +50,16 @@ from rules.commands import (
     decode_jsonl,
     encode_command,
 )
-from rules.dice import DiceSource, DieRoll, ScriptedDice, SeededDice
-from rules.engine import Applied, apply, drop_required, new_game, replay, replay_hashes
+from rules.dice import DiceError, DiceSource, DieRoll, ScriptedDice, SeededDice
+from rules.engine import (
+    Applied,
+    apply,
+    drop_required,
+    new_game,
+    replay,
+    replay_hashes,
+    setup_hexes,
+)
 from rules.events import (
     AdvanceDeclined,
     AttackCancelled,
@@ -81,18 +91,27 @@ from rules.events import (
     encode_event,
 )
 from rules.game import Game, Replayed
-from rules.gamemap import GameMap
+from rules.gamemap import GameMap, HexsideData, MapError, decode_map, encode_map
 from rules.hexgrid import HexId
 from rules.movement import Reach, legal_moves, may_move, movement_allowance
-from rules.odds import attack_strength_in, defence_strength_in, ex_loss_options, odds_column
+from rules.odds import (
+    attack_factor,
+    attack_strength_in,
+    defence_factor,
+    defence_strength_in,
+    ex_loss_options,
+    odds_column,
+)
 from rules.options import Due, Mode, Options, acting_side
 from rules.record import DiceSpec, Player, Players, Record, RecordError
 from rules.rejection import RejectedError, Rejection
 from rules.roadmode import road_links, road_mode_passable
-from rules.setup_rules import front_line_units
+from rules.scenario import Arrival, Scenario
+from rules.setup_rules import FREE_SETUP_CASE, front_line_units, setup_areas
 from rules.stacking import check_stack
 from rules.start_line import front_line, rear_area
 from rules.state import (
+    LAST_TURN,
     Attack,
     Board,
     Decision,
@@ -114,10 +133,15 @@ from rules.units import Side, UnitDef
 from rules.zoc import enemy_controlled
 
 __all__ = [
+    "ENTER_ROAD_MODE",
+    "FREE_SETUP_CASE",
+    "LAST_TURN",
+    "LEAVE_ROAD_MODE",
     "SUPPLY_PATH_HEXES",
     "Advance",
     "AdvanceDeclined",
     "Applied",
+    "Arrival",
     "Attack",
     "AttackCancelled",
     "AttackDeclared",
@@ -131,6 +155,7 @@ __all__ = [
     "DecisionKind",
     "DecisionPending",
     "DeclareAttack",
+    "DiceError",
     "DiceSource",
     "DiceSpec",
     "DieRoll",
@@ -144,8 +169,10 @@ __all__ = [
     "GameMap",
     "GameState",
     "HexId",
+    "HexsideData",
     "ImmunityWaived",
     "InterdictionSet",
+    "MapError",
     "Mode",
     "Move",
     "Options",
@@ -170,6 +197,7 @@ __all__ = [
     "RetreatOptions",
     "RoadColumnContact",
     "RoadModeChanged",
+    "Scenario",
     "ScriptedDice",
     "SeededDice",
     "Side",
@@ -191,6 +219,7 @@ __all__ = [
     "WaiveImmunity",
     "acting_side",
     "apply",
+    "attack_factor",
     "attack_strength_in",
     "attackable_hexes",
     "breaks_road_spacing",
@@ -200,11 +229,14 @@ __all__ = [
     "crt",
     "decode_command",
     "decode_jsonl",
+    "decode_map",
+    "defence_factor",
     "defence_strength_in",
     "defender_supply",
     "drop_required",
     "encode_command",
     "encode_event",
+    "encode_map",
     "enemy_controlled",
     "ex_loss_options",
     "front_line",
@@ -228,6 +260,8 @@ __all__ = [
     "retreat_options",
     "road_links",
     "road_mode_passable",
+    "setup_areas",
+    "setup_hexes",
     "state_hash",
     "supply_net",
 ]

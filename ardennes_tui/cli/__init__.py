@@ -78,7 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.command is None:
-            from ardennes_tui.app import run_app
+            from ardennes_tui.cli.play import run_app
 
             return run_app(args.scenario, args.load, seed=args.seed)
         code: int = args.func(args)

@@ -16,7 +16,7 @@ from typing import Any
 from ardennes_tui.errors import UserError
 from ardennes_tui.render.counters import UnitsByHex
 from ardennes_tui.scenario_view import get_map, scenario_or_error, setup_units
-from rules.gamemap import GameMap, encode_map
+from rules import GameMap, encode_map
 
 LEGEND_WIDTH = 120
 """The legend wraps here, so it reads in an ordinary terminal even though the map is wider."""

@@ -19,8 +19,7 @@ from typing import Any
 import msgspec
 
 from ardennes_tui.errors import UserError
-from rules.scenario import Arrival, Scenario
-from rules.units import UnitDef
+from rules import Arrival, Scenario, UnitDef
 from scenarios import load_scenario, scenario_numbers
 
 

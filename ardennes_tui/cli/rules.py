@@ -26,14 +26,23 @@ from typing import Any, Final
 import msgspec
 
 from ardennes_tui.errors import UserError
-from rules import position
-from rules.commands import decode_command, encode_command
-from rules.dice import DiceError, DiceSource, ScriptedDice, SeededDice
-from rules.engine import apply, new_game
-from rules.events import encode_event
-from rules.movement import legal_moves
-from rules.rejection import Rejection
-from rules.state import Board, GameState, state_hash
+from rules import (
+    Board,
+    DiceError,
+    DiceSource,
+    GameState,
+    Rejection,
+    ScriptedDice,
+    SeededDice,
+    apply,
+    decode_command,
+    encode_command,
+    encode_event,
+    legal_moves,
+    new_game,
+    position,
+    state_hash,
+)
 from scenarios import load_board, scenario_numbers
 
 MAX_POSITION_BYTES: Final = 1 << 20

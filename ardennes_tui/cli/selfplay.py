@@ -41,8 +41,8 @@ from ardennes_tui.cli.selfplay_summary import (
     summary_markdown,
 )
 from ardennes_tui.errors import UserError
+from rules import LAST_TURN
 from rules.bots.selfplay import encode, play, replay
-from rules.state import LAST_TURN
 from scenarios import load_board, scenario_numbers
 
 MAX_LOG_BYTES = rules.record.MAX_RECORD_BYTES

@@ -19,8 +19,8 @@ from typing import Final
 import msgspec
 
 from ardennes_tui.errors import UserError
+from rules import LAST_TURN, Verdict
 from rules.bots.selfplay import BOTS, BotError, SelfPlayGame, TurnVP, play
-from rules.state import LAST_TURN, Verdict
 from scenarios import load_board, scenario_numbers
 
 MAX_GAMES: Final = 2000

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Final
 
+from rules import UnitDef
 from rules.hexgrid import HexId
-from rules.units import UnitDef
 
 UnitsByHex = Mapping[HexId, Sequence[UnitDef]]
 """Units placed on the map: hex -> stack, top counter first."""

@@ -8,8 +8,7 @@ from rich.text import Text
 
 from ardennes_tui.render.counters import UnitsByHex, counter_long
 from ardennes_tui.render.palette import rich_style
-from rules import hexgrid
-from rules.gamemap import GameMap, HexsideData
+from rules import GameMap, HexsideData, hexgrid
 from rules.hexgrid import HexId
 
 

@@ -28,8 +28,7 @@ from ardennes_tui.render import palette as P
 from ardennes_tui.render.counters import UnitsByHex, counter_short
 from ardennes_tui.render.names import town_abbreviations
 from ardennes_tui.render.picture import Canvas, Picture, Span
-from rules import hexgrid
-from rules.gamemap import GameMap
+from rules import GameMap, hexgrid
 from rules.hexgrid import HexId
 
 HEX_W: Final = 6

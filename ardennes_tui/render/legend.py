@@ -6,8 +6,7 @@ from ardennes_tui.render import palette as P
 from ardennes_tui.render.counters import TYPE_LETTER
 from ardennes_tui.render.names import ascii_name, town_abbreviations
 from ardennes_tui.render.picture import Line, Run
-from rules import hexgrid
-from rules.gamemap import GameMap
+from rules import GameMap, hexgrid
 
 
 def _line(*runs: Run) -> Line:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Final
 
-from rules.gamemap import GameMap
+from rules import GameMap
 
 ABBREV_LEN: Final = 5
 

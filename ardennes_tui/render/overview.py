@@ -16,8 +16,7 @@ from ardennes_tui.render import palette as P
 from ardennes_tui.render.counters import UnitsByHex
 from ardennes_tui.render.names import town_abbreviations
 from ardennes_tui.render.picture import Canvas, Picture, Span
-from rules import hexgrid
-from rules.gamemap import GameMap, HexsideData
+from rules import GameMap, HexsideData, hexgrid
 from rules.hexgrid import HexId
 
 LEFT: Final = 3

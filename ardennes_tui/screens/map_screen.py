@@ -1,13 +1,22 @@
-"""The map viewer screen: map, side panel, status line, and a "terminal too small" notice."""
+"""The map viewer screen: map, side panel, status line, and a "terminal too small" notice.
+
+The screen holds what its widgets show as reactive attributes and binds them down with
+``data_bind`` (the counters, the cursor hex, the zoom; in play also the lit hexes, the unit
+notes, the panel's header and the status lines); the widgets send typed messages up
+(:class:`MapView.CursorMoved`, :class:`MapView.ZoomChanged`).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar, Final
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal
+from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -16,7 +25,7 @@ from ardennes_tui.render import UnitsByHex
 from ardennes_tui.widgets.map_view import MapView, Zoom
 from ardennes_tui.widgets.side_panel import SidePanel
 from ardennes_tui.widgets.status_line import StatusLine
-from rules.gamemap import GameMap
+from rules import GameMap
 from rules.hexgrid import HexId
 
 MIN_WIDTH: Final = 80
@@ -30,6 +39,27 @@ class MapScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("app")  # type: ignore[assignment]
 
+    units: var[UnitsByHex | None] = var(None, init=False)
+    """The counters on the map: hex -> stack, top counter first (map and panel)."""
+    hex_id: var[HexId | None] = var(None, init=False)
+    """The hex under the cursor (panel and status line), from :class:`MapView.CursorMoved`."""
+    zoom: var[Zoom] = var("detail", init=False)
+    """The map's zoom (status line), from :class:`MapView.ZoomChanged`."""
+    highlight: var[frozenset[HexId]] = var(frozenset(), init=False)
+    """The lit hexes (play)."""
+    notes: var[Mapping[str, str] | None] = var(None, init=False)
+    """Unit id -> status words in the panel (play)."""
+    selected: var[str | None] = var(None, init=False)
+    """The unit marked ``>`` in the panel (play)."""
+    header: var[Text | None] = var(None, init=False)
+    """The panel's lines above the hex (play)."""
+    summary: var[str] = var("", init=False)
+    """The game position, first status line (play)."""
+    message: var[str] = var("", init=False)
+    """The message line (play)."""
+    prompt: var[str] = var("", init=False)
+    """A pending decision, its own status line (play)."""
+
     def __init__(
         self,
         game_map: GameMap,
@@ -40,7 +70,8 @@ class MapScreen(Screen[None]):
     ) -> None:
         super().__init__()
         self.game_map = game_map
-        self.units = units
+        self.set_reactive(MapScreen.units, units)
+        self.set_reactive(MapScreen.zoom, zoom)
         self._start_cursor = cursor
         self._start_zoom: Zoom = zoom
         self._panel_wanted = True
@@ -49,9 +80,21 @@ class MapScreen(Screen[None]):
         with Horizontal(id="main"):
             yield MapView(
                 self.game_map, self.units, cursor=self._start_cursor, zoom=self._start_zoom
+            ).data_bind(MapScreen.units, MapScreen.highlight)
+            yield SidePanel(self.game_map, self.units, id="panel").data_bind(
+                MapScreen.hex_id,
+                MapScreen.units,
+                MapScreen.notes,
+                MapScreen.selected,
+                MapScreen.header,
             )
-            yield SidePanel(self.game_map, self.units, id="panel")
-        yield StatusLine(self.game_map, id="status")
+        yield StatusLine(self.game_map, id="status").data_bind(
+            MapScreen.hex_id,
+            MapScreen.zoom,
+            MapScreen.summary,
+            MapScreen.message,
+            MapScreen.prompt,
+        )
         yield Static(
             f"Terminal too small: the map needs at least {MIN_WIDTH}x{MIN_HEIGHT}.\n"
             "Enlarge the window, or press q to quit.",
@@ -65,8 +108,8 @@ class MapScreen(Screen[None]):
     def on_mount(self) -> None:
         view = self.map_view
         view.focus()
-        self._show_hex(view.cursor)
-        self.query_one(StatusLine).zoom = view.zoom
+        self.hex_id = view.cursor
+        self.zoom = view.zoom
         self._layout()
 
     def on_resize(self) -> None:
@@ -85,22 +128,14 @@ class MapScreen(Screen[None]):
     def set_units(self, units: UnitsByHex | None) -> None:
         """Show other units (hex -> stack, top counter first) on the map and in the panel."""
         self.units = units
-        panel = self.query_one(SidePanel)
-        panel.units = units
-        self.map_view.set_units(units)
-        panel.refresh_hex()
-
-    def _show_hex(self, hex_id: HexId) -> None:
-        self.query_one(SidePanel).hex_id = hex_id
-        self.query_one(StatusLine).hex_id = hex_id
 
     @on(MapView.CursorMoved)
     def _cursor_moved(self, message: MapView.CursorMoved) -> None:
-        self._show_hex(message.hex_id)
+        self.hex_id = message.hex_id
 
     @on(MapView.ZoomChanged)
     def _zoom_changed(self, message: MapView.ZoomChanged) -> None:
-        self.query_one(StatusLine).zoom = message.zoom
+        self.zoom = message.zoom
         self._layout()
 
     def action_toggle_panel(self) -> None:

@@ -6,9 +6,12 @@ lines the cursor hex covers. Moving the cursor refreshes only the old and the ne
 rectangles, so a keystroke repaints a handful of cells unless the view has to scroll; the view
 then jumps to centre the cursor (whole-page panning, no animation).
 
-A highlight overlay (:meth:`MapView.set_highlight`, the hexes a selected unit can reach) is
-part of the cached strips: changing it drops and repaints only the lines of the hexes that
-entered or left it, and a cursor move over a highlighted map still repaints two hexes.
+The screen binds ``units`` (the counters) and ``highlight`` (the hexes a selected unit can
+reach, an attack's units, a decision's choices) with ``data_bind``; the widget owns only view
+state (cursor, zoom) and posts :class:`MapView.CursorMoved` and :class:`MapView.ZoomChanged`
+up. The highlight is part of the cached strips: changing it drops and repaints only the lines
+of the hexes that entered or left it, and a cursor move over a highlighted map still repaints
+two hexes.
 """
 
 from __future__ import annotations
@@ -30,8 +33,7 @@ from ardennes_tui import keymap
 from ardennes_tui.render import Picture, UnitsByHex, draw_detail, draw_overview
 from ardennes_tui.render.palette import CURSOR, REACH, REACH_MONO, rich_style
 from ardennes_tui.render.picture import PAINTED_BACKGROUND, Line, Span
-from rules import hexgrid
-from rules.gamemap import GameMap
+from rules import GameMap, hexgrid
 from rules.hexgrid import HexId
 
 Zoom = Literal["detail", "overview"]
@@ -84,6 +86,10 @@ class MapView(ScrollView, can_focus=True):
     """The hex under the cursor."""
     zoom: var[Zoom] = var("detail", init=False)
     """``detail`` (hexsides drawn) or ``overview`` (one line per hex row)."""
+    units: var[UnitsByHex | None] = var(None, init=False)
+    """The counters to draw: hex -> stack, top counter first (bound by the screen)."""
+    highlight: var[frozenset[HexId]] = var(frozenset(), init=False)
+    """The lit hexes, e.g. where the selected unit can go (bound by the screen)."""
 
     class CursorMoved(Message):
         """The cursor moved to ``hex_id``."""
@@ -112,14 +118,13 @@ class MapView(ScrollView, can_focus=True):
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.game_map = game_map
-        self._units: UnitsByHex | None = units
         self._pictures: dict[Zoom, Picture] = {}
         self._strips: dict[tuple[Zoom, int], Strip] = {}
-        self._highlight: frozenset[HexId] = frozenset()
         self._line_spans: dict[Zoom, dict[int, list[tuple[int, int, HexId]]]] = {}
         start: HexId = cursor if cursor is not None and cursor in game_map else next(iter(game_map))
         self.set_reactive(MapView.cursor, start)
         self.set_reactive(MapView.zoom, zoom)
+        self.set_reactive(MapView.units, units)
 
     # -- the picture --------------------------------------------------------------------------
 
@@ -129,22 +134,19 @@ class MapView(ScrollView, can_focus=True):
         pic = self._pictures.get(self.zoom)
         if pic is None:
             draw = draw_detail if self.zoom == "detail" else draw_overview
-            pic = self._pictures[self.zoom] = draw(self.game_map, self._units)
+            pic = self._pictures[self.zoom] = draw(self.game_map, self.units)
         return pic
 
-    @property
-    def units(self) -> UnitsByHex | None:
-        return self._units
-
-    def set_units(self, units: UnitsByHex | None) -> None:
-        """Show other units. Counters are drawn inside their hex only, so just the lines of
-        hexes whose stack changed lose their cached strips, and just those hexes repaint
-        (a move repaints two hexes, not the screen: few bytes over SSH)."""
-        old, new = self._units or {}, units or {}
+    def watch_units(self, old: UnitsByHex | None, new: UnitsByHex | None) -> None:
+        """Counters are drawn inside their hex only, so just the lines of hexes whose stack
+        changed lose their cached strips, and just those hexes repaint (a move repaints two
+        hexes, not the screen: few bytes over SSH)."""
+        before, after = old or {}, new or {}
         changed = sorted(
-            h for h in set(old) | set(new) if tuple(old.get(h, ())) != tuple(new.get(h, ()))
+            h
+            for h in set(before) | set(after)
+            if tuple(before.get(h, ())) != tuple(after.get(h, ()))
         )
-        self._units = units
         old_pictures, self._pictures = self._pictures, {}
         if not changed:
             self._pictures = old_pictures
@@ -158,26 +160,12 @@ class MapView(ScrollView, can_focus=True):
                 continue
             keep[(zoom, y)] = strip
         self._strips = keep
-        if self.is_attached:
-            offset = -self.scroll_offset
-            window = self.visible_region()
-            self.refresh(
-                *(
-                    r.translate(offset)
-                    for h in changed
-                    if h in self.picture.spans and (r := self.hex_region(h)).overlaps(window)
-                )
-            )
+        self._refresh_hexes(changed)
 
-    @property
-    def highlight(self) -> frozenset[HexId]:
-        """The highlighted hexes (e.g. where the selected unit can go)."""
-        return self._highlight
-
-    def set_highlight(self, hexes: frozenset[HexId]) -> None:
-        """Highlight ``hexes``: only the lines of hexes that changed are dropped and repainted."""
-        changed = self._highlight ^ hexes
-        self._highlight = hexes
+    def watch_highlight(self, old: frozenset[HexId], new: frozenset[HexId]) -> None:
+        """Only the lines of hexes that entered or left the highlight are dropped and
+        repainted."""
+        changed = old ^ new
         if not changed:
             return
         self._strips = {k: v for k, v in self._strips.items() if k[0] == self.zoom}
@@ -185,20 +173,26 @@ class MapView(ScrollView, can_focus=True):
         lines = {s[0] for h in changed if h in pic.spans for s in pic.spans[h]}
         for y in lines:
             self._strips.pop((self.zoom, y), None)
-        if self.is_attached:
-            offset = -self.scroll_offset
-            window = self.visible_region()
-            self.refresh(
-                *(
-                    r.translate(offset)
-                    for h in sorted(changed)
-                    if h in pic.spans and (r := self.hex_region(h)).overlaps(window)
-                )
+        self._refresh_hexes(sorted(changed))
+
+    def _refresh_hexes(self, hexes: list[HexId]) -> None:
+        """Repaint the rectangles of ``hexes`` that are on screen."""
+        if not self.is_attached:
+            return
+        pic = self.picture
+        offset = -self.scroll_offset
+        window = self.visible_region()
+        self.refresh(
+            *(
+                r.translate(offset)
+                for h in hexes
+                if h in pic.spans and (r := self.hex_region(h)).overlaps(window)
             )
+        )
 
     def _reach_spans(self, line_y: int) -> list[tuple[int, int]]:
         """Cells of highlighted hexes on picture line ``line_y``."""
-        if not self._highlight:
+        if not self.highlight:
             return []
         index = self._line_spans.get(self.zoom)
         if index is None:
@@ -206,7 +200,7 @@ class MapView(ScrollView, can_focus=True):
             for h, spans in self.picture.spans.items():
                 for y, x0, x1 in spans:
                     index.setdefault(y, []).append((x0, x1, h))
-        return [(x0, x1) for x0, x1, h in index.get(line_y, ()) if h in self._highlight]
+        return [(x0, x1) for x0, x1, h in index.get(line_y, ()) if h in self.highlight]
 
     def on_mount(self) -> None:
         self._resize_virtual()

@@ -1,8 +1,10 @@
 """The side panel: everything about the hex under the cursor.
 
-A Line-API widget: when the hex changes, only the lines whose text changed are repainted
-(the six hexside lines are often the same from one hex to the next), which keeps a cursor
-move cheap over SSH.
+Its state comes down from the screen (``data_bind``): the hex, the counters, and in play the
+unit notes, the selected unit and the lines of the current mode (the attack being built, a
+decision's choices, the units due). A Line-API widget: when the hex changes, only the lines
+whose text changed are repainted (the six hexside lines are often the same from one hex to
+the next), which keeps a cursor move cheap over SSH.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ardennes_tui.render import UnitsByHex, describe_hex
-from rules.gamemap import GameMap
+from rules import GameMap
 from rules.hexgrid import HexId
 
 
@@ -32,6 +34,16 @@ class SidePanel(ScrollView):
     """
 
     hex_id: var[HexId | None] = var(None)
+    """The hex described."""
+    units: var[UnitsByHex | None] = var(None, init=False)
+    """The counters on the map: hex -> stack."""
+    notes: var[Mapping[str, str] | None] = var(None, init=False)
+    """Unit id -> status words (play)."""
+    selected: var[str | None] = var(None, init=False)
+    """The selected unit (play), marked ``>``."""
+    header: var[Text | None] = var(None, init=False)
+    """Lines shown above the hex (play: the attack being built, a decision's choices, the
+    units due)."""
 
     def __init__(
         self,
@@ -42,14 +54,7 @@ class SidePanel(ScrollView):
     ) -> None:
         super().__init__(id=id)
         self.game_map = game_map
-        self.units = units
-        self.notes: Mapping[str, str] | None = None
-        """Unit id -> status words (play): set by the screen, then :meth:`refresh_hex`."""
-        self.selected: str | None = None
-        """The selected unit (play), marked ``>``."""
-        self.header: Text | None = None
-        """Lines shown above the hex (play: the attack being built, a decision's choices, the
-        units due); set by the screen, then :meth:`refresh_hex`."""
+        self.set_reactive(SidePanel.units, units)
         self._lines: list[Text] = []
 
     @property
@@ -57,15 +62,23 @@ class SidePanel(ScrollView):
         """The panel's text (for tests and screen readers)."""
         return "\n".join(line.plain for line in self._lines)
 
-    def watch_hex_id(self, hex_id: HexId | None) -> None:
+    def watch_hex_id(self) -> None:
+        self._update_lines()
+
+    def watch_units(self) -> None:
+        self._update_lines()
+
+    def watch_notes(self) -> None:
+        self._update_lines()
+
+    def watch_selected(self) -> None:
+        self._update_lines()
+
+    def watch_header(self) -> None:
         self._update_lines()
 
     def on_resize(self) -> None:
         self._update_lines(force=True)
-
-    def refresh_hex(self) -> None:
-        """Describe the hex again (after the units changed)."""
-        self._update_lines()
 
     def _update_lines(self, force: bool = False) -> None:
         if self.hex_id is None:

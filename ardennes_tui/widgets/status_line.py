@@ -2,7 +2,9 @@
 
 In play it has two lines: the game position (``summary``) and the hex, then a ``message``
 (the cost of a move to the cursor hex, a refusal with its rule case, what just happened); a
-message too long for one line takes both until the next one.
+message too long for one line takes both until the next one. A pending decision adds a
+third line (``prompt``). Everything comes down from the screen (``data_bind``); the widget
+sets its own classes (``play``: two lines, ``decide``: three) from what it shows.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from rules.gamemap import GameMap
+from rules import GameMap
 from rules.hexgrid import HexId
 
 
@@ -32,6 +34,12 @@ class StatusLine(Static):
     prompt: reactive[str] = reactive("")
     """A pending decision (play): shown on its own line, between the position and the
     message, for as long as it is pending (the screen gives the status a third line)."""
+
+    def watch_summary(self, summary: str) -> None:
+        self.set_class(bool(summary), "play")
+
+    def watch_prompt(self, prompt: str) -> None:
+        self.set_class(bool(prompt), "decide")
 
     def __init__(self, game_map: GameMap, *, id: str | None = None) -> None:
         super().__init__("", id=id)

@@ -86,7 +86,7 @@ def test_legal_moves_whole_side(benchmark, world) -> None:  # type: ignore[no-un
 
     def run() -> int:
         # a fresh state object each round, so the per-state snapshot is rebuilt too
-        fresh = msgspec.structs.replace(s, dice=s.dice + 1)
+        fresh = msgspec.structs.replace(s, dice_drawn=s.dice_drawn + 1)
         return len(legal_moves_for_side(b, fresh))
 
     assert benchmark(run) > 0
@@ -99,7 +99,7 @@ def test_apply_move(benchmark, world) -> None:  # type: ignore[no-untyped-def]
     cmd = Move(unit=uid, path=far[1].path)
 
     def run() -> object:
-        fresh = msgspec.structs.replace(s, dice=s.dice + 1)
+        fresh = msgspec.structs.replace(s, dice_drawn=s.dice_drawn + 1)
         return apply(b, fresh, cmd)
 
     assert isinstance(benchmark(run), Applied)

@@ -8,10 +8,11 @@ import importlib.resources
 import msgspec
 import pytest
 
+import rules
+from ardennes_tui import saves
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.combat_text import combat_log, decision_lines, decision_prompt, odds_notes
 from ardennes_tui.screens.combat_log import VerdictScreen
-from ardennes_tui.session import GameSession
 from rules.dice import DieRoll
 from rules.events import (
     AttackDeclared,
@@ -110,13 +111,13 @@ def test_odds_notes_name_the_gt1_tripling() -> None:
 
 
 def test_the_verdict_screen_when_the_game_is_over() -> None:
-    new = GameSession.new(1, seed="v")
+    new = saves.new_game(1, "v")
     verdict = Verdict(
         winner="german", kind="immediate", german_vp=36, allied_vp=3, reason="36 German VP"
     )
     over = msgspec.structs.replace(new.state, phase="game_over", result=verdict)
-    s = GameSession(new.board, over, seed="v")
-    app = ArdennesApp(s.board.game_map, cursor="4009", session=s)
+    s = rules.Game(new.board, over, dice=new.dice, dice_spec=new.dice_spec)
+    app = ArdennesApp(s.board.game_map, cursor="4009", game=s)
 
     async def main() -> None:
         async with app.run_test(size=(80, 24)) as pilot:

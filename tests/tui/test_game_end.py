@@ -1,20 +1,20 @@
-"""Whole games in the app: real self-play games (``rules.selfplay.play``) replayed into a
-:class:`GameSession` with the self-play dice, then finished through the keyboard with Pilot at
-80x24 on the real map.
+"""Whole games in the app: real self-play games (``rules.bots.selfplay.play``) replayed into
+a :class:`rules.Game` with the self-play dice, then finished through the keyboard with Pilot
+at 80x24 on the real map.
 
 * The last order of the game (the Allied GT18 Mechanized Movement ``EndPhase``) is ``e`` ``e``:
   the verdict modal shows the engine's verdict (winner, kind, VP, the deciding rule), the same
   as the self-play record's, and ``Escape`` closes it (the map stays).
-* ``ardennes --load`` of a self-play log opens the app on the game it replays (at the verdict
-  of a finished one), and ``s`` saves it to a session file of its own, never over the log.
+* ``ardennes --load`` of a self-play record opens the app on the game it replays (at the verdict
+  of a finished one), and ``s`` saves it to a file of its own, never over the record.
 * Combat moments of the same game: ``r`` rolls a declared batch, the pending decision (Ex
   losses, a retreat path) is shown in the status line (its own reverse-video line, with the
   keys) and numbered in the side panel, and answering with the keys gives exactly the bot's
   order (same state hash as the self-play record).
 
 Self-play seeds its dice with a SHA-256 digest (``SeededDice(bytes.fromhex(record.dice_seed))``),
-which no text seed expresses: the session is given those bytes (``dice_seed=``), as
-``ardennes --load`` does with a self-play log.
+which no text seed expresses: the game is given those bytes (``DiceSpec.seeded(bytes)``), as
+``ardennes --load`` does with a self-play record.
 """
 
 from __future__ import annotations
@@ -27,19 +27,29 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
-from ardennes_tui.app import ArdennesApp, load_session, run_app
+import rules
+from ardennes_tui import game_view, saves
+from ardennes_tui.app import ArdennesApp
+from ardennes_tui.cli.play import run_app
 from ardennes_tui.combat_text import decision_prompt, loss_units, side_name
+from ardennes_tui.modes import DecisionMode
 from ardennes_tui.screens.combat_log import VerdictScreen
 from ardennes_tui.screens.play_screen import PlayScreen
-from ardennes_tui.session import GameSession
 from ardennes_tui.widgets.map_view import MapView
 from ardennes_tui.widgets.side_panel import SidePanel
 from ardennes_tui.widgets.status_line import StatusLine
-from rules.commands import ChooseLosses, ChooseRetreat, Command, EndPhase, ResolveAttacks
-from rules.rejection import Rejection
-from rules.selfplay import GameRecord, encode_log, play
-from rules.state import Decision, state_hash
+from rules import (
+    ChooseLosses,
+    ChooseRetreat,
+    Command,
+    Decision,
+    EndPhase,
+    Rejection,
+    ResolveAttacks,
+)
+from rules.bots.selfplay import SelfPlayGame, encode, play
 from scenarios import load_board
+from tests.tui.test_play import mode
 
 REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json")
 pytestmark = pytest.mark.skipif(
@@ -55,10 +65,10 @@ ALLIED_WIN = 1
 """Scenario 1, self-play seed 1: an Allied win, under 35 German VP after Game-Turn 18
 (AO-16.3). (No immediate German win by GT6 turned up in scenarios 1-10, seeds 1-3.)"""
 
-_RECORDS: dict[int, GameRecord] = {}
+_RECORDS: dict[int, SelfPlayGame] = {}
 
 
-def record_of(seed: int) -> GameRecord:
+def record_of(seed: int) -> SelfPlayGame:
     """The self-play game of scenario 1 and ``seed`` (3-5 s: played once per module)."""
     if seed not in _RECORDS:
         _RECORDS[seed] = play(load_board(SCENARIO), seed)
@@ -66,44 +76,52 @@ def record_of(seed: int) -> GameRecord:
 
 
 @pytest.fixture(scope="module", params=[GERMAN_RATIO_WIN, ALLIED_WIN], ids=["german", "allied"])
-def full_game(request: pytest.FixtureRequest) -> GameRecord:
+def full_game(request: pytest.FixtureRequest) -> SelfPlayGame:
     return record_of(request.param)
 
 
 @pytest.fixture(scope="module")
-def german_game() -> GameRecord:
+def german_game() -> SelfPlayGame:
     return record_of(GERMAN_RATIO_WIN)
 
 
-def session_at(record: GameRecord, n: int) -> GameSession:
-    """A session of the record's scenario with the self-play dice, after its first ``n``
+def session_at(record: SelfPlayGame, n: int) -> rules.Game:
+    """A game of the record's scenario with the self-play dice, after its first ``n``
     orders."""
-    s = GameSession.new(record.scenario, dice_seed=bytes.fromhex(record.dice_seed))
+    seed = bytes.fromhex(record.dice_seed)
+    new = saves.new_game(record.scenario)
+    s = rules.Game(
+        new.board,
+        new.start,
+        dice=rules.SeededDice(seed),
+        dice_spec=rules.DiceSpec.seeded(seed),
+        players=saves.HOT_SEAT,
+    )
     for i, cmd in enumerate(record.commands[:n]):
-        r = s.apply(cmd)
+        r = s.push(cmd)
         assert not isinstance(r, Rejection), f"order {i} {cmd!r}: {r.message}"
     if n:
-        assert state_hash(s.state) == record.hashes[n - 1]
+        assert s.state_hash() == record.hashes[n - 1]
     return s
 
 
-def first_roll_asking(record: GameRecord, kind: str) -> int:
+def first_roll_asking(record: SelfPlayGame, kind: str) -> int:
     """The index of the first ``ResolveAttacks`` of ``record`` after which the engine waits
     for a decision of ``kind``."""
     s = session_at(record, 0)
     for i, cmd in enumerate(record.commands):
-        assert not isinstance(s.apply(cmd), Rejection)
-        d = s.pending()
+        assert not isinstance(s.push(cmd), Rejection)
+        d = s.options().decision
         if isinstance(cmd, ResolveAttacks) and d is not None and d.kind == kind:
             return i
     raise AssertionError(f"no {kind} decision in the game")
 
 
-Body = Callable[[ArdennesApp, Pilot[None], GameSession], Awaitable[None]]
+Body = Callable[[ArdennesApp, Pilot[None], rules.Game], Awaitable[None]]
 
 
-def drive(session: GameSession, body: Body, cursor: str = "2328") -> None:
-    app = ArdennesApp(session.board.game_map, cursor=cursor, session=session)
+def drive(session: rules.Game, body: Body, cursor: str = "2328") -> None:
+    app = ArdennesApp(session.board.game_map, cursor=cursor, game=session)
 
     async def main() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
@@ -120,13 +138,13 @@ async def press(pilot: Pilot[None], *keys: str) -> None:
     await pilot.pause()
 
 
-def phase(s: GameSession) -> str:
+def phase(s: rules.Game) -> str:
     return s.state.phase
 
 
-def last(s: GameSession) -> Command:
-    """The last order of the session (a function: no type narrowing between presses)."""
-    return s.log[-1]
+def last(s: rules.Game) -> Command:
+    """The last order of the game (a function: no type narrowing between presses)."""
+    return s.commands[-1]
 
 
 def status_line(app: ArdennesApp) -> StatusLine:
@@ -137,7 +155,7 @@ def panel_text(app: ArdennesApp) -> str:
     return app.screen.query_one(SidePanel).text
 
 
-def expected_verdict_text(record: GameRecord) -> str:
+def expected_verdict_text(record: SelfPlayGame) -> str:
     """What the verdict modal must say for the record's verdict."""
     v = record.verdict
     assert v is not None
@@ -151,7 +169,7 @@ def expected_verdict_text(record: GameRecord) -> str:
 @pytest.mark.rule("AO-16.1")
 @pytest.mark.rule("AO-16.3")
 def test_a_self_play_game_is_finished_with_e_e_and_the_verdict_shown(
-    full_game: GameRecord,
+    full_game: SelfPlayGame,
 ) -> None:
     record = full_game
     assert record.final_turn == 18 and record.final_phase == "game_over", (
@@ -164,9 +182,9 @@ def test_a_self_play_game_is_finished_with_e_e_and_the_verdict_shown(
     else:
         assert (v.winner, v.kind) == ("allied", "cumulative") and "(AO-16.3)" in v.reason
     s = session_at(record, len(record.commands) - 1)
-    assert s.pending() is None
+    assert s.options().decision is None
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: GameSession) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
         screen = app.screen
         assert isinstance(screen, PlayScreen)
         status = status_line(app)
@@ -182,14 +200,14 @@ def test_a_self_play_game_is_finished_with_e_e_and_the_verdict_shown(
         await press(pilot, "e")
         await pilot.pause()
         # the app played the self-play game's last order: same log, same final state
-        assert s.log == record.commands
-        assert state_hash(s.state) == record.final_hash
+        assert s.commands == record.commands
+        assert s.state_hash() == record.final_hash
         assert phase(s) == "game_over" and s.state.result == v
         # the verdict modal: winner, kind, VP and the deciding rule, as the engine says
         verdict = app.screen
         assert isinstance(verdict, VerdictScreen), type(verdict)
         text = str(verdict.query_one("#verdict-text").render())
-        assert text == screen.verdict_text() == expected_verdict_text(record)
+        assert text == game_view.verdict_text(screen.game) == expected_verdict_text(record)
         assert f"VP: German {v.german_vp}, Allied {v.allied_vp}." in text
         assert v.reason in text
         # Escape closes it; the map stays with the final position and the last tabulation
@@ -199,7 +217,7 @@ def test_a_self_play_game_is_finished_with_e_e_and_the_verdict_shown(
         assert f"GT18 VP: German {v.german_vp}, Allied {v.allied_vp}." in status.message
         assert status.message.endswith("The game is over")
         await press(pilot, "e")
-        assert status.message == "The game is over" and s.log == record.commands
+        assert status.message == "The game is over" and s.commands == record.commands
 
     drive(s, body)
 
@@ -213,7 +231,7 @@ def _check_prompt(app: ArdennesApp, d: Decision, chosen: list[str]) -> None:
     position, shown, _message = status.plain.splitlines()
     screen = app.screen
     assert isinstance(screen, PlayScreen)
-    summary = screen.session.summary()
+    summary = game_view.summary(screen.game)
     assert " · Combat · VP " in summary and position.startswith(f" {summary} ")
     # the whole prompt, or (80 columns) its head with the keys, cut with an ellipsis
     assert shown == f" {line}" or (shown.endswith("...") and f" {line}".startswith(shown[:-3]))
@@ -221,7 +239,7 @@ def _check_prompt(app: ArdennesApp, d: Decision, chosen: list[str]) -> None:
 
 
 @pytest.mark.rule("AO-10.1b")
-def test_ex_losses_of_the_self_play_game_chosen_with_the_keys(german_game: GameRecord) -> None:
+def test_ex_losses_of_the_self_play_game_chosen_with_the_keys(german_game: SelfPlayGame) -> None:
     """The first batch of the game with an Ex result: r rolls, the German is asked for his
     losses, and the digits and Enter give the bot's choice."""
     record = german_game
@@ -230,18 +248,20 @@ def test_ex_losses_of_the_self_play_game_chosen_with_the_keys(german_game: GameR
     assert isinstance(answer, ChooseLosses)
     s = session_at(record, k)
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: GameSession) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
         screen = app.screen
         assert isinstance(screen, PlayScreen)
         n = len(s.state.combat.declared)
         assert n and f"Batch: {n} declared (r)" in panel_text(app)
         await press(pilot, "r")
         assert last(s) == ResolveAttacks()
-        assert state_hash(s.state) == record.hashes[k]
-        d = s.pending()
+        assert s.state_hash() == record.hashes[k]
+        d = s.options().decision
         assert d is not None and d.kind == "losses" and d.side == "german"
-        assert screen.losses == list(d.choices[0])  # the first minimal set, preselected
-        _check_prompt(app, d, screen.losses)
+        assert mode(app, DecisionMode).losses == list(
+            d.choices[0]
+        )  # the first minimal set, preselected
+        _check_prompt(app, d, mode(app, DecisionMode).losses)
         assert (
             status_line(app)
             .plain.splitlines()[1]
@@ -252,22 +272,25 @@ def test_ex_losses_of_the_self_play_game_chosen_with_the_keys(german_game: GameR
         assert " CRT: die " in status_line(app).message  # the result, under the question
         units = loss_units(d)
         for i, u in enumerate(units, 1):
-            assert f"{i}) [{'x' if u in screen.losses else ' '}] {u}" in panel_text(app)
+            assert (
+                f"{i}) [{'x' if u in mode(app, DecisionMode).losses else ' '}] {u}"
+                in panel_text(app)
+            )
         # toggle to the bot's choice (digits), confirm (Enter)
         for u in units:
-            if (u in screen.losses) != (u in answer.units):
+            if (u in mode(app, DecisionMode).losses) != (u in answer.units):
                 await press(pilot, str(units.index(u) + 1))
-        assert sorted(screen.losses) == sorted(answer.units)
-        _check_prompt(app, d, screen.losses)
+        assert sorted(mode(app, DecisionMode).losses) == sorted(answer.units)
+        _check_prompt(app, d, mode(app, DecisionMode).losses)
         await press(pilot, "enter")
         assert last(s) == answer
-        assert state_hash(s.state) == record.hashes[k + 1]
+        assert s.state_hash() == record.hashes[k + 1]
 
     drive(s, body)
 
 
 @pytest.mark.rule("AO-10.2a")
-def test_a_retreat_of_the_self_play_game_picked_with_the_keys(german_game: GameRecord) -> None:
+def test_a_retreat_of_the_self_play_game_picked_with_the_keys(german_game: SelfPlayGame) -> None:
     """The first batch of the game that asks the victor for a retreat path: the prompt names
     the unit and the keys, the paths are lit and numbered, the digit gives the bot's path."""
     record = german_game
@@ -276,10 +299,10 @@ def test_a_retreat_of_the_self_play_game_picked_with_the_keys(german_game: GameR
     assert isinstance(answer, ChooseRetreat)
     s = session_at(record, k)
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: GameSession) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
         await press(pilot, "r")
-        assert state_hash(s.state) == record.hashes[k]
-        d = s.pending()
+        assert s.state_hash() == record.hashes[k]
+        d = s.options().decision
         assert d is not None and d.kind == "retreat" and d.unit == answer.unit
         _check_prompt(app, d, [])
         n = len(d.choices)
@@ -293,14 +316,14 @@ def test_a_retreat_of_the_self_play_game_picked_with_the_keys(german_game: GameR
             assert f"{i}) {'-'.join(path)}" in panel_text(app)
         await press(pilot, str(d.choices.index(answer.path) + 1))
         assert last(s) == answer
-        assert state_hash(s.state) == record.hashes[k + 1]
+        assert s.state_hash() == record.hashes[k + 1]
 
     drive(s, body)
 
 
 @pytest.mark.parametrize("how", ["opened", "undone"])
 def test_a_pending_loss_decision_always_preselects_the_first_minimal_set(
-    german_game: GameRecord, how: str
+    german_game: SelfPlayGame, how: str
 ) -> None:
     """Opened on the Ex-losses decision of the game (as ``--load`` of a game saved there), or
     back on it with Backspace after the losses were chosen (no die rolled since)."""
@@ -308,18 +331,20 @@ def test_a_pending_loss_decision_always_preselects_the_first_minimal_set(
     k = first_roll_asking(record, "losses")
     s = session_at(record, k + 1 if how == "opened" else k + 2)
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: GameSession) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
         screen = app.screen
         assert isinstance(screen, PlayScreen)
         if how == "undone":
-            assert s.can_undo
+            assert s.can_undo()
             await press(pilot, "backspace")
             assert status_line(app).message == "Undone: ChooseLosses"
-        d = s.pending()
+        d = s.options().decision
         assert d is not None and d.kind == "losses"
         assert status_line(app).prompt  # the decision is shown ...
-        assert screen.losses == list(d.choices[0])  # ... with the first minimal set chosen
-        _check_prompt(app, d, screen.losses)
+        assert mode(app, DecisionMode).losses == list(
+            d.choices[0]
+        )  # ... with the first minimal set chosen
+        _check_prompt(app, d, mode(app, DecisionMode).losses)
         view = app.screen.query_one(MapView)  # and the cursor on the decision
         assert view.cursor == s.state.unit(d.unit or d.choices[0][0]).hex
 
@@ -343,53 +368,62 @@ def run_app_with(monkeypatch: pytest.MonkeyPatch, body: AppBody) -> None:
     monkeypatch.setattr(ArdennesApp, "run", run)
 
 
-def test_a_self_play_log_opens_in_the_app_and_s_saves_it_to_a_file_of_its_own(
+def self_play_record(record: SelfPlayGame) -> bytes:
+    """The self-play game's record, as ``ardennes selfplay`` writes it."""
+    return encode(record)
+
+
+def test_a_self_play_record_opens_in_the_app_and_s_saves_it_to_a_file_of_its_own(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``ardennes --load ardennes-s1.jsonl`` of a self-play log that even has the default
-    name: the game opens where the log ends, and ``s`` writes ``ardennes-s1-2.jsonl``."""
+    """``ardennes --load ardennes-s1.jsonl`` of a self-play record that even has the default
+    name: the game opens where the record ends, and ``s`` writes ``ardennes-s1-2.jsonl``."""
     record = play(load_board(SCENARIO), GERMAN_RATIO_WIN, turns=1)
     monkeypatch.chdir(tmp_path)
     log = Path("ardennes-s1.jsonl")
-    log.write_bytes(encode_log(record))
+    log.write_bytes(self_play_record(record))
     before = log.read_bytes()
     saved = Path("ardennes-s1-2.jsonl")
 
     async def body(app: ArdennesApp, pilot: Pilot[None]) -> None:
         screen = app.screen
-        assert isinstance(screen, PlayScreen) and app.save_path is None
-        s = screen.session
-        assert s.selfplay is not None and state_hash(s.state) == record.final_hash
+        assert isinstance(screen, PlayScreen) and app.loaded is not None
+        s = screen.game
+        assert app.loaded.players.german.kind == "bot" and s.state_hash() == record.final_hash
         assert screen.save_path == saved
         status = status_line(app)
         assert status.summary.startswith(f"GT{record.final_turn} 17 Dec · ")
         assert status.message.startswith(
-            f"Self-play log (scenario 1, seed {GERMAN_RATIO_WIN}): {len(record.commands)} "
-            f"orders replayed and checked; s saves to {saved}. "
+            "Record of bot heuristic/3 (German) vs bot heuristic/3 (Allied), scenario 1: "
+            f"{len(record.commands)} orders replayed and checked; s saves to {saved}. "
         )
-        screen.save_path = log  # even pointed at the log, s does not write over it
+        screen.save_path = log  # even pointed at the record, s does not write over it
         await press(pilot, "s")
-        assert status.message == f"Cannot save to {log}: a self-play log, never overwritten"
+        assert (
+            status.message == f"Cannot save to {log}: a record of another game, never overwritten"
+        )
         assert log.read_bytes() == before
         screen.save_path = saved
         await press(pilot, "s")
-        assert status.message == f"Saved {len(s.log)} orders to {saved} (ardennes --load {saved})"
+        assert (
+            status.message == f"Saved {len(s.commands)} orders to {saved} (ardennes --load {saved})"
+        )
         assert log.read_bytes() == before
-        again = load_session(SCENARIO, saved)
-        assert again.selfplay is None and again.dice_seed == s.dice_seed
-        assert state_hash(again.state) == record.final_hash
+        again, loaded = saves.load_game(saved)
+        assert loaded.players == saves.HOT_SEAT and again.dice_spec == s.dice_spec
+        assert again.state_hash() == record.final_hash
 
     run_app_with(monkeypatch, body)
-    assert run_app(3, log, seed="ignored: the log has its own dice") == 0
+    assert run_app(3, log, seed="ignored: the record has its own dice") == 0
     assert saved.is_file() and log.read_bytes() == before
 
 
 def test_a_finished_self_play_game_opens_on_its_verdict(
-    german_game: GameRecord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    german_game: SelfPlayGame, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     record = german_game
     log = tmp_path / "game.jsonl"
-    log.write_bytes(encode_log(record))
+    log.write_bytes(self_play_record(record))
 
     async def body(app: ArdennesApp, pilot: Pilot[None]) -> None:
         await pilot.pause()
@@ -398,8 +432,8 @@ def test_a_finished_self_play_game_opens_on_its_verdict(
         assert str(verdict.query_one("#verdict-text").render()) == expected_verdict_text(record)
         await press(pilot, "escape")
         screen = app.screen
-        assert isinstance(screen, PlayScreen) and screen.session.state.phase == "game_over"
-        assert state_hash(screen.session.state) == record.final_hash
+        assert isinstance(screen, PlayScreen) and screen.game.state.phase == "game_over"
+        assert screen.game.state_hash() == record.final_hash
 
     run_app_with(monkeypatch, body)
     assert run_app(1, log) == 0

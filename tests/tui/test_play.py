@@ -8,24 +8,33 @@ import asyncio
 import importlib.resources
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.strip import Strip
 
-from ardennes_tui.app import ArdennesApp, load_session
+import rules
+from ardennes_tui import game_view, saves
+from ardennes_tui.app import ArdennesApp
 from ardennes_tui.combat_text import decision_prompt
-from ardennes_tui.errors import UserError
+from ardennes_tui.modes import CombatMode, DecisionMode, Mode, ReinforcementMode
 from ardennes_tui.screens.play_screen import PlayScreen
-from ardennes_tui.session import GameSession, parse_log
 from ardennes_tui.widgets.map_view import MapView
 from ardennes_tui.widgets.side_panel import SidePanel
 from ardennes_tui.widgets.status_line import StatusLine
-from rules import combat, paradrop, reinforcements
-from rules.commands import Advance, ChooseLosses, ChooseRetreat, Drop, EndPhase, ResolveAttacks
-from rules.rejection import Rejection
-from rules.state import state_hash
+from rules import (
+    Advance,
+    ChooseLosses,
+    ChooseRetreat,
+    Drop,
+    EndPhase,
+    Rejection,
+    ResolveAttacks,
+    reinforcements,
+)
+from rules import record as game_record
 from tests.enginekit import scenario_gt1_german_combat
 
 REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json")
@@ -33,12 +42,45 @@ pytestmark = pytest.mark.skipif(
     not REAL_MAP.is_file(), reason="scenarios/ardennes/map.json not built"
 )
 
-Body = Callable[[ArdennesApp, Pilot[None], GameSession], Awaitable[None]]
+Body = Callable[[ArdennesApp, Pilot[None], rules.Game], Awaitable[None]]
 
 
-def drive(body: Body, cursor: str = "4009", session: GameSession | None = None) -> None:
-    session = session or GameSession.new(1)
-    app = ArdennesApp(session.board.game_map, cursor=cursor, session=session)
+def game_of(board: rules.Board, state: rules.GameState, seed: str = "test") -> rules.Game:
+    """A hot-seat game from ``state`` with the dice of text ``seed``."""
+    return rules.Game(
+        board,
+        state,
+        dice=rules.SeededDice(seed.encode()),
+        dice_spec=rules.DiceSpec.seeded(seed.encode(), seed),
+        players=saves.HOT_SEAT,
+    )
+
+
+def gt1_unmet(g: rules.Game) -> tuple[list[str], list[str]]:
+    """The GT1 German obligations still to meet (AO-4.2h*): American units, German units."""
+    o = g.options()
+    return list(o.must_be_attacked), list(o.must_attack)
+
+
+def mode(app: ArdennesApp, kind: type[M]) -> M:
+    """The play screen's current mode, which must be a ``kind``."""
+    screen = app.screen
+    assert isinstance(screen, PlayScreen) and isinstance(screen.mode, kind), screen
+    return screen.mode
+
+
+def replayed(g: rules.Game) -> rules.Game:
+    """``g``'s record encoded, decoded and replayed from ``g``'s start (the engine's check)."""
+    rec = game_record.decode(game_record.encode(g.record()))
+    again = game_of(g.board, g.start, g.dice_spec.text or "")
+    for cmd in rec.commands:
+        assert not isinstance(again.push(cmd), Rejection)
+    return again
+
+
+def drive(body: Body, cursor: str = "4009", session: rules.Game | None = None) -> None:
+    session = session or saves.new_game(1)
+    app = ArdennesApp(session.board.game_map, cursor=cursor, game=session)
 
     async def main() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
@@ -87,16 +129,18 @@ async def select(app: ArdennesApp, pilot: Pilot[None], unit: str, hex_id: str) -
     raise AssertionError(f"{unit} not selectable in {hex_id}")
 
 
+M = TypeVar("M", bound=Mode)
+
 SEED = "ardennes-test-1"
 """The dice seed of the Pilot games (``ardennes --seed``): the same dice every run."""
 
 
-async def answer_decisions(app: ArdennesApp, pilot: Pilot[None], s: GameSession) -> list[str]:
+async def answer_decisions(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> list[str]:
     """Answer every pending decision with the keys (keep immunity, the offered losses, the
     first retreat path, no advance); the prompts seen."""
     prompts: list[str] = []
     for _ in range(60):
-        d = s.pending()
+        d = s.options().decision
         if d is None:
             return prompts
         line = prompt(app)
@@ -118,7 +162,7 @@ def prompt(app: ArdennesApp) -> str:
 @pytest.mark.rule("AO-4.2f")
 @pytest.mark.rule("AO-5.1E")
 def test_gt1_combat_and_the_turn_played_through_the_ui() -> None:
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: GameSession) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
         screen = app.screen
         assert isinstance(screen, PlayScreen)
         view = view_of(app)
@@ -133,12 +177,12 @@ def test_gt1_combat_and_the_turn_played_through_the_ui() -> None:
         await press(pilot, "h", "l")
         assert str(s.state.phase) == "setup_allied"  # str: no narrowing across the awaits
         await end_phases(pilot, 2)
-        assert s.summary() == "GT1 16 Dec · German · Reinforcement · VP 0-0"
+        assert game_view.summary(s) == "GT1 16 Dec · German · Reinforcement · VP 0-0"
         await end_phases(pilot, 2)  # Supply Judgment; Initial Movement lost: Combat
         assert "Initial Movement lost (AO-4.2c)" in message(app)
         assert s.state.phase == "combat"
         # the obligatory attacks (AO-4.2h*) are listed, lit, and e is refused until made
-        us_left, de_left = s.gt1_unmet()
+        us_left, de_left = gt1_unmet(s)
         assert len(us_left) == 10 and len(de_left) == 15
         assert "GT1 must (AO-4.2h*)" in panel.text and "us-109-i" in panel.text
         assert view.highlight == {s.state.unit(u).hex for u in us_left}
@@ -151,12 +195,12 @@ def test_gt1_combat_and_the_turn_played_through_the_ui() -> None:
             assert h is not None
             view.cursor = h
             await press(pilot, "a")
-            assert screen.targets == [h]
+            assert mode(app, CombatMode).targets == [h]
             germans = sorted(
                 {
                     x
                     for nb in m.neighbours(h)
-                    for x in s.own_units(nb)
+                    for x in game_view.own_units(s, nb)
                     if not s.state.unit(x).attacked
                     and x not in {u for a in s.state.combat.declared for u in a.attackers}
                 }
@@ -164,9 +208,9 @@ def test_gt1_combat_and_the_turn_played_through_the_ui() -> None:
             for g in germans:
                 view.cursor = s.state.unit(g).hex  # type: ignore[assignment]
                 await press(pilot, "enter")
-            assert sorted(screen.attackers) == germans
-            p = combat.preview_attack(s.board, s.state, germans, [h])
-            assert isinstance(p, combat.Preview)
+            assert sorted(mode(app, CombatMode).attackers) == germans
+            p = rules.preview_attack(s.board, s.state, germans, [h])
+            assert isinstance(p, rules.Preview)
             shown = f"{p.attack} vs {p.defence} = {p.column}"
             assert shown in panel.text and message(app).startswith(
                 f"{shown} ({p.table.capitalize()} CRT)"
@@ -179,31 +223,33 @@ def test_gt1_combat_and_the_turn_played_through_the_ui() -> None:
                     if "AO-9.4L*" in message(app):
                         break
                 assert message(app).startswith("AO-9.4L*: the German player may not reduce")
-                assert screen.odds == "2-1"
+                assert mode(app, CombatMode).odds_asked == "2-1"
                 await press(pilot, "plus")
-                assert screen.odds in (None, "3-1")
+                assert mode(app, CombatMode).odds_asked in (None, "3-1")
                 await press(pilot, *(["plus"] * 9))
-                assert screen.odds is None and "only be lowered" in message(app)
+                assert mode(app, CombatMode).odds_asked is None and "only be lowered" in message(
+                    app
+                )
             view.cursor = h
             await press(pilot, "enter")  # on the target: declare
             assert len(s.state.combat.declared) == n + 1, message(app)
             assert f"{n + 1} in the batch" in message(app)
-        assert s.gt1_unmet() == (us_left, de_left)  # declared, not yet resolved
+        assert gt1_unmet(s) == (us_left, de_left)  # declared, not yet resolved
         # backspace takes back a declaration; Enter declares it again
-        last = s.log[-1]
+        last = s.commands[-1]
         await press(pilot, "backspace")
         assert (
             message(app).startswith("Undone: the attack on") and len(s.state.combat.declared) == 9
         )
-        assert s.apply(last) and len(s.state.combat.declared) == 10
+        assert s.push(last) and len(s.state.combat.declared) == 10
         # r resolves the batch with the game's dice; each decision is asked in the status
         dice_before = s.state.dice
         await press(pilot, "r")
         assert s.state.dice > dice_before
         assert " CRT: die " in message(app) or prompt(app)
         await answer_decisions(app, pilot, s)
-        assert s.state.combat.declared == () and s.pending() is None
-        assert s.gt1_unmet() == ([], [])
+        assert s.state.combat.declared == () and s.options().decision is None
+        assert gt1_unmet(s) == ([], [])
         # no re-roll: undo takes back choices made after the last roll, and stops there
         for _ in range(10):
             await press(pilot, "backspace")
@@ -211,7 +257,7 @@ def test_gt1_combat_and_the_turn_played_through_the_ui() -> None:
                 break
         assert message(app) == "The dice have rolled: that cannot be undone"
         await answer_decisions(app, pilot, s)
-        assert s.pending() is None and s.gt1_unmet() == ([], [])
+        assert s.options().decision is None and gt1_unmet(s) == ([], [])
         # the combat log lists the ten attacks
         await press(pilot, "c")
         log = app.screen.query_one("#log-text").render()
@@ -225,18 +271,22 @@ def test_gt1_combat_and_the_turn_played_through_the_ui() -> None:
         assert "units may move" in message(app)
         # through the Allied player-turn (its Combat Phase too) to GT2
         await end_phases(pilot, 3)
-        assert s.summary().startswith("GT1 16 Dec · Allied · Combat")
+        assert game_view.summary(s).startswith("GT1 16 Dec · Allied · Combat")
         assert "a on an enemy hex (lit) starts an attack" in message(app)
         await end_phases(pilot, 1)
-        assert s.summary().startswith("GT1 16 Dec · Allied · Mechanized Movement"), message(app)
+        assert game_view.summary(s).startswith("GT1 16 Dec · Allied · Mechanized Movement"), (
+            message(app)
+        )
         await press(pilot, "backspace")
         assert message(app) == "Nothing to undo in this phase"
         await end_phases(pilot, 3)
-        assert s.summary().startswith("GT2 17 Dec · German · Initial Movement · VP "), message(app)
+        assert game_view.summary(s).startswith("GT2 17 Dec · German · Initial Movement · VP "), (
+            message(app)
+        )
         assert f"VP {s.state.vp.german}-{s.state.vp.allied}" in status(app)
         # von der Heydte drops first (AO-15.a): the drop hexes are lit, Enter drops, one die
         assert message(app).endswith("de-vdh must drop first: Enter on a lit hex (AO-15.a)")
-        drops = paradrop.drop_hexes(s.board, s.state)
+        drops = s.options().drop_hexes
         assert view.highlight == set(drops) and "Paradrop (AO-15.a)" in panel.text
         await press(pilot, "e")
         assert message(app).startswith("AO-15.a: de-vdh must drop")
@@ -251,8 +301,8 @@ def test_gt1_combat_and_the_turn_played_through_the_ui() -> None:
         # a foot unit moves in the Initial Movement Phase
         foot = next(
             u
-            for u in s.movable_units()
-            if not s.unit_def(u).mechanized and len(s.legal_moves(u)) > 3
+            for u in s.options().movable
+            if not s.board.defs[u].mechanized and len(s.legal_moves(u)) > 3
         )
         start = s.state.unit(foot).hex
         assert start is not None
@@ -264,14 +314,14 @@ def test_gt1_combat_and_the_turn_played_through_the_ui() -> None:
         await press(pilot, "enter")
         assert s.state.unit(foot).hex == dest
         # the whole game replays from its saved log, with its seed, to the same state
-        again = GameSession.from_jsonl(1, s.to_jsonl(), s.board.game_map)
-        assert again.seed == SEED and state_hash(again.state) == state_hash(s.state)
+        again = replayed(s)
+        assert again.dice_spec.text == SEED and again.state_hash() == s.state_hash()
 
-    drive(body, session=GameSession.new(1, seed=SEED))
+    drive(body, session=saves.new_game(1, SEED))
 
 
 def test_cursor_move_with_a_unit_selected_repaints_two_hexes_only(tmp_path: Path) -> None:
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: GameSession) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
         await end_phases(pilot, 1)  # from the German GT1 Combat Phase (AO-4.2h* lifted)
         view = view_of(app)
         view.cursor = "3627"
@@ -317,79 +367,79 @@ def test_cursor_move_with_a_unit_selected_repaints_two_hexes_only(tmp_path: Path
             == f"Saved 2 orders to {screen.save_path} (ardennes --load {screen.save_path})"
         )
         assert status(app).startswith(" Saved 2 orders")  # a long message takes both lines
-        # the session started past the GT1 German attacks, so replay from its own start
-        header, commands = parse_log(screen.save_path.read_text())
-        assert header == {"format": "ardennes-log/1", "scenario": 1, "seed": s.seed}
-        again = GameSession(s.board, s.start, commands, seed=s.seed)
-        assert state_hash(again.state) == state_hash(s.state)
+        # the game started past the GT1 German attacks, so replay from its own start
+        rec = game_record.decode(screen.save_path.read_bytes())
+        assert rec.header.dice == s.dice_spec and rec.header.scenario == 1
+        assert rec.commands == s.commands and rec.footer is not None
+        assert replayed(s).state_hash() == s.state_hash() == rec.footer.hash
 
-    drive(body, session=GameSession(*scenario_gt1_german_combat(1)))
+    drive(body, session=game_of(*scenario_gt1_german_combat(1)))
 
 
 def test_load_refuses_a_bad_log(tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"type":"end_phase"}\n{"type":"move","unit":"de-12ss-a","path":["3909"]}\n')
-    with pytest.raises(UserError, match=r"command 1: AO-4\.1b: units move only"):
-        load_session(1, bad)
+    with pytest.raises(ValueError, match="the header is not a record line"):
+        saves.load_game(bad)
     bad.write_text("not json\n")
-    with pytest.raises(UserError, match="not a log of orders"):
-        load_session(1, bad)
-    with pytest.raises(UserError, match="cannot read"):
-        load_session(1, tmp_path / "missing.jsonl")
+    with pytest.raises(ValueError, match="the header is not a record line"):
+        saves.load_game(bad)
+    with pytest.raises(ValueError, match="cannot read"):
+        saves.load_game(tmp_path / "missing.jsonl")
 
 
 def test_combat_decisions_answered_with_the_keys() -> None:
     """Seed ``d``: the batch asks for Ex losses (1-9 toggle, Enter confirms), an advance
     (1-9 picks the unit) and retreat paths (1-9 picks the path, lit on the map)."""
-    from tests.tui.test_session import gt1_german_combat
+    from tests.tui.test_saves import gt1_german_combat
 
     s = gt1_german_combat("d")
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: GameSession) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
         screen = app.screen
         assert isinstance(screen, PlayScreen)
         view = view_of(app)
         panel = app.screen.query_one(SidePanel)
         assert "Batch: 10 declared" in panel.text
         await press(pilot, "r")
-        d = s.pending()
+        d = s.options().decision
         assert d is not None and d.kind == "losses" and d.side == "german"
         assert prompt(app).startswith(f"German: choose Ex losses (need {d.need}): 1-9 toggle")
         assert screen.status.has_class("decide")
         assert " CRT: die " in message(app)  # the result stays visible under the question
         units = sorted({u for c in d.choices for u in c})
-        assert screen.losses == list(d.choices[0])
+        assert mode(app, DecisionMode).losses == list(d.choices[0])
         assert f"1) [x] {units[0]}" in panel.text or f"1) [ ] {units[0]}" in panel.text
         # digits toggle the listed units (not the map's keypad cursor keys meanwhile)
         cursor = view.cursor
-        for u in list(screen.losses):
+        for u in list(mode(app, DecisionMode).losses):
             await press(pilot, str(units.index(u) + 1))
-        assert screen.losses == [] and view.cursor == cursor
+        assert mode(app, DecisionMode).losses == [] and view.cursor == cursor
         await press(pilot, "enter")
         assert message(app) == "Choose at least one unit (1-9), then Enter"
         await press(pilot, str(units.index(d.choices[-1][0]) + 1))
         for u in d.choices[-1][1:]:
             await press(pilot, str(units.index(u) + 1))
-        assert screen.losses == list(d.choices[-1])
+        assert mode(app, DecisionMode).losses == list(d.choices[-1])
         await press(pilot, "enter")
-        assert s.log[-1] == ChooseLosses(tuple(d.choices[-1]))
-        d = s.pending()
+        assert s.commands[-1] == ChooseLosses(tuple(d.choices[-1]))
+        d = s.options().decision
         assert d is not None and d.kind == "advance"
         assert prompt(app).startswith(f"German: advance into {d.hex}: key")
         assert view.highlight == {d.hex} and view.cursor == d.hex
         await press(pilot, "1")
-        assert s.log[-1:] == (Advance(d.hex, d.choices[0][0]),)  # a slice: no narrowing
-        while (d := s.pending()) is not None and d.kind == "advance":
+        assert s.commands[-1:] == (Advance(d.hex, d.choices[0][0]),)  # a slice: no narrowing
+        while (d := s.options().decision) is not None and d.kind == "advance":
             await press(pilot, "0")
-            assert s.log[-1] == Advance(d.hex)  # type: ignore[arg-type]
+            assert s.commands[-1] == Advance(d.hex)  # type: ignore[arg-type]
         assert d is not None and d.kind == "retreat" and len(d.choices) == 2
         assert prompt(app).startswith(f"German (victor) picks the retreat of {d.unit}: keys 1-2")
         assert view.highlight == {h for p in d.choices for h in p}
         assert f"2) {'-'.join(d.choices[1])}" in panel.text
         await press(pilot, "2")
-        assert s.log[-1] == ChooseRetreat(d.unit, d.choices[1])  # type: ignore[arg-type]
+        assert s.commands[-1] == ChooseRetreat(d.unit, d.choices[1])  # type: ignore[arg-type]
         await answer_decisions(app, pilot, s)
-        assert s.pending() is None and not screen.status.has_class("decide")
+        assert s.options().decision is None and not screen.status.has_class("decide")
         assert prompt(app) == ""
         # no decision pending: the digits move the cursor again (keypad)
         before = view.cursor
@@ -402,24 +452,22 @@ def test_combat_decisions_answered_with_the_keys() -> None:
 def test_reinforcements_placed_on_lit_entry_hexes() -> None:
     """The Allied GT2 Reinforcement Phase: the due units are listed, Tab picks one, its entry
     hexes are lit, Enter places it (Road Mode), and the phase cannot end with units left."""
-    from tests.tui.test_session import answer_all, gt1_german_combat
+    from tests.tui.test_saves import answer_all, gt1_german_combat
 
     s = gt1_german_combat("reinf")
-    assert not isinstance(s.apply(ResolveAttacks()), Rejection)
+    assert not isinstance(s.push(ResolveAttacks()), Rejection)
     answer_all(s)
     while not (s.state.turn == 2 and s.state.side == "allied" and s.state.phase == "reinforcement"):
-        if paradrop.drop_pending(s.board, s.state):
-            assert not isinstance(
-                s.apply(Drop(paradrop.drop_hexes(s.board, s.state)[0])), Rejection
-            )
-        assert not isinstance(s.apply(EndPhase()), Rejection)
+        if s.options().mode == "drop":
+            assert not isinstance(s.push(Drop(s.options().drop_hexes[0])), Rejection)
+        assert not isinstance(s.push(EndPhase()), Rejection)
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: GameSession) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
         screen = app.screen
         assert isinstance(screen, PlayScreen)
         view = view_of(app)
         panel = app.screen.query_one(SidePanel)
-        due = screen.due()
+        due = mode(app, ReinforcementMode).due()
         assert len(due) == 10 and "Reinforcements GT2" in panel.text
         first, entries = due[0]
         assert f">{first} ({len(entries)} hexes)" in panel.text
@@ -427,9 +475,9 @@ def test_reinforcements_placed_on_lit_entry_hexes() -> None:
         assert entries == reinforcements.entry_hexes(s.board, s.state, "allied", section)
         assert view.highlight == set(entries)
         await press(pilot, "tab")
-        assert screen.placing == due[1][0] and f">{due[1][0]}" in panel.text
+        assert mode(app, ReinforcementMode).placing == due[1][0] and f">{due[1][0]}" in panel.text
         await press(pilot, "tab", *(["tab"] * 8))
-        assert screen.placing == first
+        assert mode(app, ReinforcementMode).placing == first
         # e: the engine refuses while Allied units are due (AO-14.1A)
         await end_phases(pilot, 1)
         assert message(app).startswith("AO-14.1A: Allied reinforcements may not be delayed")
@@ -443,9 +491,15 @@ def test_reinforcements_placed_on_lit_entry_hexes() -> None:
         us = s.state.unit(first)
         assert (us.hex, us.status, us.road_mode) == (entries[0], "on_map", True)
         assert message(app).startswith(f"{first} enters at {entries[0]} in Road Mode")
-        assert len(screen.due()) == 9 and screen.placing == due[1][0]
+        assert (
+            len(mode(app, ReinforcementMode).due()) == 9
+            and mode(app, ReinforcementMode).placing == due[1][0]
+        )
         await press(pilot, "backspace")
-        assert message(app) == f"Undone: the placement of {first}" and len(screen.due()) == 10
+        assert (
+            message(app) == f"Undone: the placement of {first}"
+            and len(mode(app, ReinforcementMode).due()) == 10
+        )
 
     drive(body, session=s)
 
@@ -459,9 +513,9 @@ def test_the_defender_answers_the_town_immunity_question(key: str, waived: tuple
 
     town = make_map(". . . . . .", towns={"Town": "0301"})
     b = board(town, [unit("g", strength=8), unit("a", "allied")])
-    s = GameSession(b, position({"g": "0201", "a": "0301"}, phase="combat"), seed="waive")
+    s = game_of(b, position({"g": "0201", "a": "0301"}, phase="combat"), seed="waive")
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: GameSession) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
         screen = app.screen
         assert isinstance(screen, PlayScreen)
         view = view_of(app)
@@ -469,7 +523,7 @@ def test_the_defender_answers_the_town_immunity_question(key: str, waived: tuple
         await press(pilot, "a")
         view.cursor = "0201"
         await press(pilot, "enter")
-        assert screen.attackers == ["g"]
+        assert mode(app, CombatMode).attackers == ["g"]
         assert "def 0301: immune to Ar/Dr" in app.screen.query_one(SidePanel).text
         await press(pilot, "r")
         assert prompt(app) == (
@@ -478,7 +532,7 @@ def test_the_defender_answers_the_town_immunity_question(key: str, waived: tuple
         assert s.state.dice == 0  # asked before the die
         assert view.cursor == "0301" and view.highlight == {"0301"}
         await press(pilot, key)
-        assert s.log[-1] == WaiveImmunity(waived) and view.cursor == "0301"
+        assert s.commands[-1] == WaiveImmunity(waived) and view.cursor == "0301"
         assert s.state.dice == 1 and " CRT: die " in message(app)
 
     drive(body, cursor="0201", session=s)
@@ -495,9 +549,9 @@ def test_the_attacker_waives_his_town_immunity_with_w(presses: int, waive: tuple
 
     town = make_map(". . . . . .", towns={"Town": "0201"})
     b = board(town, [unit("g", strength=8), unit("a", "allied")])
-    s = GameSession(b, position({"g": "0201", "a": "0301"}, phase="combat"), seed="waive")
+    s = game_of(b, position({"g": "0201", "a": "0301"}, phase="combat"), seed="waive")
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: GameSession) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
         screen = app.screen
         assert isinstance(screen, PlayScreen)
         view = view_of(app)
@@ -505,7 +559,7 @@ def test_the_attacker_waives_his_town_immunity_with_w(presses: int, waive: tuple
         await press(pilot, "a")
         view.cursor = "0201"
         await press(pilot, "enter")
-        assert screen.attackers == ["g"]
+        assert mode(app, CombatMode).attackers == ["g"]
         assert message(app).endswith("Enter on 0301 declares, -/+ odds, w: waive immunity")
         panel = app.screen.query_one(SidePanel)
         assert "att Town: immune to Ar (w waives)" in " ".join(panel.text.split())
@@ -516,7 +570,7 @@ def test_the_attacker_waives_his_town_immunity_with_w(presses: int, waive: tuple
         assert ("att Town: Ar immunity waived" in " ".join(panel.text.split())) == bool(waive)
         view.cursor = "0301"
         await press(pilot, "enter")  # declare
-        assert s.log[-1] == DeclareAttack(("g",), ("0301",), waive=waive)
+        assert s.commands[-1] == DeclareAttack(("g",), ("0301",), waive=waive)
         assert s.state.combat.declared[0].waive == waive
 
     drive(body, cursor="0201", session=s)
@@ -529,9 +583,9 @@ def test_w_offers_nothing_when_no_attacker_is_immune() -> None:
 
     town = make_map(". . . . . .", towns={"Town": "0301"})  # only the defender is immune
     b = board(town, [unit("g", strength=8), unit("a", "allied")])
-    s = GameSession(b, position({"g": "0201", "a": "0301"}, phase="combat"), seed="waive")
+    s = game_of(b, position({"g": "0201", "a": "0301"}, phase="combat"), seed="waive")
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: GameSession) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
         screen = app.screen
         assert isinstance(screen, PlayScreen)
         await press(pilot, "w")
@@ -546,9 +600,9 @@ def test_w_offers_nothing_when_no_attacker_is_immune() -> None:
         assert message(app) == (
             "No attacker of this attack is immune to Ar: nothing to waive (AO-11.f*)"
         )
-        assert screen.waive is False
+        assert mode(app, CombatMode).waived is False
         view.cursor = "0301"
         await press(pilot, "enter")
-        assert s.log[-1] == DeclareAttack(("g",), ("0301",))
+        assert s.commands[-1] == DeclareAttack(("g",), ("0301",))
 
     drive(body, cursor="0201", session=s)

@@ -7,12 +7,12 @@ from __future__ import annotations
 import pytest
 from textual.pilot import Pilot
 
+import rules
+from ardennes_tui import saves
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.screens.play_screen import PlayScreen
-from ardennes_tui.session import GameSession
 from ardennes_tui.widgets.side_panel import SidePanel
-from rules.commands import EndPhase, Place
-from rules.engine import setup_hexes
+from rules import EndPhase, Place, setup_hexes
 from rules.start_line import front_line, rear_area
 from scenarios import load_map
 from tests.tui.test_play import REAL_MAP, drive, end_phases, message, press, view_of
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def _empty(s: GameSession, pool: frozenset[str]) -> str:
+def _empty(s: rules.Game, pool: frozenset[str]) -> str:
     taken = {u.hex for u in s.state.units if u.hex is not None}
     return min(h for h in pool if h not in taken)
 
@@ -35,7 +35,7 @@ def test_free_set_up_select_light_place_undo_accept() -> None:
     with a rear unit."""
     gm = load_map()
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: GameSession) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
         screen = app.screen
         assert isinstance(screen, PlayScreen)
         view = view_of(app)
@@ -67,19 +67,19 @@ def test_free_set_up_select_light_place_undo_accept() -> None:
         assert message(app).startswith(f"AO-17.c: {unit} is a front-line unit")
         await press(pilot, "enter")
         assert message(app).startswith(f"AO-17.c: {unit} is a front-line unit")
-        assert s.state.unit(unit).hex == home and s.log == ()
+        assert s.state.unit(unit).hex == home and s.commands == ()
         # Enter on a lit hex places it there (a Place through the session)
         target = min(lit)
         view.cursor = target
         await pilot.pause()
         assert message(app) == f"Enter places {unit} in {target}"
         await press(pilot, "enter")
-        assert s.log == (Place(unit, target),) and s.state.unit(unit).hex == target
+        assert s.commands == (Place(unit, target),) and s.state.unit(unit).hex == target
         assert screen.selected is None and view.highlight == frozenset()
         assert message(app).startswith(f"{unit} placed {home} -> {target}")
         # undo takes it back
         await press(pilot, "backspace")
-        assert s.log == () and s.state.unit(unit).hex == home
+        assert s.commands == () and s.state.unit(unit).hex == home
         assert message(app) == f"Undone: the placement of {unit} (back in {home})"
         # again, then accept the Allied set-up
         view.cursor = home
@@ -88,7 +88,7 @@ def test_free_set_up_select_light_place_undo_accept() -> None:
         await press(pilot, "enter")
         assert s.state.unit(unit).hex == target
         await end_phases(pilot, 1)
-        assert s.state.phase == "setup_german" and s.log[-1] == EndPhase()
+        assert s.state.phase == "setup_german" and s.commands[-1] == EndPhase()
         assert "German free set-up (AO-17.b)" in message(app)
         # the German player moves a rear unit behind his front line
         g = "de-2ss-ai"
@@ -107,12 +107,12 @@ def test_free_set_up_select_light_place_undo_accept() -> None:
         await end_phases(pilot, 1)
         assert s.state.phase == "reinforcement" and s.state.side == "german"
 
-    drive(body, session=GameSession.new(10, seed="setup"))
+    drive(body, session=saves.new_game(10, "setup"))
 
 
 @pytest.mark.rule("AO-17.a")
 def test_historical_set_up_lights_nothing_and_selects_nothing() -> None:
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: GameSession) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
         screen = app.screen
         assert isinstance(screen, PlayScreen)
         view = view_of(app)
@@ -125,15 +125,15 @@ def test_historical_set_up_lights_nothing_and_selects_nothing() -> None:
             assert screen.selected is None and view.highlight == frozenset()
             assert message(app) == f"{_side.capitalize()} set-up placed (historical): e accepts it"
             await end_phases(pilot, 1)
-        assert s.log == (EndPhase(), EndPhase())
+        assert s.commands == (EndPhase(), EndPhase())
 
-    drive(body, session=GameSession.new(1, seed="setup"))
+    drive(body, session=saves.new_game(1, "setup"))
 
 
 @pytest.mark.rule("AO-17.a")
 @pytest.mark.rule("AO-17.c")
 def test_scenario_4_allied_free_then_german_historical() -> None:
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: GameSession) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
         assert "Allied free set-up (AO-17.c)" in message(app)
         await end_phases(pilot, 1)
         assert s.state.phase == "setup_german"
@@ -145,4 +145,4 @@ def test_scenario_4_allied_free_then_german_historical() -> None:
         assert app.screen.selected is None  # type: ignore[attr-defined]
         assert view_of(app).highlight == frozenset()
 
-    drive(body, session=GameSession.new(4, seed="setup"))
+    drive(body, session=saves.new_game(4, "setup"))

@@ -1,8 +1,11 @@
-"""SVG snapshots of the map viewer at 80x24, one per zoom level, on the real map.
+"""SVG snapshots of the app at 80x24 on the real map: the viewer in both zooms, and the play
+screen in each of its modes (set-up, a unit selected with its reach lit, the attack builder
+with its odds, a pending decision, the verdict, the key help).
 
-Regenerate with ``.venv/bin/pytest tests/tui/test_snapshots.py --snapshot-update`` and look at
-the report before committing (a change to ``scenarios/ardennes/map.json`` changes them). The
-viewer has no blinking cursor (no Input widget), so the snapshots are deterministic.
+Regenerate with ``make snapshots`` (``pytest tests/tui/test_snapshots.py --snapshot-update``)
+and look at the report before committing (a change to ``scenarios/ardennes/map.json``, to the
+palette or to a message changes them). The app has no blinking cursor (no Input widget) and
+every game here has a fixed dice seed, so the snapshots are deterministic.
 """
 
 from __future__ import annotations
@@ -10,15 +13,24 @@ from __future__ import annotations
 import importlib.resources
 from typing import Any
 
+import msgspec
 import pytest
+from textual.pilot import Pilot
 
+import rules
+from ardennes_tui import game_view, saves
 from ardennes_tui.app import ArdennesApp, default_cursor
+from ardennes_tui.widgets.map_view import MapView
 from scenarios import load_map
+from tests.enginekit import scenario_gt1_german_combat
+from tests.tui.test_play import game_of
+from tests.tui.test_saves import gt1_german_combat
 
 REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json")
 pytestmark = pytest.mark.skipif(
     not REAL_MAP.is_file(), reason="scenarios/ardennes/map.json not built"
 )
+SIZE = (80, 24)
 
 
 def real_app() -> ArdennesApp:
@@ -26,9 +38,98 @@ def real_app() -> ArdennesApp:
     return ArdennesApp(game_map, cursor=default_cursor(game_map))
 
 
+def play_app(game: rules.Game, cursor: rules.HexId) -> ArdennesApp:
+    return ArdennesApp(game.board.game_map, cursor=cursor, game=game)
+
+
+async def cursor_to(pilot: Pilot[None], hex_id: rules.HexId) -> None:
+    pilot.app.screen.query_one(MapView).cursor = hex_id
+    await pilot.pause()
+
+
 def test_detail_zoom_80x24(snap_compare: Any) -> None:
-    assert snap_compare(real_app(), terminal_size=(80, 24))
+    assert snap_compare(real_app(), terminal_size=SIZE)
 
 
 def test_overview_zoom_80x24(snap_compare: Any) -> None:
-    assert snap_compare(real_app(), terminal_size=(80, 24), press=["z"])
+    assert snap_compare(real_app(), terminal_size=SIZE, press=["z"])
+
+
+class TestSetup:
+    """Set-up mode: scenario 10, the Allied free set-up (AO-17.c) with a front-line unit
+    selected; the panel gives the constraints, the hexes it may go to are lit."""
+
+    def test_free_setup_unit_selected(self, snap_compare: Any) -> None:
+        game = saves.new_game(10, "snap")
+        home = game.state.unit("us-422-i").hex
+        assert home is not None
+        assert snap_compare(play_app(game, home), terminal_size=SIZE, press=["enter"])
+
+
+class TestMovement:
+    """Movement mode: the German GT1 Mechanized Movement Phase with de-130-a selected; its
+    reach is lit and the message gives its MP."""
+
+    def test_unit_selected_with_its_reach(self, snap_compare: Any) -> None:
+        game = game_of(*scenario_gt1_german_combat(1), seed="snap")
+        assert not isinstance(game.push(rules.EndPhase()), rules.Rejection)
+        assert snap_compare(play_app(game, "3627"), terminal_size=SIZE, press=["enter"])
+
+
+class TestCombat:
+    """Combat mode: the German GT1 Combat Phase, an attack on an American unit built with all
+    its German neighbours; the panel and the message line show the engine's odds."""
+
+    def test_attack_builder_with_odds(self, snap_compare: Any) -> None:
+        game = saves.new_game(1, "snap")
+        while game.state.phase != "combat":
+            assert not isinstance(game.push(rules.EndPhase()), rules.Rejection)
+        target = game.options().must_be_attacked[0]
+        h = game.state.unit(target).hex
+        assert h is not None
+        m = game.board.game_map
+        stacks = sorted({n for n in m.neighbours(h) if game_view.own_units(game, n)})
+
+        async def build(pilot: Pilot[None]) -> None:
+            await pilot.press("a")
+            for n in stacks:
+                await cursor_to(pilot, n)
+                await pilot.press("enter")
+            await pilot.pause()
+
+        assert snap_compare(play_app(game, h), terminal_size=SIZE, run_before=build)
+
+
+class TestDecision:
+    """Decision mode: dice seed ``d``, the GT1 batch resolved with ``r`` asks the German for
+    his Ex losses: the question on its own reverse-video line, the choices in the panel."""
+
+    def test_ex_losses_decision(self, snap_compare: Any) -> None:
+        game = gt1_german_combat("d")
+        assert snap_compare(play_app(game, "2328"), terminal_size=SIZE, press=["r"])
+
+
+class TestGameOver:
+    """Game-over mode: the verdict modal over the map."""
+
+    def test_verdict(self, snap_compare: Any) -> None:
+        new = saves.new_game(1, "snap")
+        verdict = rules.Verdict(
+            winner="german", kind="immediate", german_vp=36, allied_vp=3, reason="36 German VP"
+        )
+        over = msgspec.structs.replace(new.state, phase="game_over", result=verdict)
+        game = rules.Game(new.board, over, dice=new.dice, dice_spec=new.dice_spec)
+
+        async def settle(pilot: Pilot[None]) -> None:
+            await pilot.pause()
+            await pilot.pause()
+
+        assert snap_compare(play_app(game, "4009"), terminal_size=SIZE, run_before=settle)
+
+
+class TestHelp:
+    """The key help (``?``) over the play screen."""
+
+    def test_help(self, snap_compare: Any) -> None:
+        game = saves.new_game(1, "snap")
+        assert snap_compare(play_app(game, "4009"), terminal_size=SIZE, press=["question_mark"])

@@ -20,6 +20,9 @@ from pathlib import Path
 
 import pytest
 
+import rules
+from rules import record
+
 ROOT = Path(__file__).resolve().parents[2]
 REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json")
 ARDENNES = Path(sys.executable).with_name("ardennes")
@@ -148,10 +151,9 @@ def test_hot_seat_game_saved_quit_and_resumed_with_load(tmp_path: Path) -> None:
         pane.keys("s")
         screen = pane.wait_for(saved, f" {position} ")
         assert f" {position} " in screen.splitlines()[-2]  # the status line again
-        assert log.read_text(encoding="utf-8") == (
-            '{"format":"ardennes-log/1","scenario":1,"seed":"7"}\n'
-            '{"type":"end_phase"}\n{"type":"end_phase"}\n'
-        )
+        rec = record.decode(log.read_bytes())  # the game record (rules.record)
+        assert (rec.header.scenario, rec.header.dice.text) == (1, "7")
+        assert rec.commands == (rules.EndPhase(), rules.EndPhase())
         pane.keys("q")
         pane.wait_closed()
     finally:

@@ -1,0 +1,178 @@
+"""What the app shows of a game: plain functions of a :class:`rules.Game`, no Textual.
+
+The engine answers "what may be done" (``game.options()``, ``game.legal_moves``, the public
+functions of :mod:`rules`); these helpers only arrange its answers for the screen::
+
+    summary(game)                  # 'GT1 16 Dec · Allied · Set-up · VP 0-0'
+    units_by_hex(game)["4009"]     # [UnitDef(id='de-12ss-a', ...)]
+    why_not(game, "de-12ss-a", "0101").message   # 'AO-...: ...' (the engine's refusal)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+
+import rules
+from ardennes_tui.combat_text import combat_log
+from rules import hexgrid
+
+PHASE_NAMES: Final[dict[rules.Phase, str]] = {
+    "setup_allied": "Set-up",
+    "setup_german": "Set-up",
+    "reinforcement": "Reinforcement",
+    "supply_judgment": "Supply Judgment",
+    "initial_movement": "Initial Movement",
+    "combat": "Combat",
+    "mechanized_movement": "Mechanized Movement",
+    "game_over": "Game over",
+}
+"""Phase names as the player reads them (AO-4.1b)."""
+
+
+def turn_date(turn: int) -> str:
+    """The date of a Game-Turn: one day each, 16 December 1944 to 2 January 1945 (AO-2.1)."""
+    day = 15 + turn
+    return f"{day} Dec" if day <= 31 else f"{day - 31} Jan"
+
+
+def summary(game: rules.Game) -> str:
+    """One line, e.g. ``GT3 17 Dec · German · Initial Movement · VP 4-1``."""
+    s = game.state
+    return (
+        f"GT{s.turn} {turn_date(s.turn)} · {s.side.capitalize()} · "
+        f"{PHASE_NAMES[s.phase]} · VP {s.vp.german}-{s.vp.allied}"
+    )
+
+
+def units_by_hex(game: rules.Game) -> dict[rules.HexId, list[rules.UnitDef]]:
+    """Counters on the map, dormant ones included: hex -> stack sorted by unit id."""
+    out: dict[rules.HexId, list[rules.UnitDef]] = {}
+    for u in game.state.units:
+        if u.hex is not None and u.status in ("on_map", "dormant"):
+            out.setdefault(u.hex, []).append(game.board.defs[u.id])
+    return out
+
+
+def stack(game: rules.Game, hex_id: rules.HexId) -> list[str]:
+    """Ids of the units in ``hex_id`` (dormant included), sorted."""
+    return sorted(
+        u.id for u in game.state.units if u.hex == hex_id and u.status in ("on_map", "dormant")
+    )
+
+
+def own_units(game: rules.Game, hex_id: rules.HexId) -> list[str]:
+    """Ids of the phasing side's units in ``hex_id``."""
+    side = game.state.side
+    return [u for u in stack(game, hex_id) if game.board.defs[u].side == side]
+
+
+def enemy_units(game: rules.Game, hex_id: rules.HexId) -> list[str]:
+    """Ids of the other side's units in ``hex_id``."""
+    side = game.state.side
+    return [u for u in stack(game, hex_id) if game.board.defs[u].side != side]
+
+
+def path_to(game: rules.Game, unit: str, hex_id: rules.HexId) -> tuple[str, ...]:
+    """The path a move to ``hex_id`` takes: the cheapest legal one, else the straight line
+    (which the engine then refuses with its reason)."""
+    reach = game.legal_moves(unit).get(hex_id)
+    if reach is not None:
+        return reach.path
+    start = game.state.unit(unit).hex
+    if start is None or start == hex_id:
+        return ()
+    return tuple(hexgrid.line(start, hex_id)[1:])
+
+
+def why_not(game: rules.Game, unit: str, hex_id: rules.HexId) -> rules.Rejection:
+    """Why ``unit`` cannot move to ``hex_id``: the engine's answer to a straight path."""
+    bad = rules.may_move(game.board, game.state, unit)
+    if bad is not None:
+        return bad
+    r = rules.apply(game.board, game.state, rules.Move(unit, path_to(game, unit, hex_id)))
+    if isinstance(r, rules.Rejection):
+        return r
+    # legal_moves offers every reachable hex, so a straight path it did not offer is refused
+    return rules.Rejection("AO-5.1A", f"{unit} cannot reach {hex_id}")  # pragma: no cover
+
+
+def why_not_place(game: rules.Game, unit: str, hex_id: rules.HexId) -> rules.Rejection | None:
+    """Why ``Place(unit, hex_id)`` would be refused now (the engine's answer), or None."""
+    r = rules.apply(game.board, game.state, rules.Place(unit, hex_id))
+    return r if isinstance(r, rules.Rejection) else None
+
+
+def front_line_unit(game: rules.Game, unit: str) -> bool | None:
+    """True for a front-line unit, False for a rear unit of the free set-ups (AO-17.b/c);
+    None on boards without the set-up rules."""
+    areas = rules.setup_areas(game.board)
+    if areas is None or unit not in areas.setup_units:
+        return None
+    return unit in areas.front_units
+
+
+def unit_note(us: rules.UnitState, ma: int, word: str = "") -> str:
+    """Status words of a unit for the side panel, e.g. ``road, moved, 4/10 MP``; ``word`` comes
+    first (``attacking``, ``declared``, ``front line``...)."""
+    words: list[str] = [word] if word else []
+    if us.attacked:
+        words.append("attacked")
+    if us.was_attacked:
+        words.append("was attacked")
+    if us.status == "dormant":
+        words.append("dormant")
+    if us.road_mode:
+        words.append("road")
+    if us.moved:
+        words.append("moved")
+    if us.mp_spent:
+        words.append(f"{us.mp_spent}/{ma} MP")
+    if us.supply != "supplied":
+        words.append(us.supply)
+    if us.staging:
+        words.append(f"staging -{us.staging} road hexes")
+    return ", ".join(words)
+
+
+def event_notes(events: Iterable[rules.Event]) -> list[str]:
+    """What the player is told of an order's events (besides the combat log): lost phases,
+    eliminations, arrivals, the drop die, delays, the VP tabulation, the end of the game."""
+    events = list(events)
+    out: list[str] = []
+    for e in events:
+        if isinstance(e, rules.PhaseSkipped):
+            out.append(f"{PHASE_NAMES[e.phase]} lost ({e.case}).")
+        elif isinstance(e, rules.UnitEliminated):
+            out.append(f"{e.unit} eliminated ({e.case}).")
+        elif isinstance(e, rules.DormantReactivated):
+            out.append(f"{e.unit} reactivated.")
+        elif isinstance(e, rules.UnitPlaced) and e.case == "AO-15.b":
+            out.append(f"{e.unit} lands in {e.hex} (AO-15.b).")
+        elif isinstance(e, rules.UnitPlaced) and e.case is not None:
+            staging = f", staging: -{e.staging} road hexes" if e.staging else ""
+            out.append(f"{e.unit} enters at {e.hex} in Road Mode{staging}.")
+        elif isinstance(e, rules.DieRoll) and e.purpose == "paradrop":
+            out.append(f"Drop die {e.value}.")
+        elif isinstance(e, rules.ReinforcementDelayed):
+            out.append(f"{e.unit} delayed to GT{e.turn} (AO-14.1b).")
+        elif isinstance(e, rules.VictoryPointsTabulated):
+            out.append(f"GT{e.turn} VP: German {e.german}, Allied {e.allied}.")
+        elif isinstance(e, rules.GameEnded):
+            out.append("The game is over.")
+    out += [line + "." for line in combat_log(events) if "CRT roll" in line]
+    return out
+
+
+def verdict_text(game: rules.Game) -> str:
+    """The verdict modal's text: winner, kind, VP and the deciding rule."""
+    state = game.state
+    v = game.outcome()
+    if v is None:
+        return f"Game over after Game-Turn {state.turn}. {summary(game)}"
+    who = {"german": "The German player wins", "allied": "The Allied player wins"}
+    head = who.get(v.winner or "", "A draw")
+    return (
+        f"{head} ({v.kind}) after Game-Turn {state.turn}.\n"
+        f"VP: German {v.german_vp}, Allied {v.allied_vp}.\n{v.reason}"
+    )

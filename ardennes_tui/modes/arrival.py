@@ -1,0 +1,112 @@
+"""Units arriving: the Reinforcement Phase (AO-14; Tab picks the unit, its open entry hexes
+are lit, Enter places it) and the paratroop drop (AO-15; the drop hexes are lit, Enter
+drops)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+import rules
+from ardennes_tui.modes.base import Host, Mode, said_after
+
+
+class ReinforcementMode(Mode):
+    """The Reinforcement Phase: the due units (``options().reinforcements``) one at a time."""
+
+    def __init__(self, host: Host, options: rules.Options) -> None:
+        super().__init__(host, options)
+        due = options.reinforcements
+        self.placing: str | None = due[0].unit if due else None
+        """The reinforcement to place next (the panel marks it ``>``; Tab picks another)."""
+
+    def due(self) -> list[tuple[str, tuple[rules.HexId, ...]]]:
+        """``(unit, open entry hexes)`` of the reinforcements that may enter now."""
+        return [(d.unit, d.hexes) for d in self.options.reinforcements]
+
+    def _entry_hexes(self) -> tuple[rules.HexId, ...]:
+        return next((d.hexes for d in self.options.reinforcements if d.unit == self.placing), ())
+
+    def hint(self) -> str:
+        due = self.options.reinforcements
+        if not due:
+            return "Reinforcement Phase: none due now, e ends the phase"
+        many = "reinforcements" if len(due) > 1 else "reinforcement"
+        return (
+            f"{len(due)} {many} due: Enter on a lit entry hex places {self.placing}, "
+            "Tab picks another, e ends"
+        )
+
+    def highlight(self) -> frozenset[rules.HexId]:
+        return frozenset(self._entry_hexes())
+
+    def header(self) -> Text:
+        due = self.options.reinforcements
+        text = Text()
+        text.append(f"Reinforcements GT{self.game.state.turn}", "bold")
+        text.append("\n")
+        if not due:
+            text.append(" none due now\n")
+        for d in due:
+            mark = ">" if d.unit == self.placing else " "
+            text.append(f"{mark}{d.unit} ({len(d.hexes)} hexes)\n")
+        refusal = self.options.end_phase
+        if due and refusal is not None and refusal.case == "AO-14.1A":
+            text.append("all must enter (AO-14.1A)\n")
+        return text
+
+    def hover(self, hex_id: rules.HexId) -> str:
+        if hex_id in self.highlight():
+            return f"Enter places {self.placing} on {hex_id}"
+        return self.hint()
+
+    def select(self) -> None:
+        """Enter: place the unit marked ``>`` on the cursor hex."""
+        if self.placing is None:
+            self.host.say(self.hint())
+            return
+        r = self.host.play(rules.Place(self.placing, self.host.cursor))
+        if r is not None:
+            self.host.say(said_after(self.host, r))
+
+    def cycle(self) -> None:
+        """Tab: the next reinforcement due."""
+        due = [d.unit for d in self.options.reinforcements]
+        if not due:
+            super().cycle()
+            return
+        i = due.index(self.placing) + 1 if self.placing in due else 0
+        self.placing = due[i % len(due)]
+        self.host.redraw()
+        self.host.say(self.hint())
+
+
+class DropMode(Mode):
+    """The German Initial Movement Phase of Game-Turn 2 before the paratroop drop (AO-15.a):
+    nothing else is accepted first."""
+
+    @property
+    def unit(self) -> str:
+        return self.options.drop_unit or "the paratroop unit"
+
+    def hint(self) -> str:
+        return f"{self.unit} must drop first: Enter on a lit hex (AO-15.a)"
+
+    def highlight(self) -> frozenset[rules.HexId]:
+        return frozenset(self.options.drop_hexes)
+
+    def header(self) -> Text:
+        text = Text()
+        text.append("Paradrop (AO-15.a)", "bold")
+        text.append(f"\n{self.unit} drops now: Enter on a lit hex. Die 1-2: it lands (AO-15.b)\n")
+        return text
+
+    def hover(self, hex_id: rules.HexId) -> str:
+        if hex_id in self.options.drop_hexes:
+            return f"Enter drops {self.unit} on {hex_id}"
+        return self.hint()
+
+    def select(self) -> None:
+        """Enter: drop on the cursor hex (one die)."""
+        r = self.host.play(rules.Drop(self.host.cursor))
+        if r is not None:
+            self.host.say(said_after(self.host, r))

@@ -1,0 +1,161 @@
+"""A pending combat decision (``options().decision``): the defender's immunity waiver
+(AO-11.f*, ``y``/``n``), Ex losses (AO-10.1b, digits toggle, Enter confirms), a retreat path
+(AO-10.2a, digits) or an advance (AO-9.6N, digits, ``0`` stays).
+
+The question has its own status line; the panel numbers the choices, the map lights them,
+and the cursor goes to the unit or hex concerned when the decision comes up (after ``r``,
+after another decision, on opening a game saved on one, after an undo back to one).
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.actions import SkipAction
+
+import rules
+from ardennes_tui import game_view
+from ardennes_tui.combat_text import decision_lines, decision_prompt, loss_units, side_name
+from ardennes_tui.modes.base import Host, Mode
+from ardennes_tui.modes.combat import result_message
+
+
+class DecisionMode(Mode):
+    """The engine waits for ``decision`` (answered by its side: hot-seat, one keyboard)."""
+
+    def __init__(self, host: Host, options: rules.Options) -> None:
+        super().__init__(host, options)
+        assert options.decision is not None
+        self.decision: rules.Decision = options.decision
+        first = self.decision.choices[0] if self.decision.choices else ()
+        self.losses: list[str] = list(first) if self.decision.kind == "losses" else []
+        """The units chosen so far for an Ex-losses decision: the first minimal set to start
+        with (a player may un-tick every unit)."""
+
+    def enter(self) -> None:
+        """The cursor goes to the unit or hex concerned."""
+        d, state = self.decision, self.game.state
+        where = d.hex if d.kind == "advance" else None
+        if d.unit is not None:
+            where = state.unit(d.unit).hex
+        elif d.kind != "advance" and d.choices:
+            first = d.choices[0][0]
+            where = first if d.kind == "waive_immunity" else state.unit(first).hex
+        if where is not None:
+            self.host.focus_hex(where)
+
+    # -- what the widgets show --------------------------------------------------------------
+
+    def hint(self) -> str:
+        return self.prompt()
+
+    def prompt(self) -> str:
+        return decision_prompt(self.decision, self.losses)
+
+    def highlight(self) -> frozenset[rules.HexId]:
+        d, state = self.decision, self.game.state
+        if d.kind == "retreat":
+            return frozenset(h for path in d.choices for h in path)
+        if d.kind == "advance":
+            return frozenset({d.hex} if d.hex else ())
+        if d.kind == "waive_immunity":
+            return frozenset(c[0] for c in d.choices)
+        return frozenset(h for u in loss_units(d) if (h := state.unit(u).hex) is not None)
+
+    def header(self) -> Text:
+        d = self.decision
+        text = Text()
+        text.append(f"{side_name(d.side)} decides", "bold")
+        text.append(f" ({d.kind})\n")
+        if d.unit:
+            text.append(d.unit)
+            if d.kind == "retreat":
+                text.append(" retreats")
+            text.append("\n")
+        for line in decision_lines(d, self.losses):
+            text.append(line + "\n")
+        return text
+
+    def hover(self, hex_id: rules.HexId) -> None:
+        return None  # the question stays on its own line; the message keeps the result
+
+    def end_refusal(self) -> str:
+        return self.prompt()
+
+    # -- keys -------------------------------------------------------------------------------
+
+    def select(self) -> None:
+        self.host.say(self.prompt())
+
+    def cycle(self) -> None:
+        self.host.say(self.prompt())
+
+    def attack(self) -> None:
+        self.host.say(self.prompt())
+
+    def resolve(self) -> None:
+        self.host.say(self.prompt())
+
+    def road_mode(self) -> None:
+        raise SkipAction()  # r: resolve, which repeats the question
+
+    def toggle(self) -> None:
+        """Space: during an Ex-losses decision, toggle the listed units in the cursor hex."""
+        if self.decision.kind != "losses":
+            self.select()
+            return
+        units = loss_units(self.decision)
+        for u in game_view.stack(self.game, self.host.cursor):
+            if u in units:
+                self.pick(units.index(u) + 1)
+
+    def _answer(self, command: rules.Command) -> None:
+        r = self.host.play(command)
+        if r is not None:
+            self.host.say(result_message(r))
+
+    def waive(self, waive: bool) -> None:
+        """y/n: waive or keep the immunity of the offered hexes (AO-11.f*)."""
+        d = self.decision
+        if d.kind != "waive_immunity":
+            raise SkipAction()
+        self._answer(rules.WaiveImmunity(tuple(c[0] for c in d.choices) if waive else ()))
+
+    def pick(self, n: int) -> None:
+        """1-9 (0): a retreat path, an advancing unit (0 stays), or toggle a loss."""
+        d = self.decision
+        if d.kind == "retreat":
+            if not 1 <= n <= len(d.choices):
+                self.host.say(f"Pick a path 1-{len(d.choices)}")
+                return
+            assert d.unit is not None
+            self._answer(rules.ChooseRetreat(d.unit, d.choices[n - 1]))
+        elif d.kind == "advance":
+            assert d.hex is not None
+            if n == 0:
+                self._answer(rules.Advance(d.hex))
+            elif n <= len(d.choices):
+                self._answer(rules.Advance(d.hex, d.choices[n - 1][0]))
+            else:
+                self.host.say(f"Pick a unit 1-{len(d.choices)}, or 0 to stay")
+        elif d.kind == "losses":
+            units = loss_units(d)
+            if not 1 <= n <= len(units):
+                self.host.say(f"Toggle a unit 1-{len(units)}, Enter confirms")
+                return
+            u = units[n - 1]
+            self.losses = (
+                [x for x in self.losses if x != u] if u in self.losses else [*self.losses, u]
+            )
+            self.host.redraw()
+            self.host.say(self.prompt())
+        else:
+            raise SkipAction()
+
+    def confirm(self) -> None:
+        """Enter: confirm the chosen Ex losses."""
+        if self.decision.kind != "losses":
+            raise SkipAction()
+        if not self.losses:
+            self.host.say("Choose at least one unit (1-9), then Enter")
+            return
+        self._answer(rules.ChooseLosses(tuple(self.losses)))

@@ -1,0 +1,203 @@
+"""New games, and games saved and loaded as game records (:mod:`rules.record`); no Textual.
+
+One format: ``s`` in the app writes ``rules.record.encode(game.record())`` (a header with the
+scenario, the dice ``DiceSpec.seeded(seed bytes, text)`` and the players, human/human; every
+command with the state hash after it; an end line), and ``ardennes --load FILE`` reads any
+record (a hot-seat save, a self-play game) with :func:`rules.record.decode` and replays it with
+:meth:`rules.Game.replay`, which checks the hash after every command: a record whose replay
+fails is refused with one line naming the first diverging command, never loaded silently::
+
+    game = new_game(1, seed="7")
+    save_game(game, Path("ardennes-s1.jsonl"))
+    game, loaded = load_game(Path("ardennes-s1.jsonl"))   # ValueError: one line for the player
+
+A save never overwrites a file that is not a record, nor a record of another game (another
+scenario, dice or players, or commands that are not the same game's): only a missing file, the
+very bytes this game last read or wrote there, or the same game's record.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+import rules
+from rules import record
+from scenarios import load_board, scenario_numbers
+
+MAX_LOAD_BYTES: Final = 64 << 20
+"""The largest file ``--load`` reads (a whole 18-turn game is about 0.4 MB)."""
+
+HOT_SEAT: Final = rules.Players(german=rules.Player(), allied=rules.Player())
+"""Who plays in the app: two humans at one keyboard."""
+
+
+class SaveRefused(ValueError):
+    """``s`` would overwrite a file it must not; the message is one line for the player."""
+
+
+def random_seed() -> str:
+    """A fresh dice seed: 16 hex digits from ``os.urandom``."""
+    return os.urandom(8).hex()
+
+
+def _board(scenario: int) -> rules.Board:
+    """The board of ``scenario`` (:func:`scenarios.load_board`); ``ValueError`` for a scenario
+    that does not exist."""
+    if scenario not in scenario_numbers():
+        raise ValueError(f"scenario {scenario} does not exist")
+    return load_board(scenario)
+
+
+def new_game(scenario: int, seed: str | None = None) -> rules.Game:
+    """A new hot-seat game of ``scenario``, its dice :class:`rules.SeededDice` of the UTF-8 of
+    ``seed`` (default: :func:`random_seed`)."""
+    text = seed if seed is not None else random_seed()
+    return rules.Game.new(
+        _board(scenario),
+        dice=rules.SeededDice(text.encode()),
+        dice_spec=rules.DiceSpec.seeded(text.encode(), text),
+        players=HOT_SEAT,
+    )
+
+
+def _replay(rec: rules.Record) -> rules.Replayed:
+    """:meth:`rules.Game.replay` of ``rec`` on its scenario's board."""
+    return rules.Game.replay(rec, _board(rec.header.scenario))
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """What ``--load`` found: the file, who played the recorded game, how many commands it
+    replayed, and where ``s`` saves the game from now on."""
+
+    path: Path
+    players: rules.Players
+    """The players of the record (the app goes on with two humans)."""
+    commands: int
+    save_path: Path
+    """The loaded file for a hot-seat record, else a file of its own (:func:`default_save_path`):
+    a record of other players (self-play) is never overwritten."""
+    digest: str | None
+    """SHA-256 of the bytes read, when :attr:`save_path` is the loaded file."""
+
+    def opening(self, game: rules.Game) -> str:
+        """The first message of the app."""
+        seed = f"Dice seed {game.dice_spec.label}."
+        if self.players == HOT_SEAT:
+            return seed
+        p = self.players
+        return (
+            f"Record of {p.german.label} (German) vs {p.allied.label} (Allied), scenario "
+            f"{game.start.scenario}: {self.commands} orders replayed and checked; "
+            f"s saves to {self.save_path}. {seed}"
+        )
+
+
+def read_game_file(path: Path) -> bytes:
+    """The bytes of ``path``, at most :data:`MAX_LOAD_BYTES`; raises ``OSError``, or
+    ``ValueError`` for a larger file."""
+    with path.open("rb") as fh:
+        data = fh.read(MAX_LOAD_BYTES + 1)
+    if len(data) > MAX_LOAD_BYTES:
+        raise ValueError(f"over the {MAX_LOAD_BYTES >> 20} MB limit")
+    return data
+
+
+def load_game(path: Path) -> tuple[rules.Game, Loaded]:
+    """``ardennes --load FILE``: the game of the record in ``path``, replayed and checked.
+
+    Raises ``ValueError`` with one line that starts with the path: unreadable, too large, not
+    a record (:func:`rules.record.decode` names the problem), an unknown scenario or dice, or a
+    replay that fails (:attr:`rules.Replayed.error`: the first refused or diverging command,
+    e.g. ``game.jsonl: command 39 (move) diverges: state hash ... where the record has ...``).
+    """
+    try:
+        data = read_game_file(path)
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read: {exc.strerror}") from None
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
+    try:
+        rec = record.decode(data)
+        replayed = _replay(rec)
+    except ValueError as exc:  # RecordError, an unknown scenario
+        raise ValueError(f"{path}: {exc}") from None
+    if replayed.error is not None:
+        raise ValueError(f"{path}: {replayed.error}")
+    game = replayed.game
+    players = rec.header.players
+    game.players = HOT_SEAT
+    own = players == HOT_SEAT
+    save_path = path if own else default_save_path(game, path.parent)
+    digest = hashlib.sha256(data).hexdigest() if own else None
+    return game, Loaded(path, players, len(rec.lines), save_path, digest)
+
+
+def _same_game(rec: rules.Record, game: rules.Game) -> bool:
+    """``rec`` is a record of ``game`` (same scenario, dice and players; one's commands are
+    the start of the other's)."""
+    head = rec.header
+    if (head.scenario, head.dice, head.players) != (
+        game.start.scenario,
+        game.dice_spec,
+        game.players,
+    ):
+        return False
+    mine, theirs = game.commands, rec.commands
+    n = min(len(mine), len(theirs))
+    return mine[:n] == theirs[:n]
+
+
+def save_refusal(game: rules.Game, path: Path, known: str | None = None) -> str | None:
+    """Why ``s`` must not write ``game`` to ``path``, or None: a missing file, the bytes whose
+    SHA-256 is ``known`` (this game read or wrote them) or the same game's record may be
+    overwritten; any other file is never overwritten."""
+    try:
+        data = read_game_file(path)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError):
+        return "not a game record, never overwritten"
+    if known is not None and hashlib.sha256(data).hexdigest() == known:
+        return None
+    if not record.looks_like_record(data):
+        return "not a game record, never overwritten"
+    try:
+        rec = record.decode(data)
+    except record.RecordError:
+        return "not a game record, never overwritten"
+    if not _same_game(rec, game):
+        return "a record of another game, never overwritten"
+    return None
+
+
+def save_game(game: rules.Game, path: Path, known: str | None = None) -> str:
+    """Write the record of ``game`` to ``path`` (through a temporary file, then renamed);
+    the SHA-256 of the bytes written (pass it back as ``known`` next time). Raises
+    :class:`SaveRefused` (:func:`save_refusal`) or ``OSError``."""
+    why = save_refusal(game, path, known)
+    if why is not None:
+        raise SaveRefused(why)
+    data = record.encode(game.record())
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+    return hashlib.sha256(data).hexdigest()
+
+
+def default_save_path(game: rules.Game, directory: Path | None = None) -> Path:
+    """Where ``s`` saves a game that has no file of its own: ``ardennes-sN.jsonl`` in
+    ``directory`` (default: the working directory), or when that file may not be overwritten
+    (:func:`save_refusal`) the first ``ardennes-sN-K.jsonl`` (K = 2, 3, ...) that may."""
+    base = directory if directory is not None else Path()
+    n = game.start.scenario
+    path = base / f"ardennes-s{n}.jsonl"
+    k = 2
+    while save_refusal(game, path) is not None:
+        path = base / f"ardennes-s{n}-{k}.jsonl"
+        k += 1
+    return path
