@@ -1,0 +1,184 @@
+"""The two uses of the step functions: :func:`trace_path` folds them over a given path (what
+``apply`` checks), :func:`legal_moves` runs one Dijkstra whose edges are exactly these calls."""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Sequence
+
+import msgspec
+
+from rules.commands import ENTER_ROAD_MODE, LEAVE_ROAD_MODE
+from rules.hexgrid import HexId
+from rules.movement.mover import Mover, may_move
+from rules.movement.step import Node, change_mode, enter, take_step
+from rules.rejection import Rejection
+from rules.state import Board, GameState
+from rules.units import Side
+
+
+class Reach(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A destination offered by :func:`legal_moves`: the cheapest path and its MP cost."""
+
+    cost: int
+    path: tuple[str, ...]
+    road_mode: bool
+    """The unit's mode on arrival."""
+
+
+class Route(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A checked path: where it ends, in which mode, what it cost."""
+
+    start: HexId
+    end: HexId
+    cost: int
+    spent: int
+    """MP spent in the phase after the move (``cost`` plus what was spent before)."""
+    road_mode: bool
+    mode_changes: tuple[tuple[int, HexId, bool, int], ...]
+    """``(step index, hex, new mode, cost)`` for every Road Mode change on the path."""
+
+
+def trace_path(
+    board: Board, state: GameState, unit_id: str, path: Sequence[str]
+) -> Route | Rejection:
+    """Check ``path`` for ``unit_id`` and return where it ends and what it costs."""
+    bad = may_move(board, state, unit_id)
+    if bad is not None:
+        return bad
+    if not path:
+        return Rejection("AO-5.1E", f"a move of {unit_id} needs at least one step")
+    m = Mover(board, state, unit_id)
+    node: Node = (m.start, m.us.road_mode, m.credit0, m.spent0, False)
+    changes: list[tuple[int, HexId, bool, int]] = []
+    entered = {m.start}
+    for i, step in enumerate(path):
+        nxt = take_step(board, m, node, step)
+        if isinstance(nxt, Rejection):
+            return nxt
+        if nxt[0] != node[0]:
+            if nxt[0] in entered:
+                return Rejection(
+                    "AO-5.1E",
+                    f"{unit_id} may not retrace its path: it has already been in {nxt[0]}",
+                )
+            entered.add(nxt[0])
+        if nxt[1] != node[1] and nxt[0] == node[0]:
+            changes.append((i, node[0], nxt[1], nxt[3] - node[3]))
+        node = nxt
+    if node[0] in m.no_stop:
+        return Rejection(
+            "AO-6.5G",
+            f"{unit_id} may not end its move on or next to (on the road) reinforcements waiting "
+            f"on their entry hex ({node[0]}); it may only pass",
+        )
+    return Route(
+        start=m.start,
+        end=node[0],
+        cost=node[3] - m.us.mp_spent,
+        spent=node[3],
+        road_mode=node[1],
+        mode_changes=tuple(changes),
+    )
+
+
+def check_path(
+    board: Board, state: GameState, unit_id: str, path: Sequence[str]
+) -> Rejection | None:
+    """None when ``unit_id`` may move along ``path`` now, else the rejection naming the case."""
+    r = trace_path(board, state, unit_id, path)
+    return r if isinstance(r, Rejection) else None
+
+
+def _simple(start: HexId, path: tuple[str, ...]) -> bool:
+    """True when ``path`` enters no hex twice and does not come back to ``start`` (AO-5.1E)."""
+    hexes = [step for step in path if step not in (ENTER_ROAD_MODE, LEAVE_ROAD_MODE)]
+    return len(set(hexes)) == len(hexes) and start not in hexes
+
+
+def legal_moves(
+    board: Board, state: GameState, unit_id: str, road_mode: bool | None = None
+) -> dict[HexId, Reach]:
+    """Every hex ``unit_id`` can reach now, with the cheapest path and its cost.
+
+    ``road_mode`` restricts the answer to arrivals in that mode (``None``: either, cheapest
+    first). A hex is listed only when a non-empty path that enters no hex twice reaches it
+    (AO-5.1E), so the start hex appears only for a mode change in place. Ties are broken by
+    fewer steps, then by the fixed neighbour order, so the answer is deterministic. Empty when
+    the unit may not move at all.
+    """
+    if may_move(board, state, unit_id) is not None:
+        return {}
+    m = Mover(board, state, unit_id)
+    spent0 = m.us.mp_spent
+    start: Node = (m.start, m.us.road_mode, m.credit0, m.spent0, False)
+    links = m.t.links
+    Key = tuple[HexId, bool, int]
+    start_key: Key = (m.start, start[1], m.credit0)
+    best: dict[Key, int] = {start_key: m.spent0}
+    parent: dict[Key, tuple[Key, str]] = {}
+    paths: dict[Key, tuple[str, ...]] = {}
+    done: set[Key] = set()
+    out: dict[HexId, Reach] = {}
+    seq = 0
+    heap: list[tuple[int, int, int, Node]] = [(m.spent0, 0, 0, start)]
+    while heap:
+        spent, nsteps, _, node = heapq.heappop(heap)
+        key = (node[0], node[1], node[2])
+        if key in done:
+            continue
+        done.add(key)
+        # parents settle before children, so the parent's path is known (tie: fewer steps)
+        if key == start_key:
+            path: tuple[str, ...] = ()
+        else:
+            pkey, pstep = parent[key]
+            path = (*paths[pkey], pstep)
+        paths[key] = path
+        h, road = node[0], node[1]
+        if (
+            path
+            and h not in out
+            and h not in m.no_stop
+            and (road_mode is None or road == road_mode)
+            and _simple(m.start, path)
+        ):
+            out[h] = Reach(cost=spent - spent0, path=path, road_mode=road)
+        if node[4]:
+            continue  # stopped in an enemy ZOC: reached, not expanded (AO-7.1A)
+        steps: list[tuple[Node | Rejection | None, str]] = [
+            (enter(board, m, node, link, False), link[0])
+            for link in links.get(h, ())
+            # exact: a normal-mode step always lands on (hex, False, 0)
+            if road or (link[0], False, 0) not in done
+        ]
+        toggle = LEAVE_ROAD_MODE if road else ENTER_ROAD_MODE
+        steps.append((change_mode(m, node, not road, False), toggle))
+        for nxt, step in steps:
+            if nxt is None or isinstance(nxt, Rejection):
+                continue
+            nkey = (nxt[0], nxt[1], nxt[2])
+            if nkey in done:
+                continue
+            old = best.get(nkey)
+            if old is not None and old <= nxt[3]:
+                continue
+            best[nkey] = nxt[3]
+            parent[nkey] = (key, step)
+            seq += 1
+            heapq.heappush(heap, (nxt[3], nsteps + 1, seq, nxt))
+    return dict(sorted(out.items()))
+
+
+def legal_moves_for_side(
+    board: Board, state: GameState, side: Side | None = None
+) -> dict[str, dict[HexId, Reach]]:
+    """:func:`legal_moves` for every unit of ``side`` (default: the phasing side) that may
+    move now, keyed by unit id in sorted order; the ZOC and occupancy are computed once."""
+    who = side or state.side
+    out: dict[str, dict[HexId, Reach]] = {}
+    for u in state.units:
+        if board.defs[u.id].side != who or may_move(board, state, u.id) is not None:
+            continue
+        out[u.id] = legal_moves(board, state, u.id)
+    return out
