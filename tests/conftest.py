@@ -1,16 +1,41 @@
 """Shared test configuration.
 
 Tests that check a rule case carry ``@pytest.mark.rule("AO-7.4E")`` (one or more ids from
-``../shared/spec/ao-rule-cases.md``); ``tests/test_rule_markers.py`` keeps the ids honest.
+``../shared/spec/ao-rule-cases.md``); ``tests/test_rule_markers.py`` keeps the ids honest. Tests
+found by the rule audit against the rule book carry ``@pytest.mark.audit``.
 """
 
 from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import settings
+
+from rules.state import Board, GameState
+from tests.realmap import HAVE_REAL_MAP, RealScenario
 
 settings.register_profile("ci", max_examples=100, deadline=None, derandomize=True)
 settings.register_profile("dev", max_examples=100, deadline=None)
 settings.register_profile("long", max_examples=2000, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+@pytest.fixture(scope="session")
+def real_scenario() -> RealScenario:
+    """``real_scenario(n)``: scenario ``n`` on the compiled map, its board and the state before
+    the Allied set-up (:func:`tests.enginekit.scenario_start`), built once per session and
+    shared (a board is immutable by convention). Skips the test when ``map.json`` is not
+    built."""
+    if not HAVE_REAL_MAP:
+        pytest.skip("scenarios/ardennes/map.json not built")
+    from tests.enginekit import scenario_start
+
+    built: dict[int, tuple[Board, GameState]] = {}
+
+    def get(number: int) -> tuple[Board, GameState]:
+        if number not in built:
+            built[number] = scenario_start(number)
+        return built[number]
+
+    return get

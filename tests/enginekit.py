@@ -19,7 +19,8 @@ even rows are shifted half a hex east: NE (C+1, R-1), SE (C+1, R+1), SW (C, R+1)
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from rules import hexgrid
 from rules.commands import DeclareAttack, ResolveAttacks
@@ -111,6 +112,20 @@ def make_map(
     return GameMap(data)
 
 
+def road_walk(draw: Callable[..., Any], hexes: Sequence[str], longest: int) -> str:
+    """A random road for a hypothesis strategy (``draw`` is its ``st.DrawFn``): a walk of 2 to
+    ``longest`` steps between neighbours among ``hexes``, as a chain ``"0101-0201-..."``."""
+    from hypothesis import strategies as st
+
+    h = draw(st.sampled_from(hexes))
+    walk = [h]
+    for _ in range(draw(st.integers(2, longest))):
+        nbrs = [n for n in hexgrid.neighbours(h) if n is not None and n in hexes]
+        h = draw(st.sampled_from(nbrs))
+        walk.append(h)
+    return "-".join(walk)
+
+
 def unit(
     uid: str,
     side: Side = "german",
@@ -167,9 +182,67 @@ def position(
     )
 
 
+def rm(uid: str, hex_id: str, **kw: object) -> UnitState:
+    """A unit in Road Mode."""
+    return UnitState(id=uid, hex=hex_id, road_mode=True, **kw)  # type: ignore[arg-type]
+
+
+def cpos(units: Mapping[str, str | UnitState], **kw: object) -> GameState:
+    """:func:`position` in the Combat Phase (unless ``phase`` is given)."""
+    kw.setdefault("phase", "combat")
+    return position(units, **kw)  # type: ignore[arg-type]
+
+
+def with_phase(s: GameState, phase: Phase, **kw: object) -> GameState:
+    """``s`` in ``phase`` (and any other fields given)."""
+    import msgspec
+
+    return msgspec.structs.replace(s, phase=phase, **kw)
+
+
 def line_map(codes: str, **kw: Iterable[str]) -> GameMap:
     """A one-row map ``0101 0201 0301 ...`` (each hex's only neighbours are W and E)."""
     return make_map(codes, **kw)  # type: ignore[arg-type]
+
+
+LINE8 = line_map(". . . . . . . .")
+"""The eight-hex line ``0101``-``0801``, clear, no hexside features."""
+
+
+def road(n: int, codes: str | None = None, **kw: Iterable[str]) -> GameMap:
+    """A one-row map of ``n`` hexes (``codes``, clear by default) with a road through all of
+    them; ``kw`` as :func:`make_map` (rivers, bridges, fords)."""
+    hexes = [f"{c:02d}01" for c in range(1, n + 1)]
+    return line_map(codes or " ".join(["."] * n), roads=["-".join(hexes)], **kw)
+
+
+def remap(
+    gmap: GameMap,
+    edges: Mapping[str, str],
+    *,
+    meuse: tuple[tuple[str, str], ...] = (),
+    exit_vp: Mapping[str, int] | None = None,
+) -> GameMap:
+    """``gmap`` with edge sections, exit VP and river names changed (``make_map`` has no
+    sections)."""
+    import msgspec
+
+    vp = exit_vp or {}
+    hexes = [
+        msgspec.structs.replace(h, edge=edges.get(h.id, h.edge), exit_vp=vp.get(h.id, h.exit_vp))
+        for h in gmap.data.hexes
+    ]
+    sides = [
+        msgspec.structs.replace(s, river="Meuse") if s.hexes in meuse else s
+        for s in gmap.data.hexsides
+    ]
+    return GameMap(msgspec.structs.replace(gmap.data, hexes=hexes, hexsides=sides))
+
+
+def meuse(m: GameMap, *pairs: str) -> GameMap:
+    """``m`` with the river hexsides ``"A/B"`` named Meuse."""
+    keys = tuple(hexgrid.hexside(*p.split("/")) for p in pairs)
+    return remap(m, {}, meuse=keys)
 
 
 def outcome(b: Board, s: GameState, uid: str, path: Iterable[str] | str) -> int | str:
@@ -220,6 +293,16 @@ def without_gt1_obligations(s: GameState) -> GameState:
     import msgspec
 
     return msgspec.structs.replace(s, combat=msgspec.structs.replace(s.combat, obliged=()))
+
+
+def oob_profiles() -> list[UnitDef]:
+    """One real counter per distinct (side, mechanized, MA, size) of the order of battle."""
+    from scenarios import load_oob
+
+    seen: dict[tuple[str, bool, int, str], UnitDef] = {}
+    for d in sorted(load_oob().values(), key=lambda d: d.id):
+        seen.setdefault((d.side, d.mechanized, d.movement, d.size), d)
+    return list(seen.values())
 
 
 def scenario_start(number: int) -> tuple[Board, GameState]:
@@ -331,6 +414,13 @@ def illegal_state(b: Board, s: GameState) -> list[str]:
                     out.append(f"Road Mode {u.id} next to {o.id} on the road")
     out += [f"both sides in {h}" for h, v in sides.items() if len(v) > 1]
     return out
+
+
+def retreats(r: Applied) -> list[tuple[str, tuple[str, ...]]]:
+    """``(unit, path)`` of every retreat in ``r``."""
+    from rules.events import UnitRetreated
+
+    return [(e.unit, e.path) for e in r.events if isinstance(e, UnitRetreated)]
 
 
 def declared(r: Applied) -> AttackDeclared:

@@ -9,8 +9,6 @@ suite (benchmarks are skipped there) so that a world without legal moves fails a
 
 from __future__ import annotations
 
-import importlib.resources
-
 import msgspec
 import pytest
 
@@ -19,8 +17,7 @@ from rules.engine import Applied, apply, new_game
 from rules.movement import legal_moves, legal_moves_for_side
 from rules.state import Board, GameState, UnitState
 from tests.enginekit import make_map, position, unit
-
-HAVE_REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json").is_file()
+from tests.realmap import HAVE_REAL_MAP
 
 
 def _real() -> tuple[Board, GameState]:
@@ -74,14 +71,14 @@ def world(request: pytest.FixtureRequest) -> tuple[Board, GameState]:
     return WORLDS[request.param]()
 
 
-def test_legal_moves_one_unit(benchmark, world) -> None:  # type: ignore[no-untyped-def]
+def test_legal_moves_one_unit(benchmark, world) -> None:
     b, s = world
     uid = _busiest(b, s)
     out = benchmark(legal_moves, b, s, uid)
     assert out
 
 
-def test_legal_moves_whole_side(benchmark, world) -> None:  # type: ignore[no-untyped-def]
+def test_legal_moves_whole_side(benchmark, world) -> None:
     b, s = world
 
     def run() -> int:
@@ -92,7 +89,7 @@ def test_legal_moves_whole_side(benchmark, world) -> None:  # type: ignore[no-un
     assert benchmark(run) > 0
 
 
-def test_apply_move(benchmark, world) -> None:  # type: ignore[no-untyped-def]
+def test_apply_move(benchmark, world) -> None:
     b, s = world
     uid = _busiest(b, s)
     far = max(legal_moves(b, s, uid).items(), key=lambda kv: (kv[1].cost, kv[0]))

@@ -11,8 +11,6 @@ the attacker's interdiction then).
 
 from __future__ import annotations
 
-import importlib.resources
-
 import msgspec
 import pytest
 
@@ -22,9 +20,9 @@ from rules.interdiction import interdiction_at_combat, interdiction_for, lift_in
 from rules.state import Board, GameState, Interdiction
 from rules.supply import supply_judgment
 from rules.units import Side
+from tests.realmap import needs_real_map
 
-HAVE_REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json").is_file()
-pytestmark = pytest.mark.skipif(not HAVE_REAL_MAP, reason="compiled map not present")
+pytestmark = needs_real_map
 
 
 def _real(side: Side) -> tuple[Board, GameState]:
@@ -38,21 +36,21 @@ def _real(side: Side) -> tuple[Board, GameState]:
 
 
 @pytest.mark.parametrize("side", ["german", "allied"])
-def test_supply_judgment_whole_side(benchmark, side: Side) -> None:  # type: ignore[no-untyped-def]
+def test_supply_judgment_whole_side(benchmark, side: Side) -> None:
     b, s = _real(side)
     out = benchmark(supply_judgment, b, s, side)
     assert len(out) > 20
 
 
 @pytest.mark.parametrize("side", ["german", "allied"])
-def test_interdiction_for_side(benchmark, side: Side) -> None:  # type: ignore[no-untyped-def]
+def test_interdiction_for_side(benchmark, side: Side) -> None:
     b, s = _real(side)
     out = benchmark(interdiction_for, b, s, side, 2)
     assert out
 
 
 @pytest.mark.parametrize("side", ["german", "allied"])
-def test_interdiction_at_combat_and_lift(benchmark, side: Side) -> None:  # type: ignore[no-untyped-def]
+def test_interdiction_at_combat_and_lift(benchmark, side: Side) -> None:
     b, s = _real(side)
 
     def both() -> int:
@@ -62,7 +60,7 @@ def test_interdiction_at_combat_and_lift(benchmark, side: Side) -> None:  # type
 
 
 @pytest.mark.parametrize("side", ["german", "allied"])
-def test_defender_supply_at_combat(benchmark, side: Side) -> None:  # type: ignore[no-untyped-def]
+def test_defender_supply_at_combat(benchmark, side: Side) -> None:
     b, s = _real(side)
     out = benchmark(defender_supply, b, s, side)
     assert len(out) > 20

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.resources
 import sys
 from pathlib import Path
 
@@ -15,12 +14,7 @@ from ardennes_tui.render.names import town_abbreviations
 from rules.gamemap import GameMap, encode_map
 from scenarios import load_map
 from tests.fixtures_maps import fixture_map, fixture_map_data
-
-REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json")
-HAVE_REAL_MAP = REAL_MAP.is_file()
-needs_real_map = pytest.mark.skipif(
-    not HAVE_REAL_MAP, reason="scenarios/ardennes/map.json not built"
-)
+from tests.realmap import needs_real_map
 
 
 @pytest.fixture

@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.resources
 import json
 
 import pytest
 
 from ardennes_tui import cli
-
-HAVE_REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json").is_file()
-needs_real_map = pytest.mark.skipif(
-    not HAVE_REAL_MAP, reason="scenarios/ardennes/map.json not built"
-)
+from tests.realmap import needs_real_map
 
 KEYS = [
     "id", "side", "designation", "nationality", "type", "size", "mechanized", "strength",

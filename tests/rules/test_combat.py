@@ -19,7 +19,6 @@ import pytest
 from rules.combat import preview_attack
 from rules.commands import (
     Advance,
-    ChooseLosses,
     ChooseRetreat,
     Command,
     DeclareAttack,
@@ -29,21 +28,21 @@ from rules.commands import (
     StandingOrders,
     WaiveImmunity,
 )
-from rules.dice import SeededDice
-from rules.engine import Applied, apply, pending_decision, replay, replay_hashes
+from rules.dice import ScriptedDice, SeededDice
+from rules.engine import Applied, apply, replay, replay_hashes
 from rules.events import (
     CombatResolved,
-    CrtSwitchRolled,
     ResultIgnored,
     UnitEliminated,
     UnitRetreated,
-    VictoryPointsScored,
 )
 from rules.rejection import Rejection
-from rules.state import GameState, UnitState, VictoryPoints, state_hash
+from rules.state import UnitState, VictoryPoints, state_hash
 from tests.enginekit import (
+    LINE8,
     attack,
     board,
+    cpos,
     declared,
     ended,
     fight,
@@ -53,6 +52,7 @@ from tests.enginekit import (
     position,
     refused,
     resolved,
+    retreats,
     unit,
 )
 
@@ -62,17 +62,12 @@ from tests.enginekit import (
 LINE = line_map(". . . . . . .")
 
 
-def combat_pos(units: dict[str, str | UnitState], **kw: object) -> GameState:
-    kw.setdefault("phase", "combat")
-    return position(units, **kw)  # type: ignore[arg-type]
-
-
 # -- dice: one interface, replay ----------------------------------------------------------------
 
 
 def test_the_engine_never_rolls_by_itself_and_records_each_draw() -> None:
     b = board(LINE, [unit("g", strength=8), unit("a", "allied")])
-    s = ok(b, combat_pos({"g": "0201", "a": "0301"}), attack(["g"], ["0301"])).state
+    s = ok(b, cpos({"g": "0201", "a": "0301"}), attack(["g"], ["0301"])).state
     r = apply(b, s, ResolveAttacks())
     assert isinstance(r, Rejection) and r.case == "dice-needed"
     done = ok(b, s, ResolveAttacks(), [3])
@@ -83,7 +78,7 @@ def test_the_engine_never_rolls_by_itself_and_records_each_draw() -> None:
 
 def test_a_log_replays_exactly_with_the_same_dice() -> None:
     b = board(LINE, [unit("g", strength=8), unit("h", strength=8), unit("a", "allied")])
-    s0 = combat_pos({"g": "0201", "a": "0301", "h": "0501"})
+    s0 = cpos({"g": "0201", "a": "0301", "h": "0501"})
     log: list[Command] = [attack(["g"], ["0301"]), ResolveAttacks(), EndPhase(), EndPhase()]
     dice = SeededDice(b"replay")
     live, hashes = s0, []
@@ -104,7 +99,7 @@ def test_a_log_replays_exactly_with_the_same_dice() -> None:
 @pytest.mark.rule("AO-9.1A")
 def test_only_adjacent_units_attack_and_only_the_phasing_side() -> None:
     b = board(LINE, [unit("g"), unit("a", "allied"), unit("a2", "allied")])
-    s = combat_pos({"g": "0101", "a": "0301", "a2": "0201"})
+    s = cpos({"g": "0101", "a": "0301", "a2": "0201"})
     assert refused(b, s, attack(["g"], ["0301"])) == "AO-9.1A"  # not adjacent
     assert refused(b, s, attack(["a2"], ["0101"])) == "AO-9.1A"  # Allied unit, German turn
     assert refused(b, s, attack(["g"], ["0401"])) == "AO-9.1A"  # no enemy there
@@ -117,7 +112,7 @@ def test_attacking_is_voluntary_and_a_whole_stack_defends() -> None:
     b = board(
         LINE, [unit("g", strength=14), unit("a1", "allied", strength=3), unit("a2", "allied")]
     )
-    s = combat_pos({"g": "0201", "a1": "0301", "a2": "0301"})
+    s = cpos({"g": "0201", "a1": "0301", "a2": "0301"})
     assert ended(b, s).phase == "mechanized_movement"  # no attack at all: fine
     r = ok(b, s, attack(["g"], ["0301"]))
     assert (declared(r).attack, declared(r).defence, declared(r).column) == (14, 7, "2-1")
@@ -131,7 +126,7 @@ def test_attacking_is_voluntary_and_a_whole_stack_defends() -> None:
 def test_each_unit_attacks_once_and_is_attacked_once() -> None:
     town = make_map(". . . . .", towns={"Town": "0301"})
     b = board(town, [unit("g"), unit("g2"), unit("a", "allied")])
-    s = combat_pos({"g": "0201", "g2": "0401", "a": "0301"})
+    s = cpos({"g": "0201", "g2": "0401", "a": "0301"})
     s1 = ok(b, s, attack(["g"], ["0301"])).state
     assert refused(b, s1, attack(["g"], ["0301"])) == "AO-9.1C"  # g again
     assert refused(b, s1, attack(["g2"], ["0301"])) == "AO-9.1C"  # 0301 again, same batch
@@ -165,7 +160,7 @@ def test_one_group_attacks_two_hexes_when_adjacent_to_both() -> None:
             unit("a2", "allied", strength=3),
         ],
     )
-    s = combat_pos({"g": "0201", "g2": "0102", "a1": "0301", "a2": "0202"})
+    s = cpos({"g": "0201", "g2": "0102", "a1": "0301", "a2": "0202"})
     r = ok(b, s, attack(["g"], ["0301", "0202"]))
     assert (declared(r).attack, declared(r).defence, declared(r).column) == (16, 7, "2-1")
     assert refused(b, s, attack(["g", "g2"], ["0301", "0202"])) == "AO-9.2D"
@@ -187,9 +182,7 @@ def test_many_hexes_attack_one_and_a_stack_splits_its_attacks() -> None:
             unit("a2", "allied"),
         ],
     )
-    s = combat_pos(
-        {"g1": "0201", "g2": "0201", "g3": "0301", "g4": "0102", "a1": "0202", "a2": "0101"}
-    )
+    s = cpos({"g1": "0201", "g2": "0201", "g3": "0301", "g4": "0102", "a1": "0202", "a2": "0101"})
     r = ok(b, s, attack(["g1", "g3", "g4"], ["0202"]))  # three hexes on one (AO-9.2E)
     assert declared(r).attack == 12
     # g2 of the same stack attacks another hex (AO-9.2H), or nothing at all (AO-9.2G)
@@ -209,7 +202,7 @@ def test_a_unit_retreated_into_a_stack_adds_nothing_but_shares_its_fate() -> Non
             unit("a2", "allied"),
         ],
     )
-    s = combat_pos({"g1": "0101", "a1": "0201", "a2": "0301", "g2": "0401"})
+    s = cpos({"g1": "0101", "a1": "0201", "a2": "0301", "g2": "0401"})
     # g1 8-4, 2-1, die 2: Dr1; a1's only hex one away is 0301 (0101 is German)
     s = fight(b, s, ["g1"], ["0201"], [2]).state
     assert s.unit("a1").hex == "0301" and s.combat.retreated == ("a1",)
@@ -243,7 +236,7 @@ def test_attack_strength_supply_first_then_road_mode_stack_halved_as_a_total() -
             unit("a", "allied", strength=1),
         ],
     )
-    s = combat_pos(
+    s = cpos(
         {
             "r": UnitState(id="r", hex="0101", road_mode=True, supply="unsupplied"),
             "u1": UnitState(id="u1", hex="0301", supply="unsupplied"),
@@ -254,7 +247,7 @@ def test_attack_strength_supply_first_then_road_mode_stack_halved_as_a_total() -
     # r: 9 unsupplied -> 5, Road Mode -> 3 (AO-6.6K); u1+u2: 6 halved as a stack -> 3, not 2+2
     assert declared(ok(b, s, attack(["r"], ["0201"]))).attack == 3
     assert declared(ok(b, s, attack(["u1", "u2"], ["0201"]))).attack == 3
-    iso = combat_pos({"r": UnitState(id="r", hex="0101", supply="isolated"), "a": "0201"})
+    iso = cpos({"r": UnitState(id="r", hex="0101", supply="isolated"), "a": "0201"})
     assert refused(b, iso, attack(["r"], ["0201"])) == "AO-12.6"  # zero: no attack possible
 
 
@@ -262,7 +255,7 @@ def test_attack_strength_supply_first_then_road_mode_stack_halved_as_a_total() -
 def test_a_defender_in_road_mode_is_halved() -> None:
     m = line_map(". . .", roads=["0101-0201-0301"])
     b = board(m, [unit("g", strength=10), unit("a", "allied", strength=9)])
-    s = combat_pos({"g": "0101", "a": UnitState(id="a", hex="0201", road_mode=True)})
+    s = cpos({"g": "0101", "a": UnitState(id="a", hex="0201", road_mode=True)})
     r = ok(b, s, attack(["g"], ["0201"]))
     assert (declared(r).defence, declared(r).column) == (5, "2-1")
 
@@ -271,14 +264,14 @@ def test_a_defender_in_road_mode_is_halved() -> None:
 @pytest.mark.rule("AO-10.0a")
 def test_odds_round_for_the_defender_and_the_table_is_read_there() -> None:
     b = board(LINE, [unit("g", strength=26), unit("a", "allied", strength=9)])
-    s = combat_pos({"g": "0201", "a": "0301"})
+    s = cpos({"g": "0201", "a": "0301"})
     r = ok(b, s, attack(["g"], ["0301"]))
     assert declared(r).column == "2-1"
     done = ok(b, r.state, ResolveAttacks(), [1])  # Initial CRT 2-1 die 1: Dr2
     assert (resolved(done).table, resolved(done).result) == ("initial", "Dr2")
     # the same attack by the Allied player reads the Standard CRT: 2-1 die 1 is Dr1
     b2 = board(LINE, [unit("a", "allied", strength=26), unit("g", strength=9)])
-    s2 = combat_pos({"a": "0201", "g": "0301"}, side="allied")
+    s2 = cpos({"a": "0201", "g": "0301"}, side="allied")
     done2 = fight(b2, s2, ["a"], ["0301"], [1])
     assert (resolved(done2).table, resolved(done2).result) == ("standard", "Dr1")
     assert done2.state.unit("g").hex == "0401"
@@ -287,7 +280,7 @@ def test_odds_round_for_the_defender_and_the_table_is_read_there() -> None:
 @pytest.mark.rule("AO-9.4L")
 def test_the_attacker_may_only_lower_the_odds() -> None:
     b = board(LINE, [unit("g", strength=17), unit("a", "allied")])
-    s = combat_pos({"g": "0201", "a": "0301"})
+    s = cpos({"g": "0201", "a": "0301"})
     assert refused(b, s, attack(["g"], ["0301"], odds="5-1")) == "AO-9.4L"
     assert refused(b, s, attack(["g"], ["0301"], odds="7:1")) == "AO-9.4L"
     # 17-4 is 4-1; asked 2-1, resolved on 2-1: die 1 gives Dr2 (4-1 would be Ex)
@@ -298,154 +291,19 @@ def test_the_attacker_may_only_lower_the_odds() -> None:
 @pytest.mark.rule("AO-9.4L*")
 def test_the_german_never_lowers_below_two_to_one() -> None:
     b = board(LINE, [unit("g", strength=17), unit("a", "allied")])
-    s = combat_pos({"g": "0201", "a": "0301"})
+    s = cpos({"g": "0201", "a": "0301"})
     assert refused(b, s, attack(["g"], ["0301"], odds="1-1")) == "AO-9.4L*"
     b2 = board(LINE, [unit("a", "allied", strength=17), unit("g")])
-    s2 = combat_pos({"a": "0201", "g": "0301"}, side="allied")
+    s2 = cpos({"a": "0201", "g": "0301"}, side="allied")
     assert isinstance(apply(b2, s2, attack(["a"], ["0301"], odds="1-2")), Applied)
 
 
 def test_preview_gives_the_odds_before_rolling() -> None:
     b = board(LINE, [unit("g", strength=13), unit("a", "allied")])
-    s = combat_pos({"g": "0201", "a": "0301"})
+    s = cpos({"g": "0201", "a": "0301"})
     p = preview_attack(b, s, ["g"], ["0301"])
     assert not isinstance(p, Rejection)
     assert (p.attack, p.defence, p.column, p.table) == (13, 4, "3-1", "initial")
-
-
-# -- results ----------------------------------------------------------------------------------
-
-
-@pytest.mark.rule("AO-10.1a")
-def test_ar_and_dr_retreat_the_number_of_hexes() -> None:
-    b = board(line_map(". . . . . . . ."), [unit("g", strength=2), unit("a", "allied")])
-    s = combat_pos({"g": "0401", "a": "0501"})
-    # 2-4 is 1-2; Initial CRT die 4: Ar2 - g goes back two hexes west
-    done = fight(b, s, ["g"], ["0501"], [4])
-    assert resolved(done).result == "Ar2" and done.state.unit("g").hex == "0201"
-    b2 = board(line_map(". . . . . . . ."), [unit("g", strength=12), unit("a", "allied")])
-    done2 = fight(b2, combat_pos({"g": "0201", "a": "0301"}), ["g"], ["0301"], [1])
-    assert resolved(done2).result == "Dr3" and done2.state.unit("a").hex == "0601"
-
-
-@pytest.mark.rule("AO-10.1b")
-@pytest.mark.rule("AO-16.A")
-def test_exchange_defenders_go_and_the_attacker_picks_losses_by_face_value() -> None:
-    b4 = board(
-        line_map(". . . ."),
-        [
-            unit("g1", strength=4),
-            unit("g2", strength=4),
-            unit("g3", strength=9),
-            unit("a", "allied", strength=4),
-        ],
-    )
-    s4 = combat_pos({"g1": "0101", "g2": "0101", "g3": "0101", "a": "0201"})
-    done = fight(b4, s4, ["g1", "g2", "g3"], ["0201"], [1])  # 17-4 4-1, die 1: Ex
-    assert resolved(done).result == "Ex"
-    st = done.state
-    assert st.unit("a").status == "eliminated"
-    d = pending_decision(b4, st)
-    assert d is not None and (d.side, d.kind, d.need) == ("german", "losses", 4)
-    assert d.choices == (("g1",), ("g2",), ("g3",))
-    assert refused(b4, st, EndPhase()) == "decision-pending"
-    assert refused(b4, st, ChooseLosses(units=())) == "AO-10.1b"
-    assert refused(b4, st, ChooseLosses(units=("a",))) == "AO-10.1b"
-    after = ok(b4, st, ChooseLosses(units=("g3",))).state  # 9 >= 4: allowed, if unwise
-    assert after.unit("g3").status == "eliminated"
-    assert after.vp == VictoryPoints(german=1, allied=1)
-    assert after.combat.pending is None and after.combat.current is None
-
-
-@pytest.mark.rule("AO-10.1c")
-@pytest.mark.rule("AO-16.A")
-def test_de_eliminates_every_defender_one_vp_each() -> None:
-    s = combat_pos({"g": "0201", "a1": "0301", "a2": "0301"})
-    b2 = board(
-        LINE, [unit("g", strength=36), unit("a1", "allied"), unit("a2", "allied", strength=2)]
-    )
-    done2 = fight(b2, s, ["g"], ["0301"], [1])  # 36-6 6-1, die 1: De
-    assert resolved(done2).result == "De"
-    elim = [e for e in done2.events if isinstance(e, UnitEliminated)]
-    assert [(e.unit, e.case) for e in elim] == [("a1", "AO-10.1c"), ("a2", "AO-10.1c")]
-    vps = [e for e in done2.events if isinstance(e, VictoryPointsScored)]
-    assert [(e.side, e.points) for e in vps] == [("german", 1), ("german", 1)]
-    assert done2.state.vp == VictoryPoints(german=2, allied=0)
-
-
-@pytest.mark.rule("AO-10.3a")
-def test_the_german_crt_switch_roll_from_game_turn_six() -> None:
-    b = board(LINE, [unit("g"), unit("a", "allied")])
-    s = position({"g": "0101", "a": "0701"}, turn=5, side="allied", phase="mechanized_movement")
-    no_dice = apply(b, s, EndPhase())
-    assert isinstance(no_dice, Rejection) and no_dice.case == "dice-needed"
-    r = ok(b, s, EndPhase(), [3])
-    assert (r.state.turn, r.state.german_crt, r.state.dice_drawn) == (6, "initial", 1)
-    assert CrtSwitchRolled(turn=6, die=3, crt="initial") in r.events
-    r1 = ok(b, s, EndPhase(), [1])
-    assert r1.state.german_crt == "standard"
-    # GT5 has no roll; once standard, no more rolls
-    s4 = position({"g": "0101", "a": "0701"}, turn=4, side="allied", phase="mechanized_movement")
-    assert ok(b, s4, EndPhase()).state.dice_drawn == 0
-    s7 = msgspec_replace(r1.state, turn=7, side="allied", phase="mechanized_movement")
-    assert ok(b, s7, EndPhase()).state.german_crt == "standard"
-
-
-def msgspec_replace(s: GameState, **kw: object) -> GameState:
-    import msgspec
-
-    return msgspec.structs.replace(s, **kw)  # type: ignore[arg-type]
-
-
-@pytest.mark.rule("AO-10.3a")
-@pytest.mark.rule("AO-10.0a")
-def test_the_german_attacks_on_the_standard_crt_after_the_switch() -> None:
-    b = board(LINE, [unit("g", strength=8), unit("a", "allied")])
-    s = msgspec_replace(combat_pos({"g": "0201", "a": "0301"}, turn=7), german_crt="standard")
-    done = fight(b, s, ["g"], ["0301"], [4])  # Standard 2-1 die 4: Ar1 (Initial: Dr1)
-    assert (resolved(done).table, resolved(done).result) == ("standard", "Ar1")
-    assert done.state.unit("g").hex == "0101"
-
-
-# -- AO-9.6N advance after combat ---------------------------------------------------------------
-
-
-@pytest.mark.rule("AO-9.6N")
-def test_one_mechanized_participant_may_advance_into_the_cleared_hex() -> None:
-    b = board(
-        LINE,
-        [
-            unit("m", mech=True, strength=6),
-            unit("m2", mech=True, strength=4),
-            unit("i"),
-            unit("a", "allied"),
-        ],
-    )
-    s = combat_pos({"m": "0201", "m2": "0201", "i": "0401", "a": "0301"})
-    # a is ringed (0201, 0401 German): isolated, 4 halved to 2; 14-2 7-1, die 5: Dr3;
-    # both hexes one away are German: eliminated (AO-10.2b)
-    done = fight(b, s, ["m", "m2", "i"], ["0301"], [5])
-    assert resolved(done).result == "Dr3"
-    assert done.state.unit("a").status == "eliminated"
-    d = done.state.combat.pending
-    assert d is not None and (d.kind, d.hex, d.choices) == ("advance", "0301", (("m",), ("m2",)))
-    assert refused(b, done.state, Advance(hex="0301", unit="i")) == "AO-9.6N"  # not mechanized
-    adv = ok(b, done.state, Advance(hex="0301", unit="m2")).state
-    assert adv.unit("m2").hex == "0301" and adv.combat.current is None
-    declined = ok(b, done.state, Advance(hex="0301")).state
-    assert declined.unit("m").hex == declined.unit("m2").hex == "0201"
-
-
-@pytest.mark.rule("AO-9.6N")
-@pytest.mark.rule("AO-10.2a")
-def test_the_defender_advances_into_the_attackers_cleared_hex() -> None:
-    b = board(LINE, [unit("g", strength=2), unit("a", "allied", mech=True)])
-    s = combat_pos({"g": "0401", "a": "0501"})
-    done = fight(b, s, ["g"], ["0501"], [4])  # 2-4 1-2 die 4: Ar2
-    assert done.state.unit("g").hex == "0201"
-    d = done.state.combat.pending
-    assert d is not None and (d.side, d.kind, d.hex) == ("allied", "advance", "0401")
-    assert ok(b, done.state, Advance(hex="0401", unit="a")).state.unit("a").hex == "0401"
 
 
 # -- AO-11 terrain immunity ----------------------------------------------------------------------
@@ -457,7 +315,7 @@ TOWN = make_map(". . . . . .", towns={"Town": "0301"})
 @pytest.mark.rule("AO-11.f*")
 def test_town_immunity_is_asked_before_the_die() -> None:
     b = board(TOWN, [unit("g", strength=8), unit("a", "allied")])
-    s = ok(b, combat_pos({"g": "0201", "a": "0301"}), attack(["g"], ["0301"])).state
+    s = ok(b, cpos({"g": "0201", "a": "0301"}), attack(["g"], ["0301"])).state
     r = ok(b, s, ResolveAttacks(), [1])
     d = r.state.combat.pending
     assert d is not None and (d.side, d.kind, d.choices) == (
@@ -478,7 +336,7 @@ def test_town_immunity_is_asked_before_the_die() -> None:
 @pytest.mark.rule("AO-11.f")
 def test_town_immunity_protects_attackers_from_ar_but_not_from_ex() -> None:
     b = board(TOWN, [unit("g", strength=2), unit("a", "allied")])
-    s = combat_pos({"g": "0301", "a": "0401"})
+    s = cpos({"g": "0301", "a": "0401"})
     done = fight(b, s, ["g"], ["0401"], [4])  # 1-2 die 4: Ar2, g in the town stays
     assert resolved(done).result == "Ar2" and done.state.unit("g").hex == "0301"
     # the attacker may waive its own immunity in the declaration
@@ -499,7 +357,7 @@ def test_west_wall_and_fortified_germans_ignore_dr_allied_units_do_not() -> None
         m,
         [unit("a", "allied", strength=8), unit("a2", "allied", strength=8), unit("g"), unit("g2")],
     )
-    s = combat_pos({"a": "0101", "g": "0201", "a2": "0501", "g2": "0401"}, side="allied")
+    s = cpos({"a": "0101", "g": "0201", "a2": "0501", "g2": "0401"}, side="allied")
     r = ok(b, s, attack(["a"], ["0201"]))
     assert declared(r).defence == 12  # West Wall x3
     r2 = ok(b, r.state, attack(["a2"], ["0401"]))
@@ -518,7 +376,7 @@ def test_west_wall_and_fortified_germans_ignore_dr_allied_units_do_not() -> None
     assert done.state.unit("g2").hex == "0401" and done.state.vp.german == 1
     # an Allied unit in a West Wall hex has no immunity and no factor (AO-11.h)
     b2 = board(m, [unit("g", strength=8), unit("a", "allied")])
-    s2 = combat_pos({"g": "0501", "a": "0601"})
+    s2 = cpos({"g": "0501", "a": "0601"})
     r3 = ok(b2, s2, attack(["g"], ["0601"]))
     assert declared(r3).defence == 4
     done2 = ok(b2, r3.state, ResolveAttacks(), [2])  # 2-1 die 2: Dr1, no waiver asked
@@ -529,7 +387,7 @@ def test_west_wall_and_fortified_germans_ignore_dr_allied_units_do_not() -> None
 def test_west_wall_german_attacker_ignores_ar() -> None:
     m = make_map(". W . .")
     b = board(m, [unit("g", strength=1), unit("a", "allied", strength=8)])
-    s = combat_pos({"g": "0201", "a": "0301"})
+    s = cpos({"g": "0201", "a": "0301"})
     r = ok(b, s, attack(["g"], ["0301"]))
     assert declared(r).attack == 2  # doubled attacking out of the West Wall
     done = ok(b, r.state, ResolveAttacks(), [4])  # 2-8 1-2 die 4: Ar2, ignored
@@ -541,11 +399,9 @@ def test_west_wall_german_attacker_ignores_ar() -> None:
 def test_no_combat_on_allied_map_edge_hexes() -> None:
     m = make_map("e . . .")
     b = board(m, [unit("g"), unit("a", "allied")])
-    s = combat_pos({"g": "0201", "a": UnitState(id="a", hex="0101", status="dormant")})
+    s = cpos({"g": "0201", "a": UnitState(id="a", hex="0101", status="dormant")})
     assert refused(b, s, attack(["g"], ["0101"])) == "AO-11.k"
-    s2 = combat_pos(
-        {"g": "0201", "a": UnitState(id="a", hex="0101", status="dormant")}, side="allied"
-    )
+    s2 = cpos({"g": "0201", "a": UnitState(id="a", hex="0101", status="dormant")}, side="allied")
     assert refused(b, s2, attack(["a"], ["0201"])) == "AO-5.3M"
 
 
@@ -555,7 +411,7 @@ def test_no_combat_on_allied_map_edge_hexes() -> None:
 @pytest.mark.rule("AO-4.2d")
 def test_gt1_german_attack_tripled_in_the_engine() -> None:
     b = board(LINE, [unit("g", strength=4), unit("a", "allied", strength=6)])
-    s = combat_pos({"g": "0201", "a": "0301"}, turn=1)
+    s = cpos({"g": "0201", "a": "0301"}, turn=1)
     r = ok(b, s, attack(["g"], ["0301"]))
     assert (declared(r).attack, declared(r).column) == (12, "2-1")
 
@@ -563,7 +419,7 @@ def test_gt1_german_attack_tripled_in_the_engine() -> None:
 @pytest.mark.rule("AO-4.2e")
 def test_gt1_german_defence_tripled_in_the_allied_combat() -> None:
     b = board(LINE, [unit("g", strength=4), unit("a", "allied", strength=13)])
-    s = combat_pos({"a": "0201", "g": "0301"}, turn=1, side="allied")
+    s = cpos({"a": "0201", "g": "0301"}, turn=1, side="allied")
     r = ok(b, s, attack(["a"], ["0301"]))
     assert (declared(r).defence, declared(r).column) == (12, "1-1")
 
@@ -628,7 +484,7 @@ def test_gt1_an_attack_may_not_leave_an_american_unit_unattackable() -> None:
 def test_road_mode_units_in_combat_must_leave_road_mode_next_initial_movement() -> None:
     m = line_map(". . . . .", roads=["0101-0201-0301-0401-0501"])
     b = board(m, [unit("g", strength=8, ma=8), unit("a", "allied", ma=4)])
-    s = combat_pos(
+    s = cpos(
         {
             "g": UnitState(id="g", hex="0201", road_mode=True),
             "a": UnitState(id="a", hex="0301", road_mode=True),
@@ -645,7 +501,7 @@ def test_road_mode_units_in_combat_must_leave_road_mode_next_initial_movement() 
 
 def test_only_the_pending_decisions_command_is_accepted() -> None:
     b = board(TOWN, [unit("g", strength=8), unit("a", "allied"), unit("h")])
-    s = ok(b, combat_pos({"g": "0201", "a": "0301", "h": "0101"}), attack(["g"], ["0301"])).state
+    s = ok(b, cpos({"g": "0201", "a": "0301", "h": "0101"}), attack(["g"], ["0301"])).state
     p = ok(b, s, ResolveAttacks(), [1]).state
     assert refused(b, p, Move(unit="h", path=("0201",))) == "decision-pending"
     assert refused(b, p, ChooseRetreat(unit="a", path=("0401",))) == "decision-pending"
@@ -658,7 +514,7 @@ def test_only_the_pending_decisions_command_is_accepted() -> None:
 @pytest.mark.rule("AO-5.2K")
 def test_mechanized_units_that_attacked_do_not_move_in_the_mechanized_phase() -> None:
     b = board(LINE, [unit("m", mech=True, strength=8), unit("n", mech=True), unit("a", "allied")])
-    s = combat_pos({"m": "0201", "n": "0101", "a": "0301"})
+    s = cpos({"m": "0201", "n": "0101", "a": "0301"})
     done = fight(b, s, ["m"], ["0301"], [2])  # 8-4 2-1 die 2: Dr1, a to 0401
     s2 = ok(b, done.state, Advance(hex="0301")).state
     mech = ended(b, s2)
@@ -670,7 +526,7 @@ def test_mechanized_units_that_attacked_do_not_move_in_the_mechanized_phase() ->
 @pytest.mark.rule("AO-10.1a")
 def test_a_multi_hex_dr_retreats_every_defending_hex() -> None:
     b = board(GRID, [unit("g", strength=24), unit("a1", "allied"), unit("a2", "allied")])
-    s = combat_pos({"g": "0201", "a1": "0301", "a2": "0202"})
+    s = cpos({"g": "0201", "a1": "0301", "a2": "0202"})
     s = ok(b, s, StandingOrders(side="german")).state  # the engine picks the best paths
     done = fight(b, s, ["g"], ["0301", "0202"], [3])  # 24-8 3-1, die 3: Dr2
     assert resolved(done).result == "Dr2"
@@ -690,7 +546,7 @@ def test_an_email_batch_resolves_in_one_command_with_both_sides_orders() -> None
             unit("a2", "allied"),
         ],
     )
-    s = combat_pos({"g1": "0201", "a1": "0301", "g2": "0601", "a2": "0701"})
+    s = cpos({"g1": "0201", "a1": "0301", "g2": "0601", "a2": "0701"})
     s = ok(b, s, attack(["g1"], ["0301"])).state
     s = ok(b, s, attack(["g2"], ["0701"])).state
     s = ok(b, s, StandingOrders(side="german", advance="strongest")).state
@@ -708,7 +564,7 @@ def test_positions_round_trip_in_the_middle_of_a_combat() -> None:
     from rules import position as pos
 
     b = board(TOWN, [unit("g", strength=8), unit("a", "allied")])
-    s = ok(b, combat_pos({"g": "0201", "a": "0301"}), attack(["g"], ["0301"])).state
+    s = ok(b, cpos({"g": "0201", "a": "0301"}), attack(["g"], ["0301"])).state
     p = ok(b, s, ResolveAttacks(), [1]).state
     assert p.combat.pending is not None
     assert pos.loads(pos.dumps(p)) == p
@@ -722,7 +578,7 @@ def test_positions_round_trip_in_the_middle_of_a_combat() -> None:
 def test_ex_when_the_attackers_fall_short_all_of_them_go() -> None:
     # GT1: g 7 x3 = 21; a is ringed (0201 German, 0401 impassable): isolated, 10 -> 5; 4-1
     b = board(line_map(". . . x ."), [unit("g", strength=7), unit("a", "allied", strength=10)])
-    s = combat_pos({"g": "0201", "a": "0301"}, turn=1)
+    s = cpos({"g": "0201", "a": "0301"}, turn=1)
     done = fight(b, s, ["g"], ["0301"], [1])  # Initial 4-1 die 1: Ex; 7 < 10: g is lost too
     assert resolved(done).result == "Ex" and done.state.combat.pending is None
     assert {done.state.unit(u).status for u in ("g", "a")} == {"eliminated"}
@@ -735,8 +591,172 @@ def test_attackable_hexes_for_the_ui() -> None:
     from rules.combat import attackable_hexes
 
     b = board(GRID, [unit("g"), unit("g2"), unit("a1", "allied"), unit("a2", "allied")])
-    s = combat_pos({"g": "0201", "g2": "0102", "a1": "0301", "a2": "0202"})
+    s = cpos({"g": "0201", "g2": "0102", "a1": "0301", "a2": "0202"})
     assert attackable_hexes(b, s, ["g"]) == ("0202", "0301")
     assert attackable_hexes(b, s, ["g", "g2"]) == ("0202",)  # 0301 is not next to g2
     s1 = ok(b, s, attack(["g2"], ["0202"])).state
     assert attackable_hexes(b, s1, ["g"]) == ("0301",)  # 0202 is taken in this batch
+
+
+# == found by the rule audit: who attacks whom, replay (AO-9.1, AO-9.2, AO-12.6, AO-4.2h*) ========
+# Adversarial cases on small synthetic maps with scripted dice, every outcome worked out by hand
+# from the rule text (AO-4.2, AO-6.6-6.7, AO-7.3, AO-9 to AO-13 and the errata). Maps carry no
+# supply sources unless they have an ``E`` hex with a road, so a defender is unsupplied at the
+# moment of combat (defence normal) unless every on-map neighbour is closed to its supply and no
+# supplied friend is within three hexes, when it is isolated (defence halved). ``LINE8`` is the
+# eight-hex line ``0101``-``0801``.
+#
+# German Initial CRT rows (1-2 1-1 2-1 3-1 4-1 5-1 6-1 7-1 8-1 9-1):
+#     1  Ar1 Dr1 Dr2 Dr3 Ex  Ex  De  De  De  De
+#     2  Ar1 Dr1 Dr1 Dr2 Ex  Ex  Ex  De  De  De
+#     4  Ar2 Ar1 Dr1 Dr1 Dr2 Dr3 Dr3 Ex  De  De
+#     6  Ar2 Ar2 Dr1 Dr1 Dr1 Dr2 Dr3 Dr3 Ex  De
+# Standard CRT rows:
+#     1  Ar1 Dr1 Dr1 Dr2 Dr3 Ex  Ex  Ex  De  De
+#     4  Ar3 Ar2 Ar1 Dr1 Dr2 Dr2 Dr2 Dr3 Ex  De
+#
+# Found by these tests, since fixed: an isolated unit joining an attack (AO-12.6) and a unit
+# retreated alone attacked twice (AO-9.1C).
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-12.6")
+def test_an_isolated_unit_may_not_join_an_attack() -> None:
+    b = board(
+        LINE8,
+        [unit("g", strength=8), unit("h", mech=True, strength=8), unit("a", "allied", strength=4)],
+    )
+    s = cpos({"g": "0201", "h": UnitState(id="h", hex="0201", supply="isolated"), "a": "0301"})
+    assert refused(b, s, attack(["g", "h"], ["0301"])) == "AO-12.6"
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-9.1C")
+def test_a_unit_retreated_alone_may_not_be_attacked_again() -> None:
+    # g2 in Road Mode controls only its own hex (AO-6.6J), so a may retreat next to it
+    m = line_map(". . . . . .", roads=["0101-0201-0301-0401-0501-0601"])
+    b = board(m, [unit("g1", strength=8), unit("g2", strength=4), unit("a", "allied")])
+    s = cpos({"g1": "0101", "a": "0201", "g2": UnitState(id="g2", hex="0401", road_mode=True)})
+    done = fight(b, s, ["g1"], ["0201"], [2])  # 8-4 2-1, Initial die 2: Dr1 -> 0301
+    assert retreats(done) == [("a", ("0301",))]
+    # a was attacked once already and is in no stack: a second attack breaks AO-9.1C
+    assert refused(b, done.state, attack(["g2"], ["0301"])) == "AO-9.1C"
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-9.1C")
+@pytest.mark.rule("AO-9.2D")
+def test_a_multi_hex_attack_may_not_include_a_hex_already_attacked() -> None:
+    grid = make_map(
+        """
+        . . . .
+        . . . .
+        """
+    )
+    # 0201 (odd row) is adjacent to 0301 (E) and 0202 (SE)
+    b = board(
+        grid,
+        [
+            unit("g", strength=16),
+            unit("g2", strength=8),
+            unit("a1", "allied"),
+            unit("a2", "allied"),
+        ],
+    )
+    s = cpos({"g": "0201", "g2": "0302", "a1": "0301", "a2": "0202"})
+    s1 = ok(b, s, attack(["g2"], ["0202"])).state
+    assert refused(b, s1, attack(["g"], ["0301", "0202"])) == "AO-9.1C"
+    # both defending hexes count together: 16 against 4 + 4 is 2-1
+    r = ok(b, s, attack(["g"], ["0301", "0202"]))
+    assert (declared(r).defence, declared(r).column) == (8, "2-1")
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-4.2h*")
+@pytest.mark.rule("AO-4.2d")
+def test_gt1_a_german_next_to_two_americans_may_attack_either() -> None:
+    # g1 0101 | a1 0201 | g2 0301 | a2 0401 | g3 0501: g2 joins the attack on a2
+    b = board(
+        line_map(". . . . . . ."),
+        [unit("g1"), unit("g2"), unit("g3"), unit("a1", "allied"), unit("a2", "allied")],
+    )
+    s = position(
+        {"g1": "0101", "a1": "0201", "g2": "0301", "a2": "0401", "g3": "0501"},
+        turn=1,
+        phase="supply_judgment",
+    )
+    s = ended(b, s)
+    assert s.phase == "combat"
+    # g1 alone on a1 (12 against a1 ringed in, isolated 2: 6-1; die 4: Dr3, no way out)
+    s1 = fight(b, s, ["g1"], ["0201"], [4]).state
+    assert s1.unit("a1").status == "eliminated"
+    # g2 + g3 on a2 (24 against 2: 9-1; die 4: De)
+    s2 = fight(b, s1, ["g2", "g3"], ["0401"], [4]).state
+    assert s2.unit("a2").status == "eliminated"
+    assert ended(b, s2).phase == "mechanized_movement"
+
+
+@pytest.mark.audit
+def test_same_log_and_dice_give_the_same_hashes() -> None:
+    b = board(
+        LINE8,
+        [unit("g", mech=True, strength=8), unit("h", strength=8), unit("a", "allied")],
+    )
+    s0 = cpos({"g": "0201", "a": "0301", "h": "0601"})
+    log: list[Command] = [
+        StandingOrders(side="german", advance="strongest"),
+        attack(["g"], ["0301"]),
+        ResolveAttacks(),
+        EndPhase(),
+    ]
+    h1 = replay_hashes(b, s0, log, ScriptedDice([2, 5, 3]))
+    h2 = replay_hashes(b, s0, log, ScriptedDice([2, 5, 3]))
+    assert h1 == h2
+    assert h1[-1] != state_hash(s0)
+    h3 = replay_hashes(b, s0, log, ScriptedDice([1, 5, 3]))  # Dr2, not Dr1
+    assert h3[2] != h1[2]
+
+
+# == found by the rule audit: terrain immunity and its waiver (AO-11.f, AO-11.f*) =================
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-11.f*")
+@pytest.mark.rule("AO-11.f")
+def test_immunity_can_no_longer_be_waived_once_the_die_is_rolled() -> None:
+    m = make_map(". . . . . .", towns={"T": "0301"})
+    b = board(m, [unit("g", strength=8), unit("a", "allied")])
+    s = ok(b, cpos({"g": "0201", "a": "0301"}), attack(["g"], ["0301"])).state
+    p = ok(b, s, ResolveAttacks(), [2]).state
+    kept = ok(b, p, WaiveImmunity(), [2])  # 2-1 die 2: Dr1, ignored in the town
+    assert ResultIgnored(unit="a", hex="0301", case="AO-11.f") in kept.events
+    # the result is known: too late to waive (and nothing is pending)
+    late = apply(b, kept.state, WaiveImmunity(hexes=("0301",)), ScriptedDice([1]))
+    assert isinstance(late, Rejection)
+    assert kept.state.unit("a").hex == "0301"
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-11.f*")
+@pytest.mark.rule("AO-11.h")
+def test_the_german_is_asked_to_waive_west_wall_immunity_before_the_die() -> None:
+    b = board(make_map(". . W . . ."), [unit("a", "allied", strength=24), unit("g", strength=2)])
+    s = ok(b, cpos({"a": "0201", "g": "0301"}, side="allied"), attack(["a"], ["0301"])).state
+    p = ok(b, s, ResolveAttacks(), [1])
+    d = p.state.combat.pending
+    assert d is not None and (d.side, d.kind) == ("german", "waive_immunity")
+    assert p.state.dice_drawn == 0
+    # waived: 24-6 4-1, Standard die 1: Dr3 - g goes three hexes east
+    done = ok(b, p.state, WaiveImmunity(hexes=("0301",)), [1])
+    assert resolved(done).result == "Dr3" and done.state.unit("g").hex == "0601"
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-11.f")
+def test_an_allied_attacker_in_a_town_ignores_ar() -> None:
+    m = make_map(". . . . .", towns={"T": "0301"})
+    b = board(m, [unit("a", "allied", strength=2), unit("g", strength=4)])
+    done = fight(b, cpos({"a": "0301", "g": "0401"}, side="allied"), ["a"], ["0401"], [4])
+    assert resolved(done).result == "Ar3"  # Standard 1-2 die 4
+    assert ResultIgnored(unit="a", hex="0301", case="AO-11.f") in done.events
+    assert done.state.unit("a").hex == "0301"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from rules.commands import EndPhase
 from rules.crt import (
     ODDS_COLUMNS,
     Result,
@@ -14,7 +15,7 @@ from rules.crt import (
     resolve,
 )
 from rules.odds import odds_column
-from tests.enginekit import position
+from tests.enginekit import LINE8, board, ok, position, unit
 
 # Copied by hand from "[10.0] ARDENNES COMBAT RESULTS TABLE" of the rules text: (column, die).
 INITIAL = {
@@ -112,3 +113,17 @@ def test_switch_roll_from_game_turn_six_until_a_one() -> None:
     assert german_crt_after_roll("standard", 4) == "standard"
     with pytest.raises(ValueError):
         german_crt_after_roll("initial", 0)
+
+
+# == found by the rule audit: the CRT switch through the engine (AO-10.3a) ========================
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-10.3a")
+def test_the_switch_roll_goes_on_each_turn_until_a_one() -> None:
+    b = board(LINE8, [unit("g"), unit("a", "allied", strength=4)])
+    s = position({"g": "0101", "a": "0801"}, turn=6, side="allied", phase="mechanized_movement")
+    r = ok(b, s, EndPhase(), [4])  # GT7 begins: still Initial, rolled again
+    assert (r.state.turn, r.state.german_crt, r.state.dice_drawn) == (7, "initial", 1)
+    r2 = ok(b, s, EndPhase(), [1])
+    assert r2.state.german_crt == "standard"

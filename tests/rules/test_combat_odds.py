@@ -13,7 +13,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules import sequence
+from rules.combat import preview_attack
 from rules.crt import ODDS_COLUMNS
+from rules.engine import Applied, apply
 from rules.odds import (
     Combatant,
     attack_strength,
@@ -30,7 +32,22 @@ from rules.odds import (
 from rules.rejection import Rejection
 from rules.state import Supply, UnitState
 from rules.units import Side, UnitDef
-from tests.enginekit import board, make_map, position, unit
+from tests.enginekit import (
+    LINE8,
+    attack,
+    board,
+    cpos,
+    declared,
+    ended,
+    fight,
+    line_map,
+    make_map,
+    ok,
+    position,
+    refused,
+    resolved,
+    unit,
+)
 
 MAP = make_map(". W F . .")
 CLEAR, WW, FORT, CLEAR2, CLEAR3 = "0101", "0201", "0301", "0401", "0501"
@@ -323,13 +340,13 @@ def test_mixed_sides_and_off_map_units_are_refused() -> None:
 # -- properties ---------------------------------------------------------------------------------
 
 strengths = st.integers(min_value=0, max_value=30)
-supplies = st.sampled_from(["supplied", "unsupplied", "isolated"])
+supplies: st.SearchStrategy[Supply] = st.sampled_from(["supplied", "unsupplied", "isolated"])
 
 
 @st.composite
 def combatants(draw: st.DrawFn, side: Side | None = None) -> list[Combatant]:
     n = draw(st.integers(min_value=1, max_value=6))
-    s: Side = side or draw(st.sampled_from(["german", "allied"]))
+    s: Side = side if side is not None else draw(st.sampled_from(["german", "allied"]))
     out = []
     for i in range(n):
         out.append(
@@ -417,3 +434,265 @@ def test_ex_options_are_minimal_and_accepted(values: list[int], need: int) -> No
             assert all(total - by_id[x] < need for x in opt)
         else:
             assert set(opt) == set(by_id)
+
+
+# == found by the rule audit: odds, strengths, voluntary reduction (AO-9.3-9.5, 11, 12.6) =========
+# Adversarial cases on small synthetic maps with scripted dice, every outcome worked out by hand
+# from the rule text (AO-4.2, AO-6.6-6.7, AO-7.3, AO-9 to AO-13 and the errata). Maps carry no
+# supply sources unless they have an ``E`` hex with a road, so a defender is unsupplied at the
+# moment of combat (defence normal) unless every on-map neighbour is closed to its supply and no
+# supplied friend is within three hexes, when it is isolated (defence halved). ``LINE8`` is the
+# eight-hex line ``0101``-``0801``.
+#
+# German Initial CRT rows (1-2 1-1 2-1 3-1 4-1 5-1 6-1 7-1 8-1 9-1):
+#     1  Ar1 Dr1 Dr2 Dr3 Ex  Ex  De  De  De  De
+#     2  Ar1 Dr1 Dr1 Dr2 Ex  Ex  Ex  De  De  De
+#     4  Ar2 Ar1 Dr1 Dr1 Dr2 Dr3 Dr3 Ex  De  De
+#     6  Ar2 Ar2 Dr1 Dr1 Dr1 Dr2 Dr3 Dr3 Ex  De
+# Standard CRT rows:
+#     1  Ar1 Dr1 Dr1 Dr2 Dr3 Ex  Ex  Ex  De  De
+#     4  Ar3 Ar2 Ar1 Dr1 Dr2 Dr2 Dr2 Dr3 Ex  De
+
+
+def odds_of(att: int, dfn: int) -> str:
+    b = board(LINE8, [unit("g", strength=att), unit("a", "allied", strength=dfn)])
+    p = preview_attack(b, cpos({"g": "0201", "a": "0301"}), ["g"], ["0301"])
+    assert not isinstance(p, Rejection), p
+    assert (p.attack, p.defence) == (att, dfn)  # a unsupplied (0401 open): defence normal
+    return p.column
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-9.3K")
+@pytest.mark.rule("AO-10.0a")
+def test_odds_round_down_for_the_defender_and_clamp_to_the_table() -> None:
+    # 26-9 is 2-1 (the rule's own example); 17-9 is 1-1; 18-9 exactly 2-1
+    assert odds_of(26, 9) == "2-1"
+    assert odds_of(17, 9) == "1-1"
+    assert odds_of(18, 9) == "2-1"
+    assert odds_of(9, 9) == "1-1"
+    # 8-9 lies between 1-2 and 1-1: rounded down, 1-2; 4-9 is below 1-2: treated as 1-2
+    assert odds_of(8, 9) == "1-2"
+    assert odds_of(4, 9) == "1-2"
+    assert odds_of(1, 9) == "1-2"
+    # 90-9 is 10-1, 200-9 is 22-1: treated as 9-1
+    assert odds_of(89, 9) == "9-1"
+    assert odds_of(90, 9) == "9-1"
+    assert odds_of(200, 9) == "9-1"
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-10.0a")
+@pytest.mark.rule("AO-10.1c")
+def test_far_below_and_far_above_the_table_read_the_end_columns() -> None:
+    # 1-9 on 1-2, Initial die 6: Ar2; g goes two hexes back west
+    b = board(LINE8, [unit("g", strength=1), unit("a", "allied", strength=9)])
+    done = fight(b, cpos({"g": "0401", "a": "0501"}), ["g"], ["0501"], [6])
+    assert (resolved(done).column, resolved(done).result) == ("1-2", "Ar2")
+    assert done.state.unit("g").hex == "0201"
+    # 40-1 on 9-1, Initial die 6: De
+    b2 = board(LINE8, [unit("g", strength=40), unit("a", "allied", strength=1)])
+    done2 = fight(b2, cpos({"g": "0201", "a": "0301"}), ["g"], ["0301"], [6])
+    assert (resolved(done2).column, resolved(done2).result) == ("9-1", "De")
+    assert done2.state.unit("a").status == "eliminated"
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-9.3J")
+@pytest.mark.rule("AO-11.h")
+@pytest.mark.rule("AO-12.6")
+def test_supply_halving_first_then_the_west_wall_tripling() -> None:
+    # g (5) in the West Wall 0201, ringed by 0101 impassable and the Allied 0301: isolated.
+    # Supply first: 5 -> 3, then x3 = 9 (terrain first would give 15 -> 8). 18-9 is 2-1.
+    m = make_map("x W . .")
+    b = board(m, [unit("g", strength=5), unit("a", "allied", strength=18)])
+    s = cpos({"g": "0201", "a": "0301"}, side="allied")
+    r = ok(b, s, attack(["a"], ["0201"]))
+    assert (declared(r).defence, declared(r).column) == (9, "2-1")
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-9.5M")
+@pytest.mark.rule("AO-12.6")
+@pytest.mark.rule("AO-9.2F")
+def test_an_isolated_defending_stack_is_halved_as_a_total() -> None:
+    # a1 (3) + a2 (3) in 0201, ringed by 0101 impassable and g in 0301: isolated.
+    # The stack total 6 halved is 3 (unit by unit 2 + 2 = 4); 9-3 is 3-1 (9-4 would be 2-1)
+    m = make_map("x . . .")
+    b = board(
+        m,
+        [unit("g", strength=9), unit("a1", "allied", strength=3), unit("a2", "allied", strength=3)],
+    )
+    r = ok(b, cpos({"g": "0301", "a1": "0201", "a2": "0201"}), attack(["g"], ["0201"]))
+    assert (declared(r).defence, declared(r).column) == (3, "3-1")
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-9.5M")
+@pytest.mark.rule("AO-12.6")
+def test_an_unsupplied_attacking_stack_is_halved_as_a_total_mixed_states_apart() -> None:
+    b = board(
+        LINE8,
+        [
+            unit("u1", strength=3),
+            unit("u2", strength=3),
+            unit("u3", strength=3),
+            unit("a", "allied", strength=1),
+        ],
+    )
+    s = cpos(
+        {
+            "u1": UnitState(id="u1", hex="0201", supply="unsupplied"),
+            "u2": UnitState(id="u2", hex="0201", supply="unsupplied"),
+            "u3": UnitState(id="u3", hex="0201"),
+            "a": "0301",
+        }
+    )
+    # unsupplied u1 + u2: 6 -> 3 (not 2 + 2); supplied u3: 3; total 6
+    assert declared(ok(b, s, attack(["u1", "u2", "u3"], ["0301"]))).attack == 6
+
+
+AS = [unit(f"a{i}", "allied") for i in range(1, 5)]
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-12.6")
+@pytest.mark.rule("AO-9.3J")
+def test_an_unsupplied_stack_is_halved_as_a_total() -> None:
+    """AO-12.6: "Combat Strength for attack and defense is cut in half rounding up fractions.
+    The total Combat Strength of a stack is computed and then halved." Two unsupplied 3s in
+    one hex attack with 3 (not 2 + 2); from two hexes they are two stacks: 2 + 2; a supplied
+    and an unsupplied 3 in one hex: 3 + 2 (the halving applies to the unsupplied total)."""
+    b = board(make_map(". . . . ."), [unit("g1", strength=3), unit("g2", strength=3), *AS])
+
+    def att(g1: str, g2: str, g1_supply: Supply = "unsupplied") -> int:
+        units: dict[str, str | UnitState] = {
+            "g1": UnitState(id="g1", hex=g1, supply=g1_supply),
+            "g2": UnitState(id="g2", hex=g2, supply="unsupplied"),
+            "a1": "0301",
+        }
+        p = preview_attack(b, position(units, phase="combat"), ["g1", "g2"], ["0301"])
+        assert not isinstance(p, Rejection), p
+        return p.attack
+
+    assert att("0201", "0201") == 3
+    assert att("0201", "0401") == 4
+    assert att("0201", "0201", "supplied") == 5
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-6.6K")
+def test_road_mode_halves_an_attacker_rounding_up() -> None:
+    m = line_map(". . . .", roads=["0101-0201-0301-0401"])
+    b = board(m, [unit("g", strength=7), unit("a", "allied", strength=2)])
+    s = cpos({"g": UnitState(id="g", hex="0201", road_mode=True), "a": "0301"})
+    r = ok(b, s, attack(["g"], ["0301"]))
+    assert (declared(r).attack, declared(r).column) == (4, "2-1")  # 7 -> 4 (3.5 up)
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-11.h")
+def test_west_wall_rough_hex_triples_the_german_defender() -> None:
+    b = board(make_map(". w . ."), [unit("g", strength=4), unit("a", "allied", strength=12)])
+    r = ok(b, cpos({"a": "0101", "g": "0201"}, side="allied"), attack(["a"], ["0201"]))
+    assert (declared(r).defence, declared(r).column) == (12, "1-1")
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-11.i")
+def test_audit_fortified_terrain_doubles_german_defence_only() -> None:
+    m = make_map(". F . .")
+    # a German attacking out of the fortified hex is not doubled (the chart: "on defense")
+    b = board(m, [unit("g", strength=4), unit("a", "allied", strength=4)])
+    r = ok(b, cpos({"g": "0201", "a": "0301"}), attack(["g"], ["0301"]))
+    assert (declared(r).attack, declared(r).column) == (4, "1-1")
+    # an Allied unit defending it gets nothing
+    r2 = ok(b, cpos({"g": "0101", "a": "0201"}), attack(["g"], ["0201"]))
+    assert declared(r2).defence == 4
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-11.h")
+def test_an_allied_attacker_in_the_west_wall_gets_no_doubling_and_no_immunity() -> None:
+    # a (2) in the West Wall 0201 attacks g (4) in the open: 2-4 1-2, Standard die 4: Ar3
+    b = board(make_map(". . . W . . ."), [unit("a", "allied", strength=2), unit("g", strength=4)])
+    done = fight(b, cpos({"a": "0401", "g": "0501"}, side="allied"), ["a"], ["0501"], [4])
+    assert (resolved(done).attack, resolved(done).result) == (2, "Ar3")
+    assert done.state.unit("a").hex == "0101"
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-4.2d")
+@pytest.mark.rule("AO-11.h")
+def test_gt1_german_attacking_out_of_the_west_wall_is_never_more_than_tripled() -> None:
+    b = board(make_map(". W . ."), [unit("g", strength=4), unit("a", "allied", strength=4)])
+    r = ok(b, cpos({"g": "0201", "a": "0301"}, turn=1), attack(["g"], ["0301"]))
+    assert (declared(r).attack, declared(r).column) == (12, "3-1")  # not 24 (x2 x3)
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-4.2e")
+@pytest.mark.rule("AO-11.h")
+@pytest.mark.rule("AO-11.i")
+def test_gt1_german_defending_the_west_wall_or_fortified_terrain_is_tripled_only() -> None:
+    b = board(
+        make_map(". W . F ."),
+        [
+            unit("g", strength=4),
+            unit("g2", strength=4),
+            unit("a", "allied", strength=12),
+            unit("a2", "allied", strength=12),
+        ],
+    )
+    s = cpos({"a": "0101", "g": "0201", "g2": "0401", "a2": "0501"}, turn=1, side="allied")
+    assert declared(ok(b, s, attack(["a"], ["0201"]))).defence == 12  # not 36
+    assert declared(ok(b, s, attack(["a2"], ["0401"]))).defence == 12  # not 24
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-4.2b")
+@pytest.mark.rule("AO-4.2d")
+def test_gt1_every_german_is_supplied_so_none_attacks_at_zero() -> None:
+    # the Supply Judgment of GT1 marks g supplied although it is ringed in (AO-4.2b): its
+    # attack is 4 x 3 = 12 (isolated would be 0: no attack)
+    m = make_map("x . . .")
+    b = board(m, [unit("g", strength=4), unit("a", "allied", strength=4)])
+    s = position({"g": "0201", "a": "0301"}, turn=1, phase="supply_judgment")
+    s = ended(b, s)  # Initial Movement lost (AO-4.2c): Combat
+    assert s.phase == "combat" and s.unit("g").supply == "supplied"
+    r = ok(b, s, attack(["g"], ["0301"]))
+    assert declared(r).attack == 12
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-4.2e")
+@pytest.mark.rule("AO-4.2b")
+def test_gt1_a_ringed_german_defends_supplied_and_tripled() -> None:
+    # g (4) ringed by the impassable 0101 and the Allied a: on GT1 every German is supplied
+    # (AO-4.2b, the whole Game-Turn), so 4 x 3 = 12, not isolated (2 x 3 = 6)
+    b = board(make_map("x . . ."), [unit("g", strength=4), unit("a", "allied", strength=12)])
+    r = ok(b, cpos({"g": "0201", "a": "0301"}, turn=1, side="allied"), attack(["a"], ["0201"]))
+    assert (declared(r).defence, declared(r).column) == (12, "1-1")
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-9.4L")
+@pytest.mark.rule("AO-9.4L*")
+def test_voluntary_reduction_and_the_german_two_to_one_floor() -> None:
+    b = board(LINE8, [unit("g", strength=20), unit("a", "allied", strength=4)])
+    s = cpos({"g": "0201", "a": "0301"})
+    assert refused(b, s, attack(["g"], ["0301"], odds="1-1")) == "AO-9.4L*"  # 5-1 to 1-1
+    assert refused(b, s, attack(["g"], ["0301"], odds="6-1")) == "AO-9.4L"  # above real odds
+    done = fight(b, s, ["g"], ["0301"], [1], odds="2-1")  # Initial 2-1 die 1: Dr2 (5-1: Ex)
+    assert (resolved(done).column, resolved(done).result) == ("2-1", "Dr2")
+    assert done.state.unit("a").hex == "0501" and done.state.unit("g").status == "on_map"
+    # the German at real odds of 1-1 may attack at 1-1, never reduce to 1-2
+    b2 = board(LINE8, [unit("g", strength=4), unit("a", "allied", strength=4)])
+    s2 = cpos({"g": "0201", "a": "0301"})
+    assert isinstance(apply(b2, s2, attack(["g"], ["0301"], odds="1-1")), Applied)
+    assert refused(b2, s2, attack(["g"], ["0301"], odds="1-2")) == "AO-9.4L*"
+    # the Allied player may go down to 1-2: 12-4 (3-1) on 1-2, Standard die 1: Ar1
+    b3 = board(LINE8, [unit("a", "allied", strength=12), unit("g", strength=4)])
+    done3 = fight(b3, cpos({"a": "0201", "g": "0301"}, side="allied"), ["a"], ["0301"], [1], "1-2")
+    assert (resolved(done3).column, resolved(done3).result) == ("1-2", "Ar1")
+    assert done3.state.unit("a").hex == "0101"

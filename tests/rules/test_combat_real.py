@@ -3,8 +3,6 @@ as one batch, resolved by standing orders with seeded dice, and replayed."""
 
 from __future__ import annotations
 
-import importlib.resources
-
 import pytest
 
 from rules.combat import gt1_unmet
@@ -12,11 +10,11 @@ from rules.commands import Command, DeclareAttack, EndPhase, ResolveAttacks, Sta
 from rules.dice import SeededDice
 from rules.engine import Applied, apply, replay_hashes
 from rules.stacking import over_limit
-from rules.state import state_hash
-from tests.enginekit import scenario_start
+from rules.state import GameState, state_hash
+from tests.enginekit import attack, scenario_start
+from tests.realmap import needs_real_map
 
-REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json")
-pytestmark = pytest.mark.skipif(not REAL_MAP.is_file(), reason="map.json not built")
+pytestmark = needs_real_map
 
 
 @pytest.mark.rule("AO-4.2h*")
@@ -63,5 +61,35 @@ def test_the_gt1_german_attacks_resolve_as_one_batch_and_replay() -> None:
     assert gt1_unmet(b, s) == ([], [])
     assert not over_limit(b, s)
     step(EndPhase())
-    assert s.phase == "mechanized_movement" and s.vp.german + s.vp.allied > 0
+    end: GameState = s  # (``step`` rebinds ``s``: read it afresh)
+    assert end.phase == "mechanized_movement" and s.vp.german + s.vp.allied > 0
     assert replay_hashes(b, s0, log, SeededDice(b"gt1"))[-1] == state_hash(s)
+
+
+# == found by the rule audit: replay on the real map ==============================================
+
+
+@pytest.mark.audit
+def test_real_map_gt1_attack_replays_to_the_same_hash() -> None:
+    from rules.combat import attackable_hexes
+    from rules.dice import SeededDice
+    from tests.enginekit import scenario_gt1_german_combat
+
+    b, s0 = scenario_gt1_german_combat()
+    pick = None
+    for u in s0.units:
+        if b.defs[u.id].side == "german" and u.in_play:
+            targets = attackable_hexes(b, s0, [u.id])
+            if targets:
+                pick = (u.id, targets[0])
+                break
+    assert pick is not None
+    log: list[Command] = [
+        StandingOrders(side="german", advance="strongest"),
+        StandingOrders(side="allied"),
+        attack([pick[0]], [pick[1]]),
+        ResolveAttacks(),
+    ]
+    h1 = replay_hashes(b, s0, log, SeededDice(b"audit"))
+    h2 = replay_hashes(b, s0, log, SeededDice(b"audit"))
+    assert h1 == h2 and len(h1) == 4

@@ -11,6 +11,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -28,7 +31,8 @@ from rules.commands import (
 from rules.dice import SeededDice
 from rules.engine import Applied, apply, replay_hashes
 from rules.state import Board, GameState, UnitState, state_hash
-from tests.enginekit import board, illegal_state, make_map, position, unit
+from rules.units import Side
+from tests.enginekit import board, illegal_state, make_map, position, road_walk, unit
 
 COLS, ROWS = 6, 4
 HEXES = [hexgrid.make(c, r) for c in range(1, COLS + 1) for r in range(1, ROWS + 1)]
@@ -49,19 +53,13 @@ def worlds(draw: st.DrawFn) -> tuple[Board, GameState]:
     )
     roads = []
     for _ in range(draw(st.integers(0, 2))):
-        h = draw(st.sampled_from(HEXES))
-        walk = [h]
-        for _ in range(draw(st.integers(2, 6))):
-            nbrs = [n for n in hexgrid.neighbours(h) if n is not None and n in HEXES]
-            h = draw(st.sampled_from(nbrs))
-            walk.append(h)
-        roads.append("-".join(walk))
+        roads.append(road_walk(draw, HEXES, 6))
     towns = {"T": draw(st.sampled_from(HEXES))} if draw(st.booleans()) else None
     m = make_map(grid, roads=roads, towns=towns)
     defs = []
     n_g, n_a = draw(st.integers(2, 6)), draw(st.integers(2, 6))
     for i in range(n_g + n_a):
-        side = "german" if i < n_g else "allied"
+        side: Side = "german" if i < n_g else "allied"
         defs.append(
             unit(
                 f"{side[0]}{i}",
@@ -115,7 +113,7 @@ def legal_attacks(b: Board, s: GameState) -> list[DeclareAttack]:
     return out
 
 
-def answer(draw: st.DrawFn, s: GameState) -> Command:
+def answer(draw: Callable[..., Any], s: GameState) -> Command:
     d = s.combat.pending
     assert d is not None
     if d.kind == "waive_immunity":
@@ -151,7 +149,7 @@ def test_random_combat_keeps_the_state_legal_and_replays(
         if s.combat.pending is not None:
             cmd: Command = answer(data.draw, s)
         else:
-            options: list[Command] = legal_attacks(b, s)[:6]
+            options: list[Command] = list(legal_attacks(b, s)[:6])
             if s.combat.declared:
                 options += [ResolveAttacks()] * 2
             if not options or data.draw(st.integers(0, 5)) == 0:

@@ -21,8 +21,10 @@ from rules.engine import Applied, apply, replay
 from rules.movement import legal_moves, trace_path
 from rules.rejection import Rejection
 from rules.stacking import over_limit
-from rules.state import Board, GameState, UnitState, state_hash
-from tests.enginekit import board, make_map, position, scenario_start, unit
+from rules.state import Board, GameState, Phase, UnitState, state_hash
+from rules.units import Side
+from tests.enginekit import board, make_map, position, road_walk, unit
+from tests.realmap import RealScenario
 
 COLS, ROWS = 6, 5
 HEXES = [hexgrid.make(c, r) for c in range(1, COLS + 1) for r in range(1, ROWS + 1)]
@@ -67,19 +69,13 @@ def worlds(draw: st.DrawFn) -> tuple[Board, GameState, str]:
     fords = [f"{a}/{b}" for (a, b), k in zip(sides, kinds, strict=True) if k.endswith("ford")]
     # a few long roads (random walks), so that Road Mode has somewhere to go
     for _ in range(draw(st.integers(0, 3))):
-        h = draw(st.sampled_from(HEXES))
-        walk = [h]
-        for _ in range(draw(st.integers(2, 9))):
-            nbrs = [n for n in hexgrid.neighbours(h) if n is not None and n in HEXES]
-            h = draw(st.sampled_from(nbrs))
-            walk.append(h)
-        roads.append("-".join(walk))
+        roads.append(road_walk(draw, HEXES, 9))
     m = make_map(grid, roads=roads, rivers=rivers, bridges=bridges, fords=fords)
     n_german = draw(st.integers(1, 4))
     n_allied = draw(st.integers(1, 3))
     defs = []
     for i in range(n_german + n_allied):
-        side = "german" if i < n_german else "allied"
+        side: Side = "german" if i < n_german else "allied"
         size = "XX" if side == "german" and draw(st.integers(0, 5)) == 0 else "III"
         defs.append(
             unit(
@@ -91,8 +87,8 @@ def worlds(draw: st.DrawFn) -> tuple[Board, GameState, str]:
             )
         )
     b = board(m, defs)
-    phasing = draw(st.sampled_from(["german", "allied"]))
-    phase = draw(st.sampled_from(["initial_movement", "mechanized_movement"]))
+    phasing: Side = draw(st.sampled_from(["german", "allied"]))
+    phase: Phase = draw(st.sampled_from(["initial_movement", "mechanized_movement"]))
     rows: dict[str, UnitState] = {}
     placed: dict[str, str] = {}
     for d in defs:
@@ -159,7 +155,7 @@ SETTINGS = settings(
 
 @SETTINGS
 @given(worlds())
-def test_every_offered_move_applies_at_exactly_the_offered_cost(world) -> None:  # type: ignore[no-untyped-def]
+def test_every_offered_move_applies_at_exactly_the_offered_cost(world) -> None:
     b, s, mover = world
     for mode in (None, True, False):
         for h, reach in legal_moves(b, s, mover, mode).items():
@@ -183,7 +179,7 @@ def test_every_offered_move_applies_at_exactly_the_offered_cost(world) -> None: 
 
 @SETTINGS
 @given(worlds(), st.data())
-def test_every_accepted_path_ends_on_an_offered_hex_no_cheaper(world, data) -> None:  # type: ignore[no-untyped-def]
+def test_every_accepted_path_ends_on_an_offered_hex_no_cheaper(world, data) -> None:
     b, s, mover = world
     start = s.unit(mover).hex
     offered = {m: legal_moves(b, s, mover, m) for m in (True, False)}
@@ -207,7 +203,7 @@ def test_every_accepted_path_ends_on_an_offered_hex_no_cheaper(world, data) -> N
     suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
 )
 @given(worlds(), st.data())
-def test_replay_gives_the_live_state(world, data) -> None:  # type: ignore[no-untyped-def]
+def test_replay_gives_the_live_state(world, data) -> None:
     b, s0, _mover = world
     live = s0
     log: list[Command] = []
@@ -247,18 +243,13 @@ def test_pairs_cover_the_grid() -> None:
     assert list(itertools.islice(PAIRS, 1)) == [("0101", "0102")]
 
 
-def test_real_map_scenario_1_every_offered_move_applies() -> None:
+def test_real_map_scenario_1_every_offered_move_applies(real_scenario: RealScenario) -> None:
     """The same exactness on the compiled map with the scenario 1 set-up (when built)."""
-    import importlib.resources
-
     import msgspec
-    import pytest
 
-    if not importlib.resources.files("scenarios").joinpath("ardennes", "map.json").is_file():
-        pytest.skip("scenarios/ardennes/map.json not built")
     from rules.movement import legal_moves_for_side
 
-    b, s = scenario_start(1)
+    b, s = real_scenario(1)
     assert over_limit(b, s) == []
     for side in ("german", "allied"):
         # GT3: on GT2 the German must first drop von der Heydte (AO-15.a)

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from rules import position as pos
 from rules.commands import (
     ChooseRetreat,
+    Command,
     DeclareAttack,
     EndPhase,
     Move,
@@ -160,7 +161,7 @@ _units = st.builds(
     vp=st.tuples(st.integers(0, 99), st.integers(0, 99)),
     crt=st.sampled_from(["initial", "standard"]),
 )
-def test_position_round_trips(units, turn, side, phase, dice, vp, crt) -> None:  # type: ignore[no-untyped-def]
+def test_position_round_trips(units, turn, side, phase, dice, vp, crt) -> None:
     s = GameState(
         scenario=1,
         turn=turn,
@@ -208,7 +209,7 @@ def test_apply_is_pure_and_replay_is_a_fold() -> None:
     b = board(line_map(". . . . ."), [unit("g"), unit("a", "allied")])
     s0 = position({"g": "0101", "a": "0501"})
     before = canonical_bytes(s0)
-    cmds = [Move(unit="g", path=("0201", "0301")), EndPhase(), EndPhase()]
+    cmds: list[Command] = [Move(unit="g", path=("0201", "0301")), EndPhase(), EndPhase()]
     live = s0
     for c in cmds:
         r = apply(b, live, c)

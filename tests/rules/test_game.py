@@ -23,6 +23,13 @@ def new(scenario: int = 1, seed: bytes = b"game-test") -> rules.Game:
     )
 
 
+def _hex(s: rules.GameState, uid: str) -> str:
+    """The hex of ``uid``, which must be on the map."""
+    h = s.unit(uid).hex
+    assert h is not None, uid
+    return h
+
+
 @cache
 def bot_game(scenario: int, turns: int) -> rules.Game:
     """Scenario ``scenario`` played by the bots up to the start of Game-Turn ``turns + 1``."""
@@ -89,7 +96,7 @@ def test_pop_never_undoes_a_die_roll() -> None:
     o = g.options()
     assert o.mode == "combat"
     target = o.targets[0]
-    near = [u for u in o.attackers if target in g.board.game_map.neighbours(g.state.unit(u).hex)]
+    near = [u for u in o.attackers if target in g.board.game_map.neighbours(_hex(g.state, u))]
     r = g.push(rules.DeclareAttack(tuple(near), (target,)))
     assert not isinstance(r, rules.Rejection), r
     assert g.can_undo()  # a declaration rolls nothing
@@ -137,7 +144,7 @@ def _agree(g: rules.Game) -> None:
         assert (u in o.movable) == (o.mode == "movement" and rules.may_move(b, s, u) is None)
     m = b.game_map
     for h in o.targets:
-        near = tuple(u for u in o.attackers if h in m.neighbours(s.unit(u).hex))
+        near = tuple(u for u in o.attackers if h in m.neighbours(_hex(s, u)))
         alone = [rules.check_attack(b, s, rules.Attack((u,), (h,))) for u in near]
         together = rules.check_attack(b, s, rules.Attack(near, (h,)))
         assert not isinstance(together, rules.Rejection) or any(

@@ -56,7 +56,7 @@ def test_within_counts() -> None:
     assert len(hg.within("1010", 0)) == 1
     assert len(hg.within("1010", 1)) == 7
     assert len(hg.within("1010", 3)) == 37
-    assert set(hg.within("1010", 1)) == {"1010", *hg.neighbours("1010")}  # type: ignore[arg-type]
+    assert set(hg.within("1010", 1)) == {"1010", *hg.neighbours("1010")}
 
 
 def test_line_by_hand() -> None:

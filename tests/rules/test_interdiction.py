@@ -8,6 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules import hexgrid
+from rules.commands import EndPhase
+from rules.events import InterdictionSet
 from rules.gamemap import GameMap, HexsideData, MapData
 from rules.interdiction import (
     bridges,
@@ -16,10 +18,21 @@ from rules.interdiction import (
     lift_interdiction,
 )
 from rules.start_line import german_side
-from rules.state import GameState, Interdiction, UnitState
-from rules.supply import supply_judgment
+from rules.state import GameState, Interdiction, Phase, UnitState
+from rules.supply import supply_judgment, supply_of
 from rules.units import Side
-from tests.enginekit import board, make_map, position, unit
+from tests.enginekit import (
+    board,
+    ended,
+    line_map,
+    make_map,
+    ok,
+    outcome,
+    position,
+    rm,
+    unit,
+    with_phase,
+)
 
 
 def with_start_line(m: GameMap, pairs: list[str]) -> GameMap:
@@ -285,3 +298,252 @@ def test_interdiction_equals_the_range_rule_by_the_letter(s: GameState) -> None:
             )
         )
         assert lift_interdiction(PROP_B, s, side) == tuple(kept)
+
+
+# == found by the rule audit: bridges and interdiction (AO-13) ====================================
+# Every expected outcome is worked out by hand from the rule text (with its errata) or, where the
+# text is ambiguous, from the reading in ``docs/rules-notes.md``.
+
+
+GS = [unit(f"g{i}") for i in range(1, 5)]
+
+
+AS = [unit(f"a{i}", "allied") for i in range(1, 5)]
+
+
+EDGE_BRIDGE = make_map(
+    """
+    e e e e e e
+    . . . . . E
+    """,
+    roads=["0102-0202-0302-0402-0502-0602"],
+    bridges=["0402/0502"],
+)
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-13.1A")
+@pytest.mark.rule("AO-13.3D")
+@pytest.mark.rule("AO-5.3M")
+def test_who_interdicts_edge_hex_units_yes_dormant_and_road_mode_units_no() -> None:
+    """AO-13.1A: bridges "within three hexes of an Enemy unit" are interdicted; AO-13.3D: "Units
+    in Road Mode do not interdict bridges"; AO-5.3M: dormant units are out of play. The errata
+    compares interdiction to artillery fire, not ZOC: an active Allied unit resting on a Map
+    Edge hex (no ZOC, AO-7.5E) still interdicts (documented reading of AO-13.1A)."""
+    b = board(EDGE_BRIDGE, GS + AS)
+    bridge = ("0402", "0502")
+    # 0301 is 2 hexes from 0402; 0101 is 4 from 0402 and 5 from 0502
+    assert interdiction_for(b, position({"a1": "0301"}), "german", 2) == (bridge,)
+    assert interdiction_for(b, position({"a1": "0101"}), "german", 2) == ()
+    dormant = UnitState(id="a1", hex="0301", status="dormant")
+    assert interdiction_for(b, position({"a1": dormant}), "german", 2) == ()
+    # a reinforcement just placed in Road Mode on the edge hex does not interdict
+    assert interdiction_for(b, position({"a1": rm("a1", "0301", staging=0)}), "german", 2) == ()
+    # nor does a German unit in Road Mode next to the bridge, for the Allies; out of it, it does
+    assert interdiction_for(b, position({"g1": rm("g1", "0502")}), "allied", 2) == ()
+    assert interdiction_for(b, position({"g1": "0502"}), "allied", 2) == (bridge,)
+
+
+# Ten hexes in a row; the start line is the hexside 0501/0601 (German side: 0601-1001).
+# B1 0201/0301 (Allied side), B2 0501/0601 (bisected by the start line), B3 0701/0801 (German
+# side).
+GT1_LINE = with_start_line(
+    make_map(
+        ". . . . . . . . . E",
+        roads=["0101-0201-0301-0401-0501-0601-0701-0801-0901-1001"],
+        bridges=["0201/0301", "0501/0601", "0701/0801"],
+    ),
+    ["0501/0601"],
+)
+
+
+B1, B2, B3 = ("0201", "0301"), ("0501", "0601"), ("0701", "0801")
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-13.4E")
+@pytest.mark.rule("AO-13.c*")
+def test_game_turn_1_spares_only_german_bridges_wholly_behind_the_start_line() -> None:
+    """AO-13.4E with errata 13.2: "All bridges on the German side of the start line are not
+    affected by Allied units within three hexes until Game-Turn 2"; that means bridges
+    "entirely behind the German side"; "Bridges which are bisected by the start line are
+    interdicted by Allied units on Game-Turn 1". Nothing exempts bridges from German units."""
+    b = board(GT1_LINE, GS + AS)
+    # a1 at 0401: 1 hex from B1 (0301) and B2 (0501), 3 from B3 (0701); g1 at 0901: 3 from
+    # B2 (0601), 1 from B3 (0801), 6 from B1 (0301)
+    s1 = position({"a1": "0401", "g1": "0901"}, turn=1)
+    assert interdiction_for(b, s1, "german", 1) == (B1, B2)
+    assert interdiction_for(b, s1, "allied", 1) == (B2, B3)
+    # the same at the moment of combat in the Allied GT1 Combat Phase
+    combat1 = with_phase(s1, "combat", side="allied")
+    assert interdiction_at_combat(b, combat1, "german") == (B1, B2)
+    s2 = position({"a1": "0401", "g1": "0901"}, turn=2)
+    assert interdiction_for(b, s2, "german", 2) == (B1, B2, B3)
+    assert interdiction_at_combat(b, with_phase(s2, "combat", side="allied"), "german") == (
+        B1,
+        B2,
+        B3,
+    )
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-13.4E")
+@pytest.mark.rule("AO-13.1A")
+def test_gt1_allied_units_spare_bridges_behind_the_german_side() -> None:
+    # no start line on this map: every hex floods from the east edge, all German side
+    m = make_map(". . . . E", bridges=["0201/0301"], roads=["0101-0201-0301-0401-0501"])
+    b = board(m, [unit("g"), unit("a", "allied")])
+    s = position({"a": "0101", "g": "0501"}, turn=1)
+    assert interdiction_for(b, s, "german", 1) == ()
+    assert interdiction_for(b, s, "german", 2) == (("0201", "0301"),)
+    # German units interdict on GT1 as usual (for the Allied side)
+    assert interdiction_for(b, s, "allied", 1) == (("0201", "0301"),)
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-13.1A")
+@pytest.mark.rule("AO-13.3D")
+@pytest.mark.rule("AO-13.2C")
+def test_interdiction_range_road_mode_and_lifting() -> None:
+    m = line_map(". . . . . . . . .", bridges=["0101/0201"])
+    b = board(m, [unit("g"), unit("a", "allied")])
+    # 0201 is three hexes from 0501, four from 0601
+    near = position({"a": "0501", "g": "0901"})
+    far = position({"a": "0601", "g": "0901"})
+    assert interdiction_for(b, near, "german", 2) == (("0101", "0201"),)
+    assert interdiction_for(b, far, "german", 2) == ()
+    rm = position({"a": UnitState(id="a", hex="0501", road_mode=True), "g": "0901"})
+    assert interdiction_for(b, rm, "german", 2) == ()
+    # lifted at the end of the player-turn only when the enemy is out of range
+    stored = position({"a": "0601", "g": "0901"}, interdicted_german=["0101/0201"])
+    assert lift_interdiction(b, stored, "german") == ()
+    stored2 = position({"a": "0501", "g": "0901"}, interdicted_german=["0101/0201"])
+    assert lift_interdiction(b, stored2, "german") == (("0101", "0201"),)
+
+
+# Twelve hexes in a row, bridge 0601/0701.
+IL = make_map(
+    ". . . . . . . . . . . E",
+    roads=["0101-0201-0301-0401-0501-0601-0701-0801-0901-1001-1101-1201"],
+    bridges=["0601/0701"],
+)
+
+
+IL_BRIDGE = ("0601", "0701")
+
+
+IL_UNITS = [*GS, *AS, unit("m1", mech=True, ma=12)]
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-13.b*")
+@pytest.mark.rule("AO-13.2B")
+def test_the_mechanized_phase_uses_the_bridges_fixed_at_supply_judgment() -> None:
+    """Errata 13.3: bridges established at the Supply Judgment Phase "remain interdicted for the
+    entire Friendly Player-Turn. Even if the interdicting Enemy unit(s) are eliminated ... By
+    the same token an Enemy Unit which has been retreated (or advanced) to within range of a
+    bridge does not interdict the bridge for the Mechanized Movement Phase"; AO-13.2B: the road
+    across an interdicted bridge may not be used for movement (in any mode, rules notes)."""
+    b = board(IL, IL_UNITS)
+    # a1 retreated to 0901 (2 hexes from 0701) in the Combat Phase; nothing stored: m1 crosses
+    # and stops at 0801, next to a1 (AO-7.1A): three road hexes, 3 MP
+    s = position({"m1": "0501", "a1": "0901"}, phase="mechanized_movement")
+    assert outcome(b, s, "m1", "0601 0701 0801") == 3
+    # the bridge stored at Supply Judgment, its interdicting unit since eliminated: closed
+    s2 = position({"m1": "0501"}, phase="mechanized_movement", interdicted_german=["0601/0701"])
+    assert outcome(b, s2, "m1", "0601 0701") == "AO-13.2B"
+    assert outcome(b, s2, "m1", "0601") == 1
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-13.2C")
+@pytest.mark.rule("AO-13.5F")
+@pytest.mark.rule("AO-13.3D")
+def test_the_end_of_a_player_turn_lifts_the_phasing_sides_bridges_only_and_adds_none() -> None:
+    """AO-13.2C: "At the very end of each Player-Turn, remove the Enemy Bridge Interdiction
+    counters from those bridges which are no longer within three hexes of an Enemy unit";
+    AO-13.5F: "if the interdiction effect with regard to one Player is subsequently removed,
+    this does not in itself affect the interdiction effect with regard to the other"."""
+    b = board(IL, IL_UNITS)
+    mech: Phase = "mechanized_movement"
+    # German player-turn ends: nothing stored for the German, a1 retreated into range (0901):
+    # nothing is added; the Allied set (no German unit in range any more) is left alone
+    s = position(
+        {"a1": "0901", "g1": "0101"},
+        interdicted_allied=["0601/0701"],
+        phase=mech,
+    )
+    a = ok(b, s, EndPhase())
+    assert (a.state.side, a.state.phase) == ("allied", "reinforcement")
+    assert a.state.interdicted.german == ()
+    assert a.state.interdicted.allied == (IL_BRIDGE,)
+    # stored for the German, its interdicting Allied unit now in Road Mode only: lifted
+    s2 = position(
+        {"a1": rm("a1", "0901"), "g1": "0101"},
+        interdicted_german=["0601/0701"],
+        phase=mech,
+    )
+    a2 = ok(b, s2, EndPhase())
+    assert a2.state.interdicted.german == ()
+    lifted = [e for e in a2.events if isinstance(e, InterdictionSet)]
+    assert [(e.side, e.bridges, e.case) for e in lifted] == [("german", (), "AO-13.2C")]
+    # still in range (a1 in normal mode at 0901): kept
+    s3 = position({"a1": "0901"}, interdicted_german=["0601/0701"], phase=mech)
+    assert lift_interdiction(b, s3, "german") == (IL_BRIDGE,)
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-13.2C")
+@pytest.mark.rule("AO-13.5F")
+def test_the_end_of_the_german_player_turn_lifts_only_his_own_interdiction() -> None:
+    # bridge 0101/0201: the Allied a in 0601 is four hexes from 0201 (out of range), the
+    # German g in 0401 two hexes (in range). At the end of the German player-turn the
+    # bridges interdicted for the German are lifted; those interdicted for the Allies stay.
+    m = line_map(". . . . . . . . .", bridges=["0101/0201"])
+    b = board(m, [unit("g"), unit("a", "allied")])
+    s = position(
+        {"a": "0601", "g": "0401"},
+        phase="mechanized_movement",
+        interdicted_german=["0101/0201"],
+        interdicted_allied=["0101/0201"],
+    )
+    after = ended(b, s)
+    assert (after.side, after.phase) == ("allied", "reinforcement")
+    assert after.interdicted.german == ()
+    assert after.interdicted.allied == (("0101", "0201"),)
+    # with the Allied unit in range (0501: three hexes) the German's interdiction stays
+    s2 = position(
+        {"a": "0501", "g": "0401"},
+        phase="mechanized_movement",
+        interdicted_german=["0101/0201"],
+    )
+    assert ended(b, s2).interdicted.german == (("0101", "0201"),)
+
+
+# Three rows; the road and the bridge 0701/0801 on row 1, the German source 1201.
+IL3 = make_map(
+    "\n".join([". . . . . . . . . . . E", ". . . . . . . . . . . .", ". . . . . . . . . . . ."]),
+    roads=["0101-0201-0301-0401-0501-0601-0701-0801-0901-1001-1101-1201"],
+    bridges=["0701/0801"],
+)
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-13.c*")
+@pytest.mark.rule("AO-13.3D")
+@pytest.mark.rule("AO-12.0")
+def test_defender_supply_at_combat_counts_only_interdicting_attackers() -> None:
+    """Errata 13.4: "During the Friendly Player-Turn the interdiction of bridges by Friendly
+    units is determined for the Enemy units at the moment of combat"; AO-13.3D: Road Mode units
+    do not interdict. g1 (0401) is attacked by a1 (0301, four hexes from the bridge); a2 at
+    0803 is two hexes from 0801 and controls only row-2 hexes."""
+    b = board(IL3, IL_UNITS)
+    s = position({"g1": "0401", "a1": "0301", "a2": "0803"}, side="allied", phase="combat")
+    assert interdiction_at_combat(b, s, "german") == (("0701", "0801"),)
+    # the road is cut at the bridge and 0801 is four hexes from 0401: unsupplied
+    assert supply_of(b, s, "g1") == "unsupplied"
+    s_rm = position(
+        {"g1": "0401", "a1": "0301", "a2": rm("a2", "0803")}, side="allied", phase="combat"
+    )
+    assert interdiction_at_combat(b, s_rm, "german") == ()
+    assert supply_of(b, s_rm, "g1") == "supplied"

@@ -79,7 +79,9 @@ def test_another_choice_in_one_command_is_refused(played: tuple[rules.Game, byte
     cmd = lines[i + 1]["command"]
     assert isinstance(cmd, dict)
     cmd["path"] = cmd["path"][:-1] if len(cmd["path"]) > 1 else cmd["path"]
-    if len(g.commands[i].path) == 1:
+    move = g.commands[i]
+    assert isinstance(move, rules.Move)
+    if len(move.path) == 1:
         pytest.skip("first move has a one-hex path")
     r = rules.Game.replay(record.decode(_join(lines)), g.board)
     assert not r.ok and r.at == i

@@ -9,46 +9,40 @@ German Initial CRT: 2-1 die 2 is Dr1, die 1 Dr2; 1-2 die 4 Ar2. Standard 2-1 die
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import pytest
 
 from rules.combat import retreat_options
-from rules.commands import ChooseRetreat, Command, DeclareAttack, ResolveAttacks
-from rules.dice import ScriptedDice
-from rules.engine import Applied, apply
-from rules.events import RoadColumnContact, UnitEliminated, UnitRetreated
+from rules.commands import ChooseRetreat, ResolveAttacks, StandingOrders
+from rules.engine import apply
+from rules.events import RoadColumnContact, UnitEliminated
 from rules.rejection import Rejection
 from rules.state import Board, GameState, UnitState, VictoryPoints
-from tests.enginekit import board, line_map, make_map, position, unit
+from tests.enginekit import (
+    LINE8,
+    attack,
+    board,
+    cpos,
+    declared,
+    fight,
+    line_map,
+    make_map,
+    ok,
+    position,
+    resolved,
+    retreats,
+    unit,
+)
 
-
-def ok(b: Board, s: GameState, cmd: Command, dice: Sequence[int] = ()) -> Applied:
-    r = apply(b, s, cmd, ScriptedDice(list(dice), start=s.dice_drawn) if dice else None)
-    assert isinstance(r, Applied), r
-    return r
-
-
-def fight(
-    b: Board, s: GameState, attackers: Sequence[str], defenders: Sequence[str], die: int
-) -> Applied:
-    s = ok(b, s, DeclareAttack(attackers=tuple(attackers), defenders=tuple(defenders))).state
-    return ok(b, s, ResolveAttacks(), [die])
-
-
-def retreats(r: Applied) -> list[tuple[str, tuple[str, ...]]]:
-    return [(e.unit, e.path) for e in r.events if isinstance(e, UnitRetreated)]
+G3 = """
+. . . . . .
+. . . . . .
+. . . . . .
+"""
+"""The 3 x 6 clear grid of the module docstring."""
 
 
 def g3(**kw: object) -> Board:
-    m = make_map(
-        """
-        . . . . . .
-        . . . . . .
-        . . . . . .
-        """,
-        **kw,  # type: ignore[arg-type]
-    )
+    m = make_map(G3, **kw)  # type: ignore[arg-type]
     return board(
         m, [unit("g", strength=8), unit("a", "allied"), unit("a2", "allied"), unit("a3", "allied")]
     )
@@ -67,7 +61,7 @@ def pos(units: dict[str, str | UnitState], side: str = "german") -> GameState:
 def test_equal_paths_are_the_victors_choice_never_into_enemy_control() -> None:
     b = g3()
     s = pos({"g": "0202", "a": "0302"})
-    r = fight(b, s, ["g"], ["0302"], 2)  # 8-4 2-1, die 2: Dr1
+    r = fight(b, s, ["g"], ["0302"], [2])  # 8-4 2-1, die 2: Dr1
     d = r.state.combat.pending
     assert d is not None and (d.side, d.kind, d.unit) == ("german", "retreat", "a")
     assert d.choices == (("0401",), ("0402",), ("0403",))  # out of g's ZOC (C), not into it (D)
@@ -80,7 +74,7 @@ def test_equal_paths_are_the_victors_choice_never_into_enemy_control() -> None:
 @pytest.mark.rule("AO-10.2a")
 def test_road_first_then_clear_then_rough() -> None:
     b = g3(roads=["0302-0402"])
-    r = fight(b, pos({"g": "0202", "a": "0302"}), ["g"], ["0302"], 2)
+    r = fight(b, pos({"g": "0202", "a": "0302"}), ["g"], ["0302"], [2])
     assert retreats(r) == [("a", ("0402",))]  # the only road: no decision
     rough = make_map(
         """
@@ -90,7 +84,7 @@ def test_road_first_then_clear_then_rough() -> None:
         """
     )
     b2 = board(rough, [unit("g", strength=8), unit("a", "allied")])
-    r2 = fight(b2, pos({"g": "0202", "a": "0302"}), ["g"], ["0302"], 2)
+    r2 = fight(b2, pos({"g": "0202", "a": "0302"}), ["g"], ["0302"], [2])
     assert retreats(r2) == [("a", ("0402",))]  # clear before rough
 
 
@@ -109,7 +103,7 @@ def test_rivers_interdicted_bridges_and_fords_rank_in_that_order() -> None:
     s = pos({"g": "0202", "a": "0302"})
     # the bridge is within three hexes of g: interdicted for the Allied defender (AO-13.c*);
     # an interdicted bridge still ranks above an unbridged river
-    assert retreats(fight(b, s, ["g"], ["0302"], 2)) == [("a", ("0401",))]
+    assert retreats(fight(b, s, ["g"], ["0302"], [2])) == [("a", ("0401",))]
     ford = make_map(
         """
         . . . . . .
@@ -120,14 +114,14 @@ def test_rivers_interdicted_bridges_and_fords_rank_in_that_order() -> None:
         fords=["0302/0403"],
     )
     b2 = board(ford, [unit("g", strength=8), unit("a", "allied")])
-    assert retreats(fight(b2, s, ["g"], ["0302"], 2)) == [("a", ("0403",))]
+    assert retreats(fight(b2, s, ["g"], ["0302"], [2])) == [("a", ("0403",))]
 
 
 @pytest.mark.rule("AO-10.2a")
 def test_fewest_friendly_units_then_the_victor_chooses() -> None:
     b = g3()
     s = pos({"g": "0202", "a": "0302", "a2": "0401", "a3": "0403"})
-    assert retreats(fight(b, s, ["g"], ["0302"], 2)) == [("a", ("0402",))]
+    assert retreats(fight(b, s, ["g"], ["0302"], [2])) == [("a", ("0402",))]
 
 
 @pytest.mark.rule("AO-10.2a")
@@ -144,7 +138,7 @@ def test_errata_first_priority_toward_friendly_supply_beats_the_road() -> None:
     )
     b = board(m, [unit("a", "allied", strength=8), unit("g")])
     s = pos({"a": "0301", "g": "0401"}, side="allied")
-    r = fight(b, s, ["a"], ["0401"], 1)  # Standard 2-1 die 1: Dr1
+    r = fight(b, s, ["a"], ["0401"], [1])  # Standard 2-1 die 1: Dr1
     assert retreats(r) == [("g", ("0501",))]
     # without the source both ends are unsupplied and the road wins
     m2 = make_map(
@@ -155,7 +149,7 @@ def test_errata_first_priority_toward_friendly_supply_beats_the_road() -> None:
         roads=["0401-0402", "0801-0901-1001"],
     )
     b2 = board(m2, [unit("a", "allied", strength=8), unit("g")])
-    assert retreats(fight(b2, s, ["a"], ["0401"], 1)) == [("g", ("0402",))]
+    assert retreats(fight(b2, s, ["a"], ["0401"], [1])) == [("g", ("0402",))]
 
 
 @pytest.mark.rule("AO-10.2a")
@@ -172,7 +166,7 @@ def test_on_ar_the_defender_chooses_the_attackers_path() -> None:
         [unit("g", strength=2), unit("a", "allied")],
     )
     s = pos({"g": "0302", "a": "0402"})
-    r = fight(b, s, ["g"], ["0402"], 4)  # 2-4 1-2, die 4: Ar2
+    r = fight(b, s, ["g"], ["0402"], [4])  # 2-4 1-2, die 4: Ar2
     d = r.state.combat.pending
     assert d is not None and (d.side, d.kind, d.unit) == ("allied", "retreat", "g")
     assert all(len(c) == 2 for c in d.choices)
@@ -187,7 +181,7 @@ def test_on_ar_the_defender_chooses_the_attackers_path() -> None:
 def test_full_distance_by_the_most_direct_path_or_eliminated() -> None:
     b = g3()
     s = pos({"g": "0202", "a": "0302"})
-    r = fight(b, s, ["g"], ["0302"], 1)  # 2-1 die 1: Dr2
+    r = fight(b, s, ["g"], ["0302"], [1])  # 2-1 die 1: Dr2
     d = r.state.combat.pending
     assert d is not None and all(len(c) == 2 for c in d.choices)
     bad = apply(b, r.state, ChooseRetreat(unit="a", path=("0402", "0302")))
@@ -198,7 +192,7 @@ def test_full_distance_by_the_most_direct_path_or_eliminated() -> None:
     line = line_map("x . . x")
     b2 = board(line, [unit("g", strength=8), unit("a", "allied")])
     # a is ringed (0201 German, 0401 impassable): isolated, defends 2; 8-2 4-1, die 3: Dr3
-    r2 = fight(b2, pos({"g": "0201", "a": "0301"}), ["g"], ["0301"], 3)
+    r2 = fight(b2, pos({"g": "0201", "a": "0301"}), ["g"], ["0301"], [3])
     assert UnitEliminated(unit="a", hex="0301", case="AO-10.2b") in r2.events
     assert r2.state.vp == VictoryPoints(german=1, allied=0)
 
@@ -219,7 +213,7 @@ def test_a_retreat_that_would_overstack_eliminates() -> None:
         line_map(". . . ."), [unit("g", strength=8)] + [unit(f"a{i}", "allied") for i in range(4)]
     )
     s = pos({"g": "0101", "a0": "0201", "a1": "0301", "a2": "0301", "a3": "0301"})
-    r = fight(b, s, ["g"], ["0201"], 2)  # 8-4 2-1 die 2: Dr1; 0301 already holds three
+    r = fight(b, s, ["g"], ["0201"], [2])  # 8-4 2-1 die 2: Dr1; 0301 already holds three
     assert UnitEliminated(unit="a0", hex="0201", case="AO-8.0") in r.events
 
 
@@ -235,7 +229,7 @@ def test_allied_units_with_no_other_path_go_dormant_on_the_edge() -> None:
     b = board(m, [unit("g", strength=8)] + [unit(f"a{i}", "allied") for i in range(5)])
     s = pos({"g": "0301", "a0": "0201", "a1": "0101", "a2": "0101", "a3": "0101"})
     s = s.replace_units([UnitState(id=f"a{i}", hex="0101", status="dormant") for i in (1, 2, 3)])
-    r = fight(b, s, ["g"], ["0201"], 2)
+    r = fight(b, s, ["g"], ["0201"], [2])
     assert retreats(r) == [("a0", ("0101",))]
     a0 = r.state.unit("a0")
     assert (a0.hex, a0.status) == ("0101", "dormant")  # four there: no limit on the edge
@@ -252,7 +246,7 @@ def test_the_edge_only_when_there_is_no_live_path() -> None:
     )
     b = board(m, [unit("g", strength=8), unit("a", "allied")])
     # a in 0201: one away are 0101 (edge), 0102, 0202 (g's ZOC from 0301), 0301 (g)
-    r = fight(b, pos({"g": "0301", "a": "0201"}), ["g"], ["0201"], 2)
+    r = fight(b, pos({"g": "0301", "a": "0201"}), ["g"], ["0201"], [2])
     assert retreats(r) == [("a", ("0102",))]
 
 
@@ -261,7 +255,7 @@ def test_the_edge_only_when_there_is_no_live_path() -> None:
 def test_germans_forced_off_the_live_map_are_eliminated() -> None:
     m = line_map("e . .")
     b = board(m, [unit("a", "allied", strength=8), unit("g")])
-    r = fight(b, pos({"a": "0301", "g": "0201"}, side="allied"), ["a"], ["0201"], 1)
+    r = fight(b, pos({"a": "0301", "g": "0201"}, side="allied"), ["a"], ["0201"], [1])
     assert UnitEliminated(unit="g", hex="0201", case="AO-5.3N") in r.events
     assert r.state.vp == VictoryPoints(german=0, allied=1)
 
@@ -278,7 +272,7 @@ def test_german_zoc_in_an_edge_hex_blocks_the_allied_retreat() -> None:
     b = board(m, [unit("g", strength=8), unit("g2"), unit("a", "allied")])
     # g2 in 0102 controls the edge hex 0101 (and 0201's other exits are German or controlled)
     # ringed in, a is isolated and defends 2: 12-2 6-1, die 4: Dr3 - no way out
-    r = fight(b, pos({"g": "0301", "g2": "0102", "a": "0201"}), ["g", "g2"], ["0201"], 4)
+    r = fight(b, pos({"g": "0301", "g2": "0102", "a": "0201"}), ["g", "g2"], ["0201"], [4])
     assert UnitEliminated(unit="a", hex="0201", case="AO-7.3D") in r.events
 
 
@@ -292,10 +286,10 @@ def test_road_mode_units_retreat_along_the_road_and_never_stack() -> None:
     # a in Road Mode defends 2 (AO-6.6K): 4-2 2-1, die 2: Dr1
     b = board(ROAD, [unit("g", strength=4), unit("a", "allied"), unit("a2", "allied")])
     rm = UnitState(id="a", hex="0301", road_mode=True)
-    r = fight(b, pos({"g": "0201", "a": rm}), ["g"], ["0301"], 2)
+    r = fight(b, pos({"g": "0201", "a": rm}), ["g"], ["0301"], [2])
     assert retreats(r) == [("a", ("0401",))]
     # a friendly unit in 0401: a normal unit could stack there, a Road Mode unit may not
-    r2 = fight(b, pos({"g": "0201", "a": rm, "a2": "0401"}), ["g"], ["0301"], 2)
+    r2 = fight(b, pos({"g": "0201", "a": rm, "a2": "0401"}), ["g"], ["0301"], [2])
     assert UnitEliminated(unit="a", hex="0301", case="AO-6.7M") in r2.events
     # off the road it cannot go at all
     off = make_map(
@@ -311,7 +305,7 @@ def test_road_mode_units_retreat_along_the_road_and_never_stack() -> None:
         pos({"g": "0201", "a": UnitState(id="a", hex="0301", road_mode=True)}),
         ["g"],
         ["0301"],
-        2,
+        [2],
     )
     assert r3.state.unit("a").status == "eliminated"
 
@@ -322,8 +316,220 @@ def test_a_road_mode_unit_ending_next_to_a_friend_on_the_road_survives() -> None
     # a in Road Mode defends 2 (AO-6.6K): 4-2 2-1, die 2: Dr1
     b = board(ROAD, [unit("g", strength=4), unit("a", "allied"), unit("a2", "allied")])
     rm = UnitState(id="a", hex="0301", road_mode=True)
-    r = fight(b, pos({"g": "0201", "a": rm, "a2": "0501"}), ["g"], ["0301"], 2)
+    r = fight(b, pos({"g": "0201", "a": rm, "a2": "0501"}), ["g"], ["0301"], [2])
     assert retreats(r) == [("a", ("0401",))]
     assert RoadColumnContact(unit="a", other="a2", hex="0401") in r.events
     a = r.state.unit("a")
     assert a.status == "on_map" and a.road_mode and a.must_leave_road_mode
+
+
+# == found by the rule audit: retreats (AO-10.2, 8.0, 8.2C, 5.3, 6.6J, 6.7M, 9.2F*) ===============
+# Adversarial cases on small synthetic maps with scripted dice, every outcome worked out by hand
+# from the rule text (AO-4.2, AO-6.6-6.7, AO-7.3, AO-9 to AO-13 and the errata). Maps carry no
+# supply sources unless they have an ``E`` hex with a road, so a defender is unsupplied at the
+# moment of combat (defence normal) unless every on-map neighbour is closed to its supply and no
+# supplied friend is within three hexes, when it is isolated (defence halved). ``LINE8`` is the
+# eight-hex line ``0101``-``0801``.
+#
+# German Initial CRT rows (1-2 1-1 2-1 3-1 4-1 5-1 6-1 7-1 8-1 9-1):
+#     1  Ar1 Dr1 Dr2 Dr3 Ex  Ex  De  De  De  De
+#     2  Ar1 Dr1 Dr1 Dr2 Ex  Ex  Ex  De  De  De
+#     4  Ar2 Ar1 Dr1 Dr1 Dr2 Dr3 Dr3 Ex  De  De
+#     6  Ar2 Ar2 Dr1 Dr1 Dr1 Dr2 Dr3 Dr3 Ex  De
+# Standard CRT rows:
+#     1  Ar1 Dr1 Dr1 Dr2 Dr3 Ex  Ex  Ex  De  De
+#     4  Ar3 Ar2 Ar1 Dr1 Dr2 Dr2 Dr2 Dr3 Ex  De
+#
+# Found by these tests, since fixed: "to a road" not ranked first (AO-10.2a), and retreats through
+# a full stack or a German infantry division (AO-8.0, AO-8.2C).
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-10.2a")
+def test_retreating_to_a_road_hex_ranks_first_even_off_the_road_hexside() -> None:
+    # g in 0202 controls 0301 and 0303; a in 0302 may go to 0401, 0402 or 0403, all clear.
+    # 0402 is a road hex (road 0402-0502) but the hexside 0302/0402 carries no road:
+    # retreating "to a road" is the first priority, so 0402 is the only best path.
+    m = make_map(G3, roads=["0402-0502"])
+    b = board(m, [unit("g", strength=8), unit("a", "allied")])
+    r = fight(b, cpos({"g": "0202", "a": "0302"}), ["g"], ["0302"], [2])  # 2-1 die 2: Dr1
+    assert retreats(r) == [("a", ("0402",))]
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-7.3D")
+@pytest.mark.rule("AO-7.2B")
+@pytest.mark.rule("AO-10.2a")
+def test_retreat_into_enemy_zoc_only_where_a_friend_negates_it() -> None:
+    # a in 0302, attacked by g in 0202; 0301/0303 are in g's ZOC, 0401/0402/0403 free.
+    # A friend in 0303 negates the ZOC there (AO-7.2B, the engine's reading of 7.3D).
+    m = make_map(G3)
+    b = board(m, [unit("g", strength=8), unit("a", "allied"), unit("f", "allied")])
+    s = cpos({"g": "0202", "a": "0302", "f": "0303"})
+    s = ok(b, s, StandingOrders(side="german", retreat="ask")).state
+    r = fight(b, s, ["g"], ["0302"], [2])
+    d = r.state.combat.pending
+    assert d is not None and d.kind == "retreat"
+    assert set(d.choices) == {("0401",), ("0402",), ("0403",)}  # fewest friends first
+    assert ("0301",) not in d.choices
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-10.2b")
+@pytest.mark.rule("AO-11.g")
+@pytest.mark.rule("AO-16.A")
+def test_never_into_impassable_full_distance_or_eliminated() -> None:
+    # a in 0201 ringed by g (0101) and the impassable 0301: isolated, defends 2.
+    # 8-2 4-1, Initial die 4: Dr2 - no way out: eliminated, 1 VP to the German
+    b = board(line_map(". . x . ."), [unit("g", strength=8), unit("a", "allied")])
+    done = fight(b, cpos({"g": "0101", "a": "0201"}), ["g"], ["0201"], [4])
+    assert (resolved(done).defence, resolved(done).result) == (2, "Dr2")
+    assert UnitEliminated(unit="a", hex="0201", case="AO-10.2b") in done.events
+    assert done.state.vp == VictoryPoints(german=1, allied=0)
+    # two rows: 0201's neighbours are 0101 (g), 0301 (impassable), 0102 (g's ZOC), 0202.
+    # Dr2 by the most direct path: 0202, then 0302 (0102 would come back to distance 1)
+    m = make_map(
+        """
+        . . x . .
+        . . . . .
+        """
+    )
+    b2 = board(m, [unit("g", strength=8), unit("a", "allied")])
+    done2 = fight(b2, cpos({"g": "0101", "a": "0201"}), ["g"], ["0201"], [1])
+    assert (resolved(done2).defence, resolved(done2).result) == (4, "Dr2")
+    assert retreats(done2) == [("a", ("0202", "0302"))]
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-8.0")
+@pytest.mark.rule("AO-10.2b")
+def test_a_retreat_through_a_full_stack_eliminates() -> None:
+    # a (0201), Dr2: the only direct path is 0301 (three Allied regiments) then 0401
+    b = board(LINE8, [unit("g", strength=8)] + [unit(f"a{i}", "allied") for i in range(4)])
+    s = cpos({"g": "0101", "a0": "0201", "a1": "0301", "a2": "0301", "a3": "0301"})
+    done = fight(b, s, ["g"], ["0201"], [1])  # 8-4 2-1, Initial die 1: Dr2
+    assert resolved(done).result == "Dr2"
+    assert done.state.unit("a0").status == "eliminated"
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-8.0")
+@pytest.mark.rule("AO-10.2b")
+@pytest.mark.rule("AO-16.A")
+def test_a_retreat_ending_overstacked_eliminates_with_vp() -> None:
+    b = board(LINE8, [unit("g", strength=8)] + [unit(f"a{i}", "allied") for i in range(4)])
+    s = cpos({"g": "0101", "a0": "0201", "a1": "0401", "a2": "0401", "a3": "0401"})
+    done = fight(b, s, ["g"], ["0201"], [1])  # Dr2: 0301 then 0401, which holds three
+    assert UnitEliminated(unit="a0", hex="0201", case="AO-8.0") in done.events
+    assert done.state.vp == VictoryPoints(german=1, allied=0)
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-8.2C")
+@pytest.mark.rule("AO-10.2b")
+def test_a_retreat_ending_on_a_german_infantry_division_eliminates() -> None:
+    b = board(LINE8, [unit("a", "allied", strength=8), unit("g", strength=2), unit("d", size="XX")])
+    s = cpos({"a": "0101", "g": "0201", "d": "0301"}, side="allied")
+    done = fight(b, s, ["a"], ["0201"], [6])  # 8-2 4-1, Standard die 6: Dr1 - onto d
+    assert resolved(done).result == "Dr1"
+    assert done.state.unit("g").status == "eliminated"
+    assert done.state.vp == VictoryPoints(german=0, allied=1)
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-8.2C")
+@pytest.mark.rule("AO-10.2b")
+def test_a_retreat_through_a_german_infantry_division_eliminates() -> None:
+    b = board(LINE8, [unit("a", "allied", strength=8), unit("g", strength=2), unit("d", size="XX")])
+    s = cpos({"a": "0101", "g": "0201", "d": "0301"}, side="allied")
+    done = fight(b, s, ["a"], ["0201"], [1])  # 8-2 4-1, Standard die 1: Dr3 through d
+    assert resolved(done).result == "Dr3"
+    assert done.state.unit("g").status == "eliminated"
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-9.7P")
+@pytest.mark.rule("AO-5.3M")
+@pytest.mark.rule("AO-16.A")
+def test_allied_dr2_onto_the_edge_stops_there_dormant_and_scores_nothing() -> None:
+    m = line_map("e . . . .")
+    b = board(m, [unit("g", strength=8), unit("a", "allied")])
+    done = fight(b, cpos({"g": "0301", "a": "0201"}), ["g"], ["0201"], [1])  # 2-1 die 1: Dr2
+    assert resolved(done).result == "Dr2"
+    assert retreats(done) == [("a", ("0101",))]
+    assert done.state.unit("a").status == "dormant" and done.state.vp == VictoryPoints()
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-5.3N")
+@pytest.mark.rule("AO-16.A")
+def test_a_german_with_a_live_path_is_not_eliminated_by_an_edge_next_to_it() -> None:
+    m = make_map(
+        """
+        e . . .
+        . . . .
+        """
+    )
+    b = board(m, [unit("a", "allied", strength=8), unit("g")])
+    # g in 0201: one away are 0101 (edge: never), 0102 and 0202 (0202 in a's ZOC from 0301)
+    done = fight(b, cpos({"a": "0301", "g": "0201"}, side="allied"), ["a"], ["0201"], [2])
+    assert resolved(done).result == "Dr1"  # Standard 2-1 die 2
+    assert retreats(done) == [("g", ("0102",))]
+    assert done.state.vp == VictoryPoints()
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-6.7M")
+def test_a_road_mode_retreat_may_not_pass_a_friend_on_the_road() -> None:
+    m = line_map(". . . . . .", roads=["0101-0201-0301-0401-0501-0601"])
+    b = board(m, [unit("g", strength=4), unit("a", "allied"), unit("f", "allied")])
+    s = cpos({"g": "0101", "a": UnitState(id="a", hex="0201", road_mode=True), "f": "0301"})
+    done = fight(b, s, ["g"], ["0201"], [1])  # 4-2 2-1, Initial die 1: Dr2 through f
+    assert resolved(done).result == "Dr2"
+    assert UnitEliminated(unit="a", hex="0201", case="AO-6.7M") in done.events
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-9.2F*")
+@pytest.mark.rule("AO-10.1a")
+def test_a_unit_retreated_into_a_stack_retreats_with_it_on_a_later_dr() -> None:
+    b = board(
+        LINE8,
+        [
+            unit("g1", strength=8),
+            unit("g2", strength=8),
+            unit("a1", "allied"),
+            unit("a2", "allied"),
+        ],
+    )
+    # g1 8-4 2-1 die 2: Dr1, a1 to 0301 (a2's hex)
+    s = cpos({"g1": "0101", "a1": "0201", "a2": "0301", "g2": "0501"})
+    s = fight(b, s, ["g1"], ["0201"], [2]).state
+    assert s.unit("a1").hex == "0301"
+    # g2 can't reach 0301 (0401 between); move nothing - attack from 0401 instead
+    s = s.replace_units([UnitState(id="g2", hex="0401")])
+    r = ok(b, s, attack(["g2"], ["0301"]))
+    # a2 only counts; 0301 ringed by 0201 (g1's ZOC) and g2 in 0401: isolated, 4 -> 2
+    assert (declared(r).defence, declared(r).column) == (2, "4-1")
+    done = ok(b, r.state, ResolveAttacks(), [3])  # Initial 4-1 die 3: Dr3
+    assert resolved(done).result == "Dr3"
+    # both are eliminated: the only exits are German-held or German-controlled
+    assert {done.state.unit(u).status for u in ("a1", "a2")} == {"eliminated"}
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-6.6J")
+@pytest.mark.rule("AO-7.3D")
+def test_a_road_mode_enemy_does_not_block_a_retreat_next_to_it() -> None:
+    # g2 in Road Mode in 0401 controls only 0401: a (Dr1 from 0201) may stop in 0301
+    m = line_map(". . . . . .", roads=["0101-0201-0301-0401-0501-0601"])
+    b = board(m, [unit("g1", strength=8), unit("g2"), unit("a", "allied")])
+    s = cpos({"g1": "0101", "a": "0201", "g2": UnitState(id="g2", hex="0401", road_mode=True)})
+    done = fight(b, s, ["g1"], ["0201"], [2])  # 8-4 2-1, Initial die 2: Dr1
+    assert retreats(done) == [("a", ("0301",))]
+    # g2 in normal mode controls 0301: a is ringed in (isolated, 2), 8-2 4-1, Initial
+    # die 6: Dr1 - nowhere to go but the controlled 0301: eliminated (AO-7.3D)
+    s2 = cpos({"g1": "0101", "a": "0201", "g2": "0401"})
+    done2 = fight(b, s2, ["g1"], ["0201"], [6])
+    assert resolved(done2).result == "Dr1"
+    assert UnitEliminated(unit="a", hex="0201", case="AO-7.3D") in done2.events

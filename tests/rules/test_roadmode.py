@@ -4,23 +4,27 @@ from __future__ import annotations
 
 import pytest
 
-from rules.commands import ENTER_ROAD_MODE, EndPhase, Move
+from rules.commands import ENTER_ROAD_MODE, LEAVE_ROAD_MODE, EndPhase, Move
 from rules.engine import Applied, apply
 from rules.events import RoadModeChanged, UnitEliminated
 from rules.movement import legal_moves
 from rules.rejection import Rejection
-from rules.roadmode import check_phase, road_mode_cost, road_mode_strength
+from rules.roadmode import check_phase, road_mode_cost, road_mode_strength, road_rate
 from rules.state import UnitState
-from tests.enginekit import board, costs, ended, line_map, make_map, outcome, position, unit
-
-
-def road(n: int, codes: str | None = None, **kw: list[str]):  # type: ignore[no-untyped-def]
-    hexes = [f"{c:02d}01" for c in range(1, n + 1)]
-    return line_map(codes or " ".join(["."] * n), roads=["-".join(hexes)], **kw)
-
-
-def rm(uid: str, hex_id: str, **kw: object) -> UnitState:
-    return UnitState(id=uid, hex=hex_id, road_mode=True, **kw)  # type: ignore[arg-type]
+from tests.enginekit import (
+    board,
+    costs,
+    ended,
+    line_map,
+    make_map,
+    moved,
+    oob_profiles,
+    outcome,
+    position,
+    rm,
+    road,
+    unit,
+)
 
 
 @pytest.mark.rule("AO-6.2A")
@@ -241,3 +245,230 @@ def test_forced_exit_at_the_start_of_the_initial_movement_phase() -> None:
     assert outcome(b, t, "j", "0501") == 1
     assert outcome(b, t, "j", "0501 0401") == "AO-5.2J"
     assert costs(b, t, "m") == {}
+
+
+# == found by the rule audit: Road Mode (AO-6, AO-12.6, AO-8.3F) ==================================
+# Every expected outcome is worked out by hand from the rule text (with its errata) or, where the
+# text is ambiguous, from the reading in ``docs/rules-notes.md``.
+# Found by these tests, since fixed: forced Road Mode exits before dormant reactivation
+# (AO-6.7L*).
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-12.6")
+@pytest.mark.rule("AO-6.3C")
+def test_halved_allowance_and_road_mode_changes() -> None:
+    b = board(road(4), [unit("am", "allied", mech=True, ma=12), unit("gm", mech=True, ma=10)])
+    # 12 // 2 = 6: exactly the 6 MP to enter Road Mode, then nothing left
+    sa = position({"am": UnitState(id="am", hex="0101", supply="unsupplied")}, side="allied")
+    assert outcome(b, sa, "am", ENTER_ROAD_MODE) == 6
+    assert outcome(b, sa, "am", f"{ENTER_ROAD_MODE} 0201") == "AO-5.2J"
+    moves = legal_moves(b, sa, "am", road_mode=True)
+    assert set(moves) == {"0101"} and moves["0101"].cost == 6
+    # 10 // 2 = 5 < 6: may not enter Road Mode at all
+    sg = position({"gm": UnitState(id="gm", hex="0101", supply="isolated")})
+    assert outcome(b, sg, "gm", ENTER_ROAD_MODE) == "AO-6.3C"
+    assert legal_moves(b, sg, "gm", road_mode=True) == {}
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-6.3C")
+def test_mode_changes_cost_three_or_six_and_need_a_road_hex() -> None:
+    m = line_map(". . .", roads=["0201-0301"])
+    b = board(m, [unit("f", ma=8), unit("m", mech=True, ma=13)])
+    s = position({"f": "0101"})
+    assert outcome(b, s, "f", ENTER_ROAD_MODE) == "AO-6.3C"
+    assert outcome(b, s, "f", f"0201 {ENTER_ROAD_MODE}") == 4
+    assert outcome(b, s, "f", f"0201 {ENTER_ROAD_MODE} 0301 {LEAVE_ROAD_MODE}") == 1 + 3 + 1 + 3
+    s = position({"m": "0201"})
+    assert outcome(b, s, "m", f"{ENTER_ROAD_MODE} 0301 {LEAVE_ROAD_MODE}") == 6 + 1 + 6
+    s = position({"m": rm("m", "0301")})
+    assert outcome(b, s, "m", LEAVE_ROAD_MODE) == 6
+    assert outcome(b, s, "m", ENTER_ROAD_MODE) == "AO-6.3C"
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-6.2A")
+@pytest.mark.rule("AO-6.2B")
+@pytest.mark.rule("AO-5.2K")
+def test_road_mode_in_the_mechanized_phase_only_for_mech_units_out_of_combat() -> None:
+    b = board(road(6), [unit("m", mech=True, ma=10), unit("c", mech=True), unit("f")])
+    s = position(
+        {"m": "0101", "c": UnitState(id="c", hex="0401", in_combat=True), "f": rm("f", "0601")},
+        phase="mechanized_movement",
+    )
+    assert outcome(b, s, "m", f"{ENTER_ROAD_MODE} 0201") == 7
+    assert outcome(b, s, "c", ENTER_ROAD_MODE) == "AO-5.2K"
+    assert outcome(b, s, "f", LEAVE_ROAD_MODE) == "AO-5.2K"
+    assert outcome(b, s, "f", "0501") == "AO-5.2K"
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-6.5F")
+def test_road_mode_only_through_road_or_intact_bridge_hexsides() -> None:
+    m = make_map(
+        ". . . . . .\n. . . . . .",
+        roads=["0101-0201-0301-0401-0501-0601", "0101-0102"],
+        fords=["0201/0301"],
+        bridges=["0401/0501"],
+        rivers=["0501/0601"],
+    )
+    b = board(m, [unit("g", ma=10)])
+    s = position({"g": rm("g", "0101")})
+    # non-road hexside (0101 -> 0202 is not adjacent; use 0101 -> 0102 by road, -> 0202 off it)
+    assert outcome(b, s, "g", "0102") == 1
+    assert outcome(b, s, "g", "0102 0202") == "AO-6.5F"
+    # a road over a ford is closed to Road Mode (rules notes AO-6.5F)
+    assert outcome(b, s, "g", "0201 0301") == "AO-6.5F"
+    # an unbridged river under the road is closed too
+    s = position({"g": rm("g", "0501")})
+    assert outcome(b, s, "g", "0601") == "AO-6.5F"
+    # an intact bridge is open, an interdicted one is not
+    s = position({"g": rm("g", "0401")})
+    assert outcome(b, s, "g", "0501") == 1
+    s = position({"g": rm("g", "0401")}, interdicted_german=["0401/0501"])
+    assert outcome(b, s, "g", "0501") == "AO-6.5F"
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-6.5H1")
+@pytest.mark.rule("AO-6.5H2")
+@pytest.mark.rule("AO-6.5H3")
+def test_road_mode_rates_by_side_and_class() -> None:
+    b = board(
+        road(24),
+        [
+            unit("am", "allied", mech=True, ma=1),
+            unit("af", "allied", ma=1),
+            unit("gm", mech=True, ma=1),
+            unit("gf", ma=1),
+        ],
+    )
+    reach = {}
+    for uid, side in (("am", "allied"), ("af", "allied"), ("gm", "german"), ("gf", "german")):
+        s = position({uid: rm(uid, "0101")}, side=side)  # type: ignore[arg-type]
+        reach[uid] = max(int(h[:2]) for h in costs(b, s, uid)) - 1
+    # one MP buys 2 road hexes (mech, German foot) or 10 (Allied foot)
+    assert reach == {"am": 2, "af": 10, "gm": 2, "gf": 2}
+    assert [road_rate(b.defs[u]) for u in ("am", "af", "gm", "gf")] == [2, 10, 2, 2]
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-6.5G")
+def test_road_mode_spacing_checked_in_the_middle_of_a_path() -> None:
+    # 0301 (odd row) has 0302 as its SE neighbour; the spur road 0301-0302 connects them
+    roads = ["0101-0201-0301-0401-0501-0601"]
+    spur = make_map(". . . . . .\n. . . . . .", roads=[*roads, "0301-0302"])
+    plain = make_map(". . . . . .\n. . . . . .", roads=roads)
+    units = [unit("g", ma=6), unit("f")]
+    s = position({"g": rm("g", "0101"), "f": "0302"})
+    assert outcome(board(spur, units), s, "g", "0201 0301 0401 0501") == "AO-6.5G"
+    assert "0501" not in costs(board(spur, units), s, "g", road_mode=True)
+    # adjacent but not connected by road: allowed (rules notes AO-6.5G)
+    assert outcome(board(plain, units), s, "g", "0201 0301 0401 0501") == 2
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-11.h")
+@pytest.mark.rule("AO-6.5F")
+def test_west_wall_not_entered_in_road_mode_but_left() -> None:
+    b = board(road(4, ". W . W"), [unit("g", ma=8)])
+    s = position({"g": rm("g", "0101")})
+    assert outcome(b, s, "g", "0201") == "AO-11.h"
+    # a unit in a West Wall road hex may enter Road Mode there and drive out (rules notes)
+    s = position({"g": "0201"})
+    assert outcome(b, s, "g", f"{ENTER_ROAD_MODE} 0301") == 4
+    assert outcome(b, s, "g", f"{ENTER_ROAD_MODE} 0301 0401") == "AO-11.h"
+    # in normal mode along the road the West Wall costs nothing extra
+    assert outcome(b, s, "g", "0301 0401") == 2
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-6.7L*")
+@pytest.mark.rule("AO-12.6")
+def test_forced_exit_with_real_units_eliminates_exactly_those_under_twelve_ma() -> None:
+    """Errata to 6.7L: "any unit with a Movement Allowance of less than twelve cannot leave Road
+    Mode if it is unsupplied or isolated ... it is eliminated"; with 12 or more it can."""
+    profiles = oob_profiles()
+    hexes = [f"{i:02d}01" for i in range(1, 2 * len(profiles) + 2)]
+    m = road(len(hexes))
+    for supply in ("unsupplied", "isolated", "supplied"):
+        for side in ("german", "allied"):
+            mine = [d for d in profiles if d.side == side]
+            b = board(m, mine)
+            rows = {
+                d.id: rm(d.id, hexes[2 * i], must_leave_road_mode=True, supply=supply)
+                for i, d in enumerate(mine)
+            }
+            s = position(rows, side=side, phase="supply_judgment")
+            t = ended(b, s)
+            assert t.phase == "initial_movement"
+            for d in mine:
+                u = t.unit(d.id)
+                dies = supply != "supplied" and d.movement < 12
+                assert (u.status == "eliminated") is dies, (d.id, supply)
+                if not dies:
+                    assert not u.road_mode and u.mp_spent == (6 if d.mechanized else 3)
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-6.7L*")
+def test_forced_exit_leaves_the_rest_of_the_allowance_to_move() -> None:
+    b = board(road(8, ". r r r r r r r"), [unit("m", mech=True, ma=10)])
+    s = position({"m": _forced("m", "0101")}, phase="supply_judgment")
+    t = ended(b, s)
+    assert t.unit("m").mp_spent == 6 and not t.unit("m").road_mode
+    c = costs(b, t, "m")
+    assert c == {"0201": 1, "0301": 2, "0401": 3, "0501": 4}
+    assert outcome(b, t, "m", "0201 0301 0401 0501 0601") == "AO-5.2J"
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-6.7L*")
+@pytest.mark.rule("AO-5.3M")
+def test_forced_exit_elimination_comes_before_dormant_reactivation() -> None:
+    m = road(4, "e . . .")
+    b = board(m, [unit("d", "allied"), unit("r", "allied", ma=4)])
+    s = position(
+        {
+            "d": UnitState(id="d", hex="0101", status="dormant"),
+            # the only live Allied unit next to d: unsupplied, 4 // 2 = 2 < 3, eliminated
+            "r": _forced("r", "0201", supply="unsupplied"),
+        },
+        side="allied",
+        phase="supply_judgment",
+    )
+    t = ended(b, s)
+    assert t.unit("r").status == "eliminated"
+    assert t.unit("d").status == "dormant"
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-6.7L*")
+def test_forced_exit_of_a_foot_unit_with_a_halved_allowance_of_three_or_more() -> None:
+    """Documented reading (rules notes AO-6.7L*): "cannot pay -> eliminated" for every unit, so
+    an unsupplied non-mech unit with MA 6-11 pays 3 and survives, although the errata's "any unit
+    with a Movement Allowance of less than twelve" would eliminate it. No real counter has such
+    an MA (non-mech MAs are 3 and 4), so the readings never differ in play."""
+    b = board(road(3), [unit("f", ma=8)])
+    s = position({"f": _forced("f", "0101", supply="unsupplied")}, phase="supply_judgment")
+    t = ended(b, s)
+    assert t.unit("f").status == "on_map" and t.unit("f").mp_spent == 3
+    assert costs(b, t, "f") == {"0201": 1}
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-8.3F")
+@pytest.mark.rule("AO-6.5G")
+def test_road_mode_reinforcements_leave_a_shared_edge_hex_one_by_one() -> None:
+    """Documented reading (rules notes AO-8.3F): no destacking cost and no Road Mode spacing for
+    units on Allied Map Edge hexes."""
+    m = road(5, "e . . . .")
+    b = board(m, [unit("a1", "allied", ma=4), unit("a2", "allied", ma=4)])
+    s = position({"a1": rm("a1", "0101"), "a2": rm("a2", "0101")}, side="allied")
+    # 0201 is road-connected to 0101, where a2 waits: allowed, 1 MP for up to 10 road hexes
+    assert outcome(b, s, "a1", "0201 0301 0401") == 1
+    t = moved(b, s, "a1", "0201 0301 0401")
+    # a2 may follow as far as the spacing rule allows: 0201, not 0301 (next to a1 on 0401)
+    assert outcome(b, t, "a2", "0201") == 1
+    assert outcome(b, t, "a2", "0201 0301") == "AO-6.5G"

@@ -9,20 +9,21 @@ from rules.commands import EndPhase, Move, Place
 from rules.dice import SeededDice
 from rules.engine import Applied, apply
 from rules.events import PhaseBegan, PhaseSkipped, SupplyChanged
+from rules.movement import legal_moves
 from rules.rejection import Rejection
-from rules.state import UnitState, initial_state
-from tests.enginekit import board, ended, line_map, outcome, position, unit
+from rules.state import Board, GameState, Phase, UnitState, initial_state
+from tests.enginekit import board, costs, ended, line_map, outcome, position, unit
 
 
-def _board():  # type: ignore[no-untyped-def]
+def _board() -> Board:
     return board(
         line_map(". . . . . . . ."),
         [unit("g", ma=6), unit("m", mech=True, ma=8), unit("a", "allied"), unit("r", "allied")],
     )
 
 
-def _walk(b, s, n):  # type: ignore[no-untyped-def]
-    seen = []
+def _walk(b: Board, s: GameState, n: int) -> tuple[GameState, list[tuple[int, str, Phase]]]:
+    seen: list[tuple[int, str, Phase]] = []
     for _ in range(n):
         r = apply(b, s, EndPhase(), SeededDice(b"walk"))  # GT6+: the CRT switch roll
         assert isinstance(r, Applied), r
@@ -189,3 +190,49 @@ def test_gt1_no_allied_reinforcements() -> None:
     r = apply(b, s, Place(unit="r", hex="0701"))
     assert isinstance(r, Rejection) and r.case == "AO-4.2g"
     assert sequence.reinforcements_allowed(position({}, turn=2, side="allied"))
+
+
+# == found by the rule audit: the lost Game-Turn 1 phases (AO-4.2b/c/f) ===========================
+# Found by these tests, since fixed: movement in the lost GT1 Initial Movement Phase (AO-4.2c).
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-4.2c")
+@pytest.mark.rule("AO-4.2b")
+@pytest.mark.rule("AO-4.2f")
+def test_game_turn_one_lost_phases_german_supply_and_mech_phase() -> None:
+    b = board(
+        line_map(". . . . . . . . . . . ."),
+        [unit("m", mech=True, ma=10), unit("c", mech=True), unit("f"), unit("a", "allied")],
+    )
+    s = position(
+        {
+            "m": UnitState(id="m", hex="0101", supply="unsupplied"),
+            "c": "0601",
+            "f": "0801",
+            "a": UnitState(id="a", hex="1201"),
+        },
+        turn=1,
+        phase="reinforcement",
+    )
+    s = ended(b, s)  # supply judgment: every German unit supplied (AO-4.2b)
+    assert s.unit("m").supply == "supplied"
+    s = ended(b, s)  # the Initial Movement Phase is lost (AO-4.2c)
+    assert s.phase == "combat"
+    s = ended(b, s.replace_units([UnitState(id="c", hex="0601", in_combat=True)]))
+    assert s.phase == "mechanized_movement"
+    assert max(costs(b, s, "m").values()) == 4  # full MA, up to 0501 (c sits in 0601)
+    assert outcome(b, s, "c", "0701") == "AO-4.2f"
+    assert outcome(b, s, "f", "0901") == "AO-4.2f"
+    # the Allied Initial Movement Phase is lost as well
+    s = ended(b, s, 3)
+    assert (s.side, s.phase) == ("allied", "combat")
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-4.2c")
+def test_no_movement_in_a_lost_game_turn_one_initial_phase() -> None:
+    b = board(line_map(". . ."), [unit("g")])
+    s = position({"g": "0101"}, turn=1, phase="initial_movement")
+    assert outcome(b, s, "g", "0201") == "AO-4.2c"
+    assert legal_moves(b, s, "g") == {}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.resources
 import math
 from pathlib import Path
 
@@ -23,11 +22,7 @@ from scenarios.loader import load_map, load_oob, setup_entries
 from scenarios.placement import PlacementError, Spot, km_between, place
 from scenarios.setup import front_line_units, historical_setup
 from tests.fixtures_maps import fixture_map, fixture_map_data
-
-HAVE_REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json").is_file()
-needs_real_map = pytest.mark.skipif(
-    not HAVE_REAL_MAP, reason="scenarios/ardennes/map.json not built"
-)
+from tests.realmap import needs_real_map
 
 # -- start line on the fixture map (start line between columns 10 and 11) ---------------------
 

@@ -7,8 +7,6 @@ reported (or the refusal), for the right reason.
 
 from __future__ import annotations
 
-import importlib.resources
-
 import msgspec
 import pytest
 from hypothesis import given, settings
@@ -25,9 +23,9 @@ from rules.units import Side
 from scenarios import load_board, load_map
 from scenarios.setup import front_line_units
 from tests.enginekit import scenario_start
+from tests.realmap import needs_real_map
 
-HAVE_REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json").is_file()
-pytestmark = pytest.mark.skipif(not HAVE_REAL_MAP, reason="scenarios/ardennes/map.json not built")
+pytestmark = needs_real_map
 
 
 @pytest.fixture(scope="module")

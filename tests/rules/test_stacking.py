@@ -4,12 +4,23 @@ from __future__ import annotations
 
 import pytest
 
+from rules import stacking
 from rules.commands import Move, Place
 from rules.engine import Applied, apply
 from rules.rejection import Rejection
 from rules.stacking import check_stack, over_limit
 from rules.state import UnitState
-from tests.enginekit import board, line_map, make_map, outcome, position, unit
+from tests.enginekit import (
+    board,
+    costs,
+    line_map,
+    make_map,
+    oob_profiles,
+    outcome,
+    position,
+    road,
+    unit,
+)
 
 
 @pytest.mark.rule("AO-8.0")
@@ -113,3 +124,95 @@ def test_no_stacking_limit_for_allied_units_on_map_edge_hexes() -> None:
     assert check_stack(m, b.defs["a0"], "0101", [b.defs[i] for i in ids[1:]]) is None
     # leaving an edge hex pays no destacking (the hex stands for a larger off-map area)
     assert outcome(b, s, "a0", "0201") == 1
+
+
+# == found by the rule audit: stacking (AO-8, AO-5.2H) ============================================
+# Every expected outcome is worked out by hand from the rule text (with its errata) or, where the
+# text is ambiguous, from the reading in ``docs/rules-notes.md``.
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-8.1A")
+@pytest.mark.rule("AO-5.2H")
+def test_passing_through_a_friend_costs_stacking_and_destacking() -> None:
+    b = board(
+        line_map(". . . ."),
+        [
+            unit("m14", mech=True, ma=14),
+            unit("m13", mech=True, ma=13),
+            unit("f6", ma=6),
+            unit("f5", ma=5),
+            unit("x", ma=1),
+        ],
+    )
+    for uid, ma_ok in (("m14", True), ("m13", False), ("f6", True), ("f5", False)):
+        s = position({uid: "0101", "x": "0201"})
+        expected = 14 if uid.startswith("m") else 6
+        assert outcome(b, s, uid, "0201 0301") == (expected if ma_ok else "AO-5.2J")
+        assert ("0301" in costs(b, s, uid)) is ma_ok
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-8.0")
+def test_the_limit_holds_in_every_hex_of_a_path() -> None:
+    b = board(
+        line_map(". . . ."),
+        [unit("m", mech=True, ma=40), unit("x"), unit("y"), unit("z")],
+    )
+    s = position({"m": "0101", "x": "0201", "y": "0201", "z": "0201"})
+    assert outcome(b, s, "m", "0201") == "AO-8.0"
+    assert outcome(b, s, "m", "0201 0301") == "AO-8.0"
+    assert costs(b, s, "m") == {}
+    s = position({"m": "0101", "x": "0201", "y": "0201"})
+    assert outcome(b, s, "m", "0201 0301") == 14
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-8.2C")
+def test_german_infantry_division_stacks_with_nothing_even_in_passing() -> None:
+    b = board(
+        line_map(". . . ."),
+        [unit("vg", ma=40, size="XX"), unit("r", ma=40), unit("ab", "allied", ma=40, size="X")],
+    )
+    s = position({"r": "0101", "vg": "0201"})
+    assert outcome(b, s, "r", "0201 0301") == "AO-8.2C"
+    s = position({"vg": "0101", "r": "0201"})
+    assert outcome(b, s, "vg", "0201 0301") == "AO-8.2C"
+    assert costs(b, s, "vg") == {}
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-5.2H")
+@pytest.mark.rule("AO-8.1A")
+def test_no_real_unit_can_stack_and_unstack_in_one_phase() -> None:
+    profiles = oob_profiles()
+    assert {d.movement for d in profiles} >= {3, 4, 10, 12}
+    m = road(6)  # roads make every step 1 MP: the cheapest case
+    for d in profiles:
+        f1 = unit("f1", d.side)
+        f2 = unit("f2", d.side)
+        b = board(m, [d, f1, f2])
+        side = d.side
+        # through a friend: never
+        s = position({d.id: "0101", "f1": "0201"}, side=side)
+        assert "0301" not in costs(b, s, d.id), d.id
+        if d.is_german_infantry_division:
+            continue  # it cannot stack at all (AO-8.2C)
+        # out of one stack and into another: never
+        s = position({d.id: "0101", "f1": "0101", "f2": "0201"}, side=side)
+        assert "0201" not in costs(b, s, d.id), d.id
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-8.3F")
+def test_no_stacking_limit_nor_destacking_cost_on_allied_edge_hexes() -> None:
+    b = board(
+        road(3, "e . ."),
+        [unit(f"a{i}", "allied", ma=4) for i in range(5)],
+    )
+    s = position({f"a{i}": "0101" for i in range(5)}, side="allied")
+    assert stacking.over_limit(b, s) == []
+    assert outcome(b, s, "a0", "0201") == 1
+    # the same five on a live hex break the limit
+    s = position({f"a{i}": "0201" for i in range(5)}, side="allied")
+    assert stacking.over_limit(b, s) == ["0201"]

@@ -8,8 +8,6 @@ SE (C+1, R+1), SW (C, R+1), NW (C, R-1).
 
 from __future__ import annotations
 
-import importlib.resources
-
 import msgspec
 import pytest
 from hypothesis import given
@@ -29,9 +27,20 @@ from rules.supply import (
     supply_of,
     with_supply_markers,
 )
-from tests.enginekit import board, make_map, position, scenario_start, unit
-
-HAVE_REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json").is_file()
+from rules.units import Side
+from tests.enginekit import (
+    attack,
+    board,
+    cpos,
+    declared,
+    make_map,
+    meuse,
+    ok,
+    position,
+    rm,
+    unit,
+)
+from tests.realmap import RealScenario
 
 # A 7x3 map: row 2 carries a road 0402-0502-0602-0702 to the German east-edge hex 0702.
 #   row 1:  0101 0201 0301 0401 0501 0601 0701
@@ -49,8 +58,9 @@ G_UNITS = [unit(f"g{i}") for i in range(1, 6)]
 A_UNITS = [unit(f"a{i}", "allied") for i in range(1, 6)]
 
 
-def judge(b: Board, s: GameState, side: str = "german") -> dict[str, Supply]:
-    return supply_judgment(b, s, side)  # type: ignore[arg-type]
+def judge(b: Board, s: GameState, side: Side = "german", **kw: object) -> dict[str, Supply]:
+    """The Supply Judgment of ``side`` (``kw``: ``always_supplied``, ...)."""
+    return dict(supply_judgment(b, s, side, **kw))  # type: ignore[arg-type]
 
 
 # -- sources -------------------------------------------------------------------------------------
@@ -342,30 +352,26 @@ def test_supply_effects_chart() -> None:
     assert [supplied_movement(7, s) for s in ("supplied", "unsupplied", "isolated")] == [7, 3, 3]
     d = unit("g1", ma=7)
     for sup in ("supplied", "unsupplied", "isolated"):
-        us = UnitState(id="g1", hex="0101", supply=sup)  # type: ignore[arg-type]
-        assert movement_allowance(d, us) == supplied_movement(7, sup)  # type: ignore[arg-type]
+        us = UnitState(id="g1", hex="0101", supply=sup)
+        assert movement_allowance(d, us) == supplied_movement(7, sup)
 
 
 # -- the real map ---------------------------------------------------------------------------------
 
 
-def _real_setup() -> tuple[Board, GameState]:
-    return scenario_start(1)
-
-
-@pytest.mark.skipif(not HAVE_REAL_MAP, reason="compiled map not present")
-def test_scenario_1_setup_everyone_supplied_on_game_turn_1() -> None:
-    b, s = _real_setup()
+def test_scenario_1_setup_everyone_supplied_on_game_turn_1(real_scenario: RealScenario) -> None:
+    b, s = real_scenario(1)
     for side in ("german", "allied"):
-        it = interdiction_for(b, s, side, 1)  # type: ignore[arg-type]
+        it = interdiction_for(b, s, side, 1)
         st_ = msgspec.structs.replace(s, interdicted=Interdiction(**{side: it}))
-        got = supply_judgment(b, st_, side)  # type: ignore[arg-type]
+        got = supply_judgment(b, st_, side)
         assert got and set(got.values()) == {"supplied"}, side
 
 
-@pytest.mark.skipif(not HAVE_REAL_MAP, reason="compiled map not present")
-def test_scenario_1_setup_germans_trace_supply_without_the_gt1_rule() -> None:
-    b, s = _real_setup()
+def test_scenario_1_setup_germans_trace_supply_without_the_gt1_rule(
+    real_scenario: RealScenario,
+) -> None:
+    b, s = real_scenario(1)
     s = msgspec.structs.replace(
         s, turn=2, interdicted=Interdiction(german=interdiction_for(b, s, "german", 1))
     )
@@ -429,3 +435,273 @@ def test_adding_an_enemy_unit_never_improves_supply(
     )
     for uid, sup in before.items():
         assert RANK[after[uid]] >= RANK[sup], (uid, sup, after[uid])
+
+
+# == found by the rule audit: supply (AO-12) ======================================================
+# Every expected outcome is worked out by hand from the rule text (with its errata) or, where the
+# text is ambiguous, from the reading in ``docs/rules-notes.md``.
+# Map codes (``tests/enginekit.py``): ``e`` Allied Map Edge hex (section W unless remapped), ``E``
+# German east-edge hex (a German supply source and entry hex when a road leaves it), ``x``
+# impassable. Units are 4-8 (strength 4, MA 8) unless given otherwise.
+
+
+GS = [unit(f"g{i}") for i in range(1, 5)]
+
+
+AS = [unit(f"a{i}", "allied") for i in range(1, 5)]
+
+
+# Nine hexes in a row, the German source at 0901. Unbridged: a road on each bank of the Meuse
+# (0401/0501), none across it. Bridged: one road over a Meuse bridge.
+MEUSE_OPEN = meuse(
+    make_map(
+        ". . . . . . . . E",
+        roads=["0101-0201-0301-0401", "0501-0601-0701-0801-0901"],
+        rivers=["0401/0501"],
+    ),
+    "0401/0501",
+)
+
+
+MEUSE_BRIDGE = meuse(
+    make_map(
+        ". . . . . . . . E",
+        roads=["0101-0201-0301-0401-0501-0601-0701-0801-0901"],
+        bridges=["0401/0501"],
+    ),
+    "0401/0501",
+)
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-12.1A")
+@pytest.mark.rule("AO-12.1C")
+@pytest.mark.rule("AO-13.2B")
+def test_supply_across_the_meuse_only_off_road_within_three_hexes_or_by_an_open_bridge() -> None:
+    """AO-12.1A: at most three hexes to a road "which road must then run uninterrupted by
+    interdicted bridge hex-sides ... to a supply source"; AO-12.1C: the first three hexes "may
+    transit any type of terrain except Impassable hexes" (a river is terrain); AO-13.2B: the
+    road crossing an interdicted bridge "may not be used for supply"."""
+    b = board(MEUSE_OPEN, GS)
+    # g1 stands on the west-bank road, but that road does not reach a source: the net is
+    # 0501-0901 and 0501 is four hexes away. g2 crosses the river off the road: 0301, 0401,
+    # 0501 - three hexes.
+    assert judge(b, position({"g1": "0101", "g2": "0201"})) == {
+        "g1": "unsupplied",
+        "g2": "supplied",
+    }
+    bb = board(MEUSE_BRIDGE, GS)
+    s = position({"g1": "0101", "g2": "0201", "g3": "0401", "g4": "0501"})
+    assert set(judge(bb, s).values()) == {"supplied"}
+    # the bridge interdicted for the German: west of it nobody traces across, not even one
+    # hex off the road (documented reading of AO-13.2B); 0501 is on the net
+    cut = position(
+        {"g1": "0101", "g2": "0201", "g3": "0401", "g4": "0501"}, interdicted_german=["0401/0501"]
+    )
+    assert judge(bb, cut) == {
+        "g1": "unsupplied",
+        "g2": "unsupplied",
+        "g3": "unsupplied",
+        "g4": "supplied",
+    }
+    # interdicted for the Allies only: no effect on German supply (AO-13.5F)
+    other = position({"g1": "0101"}, interdicted_allied=["0401/0501"])
+    assert judge(bb, other) == {"g1": "supplied"}
+
+
+# Two rows; the road 0101-0201-0301-0401 leaves the map at the east-edge hex 0401.
+EAST_SOURCE = make_map(
+    """
+    . . . E
+    . . . .
+    """,
+    roads=["0101-0201-0301-0401"],
+)
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-12.2D")
+@pytest.mark.rule("AO-7.2B")
+@pytest.mark.rule("AO-6.6J")
+def test_a_german_source_is_shut_by_allied_presence_or_control_and_reopened_by_a_german() -> None:
+    """AO-12.2D: "German supply is traced to any road hexside on the East edge of the map"; the
+    road must run "uninterrupted by ... Enemy occupied or controlled hexes" (AO-12.1A), which
+    the source hex is too; a friendly unit negates enemy ZOC (AO-7.2B); a Road Mode unit
+    controls only its own hex (AO-6.6J). a1 at 0402 controls the source 0401 and 0302."""
+    b = board(EAST_SOURCE, GS + AS)
+    assert judge(b, position({"g1": "0101", "a1": "0402"})) == {"g1": "unsupplied"}
+    assert judge(b, position({"g1": "0101", "a1": rm("a1", "0402")})) == {"g1": "supplied"}
+    s = position({"g1": "0101", "g2": "0401", "a1": "0402"})
+    assert judge(b, s) == {"g1": "supplied", "g2": "supplied"}
+    # on the source hex itself, even in Road Mode, the Allied unit shuts it
+    assert judge(b, position({"g1": "0101", "a1": rm("a1", "0401")})) == {"g1": "unsupplied"}
+
+
+# Three rows; row 1 is Allied Map Edge; the road 0102-...-0602 runs to the German source 0602.
+EDGE_ROW = make_map(
+    """
+    e e e e e e
+    . . . . . E
+    . . . . . .
+    """,
+    roads=["0102-0202-0302-0402-0502-0602"],
+)
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-7.5E")
+@pytest.mark.rule("AO-12.1A")
+@pytest.mark.rule("AO-5.3M")
+def test_an_allied_unit_on_a_map_edge_hex_does_not_cut_german_supply() -> None:
+    """AO-7.5E: "Allied units, when resting on Map Edge hexes, have no Zone of Control (for any
+    purpose)"; AO-5.3M: dormant units "have no Zone of Control". The road hexes 0202 and 0302
+    next to 0301 stay open; the same unit on the live hex 0303 controls both and cuts it."""
+    b = board(EDGE_ROW, GS + AS)
+    assert judge(b, position({"g1": "0102", "a1": "0301"})) == {"g1": "supplied"}
+    dormant = UnitState(id="a1", hex="0301", status="dormant")
+    assert judge(b, position({"g1": "0102", "a1": dormant})) == {"g1": "supplied"}
+    # 0303 controls 0302 and 0202 (and 0203): the road is cut; 0103 is still open, so g1 is
+    # unsupplied, not isolated
+    assert judge(b, position({"g1": "0102", "a1": "0303"})) == {"g1": "unsupplied"}
+
+
+# Allied exit 0102 (W edge) with the road 0102-0202-0302-0402-0502.
+ALLIED_EXIT = make_map(
+    """
+    . . . . . .
+    e . . . . .
+    . . . . . .
+    """,
+    roads=["0102-0202-0302-0402-0502"],
+)
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-12.1A")
+@pytest.mark.rule("AO-12.2F")
+@pytest.mark.rule("AO-16.F")
+@pytest.mark.rule("AO-7.2B")
+def test_allied_supply_through_a_german_held_exit_needs_friends_in_every_controlled_hex() -> None:
+    """AO-12.1A: the path "may be traced through a Friendly unit in an Enemy Zone of Control";
+    AO-16.C/F: an exit in German ZOC is German unless an Allied unit is in it, and only an
+    Allied exit serves Allied supply. h (German) at 0203 controls the exit 0102 and the road
+    hex 0202 (also 0303 and 0103); a4 waits at the far end of the road, 0502."""
+    b = board(ALLIED_EXIT, [*AS, unit("h", "german")])
+    # no friend anywhere: the source is German-held, the road cut
+    assert judge(b, position({"h": "0203", "a4": "0502"}), "allied") == {"a4": "unsupplied"}
+    # a reinforcement in Road Mode on the exit hex opens the source, but 0202 still cuts
+    s = position({"h": "0203", "a4": "0502", "a1": rm("a1", "0102")})
+    assert judge(b, s, "allied") == {"a1": "supplied", "a4": "unsupplied"}
+    # a friend on 0202 as well: the road runs through both friendly-held hexes
+    s = position({"h": "0203", "a4": "0502", "a1": rm("a1", "0102"), "a2": "0202"})
+    assert judge(b, s, "allied") == {"a1": "supplied", "a2": "supplied", "a4": "supplied"}
+    # the friend on 0202 alone: the exit hex is still German, nobody is supplied - and a2,
+    # next to its own exit hexside, is never isolated (AO-12.3J)
+    s = position({"h": "0203", "a4": "0502", "a2": "0202"})
+    assert judge(b, s, "allied") == {"a2": "unsupplied", "a4": "unsupplied"}
+
+
+# 7 x 4, row 1 Allied Map Edge, no roads: nobody has a supply source or an own road exit.
+EDGE_BOX = make_map(
+    """
+    e e e e e e e
+    . . . . . . .
+    . . . . . . .
+    . . . . . . .
+    """
+)
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-12.3H")
+@pytest.mark.rule("AO-5.3L")
+def test_map_edge_hexes_close_in_a_german_unit_but_not_an_allied_one() -> None:
+    """AO-12.3H: isolated when "totally surrounded on all six adjacent hexes by Enemy units or
+    Enemy controlled hexes"; our reading counts hexes the unit's supply path may not enter
+    (for a German unit, Allied Map Edge hexes, AO-5.3L "under any condition"). 0302 touches
+    the edge hexes 0401 and 0301; the other four are held or controlled from 0403 and 0203."""
+    b = board(EDGE_BOX, [*GS, *AS, unit("h1", "german"), unit("h2", "german")])
+    # g1 at 0302: 0402 and 0303 controlled from 0403 (a1), 0403 occupied, 0202 controlled
+    # from 0203 (a2), 0401/0301 edge hexes: isolated
+    assert judge(b, position({"g1": "0302", "a1": "0403", "a2": "0203"})) == {"g1": "isolated"}
+    # the Allied unit in the same spot: the edge hexes are open to it (no German ZOC reaches
+    # them from 0403 or 0203), so it is only unsupplied
+    s = position({"a3": "0302", "h1": "0403", "h2": "0203"})
+    assert judge(b, s, "allied") == {"a3": "unsupplied"}
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-12.3H")
+@pytest.mark.rule("AO-15.b")
+@pytest.mark.rule("AO-5.3M")
+def test_only_a_supplied_friend_in_play_within_three_hexes_prevents_isolation() -> None:
+    """AO-12.3H: isolated only if "more than three hexes from any Supplied Friendly unit";
+    AO-15.b: the paratroop unit is supplied the player-turn it drops (``always_supplied``);
+    AO-5.3M: dormant units are not in play. g1 at 0302 is ringed as in the test above."""
+    b = board(EDGE_BOX, [*GS, *AS, unit("h1", "german"), unit("h2", "german")])
+    ring = {"a1": "0403", "a2": "0203"}
+    # g2 three hexes east (0602) but unsupplied itself: no help
+    s = position({"g1": "0302", "g2": "0602", **ring})
+    assert judge(b, s) == {"g1": "isolated", "g2": "unsupplied"}
+    # the same g2 supplied (just dropped): g1 is only unsupplied
+    assert judge(b, s, always_supplied={"g2"}) == {"g1": "unsupplied", "g2": "supplied"}
+    # four hexes away (0702) it does not count
+    s4 = position({"g1": "0302", "g2": "0702", **ring})
+    assert judge(b, s4, always_supplied={"g2"}) == {"g1": "isolated", "g2": "supplied"}
+    # Allied side: a3 at 0403 ringed by h1 (0402: controls 0503, 0302) and h2 (0304: controls
+    # 0404, 0303); a4 two hexes away on the edge hex 0401
+    allied = {"a3": "0403", "h1": "0402", "h2": "0304"}
+    dormant = position({**allied, "a4": UnitState(id="a4", hex="0401", status="dormant")})
+    assert judge(b, dormant, "allied", always_supplied={"a4"}) == {"a3": "isolated"}
+    active = position({**allied, "a4": "0401"})
+    assert judge(b, active, "allied", always_supplied={"a4"}) == {
+        "a3": "unsupplied",
+        "a4": "supplied",
+    }
+
+
+# Allied exit 0102-0202 on the west, German exit 0701 (east edge, road 0601-0701).
+TWO_EXITS = make_map(
+    """
+    . . . . . . E
+    e . . . . . E
+    . . . . . . E
+    """,
+    roads=["0102-0202", "0601-0701"],
+)
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-12.3J")
+@pytest.mark.rule("AO-12.3H")
+def test_only_an_exit_on_ones_own_map_edge_prevents_isolation() -> None:
+    """AO-12.3J: "Units which are within three hexes of a road exit hexside on their respective
+    map edges can never be isolated, even if cut off by terrain or Enemy presence"."""
+    b = board(TWO_EXITS, [*GS, *AS])
+    # g1 at 0203, next to the Allied exit hexside 0102-0202, six hexes from its own exit 0701:
+    # 0202 and 0303 controlled from 0302, 0103 occupied, 0102 an edge hex -> isolated
+    assert judge(b, position({"g1": "0203", "a1": "0302", "a2": "0103"})) == {"g1": "isolated"}
+    # a3 at 0603, two hexes from the German exit 0701, four from its own (0202): 0602
+    # occupied, 0703 and 0502 controlled from 0602, 0503 from 0403 -> isolated
+    s = position({"a3": "0603", "g2": "0602", "g3": "0403"})
+    assert judge(b, s, "allied") == {"a3": "isolated"}
+    # a3 at 0203 ringed by Germans next to its own exit (which the German holds: 0103's ZOC
+    # covers 0102): cut off "by Enemy presence", never isolated
+    s = position({"a3": "0203", "g2": "0302", "g3": "0103"})
+    assert judge(b, s, "allied") == {"a3": "unsupplied"}
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-12.3H")
+def test_a_ringed_defender_near_a_supplied_friend_is_only_unsupplied() -> None:
+    # road 0101(edge)-0201-0301-0401; a in 0601 ringed by g2 (0501) and g (0701), no path.
+    # f in 0301 is on the road, supplied, three hexes from a: a is not isolated, defends 4.
+    m = make_map("e . . . . . . . .", roads=["0101-0201-0301-0401"])
+    b = board(
+        m,
+        [unit("g", strength=8), unit("g2"), unit("a", "allied", strength=4), unit("f", "allied")],
+    )
+    r = ok(b, cpos({"a": "0601", "g": "0701", "g2": "0501", "f": "0301"}), attack(["g"], ["0601"]))
+    assert declared(r).defence == 4
+    r2 = ok(b, cpos({"a": "0601", "g": "0701", "g2": "0501"}), attack(["g"], ["0601"]))
+    assert declared(r2).defence == 2

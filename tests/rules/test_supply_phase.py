@@ -8,19 +8,29 @@ the German; German units west of it then trace supply only across it (AO-13.2B).
 
 from __future__ import annotations
 
-import importlib.resources
-
 import pytest
 
-from rules.combat import defender_supply
+from rules.combat import defender_supply, preview_attack
 from rules.commands import Advance, DeclareAttack, EndPhase, Move, ResolveAttacks
 from rules.dice import ScriptedDice
 from rules.engine import Applied, apply
 from rules.events import InterdictionSet, SupplyChanged
 from rules.movement import legal_moves, movement_allowance
+from rules.rejection import Rejection
 from rules.start_line import german_side
 from rules.state import UnitState
-from tests.enginekit import board, ended, make_map, position, scenario_start, unit
+from tests.enginekit import (
+    attack,
+    board,
+    cpos,
+    declared,
+    ended,
+    make_map,
+    ok,
+    position,
+    unit,
+)
+from tests.realmap import RealScenario
 
 BR = make_map(
     ". . . . . . . . . E",
@@ -37,7 +47,6 @@ B = board(
         unit("a2", "allied"),
     ],
 )
-HAVE_REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json").is_file()
 
 
 @pytest.mark.rule("AO-12.0")
@@ -144,9 +153,8 @@ def test_gt1_german_defenders_are_supplied_in_the_allied_combat() -> None:
 
 @pytest.mark.rule("AO-13.4E")
 @pytest.mark.rule("AO-13.1A")
-@pytest.mark.skipif(not HAVE_REAL_MAP, reason="scenarios/ardennes/map.json not built")
-def test_gt1_bridges_behind_the_german_start_line_stay_open() -> None:
-    b, s = scenario_start(1)
+def test_gt1_bridges_behind_the_german_start_line_stay_open(real_scenario: RealScenario) -> None:
+    b, s = real_scenario(1)
     while s.phase != "supply_judgment":
         s = ended(b, s)
     ger = german_side(b.game_map)
@@ -157,3 +165,75 @@ def test_gt1_bridges_behind_the_german_start_line_stay_open() -> None:
 
 def test_unit_state_marker_default() -> None:
     assert UnitState(id="x").supply == "supplied"
+
+
+# == found by the rule audit: supply at the moment of combat (AO-12.4K, AO-12.3) ==================
+# Adversarial cases on small synthetic maps with scripted dice, every outcome worked out by hand
+# from the rule text (AO-4.2, AO-6.6-6.7, AO-7.3, AO-9 to AO-13 and the errata). Maps carry no
+# supply sources unless they have an ``E`` hex with a road, so a defender is unsupplied at the
+# moment of combat (defence normal) unless every on-map neighbour is closed to its supply and no
+# supplied friend is within three hexes, when it is isolated (defence halved). ``LINE8`` is the
+# eight-hex line ``0101``-``0801``.
+#
+# German Initial CRT rows (1-2 1-1 2-1 3-1 4-1 5-1 6-1 7-1 8-1 9-1):
+#     1  Ar1 Dr1 Dr2 Dr3 Ex  Ex  De  De  De  De
+#     2  Ar1 Dr1 Dr1 Dr2 Ex  Ex  Ex  De  De  De
+#     4  Ar2 Ar1 Dr1 Dr1 Dr2 Dr3 Dr3 Ex  De  De
+#     6  Ar2 Ar2 Dr1 Dr1 Dr1 Dr2 Dr3 Dr3 Ex  De
+# Standard CRT rows:
+#     1  Ar1 Dr1 Dr1 Dr2 Dr3 Ex  Ex  Ex  De  De
+#     4  Ar3 Ar2 Ar1 Dr1 Dr2 Dr2 Dr2 Dr3 Ex  De
+
+
+LINE5 = make_map(". . . . E", roads=["0101-0201-0301-0401-0501"])
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-12.4K")
+@pytest.mark.rule("AO-12.0")
+@pytest.mark.rule("AO-12.6")
+def test_attack_reads_the_judged_marker_defence_is_traced_at_the_moment_of_combat() -> None:
+    """AO-12.4K: the attack effect "is determined during the Supply Judgment Phase, and applies
+    ... throughout ... the Combat Phase"; the defence effect "is determined at the moment of
+    combat"; AO-12.6: unsupplied attack halved (rounding up), isolated defence halved."""
+    b = board(LINE5, [unit("g1", strength=6), unit("a1", "allied", strength=4)])
+    # g1 on the road to its source (a fresh trace: supplied) but judged unsupplied: 6 -> 3.
+    # a1 carries a stale "isolated" marker, but at 0201 with 0101 open it is only unsupplied
+    # now: defence 4. 3 against 4 is 1-2.
+    s = position(
+        {
+            "g1": UnitState(id="g1", hex="0301", supply="unsupplied"),
+            "a1": UnitState(id="a1", hex="0201", supply="isolated"),
+        },
+        phase="combat",
+    )
+    p = preview_attack(b, s, ["g1"], ["0201"])
+    assert not isinstance(p, Rejection), p
+    assert (p.attack, p.defence, p.column) == (3, 4, "1-2")
+    # a1 at 0101 with a clean marker: its only neighbour is German-held, no source, no friend
+    # - isolated now, defence halved 4 -> 2; g1 supplied: 6 against 2 is 3-1
+    s2 = position({"g1": "0201", "a1": "0101"}, phase="combat")
+    p2 = preview_attack(b, s2, ["g1"], ["0101"])
+    assert not isinstance(p2, Rejection), p2
+    assert (p2.attack, p2.defence, p2.column) == (6, 2, "3-1")
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-12.1A")
+@pytest.mark.rule("AO-12.4K")
+@pytest.mark.rule("AO-12.3H")
+@pytest.mark.rule("AO-12.3J")
+def test_defender_supply_is_traced_at_the_moment_of_combat() -> None:
+    # Allied source: the road exit hexside 0101(edge)/0201; road 0101-0201-0301-0401.
+    # a in 0601 reaches the road hex 0401 in two steps (0501, 0401): supplied, defends 4.
+    m = make_map("e . . . . . . . .", roads=["0101-0201-0301-0401"])
+    b = board(m, [unit("g", strength=8), unit("g2"), unit("a", "allied", strength=4)])
+    r = ok(b, cpos({"a": "0601", "g": "0701"}), attack(["g"], ["0601"]))
+    assert declared(r).defence == 4
+    # g2 on the road in 0401: 0401 enemy-held, 0501 controlled - no path; a is ringed by
+    # 0501 (ZOC) and 0701 (g), four hexes from the exit hexside: isolated, 4 -> 2
+    r2 = ok(b, cpos({"a": "0601", "g": "0701", "g2": "0401"}), attack(["g"], ["0601"]))
+    assert declared(r2).defence == 2
+    # the same ring three hexes from the exit hexside (0501 to 0201): never isolated
+    r3 = ok(b, cpos({"a": "0501", "g": "0601", "g2": "0301"}), attack(["g"], ["0501"]))
+    assert declared(r3).defence == 4

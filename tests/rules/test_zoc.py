@@ -8,19 +8,20 @@ from __future__ import annotations
 
 import pytest
 
-from rules.commands import Move
+from rules.commands import ENTER_ROAD_MODE, LEAVE_ROAD_MODE, Move
 from rules.engine import apply
 from rules.movement import legal_moves
 from rules.rejection import Rejection
-from rules.state import UnitState
+from rules.state import Board, UnitState
+from rules.units import UnitDef
 from rules.zoc import check_retreat_step, supply_path_open, zoc_of_side, zone_of
-from tests.enginekit import board, costs, make_map, outcome, position, unit
+from tests.enginekit import board, costs, make_map, moved, outcome, position, rm, unit
 
 GRID = "\n".join([". . . . . . ."] * 5)
 A_ZOC = {"0502", "0603", "0504", "0404", "0403", "0402"}
 
 
-def _board():  # type: ignore[no-untyped-def]
+def _board() -> Board:
     return board(
         make_map(GRID),
         [unit("g", ma=8), unit("h", ma=8), unit("f"), unit("a", "allied"), unit("a2", "allied")],
@@ -141,3 +142,119 @@ def test_off_map_zones() -> None:
     assert "0102" in zoc_of_side(b, s, "german")
     r = check_retreat_step(b, s, "allied", "0302", "0102")
     assert isinstance(r, Rejection) and r.case == "AO-7.3D"
+
+
+# == found by the rule audit: zones of control (AO-7, AO-6.6J, AO-5.3M) ===========================
+# Every expected outcome is worked out by hand from the rule text (with its errata) or, where the
+# text is ambiguous, from the reading in ``docs/rules-notes.md``.
+# An Allied unit on 0503 controls 0502, 0603, 0504, 0404, 0403 and 0402.
+
+
+def _zoc_board(*extra: UnitDef) -> Board:
+    return board(
+        make_map(GRID, roads=["0103-0203-0303-0403"]),
+        [
+            unit("g", ma=8),
+            unit("h", ma=8),
+            unit("m", mech=True, ma=10),
+            unit("a", "allied"),
+            *extra,
+        ],
+    )
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-7.1A")
+def test_stop_on_entering_nothing_after_not_even_a_mode_change() -> None:
+    b = _zoc_board()
+    s = position({"g": "0203", "a": "0503"})
+    assert outcome(b, s, "g", "0303 0403") == 2
+    assert outcome(b, s, "g", "0303 0403 0303") == "AO-7.1A"
+    assert outcome(b, s, "g", f"0303 0403 {ENTER_ROAD_MODE}") == "AO-7.1A"
+    # a Road Mode mover stops too
+    s = position({"g": rm("g", "0203"), "a": "0503"})
+    assert outcome(b, s, "g", "0303 0403") == 1
+    assert outcome(b, s, "g", f"0303 0403 {LEAVE_ROAD_MODE}") == "AO-7.1A"
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-7.1A")
+@pytest.mark.rule("AO-5.2G")
+def test_alone_in_enemy_zoc_only_a_mode_change_in_place() -> None:
+    b = _zoc_board()
+    s = position({"g": "0403", "a": "0503"})
+    for path in ("0303", "0402", "0404", "0404 0304"):
+        assert outcome(b, s, "g", path) == "AO-7.1A"
+    moves = legal_moves(b, s, "g")
+    assert set(moves) == {"0403"} and moves["0403"].road_mode and moves["0403"].cost == 3
+    # not on a road hex: nothing at all
+    s = position({"g": "0404", "a": "0503"})
+    assert legal_moves(b, s, "g") == {}
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-7.2B")
+@pytest.mark.rule("AO-7.4E")
+@pytest.mark.rule("AO-8.1A")
+def test_infiltration_from_a_stack_pays_destacking_and_stops_in_the_next_zone() -> None:
+    b = _zoc_board()
+    s = position({"g": "0403", "h": "0403", "a": "0503"})
+    # out of the zone: 1 + 2 destacking
+    assert outcome(b, s, "g", "0303") == 3
+    assert outcome(b, s, "g", "0303 0203") == 4
+    # directly into another controlled hex (0404): allowed, since h stays; stop there
+    assert outcome(b, s, "g", "0404") == 3
+    assert outcome(b, s, "g", "0404 0304") == "AO-7.1A"
+    # the one left behind is alone in the zone and stuck
+    t = moved(b, s, "g", "0404")
+    assert outcome(b, t, "h", "0303") == "AO-7.1A"
+    assert outcome(b, t, "g", "0304") == "AO-5.1E"
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-7.4E")
+@pytest.mark.rule("AO-7.2B")
+def test_chain_of_movement_frees_a_unit_alone_in_a_zone() -> None:
+    """The AO-7.4E example: a friend moves in, then the trapped unit moves out."""
+    b = _zoc_board()
+    s = position({"g": "0403", "h": "0303", "a": "0503"})
+    assert outcome(b, s, "g", "0303") == "AO-7.1A"
+    # h enters the friend-held controlled hex: 1 + 2 stacking; not enemy-controlled for it
+    t = moved(b, s, "h", "0403")
+    # g now leaves with h absorbing the zone: 1 + 2 destacking
+    assert outcome(b, t, "g", "0303") == 3
+    assert outcome(b, t, "g", "0303 0203") == 4
+    # documented reading (rules notes AO-7.2B): h need not stop in 0403 and may go on into
+    # another controlled hex, where it stops: (1 + 2) + (1 + 2)
+    assert outcome(b, s, "h", "0403 0404") == 6
+    assert outcome(b, s, "h", "0403 0404 0405") == "AO-7.1A"
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-6.6J")
+def test_enemy_road_mode_units_control_only_their_own_hex() -> None:
+    b = _zoc_board()
+    s = position({"g": "0303", "a": rm("a", "0503")})
+    assert zone_of(b, s.unit("a")) == ("0503",)
+    # along three hexes adjacent to the Road Mode unit without stopping
+    assert outcome(b, s, "g", "0403 0404 0504 0505") == 4
+    assert outcome(b, s, "g", "0403 0503") == "AO-5.2F"
+    # the same unit in normal mode stops g at once
+    s = position({"g": "0303", "a": "0503"})
+    assert outcome(b, s, "g", "0403 0404") == "AO-7.1A"
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-7.5E")
+@pytest.mark.rule("AO-5.3M")
+def test_allied_units_on_edge_hexes_and_dormant_units_have_no_zoc() -> None:
+    m = make_map("e . . .\ne . . .\ne . . .")
+    b = board(m, [unit("g", ma=8), unit("a", "allied"), unit("n", "allied")])
+    # 0201, 0202 and 0203 all touch the edge hex 0102
+    for a in (UnitState(id="a", hex="0102"), UnitState(id="a", hex="0102", status="dormant")):
+        s = position({"g": "0301", "a": a})
+        assert zone_of(b, s.unit("a")) == ()
+        assert outcome(b, s, "g", "0201 0202 0203") == 3
+    # control: the same Allied unit on a live hex (0302) stops g on 0202
+    s = position({"g": "0301", "a": "0302"})
+    assert outcome(b, s, "g", "0201 0202 0203") == "AO-7.1A"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.resources
 from collections import Counter
 
 import pytest
@@ -10,11 +9,7 @@ import pytest
 from ardennes_tui import cli
 from scenarios import load_scenario, scenario_numbers, scenario_specs
 from scenarios.loader import setup_entries
-
-HAVE_REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json").is_file()
-needs_real_map = pytest.mark.skipif(
-    not HAVE_REAL_MAP, reason="scenarios/ardennes/map.json not built"
-)
+from tests.realmap import needs_real_map
 
 # AO-18.a, typed from the table: Allied set-up, Allied rate, German set-up, German rate;
 # scenario 2 with the errata's German accelerated reinforcements (AO-18.a*).

@@ -152,14 +152,14 @@ def test_slowed_and_accelerated_differ_from_historical_as_printed() -> None:
 @pytest.mark.rule("AO-4.2g")
 def test_no_allied_reinforcements_on_game_turn_one() -> None:
     for name in ("allied_historical", "allied_slowed"):
-        assert min(a.turn for a in arrivals(name)) == 2  # type: ignore[arg-type]
+        assert min(a.turn for a in arrivals(name)) == 2
 
 
 @pytest.mark.rule("AO-15.a")
 @pytest.mark.rule("AO-15.b")
 def test_von_der_heydte_drops_on_game_turn_two_and_nothing_else_drops() -> None:
     for name in ("german_historical", "german_accelerated"):
-        drops = [a for a in arrivals(name) if a.section == "drop"]  # type: ignore[arg-type]
+        drops = [a for a in arrivals(name) if a.section == "drop"]
         assert [(a.unit, a.turn) for a in drops] == [("de-vdh", 2)]
     assert load_oob()["de-vdh"].type == "paratroop"
 
