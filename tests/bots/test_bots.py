@@ -42,7 +42,7 @@ def game() -> SelfPlayGame:
     return play(load_board(1), 3, turns=3)
 
 
-def states(r: SelfPlayGame):  # type: ignore[no-untyped-def]
+def states(r: SelfPlayGame):
     """(state before, command, state after) along a record."""
     b, s = scenario_start(r.scenario)
     dice = SeededDice(bytes.fromhex(r.dice_seed))
@@ -436,7 +436,7 @@ def test_game_turn_1_obligations_are_met_after_a_free_setup() -> None:
 def test_the_heuristic_bot_is_a_bot_and_keeps_nothing_on_the_board() -> None:
     from rules.bots import Bot, bots_for
 
-    bots: dict[str, Bot] = dict(bots_for(BotRng(b"p")))
+    bots: dict[rules.Side, Bot] = dict(bots_for(BotRng(b"p")))
     assert {(b.name, b.version, b.side) for b in bots.values()} == {
         ("heuristic", "3", "german"),
         ("heuristic", "3", "allied"),

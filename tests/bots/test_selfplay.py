@@ -226,7 +226,7 @@ def test_replay_is_strict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     head = msgspec.json.decode(lines[0])
     end = msgspec.json.decode(lines[-1])
 
-    def bad(first: dict[str, object] | None = None, body=None, last=None) -> bytes:  # type: ignore[no-untyped-def]
+    def bad(first: dict[str, object] | None = None, body=None, last=None) -> bytes:
         return b"\n".join(
             [
                 msgspec.json.encode(first if first is not None else head),

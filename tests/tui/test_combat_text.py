@@ -65,7 +65,7 @@ def test_decision_prompts_say_whose_decision_and_which_keys() -> None:
 
 
 def test_the_combat_log_explains_each_result() -> None:
-    events = [
+    events: list[rules.Event] = [
         AttackDeclared(("de-1ss-a", "de-12ss-a"), ("3411",), None, 18, 4, "4-1"),
         DieRoll(index=0, value=3, purpose="combat:3411"),
         CombatResolved(

@@ -243,9 +243,9 @@ def test_gt1_combat_and_the_turn_played_through_the_ui() -> None:
         )
         assert s.push(last) and len(s.state.combat.declared) == 10
         # r resolves the batch with the game's dice; each decision is asked in the status
-        dice_before = s.state.dice
+        dice_before = s.state.dice_drawn
         await press(pilot, "r")
-        assert s.state.dice > dice_before
+        assert s.state.dice_drawn > dice_before
         assert " CRT: die " in message(app) or prompt(app)
         await answer_decisions(app, pilot, s)
         assert s.state.combat.declared == () and s.options().decision is None
@@ -529,11 +529,11 @@ def test_the_defender_answers_the_town_immunity_question(key: str, waived: tuple
         assert prompt(app) == (
             "Allied decision: waive the Ar/Dr immunity in 0301 (AO-11.f*)? y waives, n keeps"
         )
-        assert s.state.dice == 0  # asked before the die
+        assert s.state.dice_drawn == 0  # asked before the die
         assert view.cursor == "0301" and view.highlight == {"0301"}
         await press(pilot, key)
         assert s.commands[-1] == WaiveImmunity(waived) and view.cursor == "0301"
-        assert s.state.dice == 1 and " CRT: die " in message(app)
+        assert s.state.dice_drawn == 1 and " CRT: die " in message(app)
 
     drive(body, cursor="0201", session=s)
 

@@ -77,7 +77,7 @@ def played(seed: str = "save-seed") -> rules.Game:
         assert not isinstance(g.push(ResolveAttacks()), Rejection)
         answer_all(g)
         assert not isinstance(g.push(EndPhase()), Rejection)
-        assert g.state.dice > 0 and g.state.vp.german + g.state.vp.allied > 0
+        assert g.state.dice_drawn > 0 and g.state.vp.german + g.state.vp.allied > 0
         _PLAYED[seed] = g
     g = _PLAYED[seed]
     return rules.Game.from_commands(
@@ -185,7 +185,7 @@ def test_a_saved_game_is_a_record_and_loads_to_the_same_hash(tmp_path: Path) -> 
     # saved again: the same bytes; the same dice from then on
     assert saves.save_game(again, path, loaded.digest) == digest and path.read_bytes() == data
     assert g.dice is not None and again.dice is not None
-    assert g.dice.d6(g.state.dice) == again.dice.d6(again.state.dice)
+    assert g.dice.d6(g.state.dice_drawn) == again.dice.d6(again.state.dice_drawn)
 
 
 def _edited(path: Path, data: bytes, line: int, change: dict[str, object]) -> Path:

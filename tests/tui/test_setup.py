@@ -74,7 +74,7 @@ def test_free_set_up_select_light_place_undo_accept() -> None:
         await pilot.pause()
         assert message(app) == f"Enter places {unit} in {target}"
         await press(pilot, "enter")
-        assert s.commands == (Place(unit, target),) and s.state.unit(unit).hex == target
+        assert list(s.commands) == [Place(unit, target)] and s.state.unit(unit).hex == target
         assert screen.selected is None and view.highlight == frozenset()
         assert message(app).startswith(f"{unit} placed {home} -> {target}")
         # undo takes it back
