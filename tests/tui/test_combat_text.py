@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import importlib.resources
 
 import msgspec
-import pytest
 
 import rules
 from ardennes_tui import saves
@@ -24,9 +22,9 @@ from rules.events import (
 )
 from rules.state import Decision, Verdict
 from tests.enginekit import scenario_gt1_german_combat
+from tests.realmap import needs_real_map
 
-REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json")
-pytestmark = pytest.mark.skipif(not REAL_MAP.is_file(), reason="map.json not built")
+pytestmark = needs_real_map
 
 
 def test_decision_prompts_say_whose_decision_and_which_keys() -> None:

@@ -20,7 +20,6 @@ which no text seed expresses: the game is given those bytes (``DiceSpec.seeded(b
 from __future__ import annotations
 
 import asyncio
-import importlib.resources
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -49,12 +48,10 @@ from rules import (
 )
 from rules.bots.selfplay import SelfPlayGame, encode, play
 from scenarios import load_board
+from tests.realmap import needs_real_map
 from tests.tui.test_play import mode
 
-REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json")
-pytestmark = pytest.mark.skipif(
-    not REAL_MAP.is_file(), reason="scenarios/ardennes/map.json not built"
-)
+pytestmark = needs_real_map
 
 SCENARIO = 1
 GERMAN_RATIO_WIN = 4

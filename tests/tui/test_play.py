@@ -5,7 +5,6 @@ the Allied player-turn, and a foot unit in the German GT2 Initial Movement Phase
 from __future__ import annotations
 
 import asyncio
-import importlib.resources
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TypeVar
@@ -36,11 +35,9 @@ from rules import (
 )
 from rules import record as game_record
 from tests.enginekit import scenario_gt1_german_combat
+from tests.realmap import needs_real_map
 
-REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json")
-pytestmark = pytest.mark.skipif(
-    not REAL_MAP.is_file(), reason="scenarios/ardennes/map.json not built"
-)
+pytestmark = needs_real_map
 
 Body = Callable[[ArdennesApp, Pilot[None], rules.Game], Awaitable[None]]
 

@@ -5,7 +5,6 @@ its first diverging command), and files a save never overwrites."""
 
 from __future__ import annotations
 
-import importlib.resources
 from pathlib import Path
 
 import msgspec
@@ -17,11 +16,9 @@ from ardennes_tui.cli import main
 from rules import DeclareAttack, EndPhase, Move, Rejection, ResolveAttacks
 from rules import record as game_record
 from tests.enginekit import scenario_gt1_german_combat
+from tests.realmap import needs_real_map
 
-REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json")
-pytestmark = pytest.mark.skipif(
-    not REAL_MAP.is_file(), reason="scenarios/ardennes/map.json not built"
-)
+pytestmark = needs_real_map
 
 
 def to_german_gt1_mech() -> rules.Game:

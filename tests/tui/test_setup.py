@@ -15,11 +15,10 @@ from ardennes_tui.widgets.side_panel import SidePanel
 from rules import EndPhase, Place, setup_hexes
 from rules.start_line import front_line, rear_area
 from scenarios import load_map
-from tests.tui.test_play import REAL_MAP, drive, end_phases, message, press, view_of
+from tests.realmap import needs_real_map
+from tests.tui.test_play import drive, end_phases, message, press, view_of
 
-pytestmark = pytest.mark.skipif(
-    not REAL_MAP.is_file(), reason="scenarios/ardennes/map.json not built"
-)
+pytestmark = needs_real_map
 
 
 def _empty(s: rules.Game, pool: frozenset[str]) -> str:

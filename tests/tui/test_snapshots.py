@@ -10,11 +10,9 @@ every game here has a fixed dice seed, so the snapshots are deterministic.
 
 from __future__ import annotations
 
-import importlib.resources
 from typing import Any
 
 import msgspec
-import pytest
 from textual.pilot import Pilot
 
 import rules
@@ -23,13 +21,11 @@ from ardennes_tui.app import ArdennesApp, default_cursor
 from ardennes_tui.widgets.map_view import MapView
 from scenarios import load_map
 from tests.enginekit import scenario_gt1_german_combat
+from tests.realmap import needs_real_map
 from tests.tui.test_play import game_of
 from tests.tui.test_saves import gt1_german_combat
 
-REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json")
-pytestmark = pytest.mark.skipif(
-    not REAL_MAP.is_file(), reason="scenarios/ardennes/map.json not built"
-)
+pytestmark = needs_real_map
 SIZE = (80, 24)
 
 

@@ -7,7 +7,6 @@ wait for its effect).
 
 from __future__ import annotations
 
-import importlib.resources
 import os
 import re
 import shlex
@@ -22,9 +21,10 @@ import pytest
 
 import rules
 from rules import record
+from tests.realmap import needs_real_map
 
 ROOT = Path(__file__).resolve().parents[2]
-REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json")
+
 ARDENNES = Path(sys.executable).with_name("ardennes")
 """The ``ardennes`` console script of this environment."""
 LAUNCH = (
@@ -119,7 +119,7 @@ def test_no_color_xterm(plain_pane: Pane) -> None:
     assert codes <= {"0", "1", "7", "22", "27", "39", "49"}, codes
 
 
-@pytest.mark.skipif(not REAL_MAP.is_file(), reason="scenarios/ardennes/map.json not built")
+@needs_real_map
 @pytest.mark.skipif(not ARDENNES.is_file(), reason="the ardennes command is not installed")
 def test_hot_seat_game_saved_quit_and_resumed_with_load(tmp_path: Path) -> None:
     """``ardennes --scenario 1 --seed 7``: both historical set-ups accepted (``e`` ``e``

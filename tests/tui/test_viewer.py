@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import importlib.resources
 from collections.abc import Awaitable, Callable
 
 import pytest
@@ -21,8 +20,10 @@ from rules import hexgrid
 from rules.gamemap import GameMap
 from scenarios import load_map
 from tests.fixtures_maps import COLUMNS, ROWS, fixture_map, fixture_units
+from tests.realmap import HAVE_REAL_MAP
 
 GAME_MAP = fixture_map()
+
 NE, E, SE, SW, W, NW = range(6)
 
 
@@ -115,13 +116,10 @@ def corners(columns: int, rows: int) -> tuple[tuple[str, str, str], ...]:
     )
 
 
-REAL_MAP = importlib.resources.files("scenarios").joinpath("ardennes", "map.json")
-
-
 @pytest.mark.parametrize("zoom", ["detail", "overview"])
 @pytest.mark.parametrize("which", ["fixture", "real"])
 def test_view_follows_cursor_to_the_far_corners(zoom: str, which: str) -> None:
-    if which == "real" and not REAL_MAP.is_file():
+    if which == "real" and not HAVE_REAL_MAP:
         pytest.skip("scenarios/ardennes/map.json not built")
     game_map = GAME_MAP if which == "fixture" else load_map()
     cases = corners(game_map.columns, game_map.rows)
@@ -299,7 +297,7 @@ def test_panel_toggle() -> None:
 
 
 def test_overview_shows_the_whole_real_map_in_a_larger_terminal() -> None:
-    if not REAL_MAP.is_file():
+    if not HAVE_REAL_MAP:
         pytest.skip("scenarios/ardennes/map.json not built")
     game_map = load_map()
 
