@@ -224,7 +224,7 @@ def decode(data: bytes) -> Record:
             raise RecordError(f"line {i + 1} is over {MAX_LINE_BYTES} bytes")
         try:
             items.append(_DEC.decode(raw))
-        except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        except (msgspec.ValidationError, msgspec.DecodeError, UnicodeDecodeError) as exc:
             what = "the header" if i == 0 else f"line {i + 1}"
             raise RecordError(f"{what} is not a record line: {exc}") from None
         except RecursionError:  # msgspec skipping a deeply nested unknown field

@@ -3,9 +3,12 @@ names the first diverging command of a hand-edited record."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rules
 from rules import record
@@ -164,3 +167,15 @@ def test_dice_kinds() -> None:
         record.dice_for(rules.DiceSpec(kind="sealed", detail={"game": "x"}))
     assert rules.DiceSpec.seeded(b"7", "7").label == "7"
     assert rules.DiceSpec.seeded(bytes(16)).label == "0" * 16 + "... (hex)"
+
+
+@settings(max_examples=300)
+@given(st.binary(max_size=1_000))
+def test_decode_raises_only_record_errors(data: bytes) -> None:
+    with contextlib.suppress(record.RecordError):
+        record.decode(b'{"kind":"header","format":"' + data)
+
+
+def test_invalid_utf8_in_a_string_is_a_record_error() -> None:
+    with pytest.raises(record.RecordError, match="not a record line"):
+        record.decode(b'{"kind":"header","format":"\xe2\x28\xa1"}')

@@ -1,0 +1,126 @@
+"""Dice material: each player's hash chain and the seeds derived from revealed links.
+
+``docs/pbem-protocol.md`` section 4. A player's secret for a game is derived from his private
+key and the game id (HKDF-SHA256), so there is nothing extra to keep; from it a chain of
+:data:`LINKS` links is built backwards, ``x_N = secret`` and ``x_{k-1} = H(x_k)``, and its head
+``x_0`` is his commitment. He reveals ``x_1``, ``x_2``, ... in order; anyone checks a link
+against the one before it with one hash. Every seed below hashes fixed-length fields only
+(16-byte game id, 32-byte links and hashes, 8-byte counters), so no two inputs collide by
+concatenation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Final
+
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+LINKS: Final = 4096
+"""Links in a chain: one per combat batch (sealed) or per packet (open) the player takes part
+in. A whole 18-turn game needs a few hundred at most."""
+
+LINK_BYTES: Final = 32
+GAME_ID_BYTES: Final = 16
+
+
+class ChainError(ValueError):
+    """A link that does not hash to the one before it, or a chain used past its end."""
+
+
+def _u64(n: int) -> bytes:
+    return n.to_bytes(8, "big")
+
+
+def _check(name: str, value: bytes, size: int) -> bytes:
+    if len(value) != size:
+        raise ChainError(f"{name} must be {size} bytes, not {len(value)}")
+    return value
+
+
+def chain_secret(raw_private_key: bytes, game_id: bytes) -> bytes:
+    """The player's chain secret for ``game_id``: HKDF-SHA256 of the raw 32-byte Ed25519
+    private key, salted with the game id (protocol section 4)."""
+    _check("the game id", game_id, GAME_ID_BYTES)
+    return HKDF(
+        algorithm=hashes.SHA256(),
+        length=LINK_BYTES,
+        salt=game_id,
+        info=b"ardennes dice chain/1",
+    ).derive(raw_private_key)
+
+
+def down(link: bytes) -> bytes:
+    """The link before ``link``: ``SHA-256("ardennes-link/1" || link)``."""
+    return hashlib.sha256(b"ardennes-link/1" + _check("a link", link, LINK_BYTES)).digest()
+
+
+class Chain:
+    """A player's chain: ``link(0)`` is the commitment, ``link(k)`` the k-th revealed link."""
+
+    __slots__ = ("_links",)
+
+    def __init__(self, secret: bytes, length: int = LINKS) -> None:
+        x = _check("the chain secret", secret, LINK_BYTES)
+        out = [x]
+        for _ in range(length):
+            x = down(x)
+            out.append(x)
+        out.reverse()
+        self._links: tuple[bytes, ...] = tuple(out)
+
+    @property
+    def commitment(self) -> bytes:
+        """``x_0``, published in the invitation or the acceptance."""
+        return self._links[0]
+
+    def link(self, k: int) -> bytes:
+        """``x_k`` (``k`` from 1): the ``k``-th link its owner reveals."""
+        if not 0 <= k < len(self._links):
+            raise ChainError(f"the chain has no link {k} (it has {len(self._links) - 1})")
+        return self._links[k]
+
+
+def verify_link(previous: bytes, link: bytes) -> bool:
+    """Whether ``link`` is the link after ``previous`` (``down(link) == previous``)."""
+    return len(link) == LINK_BYTES and down(link) == previous
+
+
+def batch_seed(
+    game_id: bytes, batch: int, mover: bytes, opponent: bytes, reply_hash: bytes
+) -> bytes:
+    """The dice seed of the game's ``batch``-th combat batch (sealed mode): both players'
+    links for it and the hash of the reply that fixed the defender's choices."""
+    return hashlib.sha256(
+        b"ardennes-batch/1"
+        + _check("the game id", game_id, GAME_ID_BYTES)
+        + _u64(batch)
+        + _check("the mover's link", mover, LINK_BYTES)
+        + _check("the opponent's link", opponent, LINK_BYTES)
+        + _check("the reply hash", reply_hash, 32)
+    ).digest()
+
+
+def free_seed(game_id: bytes, seq: int, mover: bytes, opponent: bytes) -> bytes:
+    """The seed of rolls that come before any decision they could influence (the CRT switch,
+    the paradrop): the last links both players revealed, and the packet's ``seq``."""
+    return hashlib.sha256(
+        b"ardennes-free/1"
+        + _check("the game id", game_id, GAME_ID_BYTES)
+        + _u64(seq)
+        + _check("the mover's link", mover, LINK_BYTES)
+        + _check("the opponent's link", opponent, LINK_BYTES)
+    ).digest()
+
+
+def open_seed(game_id: bytes, seq: int, author: bytes, opponent: bytes) -> bytes:
+    """The seed of a packet's rolls in open mode: the link the author reveals with it and the
+    last link of the opponent."""
+    return hashlib.sha256(
+        b"ardennes-open/1"
+        + _check("the game id", game_id, GAME_ID_BYTES)
+        + _u64(seq)
+        + _check("the author's link", author, LINK_BYTES)
+        + _check("the opponent's link", opponent, LINK_BYTES)
+    ).digest()
