@@ -144,6 +144,8 @@ def decode_command(raw: bytes | str) -> Command:
         return _DECODER.decode(raw)
     except RecursionError:
         raise msgspec.DecodeError("JSON nested too deeply") from None
+    except UnicodeDecodeError as exc:  # msgspec reports invalid UTF-8 in a string this way
+        raise msgspec.DecodeError(f"not UTF-8: {exc.reason}") from None
 
 
 def encode_command(command: Command) -> bytes:

@@ -183,7 +183,7 @@ def decode_map(raw: bytes) -> GameMap:
         raise MapError(f"map file is {len(raw)} bytes, over the {MAX_MAP_BYTES} byte limit")
     try:
         data = msgspec.json.decode(raw, type=MapData)
-    except msgspec.DecodeError as exc:
+    except (msgspec.DecodeError, UnicodeDecodeError) as exc:
         raise MapError(f"malformed map: {exc}") from None
     try:
         return GameMap(data)

@@ -107,7 +107,7 @@ def loads(text: str | bytes) -> GameState:
     """Parse and check a position; raises :class:`PositionError`."""
     try:
         p = msgspec.json.decode(text, type=_Position)
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as exc:
         raise PositionError(f"malformed position: {exc}") from None
     if p.format != FORMAT:
         raise PositionError(f"unknown position format {p.format!r} (want {FORMAT!r})")

@@ -146,6 +146,21 @@ def test_unreadable_positions_exit_2(
         ["rules", "moves", "--position", str(tmp_path / "no"), "--unit", "x"], capsys
     )
     assert code == 2 and "cannot read position" in err
+    bad.write_bytes(b'{"format": "\xe2\x28\xa1"}')  # invalid UTF-8 inside a string
+    code, out, err = run(["rules", "moves", "--position", str(bad), "--unit", "x"], capsys)
+    assert code == 2 and out == "" and len(err.splitlines()) == 1 and "malformed position" in err
+
+
+def test_invalid_utf8_in_a_command_exits_2(
+    tmp_path: Path, mech_phase: GameState, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cmds = tmp_path / "c.jsonl"
+    cmds.write_bytes(b'{"type": "move", "unit": "\xe2\x28\xa1", "path": []}\n')
+    pos = write_position(tmp_path, mech_phase)
+    code, out, err = run(
+        ["rules", "apply", "--position", str(pos), "--commands", str(cmds)], capsys
+    )
+    assert code == 2 and out == "" and len(err.splitlines()) == 1 and "not UTF-8 text" in err
 
 
 def test_oversized_commands_are_refused(
