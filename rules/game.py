@@ -237,6 +237,15 @@ class Game:
         self._states.pop()
         return self.history.pop().command
 
+    def truncate(self, n: int) -> None:
+        """Cut the history back to its first ``n`` commands, die rolls included: for a caller
+        that refuses a whole batch of commands after trying them (an email packet that fails
+        a check, ``pbem``). Players undo with :meth:`pop`."""
+        if not 0 <= n <= len(self.history):
+            raise ValueError(f"cannot cut {len(self.history)} commands back to {n}")
+        del self.history[n:]
+        del self._states[n + 1 :]
+
     # -- questions ------------------------------------------------------------------------------
 
     def options(self) -> Options:

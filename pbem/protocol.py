@@ -1,0 +1,451 @@
+"""The email game: who writes which packet, what it may hold, and where its dice come from.
+
+``docs/pbem-protocol.md`` sections 3-5. An :class:`EmailGame` is the chain of accepted packets
+and what follows from them: the pinned keys, each player's commitment and revealed links, and
+the :class:`rules.Game` replayed through the rules. :meth:`EmailGame.receive` checks a packet
+from outside and changes nothing unless every check passes; :meth:`EmailGame.compose` writes
+the next packet of the player whose turn it is, with the dice computed as the receiver will.
+
+Who writes: the side that must act in the rules (:func:`rules.acting_side`) writes an
+``orders`` packet (or a ``resolution`` packet, sealed mode, after a reply). A packet holds
+only commands its author may give: the acting side's, and standing orders for his own side.
+It ends where the turn passes to the other player: the acting side changes, the game ends,
+or, in sealed mode, attacks are declared and wait for the opponent's ``reply``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import msgspec
+
+import rules
+from pbem import chain, packets
+from pbem.chain import Chain
+from pbem.packets import Body, DiceMode, Packet, PacketKind, Step
+from pbem.turn import PacketPlay, awaits_reply
+
+Verifier = Callable[[bytes, bytes], str]
+"""``verify(sshsig_blob, message) -> the signer's public key line`` (``pbem.sshsig``); raises
+``ValueError`` when the signature is bad."""
+
+
+class Identity(Protocol):
+    """A player's key as the protocol needs it (``pbem.keys``)."""
+
+    @property
+    def public_line(self) -> str: ...
+
+    @property
+    def raw_private(self) -> bytes: ...
+
+    def sign(self, message: bytes) -> bytes: ...
+
+
+class Refused(ValueError):
+    """A packet the protocol refuses: one line naming the packet and what failed."""
+
+
+class Equivocation(Refused):
+    """Two different packets signed by the same player for the same place in the chain."""
+
+    def __init__(self, message: str, kept: Packet, other: Packet) -> None:
+        super().__init__(message)
+        self.kept = kept
+        self.other = other
+
+
+@dataclass
+class Party:
+    """One player: the pinned key, the chain head, the links revealed so far."""
+
+    side: rules.Side
+    key: str
+    commitment: bytes
+    revealed: list[bytes] = field(default_factory=list)
+
+    @property
+    def last(self) -> bytes:
+        """The last link revealed (the commitment before the first)."""
+        return self.revealed[-1] if self.revealed else self.commitment
+
+
+def _game_bytes(game_id: str) -> bytes:
+    return bytes.fromhex(game_id)
+
+
+def _fingerprint(key_line: str) -> str:
+    import base64
+
+    blob = base64.b64decode(key_line.split()[1])
+    return "SHA256:" + base64.b64encode(hashlib.sha256(blob).digest()).decode().rstrip("=")
+
+
+class EmailGame:
+    """The accepted packets of one game and everything that follows from them."""
+
+    @classmethod
+    def start(
+        cls, invitation: Packet, board_for: Callable[[int], rules.Board], verify: Verifier
+    ) -> EmailGame:
+        """A game from its invitation, whose signature (by the key it carries) is checked."""
+        game = cls(invitation, board_for)
+        game._check_signature(invitation, verify)
+        return game
+
+    @classmethod
+    def replay(
+        cls,
+        chain_of_packets: Sequence[Packet],
+        board_for: Callable[[int], rules.Board],
+        verify: Verifier,
+    ) -> EmailGame:
+        """Every packet checked from the invitation on; raises :class:`Refused` at the first
+        that fails (``ardennes verify``)."""
+        if not chain_of_packets:
+            raise Refused("no packets")
+        game = cls.start(chain_of_packets[0], board_for, verify)
+        for p in chain_of_packets[1:]:
+            game.receive(p, verify)
+        return game
+
+    def __init__(self, invitation: Packet, board_for: Callable[[int], rules.Board]) -> None:
+        b = invitation.body
+        if b.kind != "invitation" or b.scenario is None or b.mode is None:
+            raise Refused("packet 0 is not an invitation")
+        assert b.key is not None and b.commitment is not None
+        self.game_id: str = b.game
+        self.scenario: int = b.scenario
+        self.mode: DiceMode = b.mode
+        self.inviter: rules.Side = b.author
+        self.board_for = board_for
+        self.packets: list[Packet] = [invitation]
+        self.hashes: list[str] = [packets.packet_hash(invitation)]
+        self.parties: dict[rules.Side, Party] = {
+            b.author: Party(b.author, b.key, bytes.fromhex(b.commitment))
+        }
+        self.local_seed: bytes | None = bytes.fromhex(b.seed) if b.seed else None
+        self.game: rules.Game | None = None
+        self.batch = 0
+        """Combat batches resolved so far (sealed mode)."""
+
+    # -- where the game stands ------------------------------------------------------------------
+
+    @property
+    def seq(self) -> int:
+        """The sequence number of the next packet."""
+        return len(self.packets)
+
+    def expects(self) -> tuple[rules.Side, PacketKind] | None:
+        """Who writes the next packet and of which kind; None once the game is over."""
+        if self.game is None:
+            return rules.other_side(self.inviter), "acceptance"
+        s = self.game.state
+        if s.phase == "game_over":
+            return None
+        last = self.packets[-1].body
+        if self.mode == "sealed" and awaits_reply(s) and last.kind in ("orders", "resolution"):
+            return rules.other_side(last.author), "reply"
+        side = rules.acting_side(s)
+        assert side is not None
+        return side, "resolution" if last.kind == "reply" else "orders"
+
+    # -- reading a packet from outside ----------------------------------------------------------
+
+    def receive(self, packet: Packet, verify: Verifier) -> None:
+        """Check ``packet`` and append it; raises :class:`Refused` (nothing changed) or
+        :class:`Equivocation`. A packet already accepted is a no-op."""
+        b = packet.body
+        where = f"packet {b.seq}"
+        if b.game != self.game_id:
+            raise Refused(f"{where} is for game {b.game[:8]}, not {self.game_id[:8]}")
+        if b.seq < self.seq:
+            old = self.packets[b.seq]
+            if packets.encode(old) == packets.encode(packet):
+                return
+            self._check_signature(packet, verify)
+            raise Equivocation(
+                f"{where}: the {b.author} player signed two different packets {b.seq}",
+                old,
+                packet,
+            )
+        if b.seq > self.seq:
+            raise Refused(f"{where} is out of order: packet {self.seq} comes next")
+        if b.prev != self.hashes[-1]:
+            raise Refused(f"{where} does not follow packet {self.seq - 1} (prev hash differs)")
+        if b.rules != rules.record.RULES_VERSION:
+            raise Refused(
+                f"{where} was written for rules {b.rules}, this is {rules.record.RULES_VERSION}"
+            )
+        self._check_signature(packet, verify)
+        self._apply(packet)
+
+    def _check_signature(self, packet: Packet, verify: Verifier) -> None:
+        b = packet.body
+        pinned = self.parties.get(b.author)
+        key = pinned.key if pinned is not None else b.key
+        try:
+            signer = verify(packet.signature_blob, packets.canonical_bytes(b))
+        except ValueError as exc:
+            raise Refused(f"packet {b.seq}: bad signature ({exc})") from None
+        if key is None or signer != key:
+            raise Refused(
+                f"packet {b.seq}: signed by {_fingerprint(signer)}, but the {b.author} player's "
+                f"key is {_fingerprint(key) if key else 'not known'}"
+            )
+
+    # -- applying an accepted packet ------------------------------------------------------------
+
+    def _apply(self, packet: Packet) -> None:
+        """Apply ``packet`` (signature already checked); raises :class:`Refused`, leaving the
+        game as it was."""
+        b = packet.body
+        want = self.expects()
+        if want is None:
+            raise Refused(f"packet {b.seq}: the game is over")
+        side, kind = want
+        if b.kind == "resign" and b.author in self.parties:
+            raise Refused(f"packet {b.seq}: resignation is not supported yet")
+        if (b.author, b.kind) != (side, kind):
+            raise Refused(
+                f"packet {b.seq}: a {b.author} {b.kind} packet, but the next is the {side} "
+                f"player's {kind}"
+            )
+        if kind == "acceptance":
+            self._accept(packet)
+            return
+        assert self.game is not None
+        reveal = self._check_reveal(b)
+        dice, ends_batch = self._seed_for(b, reveal)
+        history = len(self.game.history)
+        try:
+            self._play(b, dice)
+        except Refused:
+            self.game.truncate(history)
+            raise
+        if reveal is not None:
+            self.parties[b.author].revealed.append(reveal)
+        if ends_batch:
+            self.batch += 1
+        self.packets.append(packet)
+        self.hashes.append(packets.packet_hash(packet))
+
+    def _accept(self, packet: Packet) -> None:
+        b = packet.body
+        assert b.key is not None and b.commitment is not None
+        if b.key == self.parties[self.inviter].key:
+            raise Refused(f"packet {b.seq}: the invitee signs with the inviter's key")
+        self.parties[b.author] = Party(b.author, b.key, bytes.fromhex(b.commitment))
+        if b.commands:
+            raise Refused(f"packet {b.seq}: an acceptance carries no commands")
+        board = self.board_for(self.scenario)
+        self.game = rules.Game.new(board, dice=None, dice_spec=self._dice_spec())
+        self.packets.append(packet)
+        self.hashes.append(packets.packet_hash(packet))
+
+    def _dice_spec(self) -> rules.DiceSpec:
+        return rules.DiceSpec(kind=f"pbem-{self.mode}", detail={"game": self.game_id})
+
+    def _check_reveal(self, b: Body) -> bytes | None:
+        """The link ``b`` reveals, checked against its author's chain; whether one is due."""
+        due = self.mode == "open" or b.kind in ("reply", "resolution")
+        if self.mode == "local":
+            due = False
+        if due != (b.reveal is not None):
+            what = "must reveal its author's next link" if due else "reveals no link"
+            raise Refused(f"packet {b.seq}: a {self.mode} {b.kind} packet {what}")
+        if b.reveal is None:
+            return None
+        link = bytes.fromhex(b.reveal)
+        if not chain.verify_link(self.parties[b.author].last, link):
+            raise Refused(
+                f"packet {b.seq}: the revealed link does not match the {b.author} player's "
+                "commitment chain"
+            )
+        return link
+
+    def _seed_for(self, b: Body, reveal: bytes | None) -> tuple[rules.SeededDice, bool]:
+        """The dice of packet ``b``'s commands, and whether the packet resolves a batch."""
+        game = _game_bytes(self.game_id)
+        me, them = self.parties[b.author], self.parties[rules.other_side(b.author)]
+        if self.mode == "local":
+            assert self.local_seed is not None
+            return rules.SeededDice(self.local_seed), False
+        if self.mode == "open":
+            assert reveal is not None
+            return rules.SeededDice(chain.open_seed(game, b.seq, reveal, them.last)), False
+        if b.kind == "resolution":
+            assert reveal is not None
+            reply = bytes.fromhex(self.hashes[-1])
+            seed = chain.batch_seed(game, self.batch + 1, reveal, them.last, reply)
+            return rules.SeededDice(seed), True
+        return rules.SeededDice(chain.free_seed(game, b.seq, me.last, them.last)), False
+
+    def _play(self, b: Body, dice: rules.SeededDice) -> None:
+        """Push ``b``'s commands with ``dice`` (:class:`pbem.turn.PacketPlay`: who may give
+        each, what may roll, where the packet ends) and check every state hash."""
+        assert self.game is not None
+        self.game.dice = dice
+        play = PacketPlay(self.game, self.mode, b.kind, b.author)
+        for i, step in enumerate(b.commands):
+            where = f"packet {b.seq}, command {i} ({rules.record.tag(step.command)})"
+            r = play.push(step.command)
+            if isinstance(r, str):
+                raise Refused(f"{where}: {r}")
+            if self.game.state_hash() != step.hash:
+                raise Refused(
+                    f"{where}: state hash {self.game.state_hash()[:16]} where the packet has "
+                    f"{step.hash[:16]}"
+                )
+        why = play.end_refusal()
+        if why is not None:
+            raise Refused(f"packet {b.seq}: {why}")
+
+    # -- writing the next packet ----------------------------------------------------------------
+
+    def draft(self, me: Identity, side: rules.Side, comment: str = "") -> Draft:
+        """The next packet, to be written by ``me`` playing ``side``: push commands on the
+        draft's own copy of the game (with the packet's dice), then :meth:`Draft.seal`."""
+        want = self.expects()
+        if want is None or want[0] != side or self.game is None:
+            raise Refused(f"it is not the {side} player's packet now")
+        kind = want[1]
+        reveal: bytes | None = None
+        if self.mode == "open" or (self.mode == "sealed" and kind in ("reply", "resolution")):
+            secret = chain.chain_secret(me.raw_private, _game_bytes(self.game_id))
+            reveal = Chain(secret).link(len(self.parties[side].revealed) + 1)
+        body = Body(
+            format=packets.FORMAT,
+            version=packets.VERSION,
+            rules=rules.record.RULES_VERSION,
+            game=self.game_id,
+            seq=self.seq,
+            prev=self.hashes[-1],
+            author=side,
+            kind=kind,
+            turn=self.game.state.turn,
+            phase=self.game.state.phase,
+            reveal=reveal.hex() if reveal is not None else None,
+            comment=comment,
+        )
+        dice, _ = self._seed_for(body, reveal)
+        scratch = rules.Game(self.game.board, self.game.state, dice=dice)
+        return Draft(self, me, body, PacketPlay(scratch, self.mode, kind, side))
+
+
+@dataclass
+class Draft:
+    """A packet being written: its commands are tried on a copy of the game."""
+
+    game: EmailGame
+    me: Identity
+    body: Body
+    play: PacketPlay
+    steps: list[Step] = field(default_factory=list)
+
+    @property
+    def scratch(self) -> rules.Game:
+        """The copy of the game the draft plays on (its dice are the packet's)."""
+        return self.play.game
+
+    def push(self, cmd: rules.Command) -> rules.Applied | str:
+        """Add ``cmd`` if the protocol and the rules allow it; else why not."""
+        r = self.play.push(cmd)
+        if not isinstance(r, str):
+            self.steps.append(Step(command=cmd, hash=self.play.game.state_hash()))
+        return r
+
+    def ended(self) -> bool:
+        """The turn has passed to the other player: nothing more goes in this packet."""
+        return self.play.ended()
+
+    def seal(self, verify: Verifier) -> Packet:
+        """Sign the packet and apply it to the game (checked as the opponent will)."""
+        why = self.play.end_refusal()
+        if why is not None:
+            raise Refused(why)
+        s = self.play.game.state
+        body = msgspec.structs.replace(
+            self.body, commands=tuple(self.steps), turn=s.turn, phase=s.phase
+        )
+        packet = packets.sign(body, self.me.sign)
+        self.game.receive(packet, verify)
+        return packet
+
+
+# -- starting a game ---------------------------------------------------------------------------
+
+
+def _head(me: Identity, game_id: str) -> str:
+    return chain.Chain(chain.chain_secret(me.raw_private, _game_bytes(game_id))).commitment.hex()
+
+
+def invite(
+    me: Identity,
+    side: rules.Side,
+    scenario: int,
+    mode: DiceMode,
+    game_id: str,
+    board_for: Callable[[int], rules.Board],
+    verify: Verifier,
+    *,
+    local_seed: bytes | None = None,
+    comment: str = "",
+) -> tuple[EmailGame, Packet]:
+    """The invitation of a new game (packet 0): ``me`` plays ``side`` of ``scenario`` with
+    ``mode`` dice; the game id is 16 random bytes (hex) the caller draws. A local game also
+    carries its dice seed (``local_seed``, 32 bytes from the operating system)."""
+    body = Body(
+        format=packets.FORMAT,
+        version=packets.VERSION,
+        rules=rules.record.RULES_VERSION,
+        game=game_id,
+        seq=0,
+        prev="",
+        author=side,
+        kind="invitation",
+        turn=1,
+        phase="setup_allied",
+        scenario=scenario,
+        mode=mode,
+        key=me.public_line,
+        commitment=_head(me, game_id),
+        seed=local_seed.hex() if local_seed is not None else None,
+        comment=comment,
+    )
+    packet = packets.sign(body, me.sign)
+    return EmailGame.start(packet, board_for, verify), packet
+
+
+def accept(
+    me: Identity,
+    invitation: Packet,
+    board_for: Callable[[int], rules.Board],
+    verify: Verifier,
+    comment: str = "",
+) -> tuple[EmailGame, Packet]:
+    """Accept ``invitation`` (checked first): the acceptance (packet 1) pins ``me`` for the
+    other side."""
+    game = EmailGame.start(invitation, board_for, verify)
+    b = invitation.body
+    body = Body(
+        format=packets.FORMAT,
+        version=packets.VERSION,
+        rules=rules.record.RULES_VERSION,
+        game=b.game,
+        seq=1,
+        prev=game.hashes[-1],
+        author=rules.other_side(b.author),
+        kind="acceptance",
+        turn=1,
+        phase="setup_allied",
+        key=me.public_line,
+        commitment=_head(me, b.game),
+        comment=comment,
+    )
+    packet = packets.sign(body, me.sign)
+    game.receive(packet, verify)
+    return game, packet

@@ -1,0 +1,205 @@
+"""The email game protocol (``pbem.protocol``, ``pbem.turn``): bot games in each dice mode,
+and every attack of ``docs/pbem-protocol.md`` refused with a precise message and nothing
+changed."""
+
+from __future__ import annotations
+
+import itertools
+from functools import cache
+
+import msgspec
+import pytest
+
+import rules
+from pbem import chain, packets, protocol
+from pbem.packets import DiceMode, Packet, Step
+from tests.pbem.players import GAME_ID, PlayerKey, board, play, verify
+from tests.realmap import needs_real_map
+
+pytestmark = needs_real_map
+
+
+@cache
+def game(mode: DiceMode) -> tuple[protocol.EmailGame, tuple[Packet, ...]]:
+    g, sent = play(mode, turns=2)
+    return g, tuple(sent)
+
+
+def fresh(packets_: tuple[Packet, ...], upto: int) -> protocol.EmailGame:
+    return protocol.EmailGame.replay(packets_[:upto], board, verify)
+
+
+def resign(p: Packet, key: PlayerKey, **changes: object) -> Packet:
+    return packets.sign(msgspec.structs.replace(p.body, **changes), key.sign)
+
+
+KEYS = {"german": PlayerKey("hans"), "allied": PlayerKey("joe")}
+
+
+@pytest.mark.parametrize("mode", ["sealed", "open", "local"])
+def test_a_bot_game_by_email_replays_on_both_sides(mode: DiceMode) -> None:
+    g, sent = game(mode)
+    assert g.game is not None and g.game.state.turn == 3
+    again = protocol.EmailGame.replay(sent, board, verify)
+    assert again.game is not None and again.game.state_hash() == g.game.state_hash()
+    kinds = [p.body.kind for p in sent]
+    assert kinds[:2] == ["invitation", "acceptance"]
+    if mode == "sealed":
+        assert {"orders", "reply", "resolution"} <= set(kinds)
+        # every resolution follows a reply, every reply follows a declaration
+        for i, k in enumerate(kinds):
+            if k == "resolution":
+                assert kinds[i - 1] == "reply"
+            if k == "reply":
+                assert kinds[i - 1] in ("orders", "resolution")
+    else:
+        assert set(kinds[2:]) == {"orders"}
+    # the commands concatenate to the game's history
+    cmds = [s.command for p in sent for s in p.body.commands]
+    assert tuple(cmds) == g.game.commands
+
+
+def test_sealed_links_are_revealed_in_order_and_only_when_due() -> None:
+    g, sent = game("sealed")
+    for p in sent[2:]:
+        b = p.body
+        assert (b.reveal is not None) == (b.kind in ("reply", "resolution"))
+    for side, party in g.parties.items():
+        links = [party.commitment, *party.revealed]
+        assert all(chain.verify_link(a, b) for a, b in itertools.pairwise(links))
+        mine = [p.body.reveal for p in sent if p.body.author == side and p.body.reveal]
+        assert [bytes.fromhex(x) for x in mine] == party.revealed
+
+
+def test_sealed_no_roll_is_computable_before_the_decisions_it_can_influence() -> None:
+    """By construction: a batch's dice need the mover's link, first published in the
+    resolution packet, and the opponent's, first published in the reply, which is signed
+    after the orders that declared the batch. A rolling command anywhere else is refused."""
+    _, sent = game("sealed")
+    published: dict[bytes, int] = {}
+    for p in sent:
+        if p.body.reveal:
+            published.setdefault(bytes.fromhex(p.body.reveal), p.body.seq)
+    for i, p in enumerate(sent):
+        if p.body.kind != "resolution":
+            continue
+        reply = sent[i - 1]
+        mover_link = bytes.fromhex(p.body.reveal or "")
+        opp_link = bytes.fromhex(reply.body.reveal or "")
+        assert published[mover_link] == p.body.seq  # nobody saw it before this packet
+        assert published[opp_link] == reply.body.seq  # published after the declaration
+        declared = [
+            s for s in sent[i - 2].body.commands if isinstance(s.command, rules.DeclareAttack)
+        ]
+        assert declared, "the batch was declared in the packet before the reply"
+
+
+def test_a_resolve_in_the_orders_packet_is_refused() -> None:
+    _, sent = game("sealed")
+    i = next(
+        k
+        for k, p in enumerate(sent)
+        if p.body.kind == "orders"
+        and any(isinstance(s.command, rules.DeclareAttack) for s in p.body.commands)
+    )
+    p = sent[i]
+    d = fresh(sent, i).draft(KEYS[p.body.author], p.body.author)
+    for s in p.body.commands:
+        assert not isinstance(d.push(s.command), str)
+    assert d.push(rules.ResolveAttacks()) == "a batch is resolved only after the opponent's reply"
+
+
+# -- attacks: each refused with a precise message, nothing changed ------------------------------
+
+
+def _at(mode: DiceMode = "sealed", index: int = 4) -> tuple[protocol.EmailGame, Packet, str]:
+    """A copy of the game before packet ``index``, that packet, and the copy's hash."""
+    _, sent = game(mode)
+    g = fresh(sent, index)
+    assert g.game is not None
+    return g, sent[index], g.game.state_hash()
+
+
+def _refused(g: protocol.EmailGame, p: Packet, before: str, message: str) -> None:
+    n = len(g.packets)
+    with pytest.raises(protocol.Refused) as exc:
+        g.receive(p, verify)
+    assert message in str(exc.value), str(exc.value)
+    assert len(g.packets) == n and g.game is not None and g.game.state_hash() == before
+
+
+def test_a_packet_signed_by_a_third_key_is_refused() -> None:
+    g, p, h = _at()
+    forged = resign(p, PlayerKey("mallory"))
+    _refused(g, forged, h, f"packet {p.body.seq}: signed by SHA256:")
+    _refused(g, forged, h, f"but the {p.body.author} player's key is SHA256:")
+
+
+def test_a_changed_command_breaks_the_signature() -> None:
+    g, p, h = _at()
+    body = msgspec.structs.replace(p.body, comment="changed after signing")
+    _refused(g, Packet(body=body, signature=p.signature), h, "bad signature")
+
+
+def test_an_out_of_order_and_a_replayed_packet() -> None:
+    _, sent = game("sealed")
+    g, _, h = _at(index=4)
+    _refused(g, sent[5], h, "packet 5 is out of order: packet 4 comes next")
+    g.receive(sent[3], verify)  # the same packet again: nothing happens
+    assert len(g.packets) == 4 and g.game is not None and g.game.state_hash() == h
+
+
+def test_a_packet_for_another_game_is_refused() -> None:
+    g, p, h = _at()
+    other = resign(p, KEYS[p.body.author], game="ab" * 16)
+    _refused(g, other, h, f"packet {p.body.seq} is for game abababab, not {GAME_ID[:8]}")
+
+
+def test_a_wrong_prev_hash_is_refused() -> None:
+    g, p, h = _at()
+    _refused(g, resign(p, KEYS[p.body.author], prev="cd" * 32), h, "prev hash differs")
+
+
+def _first(mode: DiceMode, kind: str) -> int:
+    _, sent = game(mode)
+    return next(i for i, p in enumerate(sent) if p.body.kind == kind)
+
+
+def test_a_reveal_that_does_not_match_the_commitment_is_refused() -> None:
+    g, p, h = _at(index=_first("sealed", "reply"))
+    bad = resign(p, KEYS[p.body.author], reveal="ee" * 32)
+    _refused(g, bad, h, "the revealed link does not match the")
+
+
+def test_an_illegal_move_with_a_valid_signature_is_refused_with_its_rule() -> None:
+    g, p, h = _at(index=2)  # the Allied set-up: historical, no Place allowed (AO-17.a)
+    illegal = Step(command=rules.Place("us-106-i", "2020"), hash="00" * 32)
+    bad = resign(p, KEYS[p.body.author], commands=(illegal, *p.body.commands))
+    _refused(g, bad, h, "packet 2, command 0 (place): refused: AO-")
+
+
+def test_a_false_state_hash_is_refused() -> None:
+    g, p, h = _at(index=2)
+    steps = list(p.body.commands)
+    steps[0] = Step(command=steps[0].command, hash="0" * 64)
+    bad = resign(p, KEYS[p.body.author], commands=tuple(steps))
+    _refused(g, bad, h, f"packet 2, command 0 ({rules.record.tag(steps[0].command)}): state hash ")
+
+
+def test_a_command_for_the_other_side_is_refused() -> None:
+    g, p, h = _at(index=_first("sealed", "reply"))
+    mover = rules.other_side(p.body.author)
+    orders = Step(command=rules.StandingOrders(side=mover), hash="0" * 64)
+    bad = resign(p, KEYS[p.body.author], commands=(orders,))
+    _refused(g, bad, h, f"gives standing orders for the {mover}")
+
+
+def test_equivocation_is_kept_as_proof() -> None:
+    _, sent = game("sealed")
+    g = fresh(sent, 5)
+    p = sent[4]
+    twin = resign(p, KEYS[p.body.author], comment="another version")
+    with pytest.raises(protocol.Equivocation) as exc:
+        g.receive(twin, verify)
+    assert exc.value.kept == p and exc.value.other == twin
+    assert "signed two different packets 4" in str(exc.value)
