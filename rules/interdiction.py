@@ -50,11 +50,7 @@ def bridges(game_map: GameMap) -> tuple[Hexside, ...]:
 
 
 def _bridges(board: Board) -> tuple[Hexside, ...]:
-    b = board.cache.get("interdiction.bridges")
-    if not isinstance(b, tuple):
-        b = bridges(board.game_map)
-        board.cache["interdiction.bridges"] = b
-    return b
+    return board.derived("interdiction.bridges", lambda b: bridges(b.game_map))
 
 
 class _Reach:
@@ -93,11 +89,7 @@ class _Reach:
 
 
 def _reach(board: Board) -> _Reach:
-    r = board.cache.get("interdiction.reach")
-    if not isinstance(r, _Reach):
-        r = _Reach(board)
-        board.cache["interdiction.reach"] = r
-    return r
+    return board.derived("interdiction.reach", _Reach)
 
 
 def interdicting_hexes(board: Board, state: GameState, side: Side) -> frozenset[HexId]:

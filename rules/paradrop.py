@@ -51,12 +51,10 @@ class DropResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 def drop_unit(board: Board) -> str | None:
     """The paratroop unit that drops (AO-15.b: the only one able to), or None. Cached."""
-    hit = board.cache.get("paradrop.unit")
-    if isinstance(hit, tuple):
-        return hit[0] if hit else None
-    found = next((u for u, (_t, sec) in sorted(schedule(board).items()) if sec == DROP), None)
-    board.cache["paradrop.unit"] = (found,) if found is not None else ()
-    return found
+    return board.derived(
+        "paradrop.unit",
+        lambda b: next((u for u, (_t, sec) in sorted(schedule(b).items()) if sec == DROP), None),
+    )
 
 
 def drop_turn(board: Board) -> int | None:
@@ -189,9 +187,4 @@ def drop_required(board: Board, state: GameState) -> bool:
     VP (our reading). Cached per state (movement asks once per unit)."""
     if not drop_pending(board, state):
         return False
-    hit = board.cache.get("paradrop.required")
-    if isinstance(hit, tuple) and hit[0] is state:
-        return bool(hit[1])
-    ok = bool(drop_hexes(board, state))
-    board.cache["paradrop.required"] = (state, ok)
-    return ok
+    return board.for_state("paradrop.required", state, lambda b, s: bool(drop_hexes(b, s)))

@@ -108,13 +108,10 @@ def _road_edge_hexes(game_map: GameMap, section: str) -> tuple[HexId, ...]:
 
 def road_entry_hexes(board: Board, section: str) -> tuple[HexId, ...]:
     """The entry hexes of ``section`` whoever holds them (AO-14.1A), sorted; cached."""
-    key = f"reinforcements.entry.{section}"
-    t = board.cache.get(key)
-    if isinstance(t, tuple):
-        return t
-    out = _road_edge_hexes(board.game_map, entry_section_of(section))
-    board.cache[key] = out
-    return out
+    return board.derived(
+        f"reinforcements.entry.{section}",
+        lambda b: _road_edge_hexes(b.game_map, entry_section_of(section)),
+    )
 
 
 def _closed_to(board: Board, state: GameState, side: Side) -> frozenset[HexId]:

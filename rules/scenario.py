@@ -11,7 +11,7 @@ from typing import Final, Literal
 import msgspec
 
 from rules.hexgrid import HexId
-from rules.units import Nationality, Side, Size, UnitDef, UnitType
+from rules.units import Side, UnitDef
 
 Section = Literal["NE", "NW", "W", "SW", "SE", "WB", "east", "drop"]
 """A reinforcement's entry section: an Allied map-edge section (AO-14.1A), ``WB`` for the
@@ -42,34 +42,16 @@ MECHANIZED_TYPES: Final[frozenset[str]] = frozenset(
 """Unit types that are mechanized (AO-3.32; AO-4.1 phase 5 moves only these again)."""
 
 
-class OobEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class OobEntry(UnitDef, frozen=True, forbid_unknown_fields=True):
     """One counter as stored in ``oob.toml``: the printed values plus provenance."""
 
-    id: str
-    side: Side
-    designation: str
-    nationality: Nationality
-    type: UnitType
-    size: Size
-    mechanized: bool
-    strength: int
-    movement: int
     formation: str
     basis: str
     aliases: tuple[str, ...] = ()
 
     def unit(self) -> UnitDef:
-        return UnitDef(
-            id=self.id,
-            side=self.side,
-            designation=self.designation,
-            nationality=self.nationality,
-            type=self.type,
-            size=self.size,
-            mechanized=self.mechanized,
-            strength=self.strength,
-            movement=self.movement,
-        )
+        """The printed values alone."""
+        return msgspec.convert(self, UnitDef, from_attributes=True)
 
 
 class SetupEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

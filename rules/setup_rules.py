@@ -59,7 +59,7 @@ SETUP_PHASES: Final[tuple[Phase, ...]] = ("setup_allied", "setup_german")
 """The set-up steps (AO-4.2a): the Allied player deploys first, then the German."""
 
 AREAS_KEY: Final = "setup_rules.areas"
-"""``Board.cache`` key of the board's :class:`SetupAreas` (``False``: no start line)."""
+"""``Board.cache`` key of the board's :class:`SetupAreas` (None: no start line)."""
 
 
 # -- the validator of a whole set-up ----------------------------------------------------------
@@ -240,19 +240,17 @@ class SetupAreas:
 def setup_areas(board: Board) -> SetupAreas | None:
     """The board's :class:`SetupAreas`, or None when its map has no start line splitting it
     in two (then AO-17 does not apply); computed on first use and cached in the board."""
-    got = board.cache.get(AREAS_KEY)
-    if isinstance(got, SetupAreas):
-        return got
-    if got is False:
-        return None
+    return board.derived(AREAS_KEY, _setup_areas)
+
+
+def _setup_areas(board: Board) -> SetupAreas | None:
     gm = board.game_map
     split = any(s.start_line for s in gm.sides()) and not start_line_problems(gm)
     if not split:
-        board.cache[AREAS_KEY] = False
         return None
     sides: tuple[Side, Side] = ("german", "allied")
     setup_units = frozenset(u for u in board.defs if u not in board.arrival_turn)
-    areas = SetupAreas(
+    return SetupAreas(
         front={s: front_line(gm, s) for s in sides},
         rear={s: rear_area(gm, s) for s in sides},
         territory={s: own_side(gm, s) for s in sides},
@@ -260,8 +258,6 @@ def setup_areas(board: Board) -> SetupAreas | None:
         setup_units=setup_units,
         historical={u: h for u, h in board.setup.items() if u in setup_units},
     )
-    board.cache[AREAS_KEY] = areas
-    return areas
 
 
 def setup_kind(board: Board, state: GameState, side: Side) -> SetupKind | None:

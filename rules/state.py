@@ -21,8 +21,8 @@ Units are never removed from the state: an eliminated unit keeps its row with
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping
-from typing import Final, Literal
+from collections.abc import Callable, Iterable, Mapping
+from typing import Final, Literal, TypeVar, cast
 
 import msgspec
 
@@ -30,6 +30,8 @@ from rules.gamemap import GameMap
 from rules.hexgrid import HexId
 from rules.scenario import Arrival, Line, ScenarioSpec, Section
 from rules.units import Side, UnitDef
+
+_T = TypeVar("_T")
 
 Phase = Literal[
     "setup_allied",
@@ -340,8 +342,8 @@ class Board:
     ``Board(game_map, units, arrival_turn=None)`` is a synthetic board (tests); a scenario's
     board (:func:`scenarios.load_board`) also carries the keyword-only fields. Rule modules keep
     derived tables (movement costs, road links, interdiction reach) in :attr:`cache`, keyed by
-    their own names; they depend only on the board, never on a state, and no scenario data goes
-    there.
+    their own names, through :meth:`derived` (built from the board alone) and :meth:`for_state`
+    (the latest state's); no scenario data goes there.
     """
 
     __slots__ = (
@@ -406,6 +408,25 @@ class Board:
 
     def unit_def(self, unit_id: str) -> UnitDef:
         return self.defs[unit_id]
+
+    def derived(self, key: str, build: Callable[[Board], _T]) -> _T:
+        """The table ``key`` derived from this board: ``build(board)`` on first use, then kept
+        in :attr:`cache` (None too)."""
+        if key in self.cache:
+            return cast(_T, self.cache[key])
+        value = build(self)
+        self.cache[key] = value
+        return value
+
+    def for_state(self, key: str, state: GameState, build: Callable[[Board, GameState], _T]) -> _T:
+        """``build(board, state)``, kept in :attr:`cache` for the latest ``state`` asked (the
+        same object): several rules asking of one state share one computation."""
+        hit = self.cache.get(key)
+        if isinstance(hit, tuple) and hit[0] is state:
+            return cast(_T, hit[1])
+        value = build(self, state)
+        self.cache[key] = (state, value)
+        return value
 
 
 def initial_state(

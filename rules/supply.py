@@ -167,11 +167,7 @@ class _Tables:
 
 
 def _tables(board: Board) -> _Tables:
-    t = board.cache.get("supply.tables")
-    if not isinstance(t, _Tables):
-        t = _Tables(board.game_map)
-        board.cache["supply.tables"] = t
-    return t
+    return board.derived("supply.tables", lambda b: _Tables(b.game_map))
 
 
 def near_own_exit(board: Board, side: Side, hex_id: HexId) -> bool:
@@ -191,10 +187,7 @@ def _cut(board: Board, bridges: Iterable[Hexside]) -> frozenset[Hexside]:
     is looked up in a small per-board cache: the same few sets are traced again and again."""
     if not isinstance(bridges, tuple):
         return frozenset(hexgrid.hexside(*b) for b in bridges)
-    memo = board.cache.get("supply.cut")
-    if not isinstance(memo, dict):
-        memo = {}
-        board.cache["supply.cut"] = memo
+    memo: dict[tuple[Hexside, ...], frozenset[Hexside]] = board.derived("supply.cut", lambda _b: {})
     try:
         hit = memo.get(bridges)
     except TypeError:  # unhashable pairs (lists): no caching

@@ -167,48 +167,30 @@ def tabulate(board: Board, state: GameState) -> VictoryPoints:
 def verdict_for(turn: int, vp: VictoryPoints) -> Verdict | None:
     """The verdict at the end of Game-Turn ``turn`` with ``vp`` tabulated, or None (play on)."""
     g, a = vp.german, vp.allied
+
+    def ends(winner: Winner | None, kind: VerdictKind, reason: str) -> Verdict:
+        return Verdict(winner=winner, kind=kind, german_vp=g, allied_vp=a, reason=reason)
+
     if turn <= IMMEDIATE_BY and g >= VICTORY_VP:
-        return Verdict(
-            winner="german",
-            kind="immediate",
-            german_vp=g,
-            allied_vp=a,
-            reason=f"{g} German VP by the end of Game-Turn {turn} (35 by Game-Turn 6, AO-16.2)",
+        return ends(
+            "german",
+            "immediate",
+            f"{g} German VP by the end of Game-Turn {turn} (35 by Game-Turn 6, AO-16.2)",
         )
     if turn < LAST_TURN:
         return None
     if g < VICTORY_VP:
-        return Verdict(
-            winner="allied",
-            kind="cumulative",
-            german_vp=g,
-            allied_vp=a,
-            reason=f"only {g} German VP at the end of Game-Turn 18: under 35 (AO-16.3)",
+        return ends(
+            "allied",
+            "cumulative",
+            f"only {g} German VP at the end of Game-Turn 18: under 35 (AO-16.3)",
         )
     ratio = f"{g}:{a}"
     if a == 0 or 2 * g >= 3 * a:
-        return Verdict(
-            winner="german",
-            kind="ratio",
-            german_vp=g,
-            allied_vp=a,
-            reason=f"VP ratio {ratio} is 1.5 or more (AO-16.1)",
-        )
+        return ends("german", "ratio", f"VP ratio {ratio} is 1.5 or more (AO-16.1)")
     if g < a:
-        return Verdict(
-            winner="allied",
-            kind="ratio",
-            german_vp=g,
-            allied_vp=a,
-            reason=f"VP ratio {ratio} is under 1.0 (AO-16.1)",
-        )
-    return Verdict(
-        winner=None,
-        kind="ratio",
-        german_vp=g,
-        allied_vp=a,
-        reason=f"VP ratio {ratio} is from 1.0 to under 1.5: a draw (AO-16.1)",
-    )
+        return ends("allied", "ratio", f"VP ratio {ratio} is under 1.0 (AO-16.1)")
+    return ends(None, "ratio", f"VP ratio {ratio} is from 1.0 to under 1.5: a draw (AO-16.1)")
 
 
 def verdict(board: Board, state: GameState) -> Verdict | None:

@@ -25,6 +25,7 @@ from typing import Any, Final
 
 import msgspec
 
+from ardennes_tui.cli.inputs import read_input
 from ardennes_tui.errors import UserError
 from rules import (
     Board,
@@ -83,21 +84,6 @@ def _start_options(parser: argparse.ArgumentParser) -> None:
     start.add_argument("--scenario", type=int, metavar="N", help="start of scenario N (1-10)")
 
 
-def _read(path: str | Path, limit: int, what: str) -> bytes:
-    """The bytes of ``path`` (``-``: stdin), refusing more than ``limit``."""
-    try:
-        if str(path) == "-":
-            raw = sys.stdin.buffer.read(limit + 1)
-        else:
-            with open(path, "rb") as fh:
-                raw = fh.read(limit + 1)
-    except OSError as exc:
-        raise UserError(f"cannot read {what} {path}: {exc.strerror}", 2) from None
-    if len(raw) > limit:
-        raise UserError(f"{what} {path} is over the {limit} byte limit", 2)
-    return raw
-
-
 def _start(args: argparse.Namespace) -> tuple[Board, GameState]:
     """The board and the state to start from, checked against each other."""
     if args.scenario is not None:
@@ -106,7 +92,7 @@ def _start(args: argparse.Namespace) -> tuple[Board, GameState]:
             raise UserError(f"no scenario {number}: choose 1-10", 2)
         board = load_board(number)
         return board, new_game(board)
-    raw = _read(args.position, MAX_POSITION_BYTES, "position")
+    raw = read_input(args.position, MAX_POSITION_BYTES, "position", stdin=True)
     try:
         state = position.loads(raw)
     except position.PositionError as exc:
@@ -157,7 +143,7 @@ def _dice(args: argparse.Namespace, start: int) -> DiceSource | None:
 def run_apply(args: argparse.Namespace) -> int:
     board, state = _start(args)
     dice = _dice(args, state.dice_drawn)
-    raw = _read(args.commands, MAX_COMMANDS_BYTES, "commands")
+    raw = read_input(args.commands, MAX_COMMANDS_BYTES, "commands", stdin=True)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:

@@ -31,6 +31,7 @@ from typing import Any, Final
 import msgspec
 
 import rules
+from ardennes_tui.cli.inputs import read_input
 from ardennes_tui.cli.selfplay_summary import (
     MAX_GAMES,
     NUMBER,
@@ -92,19 +93,19 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
+def _given(args: argparse.Namespace, **options: str) -> list[str]:
+    """The options (``dest="--flag"``, in that order) given on the command line: a value (even
+    0), or a flag set."""
+    given = [(flag, getattr(args, dest)) for dest, flag in options.items()]
+    return [flag for flag, value in given if value is not None and value is not False]
+
+
 def run(args: argparse.Namespace) -> int:
     if args.summary:
         return _summary(args)
-    batch_only = [
-        name
-        for name, value in (
-            ("--seeds", args.seeds),
-            ("--jobs", args.jobs),
-            ("--games-out", args.games_out),
-            ("--progress", args.progress or None),
-        )
-        if value is not None
-    ]
+    batch_only = _given(
+        args, seeds="--seeds", jobs="--jobs", games_out="--games-out", progress="--progress"
+    )
     if batch_only:
         raise UserError(f"{', '.join(batch_only)} only with --summary", 2)
     if args.replay is not None:
@@ -170,13 +171,7 @@ def _write_atomic(out: Path, data: bytes, force: bool) -> None:
 
 
 def _replay(path: Path) -> int:
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_LOG_BYTES + 1)
-    except OSError as exc:
-        raise UserError(f"cannot read {path}: {exc.strerror}", 2) from None
-    if len(data) > MAX_LOG_BYTES:
-        raise UserError(f"{path} is over the {MAX_LOG_BYTES} byte limit", 2)
+    data = read_input(path, MAX_LOG_BYTES)
     try:
         result = replay(data, _board)
     except (rules.RecordError, ValueError) as exc:
@@ -198,16 +193,7 @@ def _board(number: int) -> rules.Board:
 
 
 def _summary(args: argparse.Namespace) -> int:
-    conflicts = [
-        name
-        for name, value in (
-            ("-o", args.output),
-            ("--replay", args.replay),
-            ("--turns", args.turns),
-            ("--seed", args.seed),
-        )
-        if value is not None
-    ]
+    conflicts = _given(args, output="-o", replay="--replay", turns="--turns", seed="--seed")
     if conflicts:
         hint = " (use --seeds)" if args.seed is not None else ""
         raise UserError(f"--summary takes no {', '.join(conflicts)}{hint}", 2)

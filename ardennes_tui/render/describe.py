@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from rich.text import Text
 
 from ardennes_tui.render.counters import UnitsByHex, counter_long
+from ardennes_tui.render.names import wrap_list
 from ardennes_tui.render.palette import rich_style
 from rules import GameMap, HexsideData, hexgrid
 from rules.hexgrid import HexId
@@ -24,21 +25,6 @@ def side_features(side: HexsideData) -> list[str]:
     if side.start_line:
         out.append("start line")
     return out
-
-
-def _hang(words: list[str], width: int, indent: str) -> list[str]:
-    """Join ``words`` with ``", "`` into lines of at most ``width``; later lines indented."""
-    lines: list[str] = []
-    current = ""
-    for i, word in enumerate(words):
-        piece = word + ("," if i < len(words) - 1 else "")
-        if current and len(current) + 1 + len(piece) > width:
-            lines.append(current)
-            current = indent + piece
-        else:
-            current = f"{current} {piece}" if current else piece
-    lines.append(current)
-    return lines
 
 
 def describe_hex(
@@ -83,7 +69,7 @@ def describe_hex(
         else:
             words = side_features(game_map.side(hex_id, n)) or ["-"]
         text.append(f" {name:<2} ", "bold")
-        text.append("\n".join(_hang(words, width - 4, "    ")) + "\n")
+        text.append("\n".join(wrap_list(words, width - 4, "    ")) + "\n")
     stack = units.get(hex_id, ()) if units else ()
     if stack:
         text.append(f"Units ({len(stack)})\n", "bold")

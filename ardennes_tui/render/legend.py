@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ardennes_tui.render import palette as P
 from ardennes_tui.render.counters import TYPE_LETTER
-from ardennes_tui.render.names import ascii_name, town_abbreviations
+from ardennes_tui.render.names import ascii_name, town_abbreviations, wrap_list
 from ardennes_tui.render.picture import Line, Run
 from rules import GameMap, hexgrid
 
@@ -15,22 +15,6 @@ def _line(*runs: Run) -> Line:
 
 def _key(glyph: str, style: str, meaning: str) -> tuple[Run, Run]:
     return (glyph, style), (f" {meaning}    ", "")
-
-
-def _wrap(items: list[str], width: int) -> list[str]:
-    """``items`` joined by ``", "`` into lines of at most ``width`` characters."""
-    rows: list[str] = []
-    current = ""
-    for i, item in enumerate(items):
-        piece = item + ("," if i < len(items) - 1 else "")
-        if current and len(current) + 1 + len(piece) > width:
-            rows.append(current)
-            current = piece
-        else:
-            current = f"{current} {piece}" if current else piece
-    if current:
-        rows.append(current)
-    return rows
 
 
 def legend_lines(
@@ -115,12 +99,12 @@ def legend_lines(
     rivers = sorted({s.river for s in game_map.sides() if s.river is not None})
     if rivers:
         out += [(), _line(("Rivers", "heading"), (":", ""))]
-        out += [_line(("  " + row, "")) for row in _wrap([name(r) for r in rivers], width - 2)]
+        out += [_line(("  " + row, "")) for row in wrap_list([name(r) for r in rivers], width - 2)]
     exits = game_map.exit_hexes()
     if exits:
         parts = [f"{h.id} {h.exit_vp} VP" + (f" ({h.edge})" if h.edge else "") for h in exits]
         out.append(_line(("Road exits", "heading"), (":", "")))
-        out += [_line(("  " + row, "")) for row in _wrap(parts, width - 2)]
+        out += [_line(("  " + row, "")) for row in wrap_list(parts, width - 2)]
     cols, rows = game_map.columns, game_map.rows
     out.append(
         _line(

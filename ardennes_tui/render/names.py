@@ -1,4 +1,4 @@
-"""Town abbreviations and ASCII spellings of names.
+"""Town abbreviations, ASCII spellings of names and lists of them wrapped to a width.
 
 A detailed hex has room for five characters of town name; the legend's town key gives the
 full names. Abbreviations are unique per map.
@@ -23,6 +23,23 @@ def ascii_name(name: str) -> str:
     decomposed = unicodedata.normalize("NFKD", name)
     stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return stripped.encode("ascii", "replace").decode("ascii")
+
+
+def wrap_list(items: list[str], width: int, indent: str = "") -> list[str]:
+    """``items`` joined by ``", "`` into lines of at most ``width`` characters, the lines after
+    the first starting with ``indent``; no line for no items."""
+    rows: list[str] = []
+    current = ""
+    for i, item in enumerate(items):
+        piece = item + ("," if i < len(items) - 1 else "")
+        if current and len(current) + 1 + len(piece) > width:
+            rows.append(current)
+            current = indent + piece
+        else:
+            current = f"{current} {piece}" if current else piece
+    if current:
+        rows.append(current)
+    return rows
 
 
 def _base_abbrev(name: str) -> str:

@@ -6,7 +6,7 @@ the German objective potential) and hex distance fields. Built once per board by
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
 from typing import Final
 
 from rules import Board, GameMap, HexId
@@ -74,8 +74,11 @@ def _potential(
     return dist
 
 
-def distance_field(m: GameMap, sources: Iterable[HexId]) -> dict[HexId, int]:
-    """Hex steps from the nearest of ``sources`` (breadth-first over the whole map)."""
+def distance_field(
+    m: GameMap, sources: Iterable[HexId], through: Container[HexId] | None = None
+) -> dict[HexId, int]:
+    """Hex steps from the nearest of ``sources`` (breadth-first over the whole map, or only
+    through the hexes of ``through``)."""
     dist: dict[HexId, int] = {}
     frontier = sorted(set(sources))
     for h in frontier:
@@ -86,7 +89,7 @@ def distance_field(m: GameMap, sources: Iterable[HexId]) -> dict[HexId, int]:
         nxt = []
         for h in frontier:
             for n in m.neighbours(h):
-                if n not in dist:
+                if n not in dist and (through is None or n in through):
                     dist[n] = d
                     nxt.append(n)
         frontier = nxt

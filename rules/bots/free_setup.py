@@ -177,18 +177,22 @@ def place_orders(
     pending = sorted(uid for uid, h in want.items() if where.get(uid) != h)
     out: list[Place] = []
     targets = set(want.values())
+
+    def place(uid: str, h: HexId) -> None:
+        old = where[uid]
+        if old is not None:
+            del taken[old]
+        taken[h] = uid
+        where[uid] = h
+        out.append(Place(uid, h))
+
     while pending:
         moved = False
         for uid in list(pending):
             h = want[uid]
             if h in taken:
                 continue
-            old = where[uid]
-            if old is not None:
-                del taken[old]
-            taken[h] = uid
-            where[uid] = h
-            out.append(Place(uid, h))
+            place(uid, h)
             pending.remove(uid)
             moved = True
         if moved:
@@ -198,12 +202,7 @@ def place_orders(
         park = next((h for h in sorted(area) if h not in taken and h not in targets), None)
         if park is None:
             break
-        old = where[uid]
-        if old is not None:
-            del taken[old]
-        taken[park] = uid
-        where[uid] = park
-        out.append(Place(uid, park))
+        place(uid, park)
     return out
 
 

@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping
 from typing import Final
 
 from rules import SUPPLY_PATH_HEXES, Board, GameState, HexId, supply_net
+from rules.bots.fields import distance_field
 
 HOLD_FROM: Final = 12
 """From this Game-Turn on the German plays for the exits he can hold at the end (GT18)."""
@@ -83,24 +84,7 @@ class Targets:
         self.bastogne: HexId | None = towns.get(BASTOGNE)
         self.dist: dict[HexId, dict[HexId, int]] = {}
         for t in sorted(set(self.exits) | set(self.towns)):
-            self.dist[t] = _bfs(board, self.passable, t)
-
-
-def _bfs(board: Board, passable: frozenset[HexId], source: HexId) -> dict[HexId, int]:
-    m = board.game_map
-    dist = {source: 0}
-    frontier = [source]
-    d = 0
-    while frontier:
-        d += 1
-        nxt = []
-        for h in frontier:
-            for n in m.neighbours(h):
-                if n in passable and n not in dist:
-                    dist[n] = d
-                    nxt.append(n)
-        frontier = nxt
-    return dist
+            self.dist[t] = distance_field(board.game_map, (t,), self.passable)
 
 
 def supply_zone(board: Board, state: GameState) -> frozenset[HexId]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from rules import hexgrid, reinforcements
-from rules.combat.protocol import PENDING, ask, set_combat, set_current, side_of
+from rules.combat.protocol import PENDING, answered, ask, set_combat, set_current, side_of
 from rules.combat.retreat import breaks_road_spacing, road_friends
 from rules.events import AdvanceDeclined, Event, UnitAdvanced
 from rules.hexgrid import HexId
@@ -83,9 +83,10 @@ def decide_advance(
     board: Board, state: GameState, hex_id: str, uid: str | None, events: list[Event]
 ) -> GameState | Rejection:
     """``Advance``: one of the offered units into the pending hex, or none (AO-9.6N)."""
-    p, r = state.combat.pending, state.combat.current
-    if p is None or p.kind != "advance" or r is None:
-        return Rejection(PENDING, "no advance decision is pending")
+    got = answered(state, "advance")
+    if isinstance(got, Rejection):
+        return got
+    p, r = got
     if hex_id != p.hex:
         return Rejection(PENDING, f"the pending advance is into {p.hex}, not {hex_id}")
     if uid is not None and (uid,) not in p.choices:

@@ -6,7 +6,14 @@ from collections.abc import Sequence
 
 import msgspec
 
-from rules.combat.protocol import PENDING, ask, begin_advance, in_play, set_combat, side_of
+from rules.combat.protocol import (
+    answered,
+    ask,
+    begin_advance,
+    in_play,
+    set_combat,
+    side_of,
+)
 from rules.events import Event, UnitEliminated, VictoryPointsScored
 from rules.odds import check_ex_losses, ex_loss_options
 from rules.rejection import Rejection
@@ -69,9 +76,10 @@ def decide_losses(
     board: Board, state: GameState, units: Sequence[str], events: list[Event]
 ) -> GameState | Rejection:
     """``ChooseLosses``: any set of surviving attackers reaching ``need`` (AO-10.1b)."""
-    p, r = state.combat.pending, state.combat.current
-    if p is None or p.kind != "losses" or r is None:
-        return Rejection(PENDING, "no Exchange losses are pending")
+    got = answered(state, "losses", "no Exchange losses are pending")
+    if isinstance(got, Rejection):
+        return got
+    _, r = got
     bad = check_ex_losses(list(units), _surviving_attackers(board, state, r), r.need)
     if bad is not None:
         return bad

@@ -16,7 +16,7 @@ import msgspec
 from rules.events import DecisionPending, Event
 from rules.hexgrid import HexId
 from rules.rejection import Rejection
-from rules.state import Board, Decision, GameState
+from rules.state import Board, Decision, DecisionKind, GameState, Resolution
 from rules.units import Side
 
 PENDING: Final = "decision-pending"
@@ -50,6 +50,17 @@ def ask(state: GameState, decision: Decision, events: list[Event]) -> GameState:
         )
     )
     return set_combat(state, pending=decision)
+
+
+def answered(
+    state: GameState, kind: DecisionKind, refusal: str | None = None
+) -> tuple[Decision, Resolution] | Rejection:
+    """The pending decision of ``kind`` and the attack it stops, or the refusal of an answer
+    that fits no pending decision (default ``no <kind> decision is pending``)."""
+    p, r = state.combat.pending, state.combat.current
+    if p is None or p.kind != kind or r is None:
+        return Rejection(PENDING, refusal or f"no {kind} decision is pending")
+    return p, r
 
 
 def busy(state: GameState) -> Rejection | None:

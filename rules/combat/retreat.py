@@ -14,6 +14,7 @@ from rules import hexgrid
 from rules.combat.losses import eliminate
 from rules.combat.protocol import (
     PENDING,
+    answered,
     ask,
     begin_advance,
     in_play,
@@ -285,9 +286,10 @@ def decide_retreat(
     board: Board, state: GameState, uid: str, path: Sequence[str], events: list[Event]
 ) -> GameState | Rejection:
     """``ChooseRetreat``: one of the paths tied for the best AO-10.2a rank."""
-    p, r = state.combat.pending, state.combat.current
-    if p is None or p.kind != "retreat" or r is None:
-        return Rejection(PENDING, "no retreat decision is pending")
+    got = answered(state, "retreat")
+    if isinstance(got, Rejection):
+        return got
+    p, r = got
     if uid != p.unit:
         return Rejection(PENDING, f"the pending retreat is {p.unit}'s, not {uid}'s")
     if tuple(path) not in p.choices:

@@ -96,23 +96,21 @@ def enter(board: Board, m: Mover, node: Node, link: Link, explain: bool) -> Node
         return _must_stop(m, h)
     t = m.t
     b, costs, rm_ok, bridge = link
-    if not explain and b in m.closed:
-        return None  # impassable, Allied Map Edge or enemy-occupied: refused below anyway
-    if b in t.impassable:
-        return Rejection("AO-11.g", f"{b} is impassable") if explain else None
-    if b in t.edge:
+    if b in m.closed:  # impassable, Allied Map Edge or enemy-occupied
         if not explain:
             return None
-        if m.side == "german":
-            return Rejection("AO-5.3L", f"German units may never enter Allied Map Edge hexes ({b})")
-        return Rejection(
-            "AO-5.3M",
-            f"Allied units enter Allied Map Edge hexes only by a mandated retreat, never by "
-            f"movement ({b})",
-        )
-    if b in m.enemy:
-        if not explain:
-            return None
+        if b in t.impassable:
+            return Rejection("AO-11.g", f"{b} is impassable")
+        if b in t.edge:
+            if m.side == "german":
+                return Rejection(
+                    "AO-5.3L", f"German units may never enter Allied Map Edge hexes ({b})"
+                )
+            return Rejection(
+                "AO-5.3M",
+                f"Allied units enter Allied Map Edge hexes only by a mandated retreat, never by "
+                f"movement ({b})",
+            )
         return Rejection("AO-5.2F", f"{uid} may not enter the enemy-occupied hex {b}")
     if h in m.zoc and h not in m.friends:
         if not explain:

@@ -77,11 +77,7 @@ class Tables:
 
 
 def board_tables(board: Board) -> Tables:
-    t = board.cache.get("movement.tables")
-    if not isinstance(t, Tables):
-        t = Tables(board.game_map)
-        board.cache["movement.tables"] = t
-    return t
+    return board.derived("movement.tables", lambda b: Tables(b.game_map))
 
 
 # -- per-state snapshot -------------------------------------------------------------------------
@@ -118,9 +114,4 @@ class Snapshot:
 
 
 def state_snapshot(board: Board, state: GameState) -> Snapshot:
-    snap = board.cache.get("movement.snapshot")
-    if isinstance(snap, Snapshot) and snap.state is state:
-        return snap
-    snap = Snapshot(board, state)
-    board.cache["movement.snapshot"] = snap
-    return snap
+    return board.for_state("movement.snapshot", state, Snapshot)
