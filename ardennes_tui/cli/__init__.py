@@ -1,8 +1,8 @@
 """The ``ardennes`` command: no arguments opens the app; subcommands print or script.
 
 Each subcommand is a module of this package (``map``, ``scenarios``, ``oob``, ``rules``,
-``selfplay``) that provides ``register(subparsers)``, which adds its parser and sets ``func``
-to a ``run(args) -> int``. User errors (:class:`UserError`, raised by the commands and by the
+``selfplay``, ``games``) that provides ``register(subparsers)``, which adds its parser and
+sets ``func`` to a ``run(args) -> int``. User errors (:class:`UserError`, raised by the commands and by the
 app while it loads a game) print one line on stderr and exit non-zero, never a traceback.
 
 The command line imports the app, never the reverse: only ``python -m ardennes_tui``
@@ -18,8 +18,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from ardennes_tui.cli import games, oob, scenarios, selfplay
 from ardennes_tui.cli import map as map_command
-from ardennes_tui.cli import oob, scenarios, selfplay
 from ardennes_tui.cli import rules as rules_command
 from ardennes_tui.errors import UserError
 
@@ -31,6 +31,7 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
     oob.register,
     rules_command.register,
     selfplay.register,
+    games.register,
 )
 """The subcommands' ``register``, in the order ``--help`` lists them."""
 

@@ -90,7 +90,7 @@ def start(mode: DiceMode, scenario: int = 1) -> tuple[protocol.EmailGame, list[P
         GAME_ID,
         board,
         verify,
-        local_seed=seed,  # type: ignore[arg-type]
+        local_seed=seed,
     )
     _, acc = protocol.accept(keys["allied"], inv, board, verify)
     g.receive(acc, verify)
