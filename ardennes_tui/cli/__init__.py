@@ -2,8 +2,9 @@
 
 Each subcommand is a module of this package (``map``, ``scenarios``, ``oob``, ``rules``,
 ``selfplay``, ``games``) that provides ``register(subparsers)``, which adds its parser and
-sets ``func`` to a ``run(args) -> int``. User errors (:class:`UserError`, raised by the commands and by the
-app while it loads a game) print one line on stderr and exit non-zero, never a traceback.
+sets ``func`` to a ``run(args) -> int``. User errors (:class:`UserError`, raised by the
+commands and by the app while it loads a game) print one line on stderr and exit non-zero,
+never a traceback.
 
 The command line imports the app, never the reverse: only ``python -m ardennes_tui``
 (:mod:`ardennes_tui.__main__`) imports this package (a layers contract in ``pyproject.toml``).
