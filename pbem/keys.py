@@ -1,0 +1,562 @@
+"""Identities: Ed25519 keys, their files and fingerprints (``docs/pbem-protocol.md``, section 1).
+
+A player is an Ed25519 key (``cryptography``). Keys made by ``ardennes keygen`` live in the key
+store, ``<home>/keys/NAME`` (the private key, OpenSSH format, mode 0600, optionally encrypted
+with a passphrase: bcrypt KDF and AES-256, as ``ssh-keygen`` does) and ``<home>/keys/NAME.pub``
+(one OpenSSH public key line). ``<home>`` is ``platformdirs.user_data_dir("ardennes")``, or
+``$ARDENNES_HOME``, or the ``home`` argument of the functions below. Any OpenSSH ed25519
+private key file serves as well (``~/.ssh/id_ed25519``); other key types are refused.
+
+A key is shown as its OpenSSH fingerprint, ``SHA256:`` and the unpadded base64 of the SHA-256 of
+the public key blob, exactly what ``ssh-keygen -l`` prints (section 1), to be compared out of
+band.
+
+This module also holds the few SSH wire-format helpers (``string`` and ``uint32``, RFC 4251
+section 5) that :mod:`pbem.sshsig` uses for its framing; all cryptography is ``cryptography``'s.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import contextlib
+import hashlib
+import os
+import re
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeAlias
+
+import platformdirs
+from cryptography.exceptions import UnsupportedAlgorithm
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+    Ed25519PrivateKey,
+    Ed25519PublicKey,
+)
+
+from pbem.errors import PbemError
+
+__all__ = [
+    "ENV_HOME",
+    "KEY_TYPE",
+    "KeyFileError",
+    "KeyTypeError",
+    "PassphraseError",
+    "PrivateKey",
+    "PublicKey",
+    "SshReader",
+    "StoredKey",
+    "check_free",
+    "fingerprint",
+    "generate",
+    "home_dir",
+    "is_encrypted",
+    "key_dir",
+    "list_keys",
+    "load_key",
+    "load_private_key",
+    "parse_public_blob",
+    "parse_public_line",
+    "private_key_bytes",
+    "public_blob",
+    "public_line",
+    "raw_private_bytes",
+    "raw_public_bytes",
+    "read_public_key",
+    "resolve_key",
+    "save",
+    "ssh_string",
+    "ssh_uint32",
+    "validate_name",
+]
+
+PrivateKey: TypeAlias = Ed25519PrivateKey
+"""A player's private key (section 1): ``cryptography``'s Ed25519 private key."""
+
+PublicKey: TypeAlias = Ed25519PublicKey
+"""A player's public key (section 1): ``cryptography``'s Ed25519 public key."""
+
+KEY_TYPE = "ssh-ed25519"
+"""The OpenSSH name of the only key type Ardennes uses."""
+
+ENV_HOME = "ARDENNES_HOME"
+"""The environment variable that replaces ``platformdirs.user_data_dir("ardennes")``."""
+
+MAX_KEY_FILE = 64 * 1024
+"""The largest key file read (an ed25519 private key file is about 450 bytes)."""
+
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+_OPENSSH_MAGIC = b"openssh-key-v1\x00"
+_PEM_BEGIN = "-----BEGIN OPENSSH PRIVATE KEY-----"
+_PEM_END = "-----END OPENSSH PRIVATE KEY-----"
+_KEY_TYPE_NAMES = {
+    "ssh-rsa": "an RSA key",
+    "ssh-dss": "a DSA key",
+    "ecdsa-sha2-nistp256": "an ECDSA key",
+    "ecdsa-sha2-nistp384": "an ECDSA key",
+    "ecdsa-sha2-nistp521": "an ECDSA key",
+    "sk-ssh-ed25519@openssh.com": "a security-key (FIDO) ed25519 key",
+    "sk-ecdsa-sha2-nistp256@openssh.com": "a security-key (FIDO) ECDSA key",
+}
+_ONLY_ED25519 = "Ardennes uses ed25519 keys only (ardennes keygen, or ssh-keygen -t ed25519)"
+
+
+class KeyFileError(PbemError):
+    """A key file that is missing, unreadable, damaged, or already there (never overwritten)."""
+
+
+class PassphraseError(KeyFileError):
+    """An encrypted key without its passphrase, or with a wrong one."""
+
+
+class KeyTypeError(PbemError):
+    """A key that is not ed25519 (RSA, ECDSA, DSA, security keys): refused (section 1)."""
+
+
+# --- SSH wire format (RFC 4251 section 5) -------------------------------------------------
+
+
+def ssh_uint32(value: int) -> bytes:
+    """``uint32``: four bytes, big-endian."""
+    return value.to_bytes(4, "big")
+
+
+def ssh_string(data: bytes) -> bytes:
+    """``string``: a ``uint32`` length, then the bytes."""
+    return ssh_uint32(len(data)) + data
+
+
+class SshReader:
+    """Reads ``uint32`` and ``string`` fields from a byte string, checking every length.
+
+    Every failure raises ``error(message)`` (a :class:`PbemError` subclass chosen by the caller)
+    with ``what`` (e.g. "SSH signature") in the message; :meth:`end` refuses trailing bytes.
+    """
+
+    def __init__(self, data: bytes, what: str, error: type[PbemError]) -> None:
+        self._data = data
+        self._pos = 0
+        self._what = what
+        self._error = error
+
+    def fail(self, message: str) -> PbemError:
+        """The error to raise for ``message`` about this structure."""
+        return self._error(f"{self._what}: {message}")
+
+    def raw(self, length: int, field: str) -> bytes:
+        """The next ``length`` bytes (``field`` names them in the error)."""
+        if length > len(self._data) - self._pos:
+            raise self.fail(
+                f"truncated {field} ({length} bytes needed, {len(self._data) - self._pos} left)"
+            )
+        out = self._data[self._pos : self._pos + length]
+        self._pos += length
+        return out
+
+    def uint32(self, field: str) -> int:
+        """The next ``uint32``."""
+        return int.from_bytes(self.raw(4, field), "big")
+
+    def string(self, field: str) -> bytes:
+        """The next ``string``: its length is checked against what is left."""
+        return self.raw(self.uint32(f"{field} length"), field)
+
+    def end(self) -> None:
+        """Refuse trailing bytes."""
+        if self._pos != len(self._data):
+            raise self.fail(f"{len(self._data) - self._pos} trailing bytes")
+
+
+# --- keys, blobs, lines, fingerprints -----------------------------------------------------
+
+
+def generate() -> PrivateKey:
+    """A new Ed25519 private key (section 1), from the operating system's random source."""
+    return Ed25519PrivateKey.generate()
+
+
+def raw_private_bytes(key: PrivateKey) -> bytes:
+    """The 32-byte Ed25519 private key (the RFC 8032 seed), the HKDF input of the dice chain
+    (section 4: ``ikm = raw private key``)."""
+    return key.private_bytes(
+        serialization.Encoding.Raw,
+        serialization.PrivateFormat.Raw,
+        serialization.NoEncryption(),
+    )
+
+
+def raw_public_bytes(public_key: PublicKey) -> bytes:
+    """The 32-byte Ed25519 public key."""
+    return public_key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+
+
+def public_blob(public_key: PublicKey) -> bytes:
+    """The OpenSSH public key blob, ``string "ssh-ed25519" || string key32`` (section 1)."""
+    return ssh_string(KEY_TYPE.encode()) + ssh_string(raw_public_bytes(public_key))
+
+
+def _key_type_refusal(key_type: bytes, where: str) -> KeyTypeError:
+    name = key_type.decode("ascii", "replace")
+    described = _KEY_TYPE_NAMES.get(name, f"a key of type {name[:40]!r}")
+    return KeyTypeError(f"{where}{described}: {_ONLY_ED25519}")
+
+
+def parse_public_blob(blob: bytes, where: str = "") -> PublicKey:
+    """The public key of an OpenSSH public key blob; only ``ssh-ed25519`` (32 bytes, nothing
+    after). A blob of another key type raises :class:`KeyTypeError`; a damaged one
+    :class:`KeyFileError`. ``where`` (e.g. ``"FILE: "``) prefixes the messages."""
+    reader = SshReader(blob, f"{where}public key blob", KeyFileError)
+    key_type = reader.string("key type")
+    if key_type != KEY_TYPE.encode():
+        raise _key_type_refusal(key_type, where)
+    raw = reader.string("ed25519 key")
+    reader.end()
+    if len(raw) != 32:
+        raise reader.fail(f"an ed25519 key has 32 bytes, not {len(raw)}")
+    return Ed25519PublicKey.from_public_bytes(raw)
+
+
+def fingerprint(public_key: PublicKey) -> str:
+    """The OpenSSH fingerprint, ``SHA256:`` and the unpadded base64 of the SHA-256 of the
+    public key blob: exactly what ``ssh-keygen -l`` prints (section 1)."""
+    digest = hashlib.sha256(public_blob(public_key)).digest()
+    return "SHA256:" + base64.b64encode(digest).decode("ascii").rstrip("=")
+
+
+def public_line(public_key: PublicKey, comment: str = "") -> str:
+    """The OpenSSH public key line, ``ssh-ed25519 AAAA... comment`` (no newline)."""
+    encoded = base64.b64encode(public_blob(public_key)).decode("ascii")
+    comment = " ".join(comment.split())
+    return f"{KEY_TYPE} {encoded} {comment}" if comment else f"{KEY_TYPE} {encoded}"
+
+
+def parse_public_line(line: str, where: str = "") -> tuple[PublicKey, str]:
+    """The key and comment of an OpenSSH public key line (``ssh-ed25519 AAAA... comment``,
+    as in a ``.pub`` file or after the principal of an ``allowed_signers`` line).
+
+    The type word must be ``ssh-ed25519`` and agree with the blob's; the base64 is strict.
+    """
+    parts = line.strip().split(None, 2)
+    if len(parts) < 2:
+        raise KeyFileError(f"{where}not an OpenSSH public key line (ssh-ed25519 AAAA...)")
+    key_type, encoded = parts[0], parts[1]
+    comment = parts[2] if len(parts) == 3 else ""
+    if key_type != KEY_TYPE:
+        raise _key_type_refusal(key_type.encode(), where)
+    try:
+        blob = base64.b64decode(encoded, validate=True)
+    except binascii.Error:
+        raise KeyFileError(f"{where}the public key's base64 is damaged") from None
+    public_key = parse_public_blob(blob, where)
+    return public_key, comment
+
+
+# --- the key store --------------------------------------------------------------------------
+
+
+def home_dir(home: Path | str | None = None) -> Path:
+    """Ardennes' data directory: ``home`` if given, else ``$ARDENNES_HOME`` if set, else
+    ``platformdirs.user_data_dir("ardennes")`` (section 1)."""
+    if home is not None:
+        return Path(home).expanduser()
+    env = os.environ.get(ENV_HOME)
+    if env:
+        return Path(env).expanduser()
+    return Path(platformdirs.user_data_dir("ardennes"))
+
+
+def key_dir(home: Path | str | None = None) -> Path:
+    """The key store, ``<home>/keys`` (see :func:`home_dir`)."""
+    return home_dir(home) / "keys"
+
+
+def validate_name(name: str) -> str:
+    """``name`` if it can name a key in the store: 1-64 letters, digits, ``.``, ``_``, ``-``,
+    starting with a letter or digit, not ending in ``.pub``."""
+    if not _NAME.fullmatch(name) or name.endswith(".pub"):
+        raise KeyFileError(
+            f"bad key name {name[:70]!r}: use 1-64 letters, digits, '.', '_' or '-' "
+            "(starting with a letter or digit, not ending in .pub)"
+        )
+    return name
+
+
+def _passphrase_bytes(passphrase: bytes | str | None) -> bytes | None:
+    if passphrase is None:
+        return None
+    return passphrase.encode("utf-8") if isinstance(passphrase, str) else passphrase
+
+
+def private_key_bytes(key: PrivateKey, passphrase: bytes | str | None = None) -> bytes:
+    """The private key file's bytes: OpenSSH format, encrypted with ``passphrase`` (bcrypt KDF,
+    as ``ssh-keygen`` does) unless it is ``None`` or empty."""
+    secret = _passphrase_bytes(passphrase)
+    encryption: serialization.KeySerializationEncryption = (
+        serialization.BestAvailableEncryption(secret) if secret else serialization.NoEncryption()
+    )
+    try:
+        return key.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.OpenSSH, encryption
+        )
+    except UnsupportedAlgorithm as exc:  # no bcrypt module
+        raise KeyFileError(
+            f"cannot encrypt the key ({exc}): install bcrypt (pip install bcrypt)"
+        ) from None
+
+
+def _write_new(path: Path, data: bytes, mode: int) -> None:
+    """Write a new file with exactly ``mode``, atomically, never replacing an existing file.
+
+    The bytes go to a temporary file created with ``mode`` (``O_EXCL``, so never a wider mode
+    at any time), are synced, then hard-linked to ``path`` (which fails if ``path`` exists).
+    """
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(tmp, flags | getattr(os, "O_CLOEXEC", 0), mode)
+    try:
+        try:
+            os.fchmod(fd, mode)  # exactly ``mode``: created as ``mode & ~umask``, never wider
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            raise KeyFileError(f"{path} exists: keys are never overwritten") from None
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+
+
+def check_free(name: str, home: Path | str | None = None) -> Path:
+    """The path ``<home>/keys/NAME`` for a new key: the name must be valid
+    (:func:`validate_name`) and neither ``NAME`` nor ``NAME.pub`` may exist yet."""
+    path = key_dir(home) / validate_name(name)
+    for existing in (path, path.with_name(f"{name}.pub")):
+        if existing.exists() or existing.is_symlink():
+            raise KeyFileError(f"{existing} exists: keys are never overwritten")
+    return path
+
+
+@dataclass(frozen=True)
+class StoredKey:
+    """A key of the store (or a key file): its name, files and public key.
+
+    ``public_key`` is ``None`` when the files cannot be read; ``problem`` then says why.
+    """
+
+    name: str
+    path: Path
+    public_key: PublicKey | None
+    encrypted: bool
+    problem: str | None = None
+
+    @property
+    def public_path(self) -> Path:
+        """The ``.pub`` file beside the private key."""
+        return self.path.with_name(self.path.name + ".pub")
+
+    @property
+    def fingerprint(self) -> str | None:
+        """The key's fingerprint (:func:`fingerprint`), ``None`` if unreadable."""
+        return None if self.public_key is None else fingerprint(self.public_key)
+
+
+def save(
+    key: PrivateKey,
+    name: str,
+    *,
+    passphrase: bytes | str | None = None,
+    home: Path | str | None = None,
+    comment: str | None = None,
+) -> StoredKey:
+    """Store ``key`` as ``<home>/keys/NAME`` (OpenSSH private key, mode 0600, encrypted with
+    ``passphrase`` unless it is ``None`` or empty) and ``NAME.pub`` (the public key line,
+    comment ``comment`` or ``NAME``), section 1.
+
+    Both files are created atomically and never overwrite anything: a name already taken
+    raises :class:`KeyFileError`. The key directory is created with mode 0700.
+    """
+    path = check_free(name, home)
+    pub_path = path.with_name(f"{name}.pub")
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    data = private_key_bytes(key, passphrase)
+    line = public_line(key.public_key(), name if comment is None else comment) + "\n"
+    _write_new(path, data, 0o600)
+    _write_new(pub_path, line.encode("ascii"), 0o644)
+    secret = _passphrase_bytes(passphrase)
+    return StoredKey(name, path, key.public_key(), encrypted=bool(secret))
+
+
+# --- reading key files --------------------------------------------------------------------
+
+
+def _read_file(path: Path) -> bytes:
+    try:
+        size = path.stat().st_size
+        if size > MAX_KEY_FILE:
+            raise KeyFileError(f"{path}: {size} bytes is too large for a key file")
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise KeyFileError(f"{path}: no such key file") from None
+    except IsADirectoryError:
+        raise KeyFileError(f"{path} is a directory, not a key file") from None
+    except OSError as exc:
+        raise KeyFileError(f"{path}: cannot read the key file ({exc.strerror})") from None
+
+
+@dataclass(frozen=True)
+class _Header:
+    cipher: bytes
+    public_blob: bytes
+
+
+def _parse_header(path: Path, data: bytes) -> _Header:
+    """The unencrypted head of an OpenSSH private key file: its cipher and public key blob.
+
+    Other formats are refused with a one-line message (a ``.pub`` file, a PEM RSA or EC key,
+    a PKCS#8 key)."""
+    text = data.decode("ascii", "replace").strip()
+    first = text.splitlines()[0].strip() if text else ""
+    if first.startswith(("ssh-", "ecdsa-", "sk-")):
+        raise KeyFileError(f"{path} is a public key: give the private key file (without .pub)")
+    if first == "-----BEGIN RSA PRIVATE KEY-----":
+        raise KeyTypeError(f"{path}: an RSA key: {_ONLY_ED25519}")
+    if first in ("-----BEGIN EC PRIVATE KEY-----", "-----BEGIN DSA PRIVATE KEY-----"):
+        kind = "an ECDSA" if "EC " in first else "a DSA"
+        raise KeyTypeError(f"{path}: {kind} key: {_ONLY_ED25519}")
+    lines = [line.strip() for line in text.splitlines()]
+    if len(lines) < 3 or lines[0] != _PEM_BEGIN or lines[-1] != _PEM_END:
+        raise KeyFileError(
+            f"{path} is not an OpenSSH private key (-----BEGIN OPENSSH PRIVATE KEY-----)"
+        )
+    try:
+        body = base64.b64decode("".join(lines[1:-1]), validate=True)
+    except binascii.Error:
+        raise KeyFileError(f"{path}: the private key's base64 is damaged") from None
+    reader = SshReader(body, f"{path}", KeyFileError)
+    if body[: len(_OPENSSH_MAGIC)] != _OPENSSH_MAGIC:
+        raise reader.fail("not an openssh-key-v1 private key")
+    reader.raw(len(_OPENSSH_MAGIC), "magic")
+    cipher = reader.string("cipher name")
+    reader.string("KDF name")
+    reader.string("KDF options")
+    if reader.uint32("number of keys") != 1:
+        raise reader.fail("holds more than one key")
+    blob = reader.string("public key")
+    reader.string("private section")
+    reader.end()
+    return _Header(cipher, blob)
+
+
+def is_encrypted(path: Path | str) -> bool:
+    """Whether the OpenSSH private key file ``path`` is encrypted (needs a passphrase)."""
+    path = Path(path).expanduser()
+    return _parse_header(path, _read_file(path)).cipher != b"none"
+
+
+def read_public_key(path: Path | str) -> PublicKey:
+    """The public key of a private key file (from its unencrypted head, so no passphrase is
+    needed) or of an OpenSSH public key line file (``.pub``). Non-ed25519 keys are refused."""
+    path = Path(path).expanduser()
+    data = _read_file(path)
+    text = data.decode("ascii", "replace").strip()
+    if text.startswith(KEY_TYPE + " ") or (text and " " in text and "-----" not in text):
+        return parse_public_line(text.splitlines()[0], f"{path}: ")[0]
+    return parse_public_blob(_parse_header(path, data).public_blob, f"{path}: ")
+
+
+def load_private_key(path: Path | str, passphrase: bytes | str | None = None) -> PrivateKey:
+    """The Ed25519 private key of the OpenSSH private key file ``path`` (our store's or any
+    ``ssh-keygen -t ed25519`` key, section 1).
+
+    Refused, each with a one-line message: a missing or damaged file, another format or key
+    type (:class:`KeyTypeError`, checked before any passphrase is asked), an encrypted key
+    without its passphrase or with a wrong one (:class:`PassphraseError`). The passphrase is
+    ignored for an unencrypted key.
+    """
+    path = Path(path).expanduser()
+    data = _read_file(path)
+    header = _parse_header(path, data)
+    expected = parse_public_blob(header.public_blob, f"{path}: ")
+    encrypted = header.cipher != b"none"
+    secret = _passphrase_bytes(passphrase) if encrypted else None
+    if encrypted and secret is None:
+        raise PassphraseError(f"{path} is encrypted: its passphrase is needed")
+    if encrypted and not secret:
+        raise PassphraseError(f"{path}: wrong passphrase")
+    try:
+        key = serialization.load_ssh_private_key(data, secret)
+    except UnsupportedAlgorithm as exc:
+        raise KeyFileError(f"{path}: cannot decrypt the key ({exc})") from None
+    except (ValueError, TypeError) as exc:
+        if encrypted and "checksum" in str(exc):
+            raise PassphraseError(f"{path}: wrong passphrase") from None
+        raise KeyFileError(f"{path}: damaged OpenSSH private key ({exc})") from None
+    if not isinstance(key, Ed25519PrivateKey):  # pragma: no cover - the header said ed25519
+        raise KeyTypeError(f"{path}: not an ed25519 key: {_ONLY_ED25519}")
+    if raw_public_bytes(key.public_key()) != raw_public_bytes(expected):
+        raise KeyFileError(f"{path}: the private key does not match its public key")
+    return key
+
+
+def resolve_key(spec: str | Path, home: Path | str | None = None) -> Path:
+    """The private key file that ``spec`` means: a key of the store by name if there is one,
+    else a file path (``~`` expanded)."""
+    text = str(spec)
+    if _NAME.fullmatch(text) and not text.endswith(".pub"):
+        stored = key_dir(home) / text
+        if stored.exists():
+            return stored
+    path = Path(text).expanduser()
+    if path.exists():
+        return path
+    raise KeyFileError(f"no key named {text[:70]!r} in {key_dir(home)} and no such file")
+
+
+def load_key(
+    spec: str | Path,
+    passphrase: bytes | str | None = None,
+    home: Path | str | None = None,
+) -> PrivateKey:
+    """:func:`load_private_key` of :func:`resolve_key` (a store name or a file path)."""
+    return load_private_key(resolve_key(spec, home), passphrase)
+
+
+def _stored(path: Path) -> StoredKey:
+    name = path.name
+    try:
+        data = _read_file(path)
+        header = _parse_header(path, data)
+        public_key = parse_public_blob(header.public_blob, f"{path}: ")
+        encrypted = header.cipher != b"none"
+        pub_path = path.with_name(name + ".pub")
+        if pub_path.exists():
+            listed = read_public_key(pub_path)
+            if raw_public_bytes(listed) != raw_public_bytes(public_key):
+                return StoredKey(
+                    name, path, None, encrypted, f"{pub_path.name} does not match the private key"
+                )
+    except PbemError as exc:
+        return StoredKey(name, path, None, False, str(exc))
+    return StoredKey(name, path, public_key, encrypted)
+
+
+def list_keys(home: Path | str | None = None) -> list[StoredKey]:
+    """The keys of the store, by name; a damaged one has ``public_key`` ``None`` and says
+    why in ``problem``."""
+    directory = key_dir(home)
+    if not directory.is_dir():
+        return []
+    found = []
+    for path in sorted(directory.iterdir()):
+        name = path.name
+        if name.endswith(".pub") or not _NAME.fullmatch(name) or not path.is_file():
+            continue
+        found.append(_stored(path))
+    return found
