@@ -1,7 +1,7 @@
 """The ``ardennes`` command: no arguments opens the app; subcommands print or script.
 
 Each subcommand is a module of this package (``map``, ``scenarios``, ``oob``, ``rules``,
-``selfplay``, ``games``) that provides ``register(subparsers)``, which adds its parser and
+``selfplay``, ``games``, ``keys``) that provides ``register(subparsers)``, which adds its parser and
 sets ``func`` to a ``run(args) -> int``. User errors (:class:`UserError`, raised by the
 commands and by the app while it loads a game) print one line on stderr and exit non-zero,
 never a traceback.
@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from ardennes_tui.cli import games, oob, scenarios, selfplay
+from ardennes_tui.cli import keys as keys_command
 from ardennes_tui.cli import map as map_command
 from ardennes_tui.cli import rules as rules_command
 from ardennes_tui.errors import UserError
@@ -33,6 +34,7 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
     rules_command.register,
     selfplay.register,
     games.register,
+    keys_command.register,
 )
 """The subcommands' ``register``, in the order ``--help`` lists them."""
 
@@ -61,8 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--load",
         type=Path,
         metavar="FILE",
-        help="replay the game in FILE: a saved game (JSONL; s in the game saves there) or a "
-        "self-play log (checked; s saves to a new ardennes-sN.jsonl)",
+        help="open the game record in FILE (a saved game or a self-play game), every command "
+        "replayed and checked; s saves there, or to a new ardennes-sN.jsonl for a record of "
+        "other players",
     )
     parser.add_argument(
         "--seed",
