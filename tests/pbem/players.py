@@ -1,74 +1,25 @@
-"""Test players for protocol tests: an Ed25519 key that signs raw messages (the SSHSIG framing
-is tested on its own in ``test_sshsig.py``), and a bot-driven email game loop."""
+"""Test players for protocol tests: deterministic keys that sign real SSHSIG signatures, and a
+bot-driven email game loop."""
 
 from __future__ import annotations
 
-import base64
 import hashlib
-import struct
-from dataclasses import dataclass
 from functools import cache
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 import rules
 import scenarios
 from pbem import protocol
+from pbem.identity import KeyIdentity, verify
 from pbem.packets import DiceMode, Packet
 from rules.bots import BotRng, bots_for
 
 
-def _string(b: bytes) -> bytes:
-    return struct.pack(">I", len(b)) + b
-
-
-def public_line(pub: Ed25519PublicKey) -> str:
-    raw = pub.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
-    return "ssh-ed25519 " + base64.b64encode(_string(b"ssh-ed25519") + _string(raw)).decode()
-
-
-@dataclass(frozen=True)
-class PlayerKey:
-    """A player: a deterministic Ed25519 key."""
-
-    name: str
-
-    @property
-    def _key(self) -> Ed25519PrivateKey:
-        return _private(self.name)
-
-    @property
-    def public_line(self) -> str:
-        return public_line(self._key.public_key())
-
-    @property
-    def raw_private(self) -> bytes:
-        return self._key.private_bytes(
-            serialization.Encoding.Raw,
-            serialization.PrivateFormat.Raw,
-            serialization.NoEncryption(),
-        )
-
-    def sign(self, message: bytes) -> bytes:
-        return self.public_line.encode() + b"\n" + self._key.sign(message)
-
-
 @cache
-def _private(name: str) -> Ed25519PrivateKey:
-    return Ed25519PrivateKey.from_private_bytes(hashlib.sha256(name.encode()).digest())
-
-
-def verify(blob: bytes, message: bytes) -> str:
-    """The signer's key line of a :meth:`PlayerKey.sign` blob; ``ValueError`` if bad."""
-    line, _, sig = blob.partition(b"\n")
-    try:
-        raw = base64.b64decode(line.split()[1])[-32:]
-        Ed25519PublicKey.from_public_bytes(raw).verify(sig, message)
-    except (InvalidSignature, IndexError, ValueError) as exc:
-        raise ValueError("the signature does not verify") from exc
-    return line.decode()
+def PlayerKey(name: str) -> KeyIdentity:
+    """A player with a deterministic Ed25519 key (SSHSIG signatures, ``pbem.identity``)."""
+    return KeyIdentity(Ed25519PrivateKey.from_private_bytes(hashlib.sha256(name.encode()).digest()))
 
 
 GAME_ID = "0f" * 16
