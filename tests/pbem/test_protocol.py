@@ -15,8 +15,9 @@ import pytest
 
 import rules
 from pbem import chain, packets, protocol, sshsig
+from pbem.identity import KeyIdentity, verify
 from pbem.packets import DiceMode, Packet, Step
-from tests.pbem.players import GAME_ID, PlayerKey, board, play, verify
+from tests.pbem.players import GAME_ID, PlayerKey, board, play
 from tests.realmap import needs_real_map
 
 pytestmark = needs_real_map
@@ -32,7 +33,7 @@ def fresh(packets_: tuple[Packet, ...], upto: int) -> protocol.EmailGame:
     return protocol.EmailGame.replay(packets_[:upto], board, verify)
 
 
-def resign(p: Packet, key: PlayerKey, **changes: object) -> Packet:
+def resign(p: Packet, key: KeyIdentity, **changes: object) -> Packet:
     return packets.sign(msgspec.structs.replace(p.body, **changes), key.sign)
 
 
