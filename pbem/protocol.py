@@ -58,6 +58,21 @@ class Equivocation(Refused):
         self.other = other
 
 
+@dataclass(frozen=True)
+class Derivation:
+    """How a packet's dice seed was derived (protocol section 4): ``kind`` is ``batch``
+    (sealed, a resolved combat batch), ``free`` (sealed, rolls no decision can influence),
+    ``open`` or ``local``; the links and the reply hash that went into it."""
+
+    seq: int
+    kind: str
+    seed: bytes
+    batch: int = 0
+    author_link: bytes = b""
+    other_link: bytes = b""
+    reply: bytes = b""
+
+
 @dataclass
 class Party:
     """One player: the pinned key, the chain head, the links revealed so far."""
@@ -131,6 +146,10 @@ class EmailGame:
         self.game: rules.Game | None = None
         self.batch = 0
         """Combat batches resolved so far (sealed mode)."""
+        self.derivations: list[Derivation] = []
+        """Where the dice of each packet after the acceptance came from (for the audit)."""
+        self.first_command: list[int] = []
+        """The index in the game's history of each such packet's first command."""
 
     # -- where the game stands ------------------------------------------------------------------
 
@@ -219,17 +238,19 @@ class EmailGame:
             return
         assert self.game is not None
         reveal = self._check_reveal(b)
-        dice, ends_batch = self._seed_for(b, reveal)
+        derived = self._seed_for(b, reveal)
         history = len(self.game.history)
         try:
-            self._play(b, dice)
+            self._play(b, rules.SeededDice(derived.seed))
         except Refused:
             self.game.truncate(history)
             raise
         if reveal is not None:
             self.parties[b.author].revealed.append(reveal)
-        if ends_batch:
+        if derived.kind == "batch":
             self.batch += 1
+        self.derivations.append(derived)
+        self.first_command.append(history)
         self.packets.append(packet)
         self.hashes.append(packets.packet_hash(packet))
 
@@ -267,22 +288,25 @@ class EmailGame:
             )
         return link
 
-    def _seed_for(self, b: Body, reveal: bytes | None) -> tuple[rules.SeededDice, bool]:
-        """The dice of packet ``b``'s commands, and whether the packet resolves a batch."""
+    def _seed_for(self, b: Body, reveal: bytes | None) -> Derivation:
+        """Where the dice of packet ``b``'s commands come from (protocol section 4)."""
         game = _game_bytes(self.game_id)
         me, them = self.parties[b.author], self.parties[rules.other_side(b.author)]
         if self.mode == "local":
             assert self.local_seed is not None
-            return rules.SeededDice(self.local_seed), False
+            return Derivation(b.seq, "local", self.local_seed)
         if self.mode == "open":
             assert reveal is not None
-            return rules.SeededDice(chain.open_seed(game, b.seq, reveal, them.last)), False
+            seed = chain.open_seed(game, b.seq, reveal, them.last)
+            return Derivation(b.seq, "open", seed, author_link=reveal, other_link=them.last)
         if b.kind == "resolution":
             assert reveal is not None
             reply = bytes.fromhex(self.hashes[-1])
-            seed = chain.batch_seed(game, self.batch + 1, reveal, them.last, reply)
-            return rules.SeededDice(seed), True
-        return rules.SeededDice(chain.free_seed(game, b.seq, me.last, them.last)), False
+            batch = self.batch + 1
+            seed = chain.batch_seed(game, batch, reveal, them.last, reply)
+            return Derivation(b.seq, "batch", seed, batch, reveal, them.last, reply)
+        seed = chain.free_seed(game, b.seq, me.last, them.last)
+        return Derivation(b.seq, "free", seed, author_link=me.last, other_link=them.last)
 
     def _play(self, b: Body, dice: rules.SeededDice) -> None:
         """Push ``b``'s commands with ``dice`` (:class:`pbem.turn.PacketPlay`: who may give
@@ -331,7 +355,7 @@ class EmailGame:
             reveal=reveal.hex() if reveal is not None else None,
             comment=comment,
         )
-        dice, _ = self._seed_for(body, reveal)
+        dice = rules.SeededDice(self._seed_for(body, reveal).seed)
         scratch = rules.Game(self.game.board, self.game.state, dice=dice)
         return Draft(self, me, body, PacketPlay(scratch, self.mode, kind, side))
 
