@@ -43,6 +43,8 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
+from pbem.errors import PbemError
+
 __all__ = [
     "BEGIN",
     "END",
@@ -86,7 +88,7 @@ _MARKERS = re.compile(f"({re.escape(BEGIN)}|{re.escape(END)})")
 _INVISIBLE = dict.fromkeys(map(ord, "\ufeff\u200b\u200c\u200d\u2060\u00ad"))
 
 
-class ArmorError(ValueError):
+class ArmorError(PbemError):
     """Armoured text that cannot be read (or headers that cannot be written). One line."""
 
 

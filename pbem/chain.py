@@ -17,6 +17,8 @@ from typing import Final
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
+from pbem.errors import PbemError
+
 LINKS: Final = 4096
 """Links in a chain: one per combat batch (sealed) or per packet (open) the player takes part
 in. A whole 18-turn game needs a few hundred at most."""
@@ -25,7 +27,7 @@ LINK_BYTES: Final = 32
 GAME_ID_BYTES: Final = 16
 
 
-class ChainError(ValueError):
+class ChainError(PbemError):
     """A link that does not hash to the one before it, or a chain used past its end."""
 
 

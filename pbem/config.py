@@ -34,6 +34,8 @@ from typing import Any, Literal
 
 import platformdirs
 
+from pbem.errors import PbemError
+
 __all__ = ["Config", "ConfigError", "MailboxConfig", "SmtpConfig", "config_path", "load_config"]
 
 Security = Literal["starttls", "ssl", "none"]
@@ -45,7 +47,7 @@ _MAILBOX_KEYS = frozenset({"path"})
 _MAX_CONFIG = 64 * 1024
 
 
-class ConfigError(ValueError):
+class ConfigError(PbemError):
     """A config file that cannot be used, or a password that cannot be had. One line."""
 
 

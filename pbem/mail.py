@@ -33,6 +33,7 @@ from typing import Protocol
 
 from pbem.armor import Armored, ArmorError, dearmor_all
 from pbem.config import SmtpConfig
+from pbem.errors import PbemError
 
 __all__ = [
     "MAX_MESSAGE",
@@ -69,7 +70,7 @@ _MBOX_FROM = re.compile(rb"From \S+ +[^\n]*\d:\d\d")  # "From sender Thu Jan  1 
 _SAFE = re.compile(r"[^A-Za-z0-9-]+")
 
 
-class MailError(RuntimeError):
+class MailError(PbemError):
     """Mail that could not be sent, or a source that could not be read. One line."""
 
 

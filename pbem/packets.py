@@ -19,6 +19,7 @@ from typing import Final, Literal
 
 import msgspec
 
+from pbem.errors import PbemError
 from rules import Command, Side
 
 FORMAT: Final = "ardennes-packet"
@@ -45,7 +46,7 @@ _HEX64: Final = re.compile(r"[0-9a-f]{64}")
 _KEY: Final = re.compile(r"ssh-ed25519 [A-Za-z0-9+/]{68}")
 
 
-class PacketError(ValueError):
+class PacketError(PbemError):
     """A packet that cannot be read; the message is one line naming the field."""
 
 

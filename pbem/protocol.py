@@ -25,6 +25,7 @@ import msgspec
 import rules
 from pbem import chain, packets
 from pbem.chain import Chain
+from pbem.errors import PbemError
 from pbem.packets import Body, DiceMode, Packet, PacketKind, Step
 from pbem.turn import PacketPlay, awaits_reply
 
@@ -45,7 +46,7 @@ class Identity(Protocol):
     def sign(self, message: bytes) -> bytes: ...
 
 
-class Refused(ValueError):
+class Refused(PbemError):
     """A packet the protocol refuses: one line naming the packet and what failed."""
 
 

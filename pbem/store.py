@@ -50,6 +50,7 @@ from typing import Final, Literal
 import msgspec
 import platformdirs
 
+from pbem.errors import PbemError
 from rules.record import MAX_RECORD_BYTES
 
 if sys.platform != "win32":
@@ -99,7 +100,7 @@ _STALE_CREATE: Final = 3600.0
 :meth:`Store.create_game`) is removed."""
 
 
-class StoreError(Exception):
+class StoreError(PbemError):
     """A store operation refused: one line for the player (a bad id, a missing or damaged
     game, a gap in ``seq``, a size limit, locking unsupported)."""
 
