@@ -26,7 +26,7 @@ from typing import Any, Final, Literal
 import msgspec
 
 from rules.commands import Command
-from rules.dice import DiceSource, SeededDice
+from rules.dice import DiceSource, ScriptedDice, SeededDice
 from rules.events import Event
 from rules.state import GameState, Verdict, state_hash
 
@@ -44,6 +44,7 @@ MAX_COMMANDS: Final = 100_000
 
 _HASH: Final = re.compile(r"[0-9a-f]{64}")
 _HEX: Final = re.compile(r"(?:[0-9a-f]{2})+")
+_DIGITS: Final = re.compile(r"[1-6]*")
 
 
 class RecordError(ValueError):
@@ -54,8 +55,10 @@ class DiceSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_def
     """Where a game's dice come from.
 
     ``kind``: ``"seeded"`` (:class:`rules.dice.SeededDice` of the bytes ``seed``, written as
-    lowercase hex; ``text`` is the seed as the player typed it, when it has one) or ``"none"``
-    (a game that never rolled). Email play adds its own kinds with their parameters in
+    lowercase hex; ``text`` is the seed as the player typed it, when it has one), ``"listed"``
+    (every die of the game in order, ``detail["values"]`` a string of digits 1-6: how an email
+    game is exported as a record that replays on its own, its dice checked by the packets) or
+    ``"none"`` (a game that never rolled). Email play adds its own kinds with their parameters in
     ``detail``; :func:`dice_for` builds only the kinds the engine knows, and other kinds are
     replayed with the dice source their provider passes in.
     """
@@ -262,6 +265,8 @@ def decode(data: bytes) -> Record:
 
 
 def _check_dice(spec: DiceSpec) -> None:
+    if spec.kind == "listed" and not _DIGITS.fullmatch(spec.detail.get("values", "")):
+        raise RecordError("the header's listed dice are not digits 1-6")
     if spec.kind == "seeded":
         if spec.seed is None or not _HEX.fullmatch(spec.seed):
             raise RecordError("the header's dice seed is not lowercase hex")
@@ -278,6 +283,8 @@ def dice_for(spec: DiceSpec) -> DiceSource | None:
         return SeededDice(bytes.fromhex(spec.seed))
     if spec.kind == "none":
         return None
+    if spec.kind == "listed":
+        return ScriptedDice([int(c) for c in spec.detail.get("values", "")])
     raise RecordError(f"dice of kind {spec.kind!r} need their own provider to replay")
 
 

@@ -121,6 +121,10 @@ def test_a_false_footer_is_named(played: tuple[rules.Game, bytes]) -> None:
         (lambda ls: ls[0].update(extra=1), "the header is not a record line"),
         (lambda ls: ls[0]["dice"].update(seed="XYZ"), "dice seed is not lowercase hex"),
         (lambda ls: ls[0]["dice"].update(text="nope"), "seed text and hex differ"),
+        (
+            lambda ls: ls[0].update(dice={"kind": "listed", "detail": {"values": "1270"}}),
+            "listed dice are not digits 1-6",
+        ),
         (lambda ls: ls[2].update(n=5), "command 1 (end_phase) is numbered 5"),
         (lambda ls: ls[1].update(hash="abc"), "the hash is not 64 hex digits"),
         (
@@ -163,6 +167,8 @@ def test_limits_and_garbage() -> None:
 def test_dice_kinds() -> None:
     assert isinstance(record.dice_for(rules.DiceSpec.seeded(b"ab")), rules.SeededDice)
     assert record.dice_for(rules.DiceSpec(kind="none")) is None
+    listed = record.dice_for(rules.DiceSpec(kind="listed", detail={"values": "6153"}))
+    assert listed is not None and [listed.d6(i) for i in range(4)] == [6, 1, 5, 3]
     with pytest.raises(record.RecordError, match="kind 'sealed' need their own provider"):
         record.dice_for(rules.DiceSpec(kind="sealed", detail={"game": "x"}))
     assert rules.DiceSpec.seeded(b"7", "7").label == "7"
