@@ -11,8 +11,8 @@ A key is shown as its OpenSSH fingerprint, ``SHA256:`` and the unpadded base64 o
 the public key blob, exactly what ``ssh-keygen -l`` prints (section 1), to be compared out of
 band.
 
-This module also holds the few SSH wire-format helpers (``string`` and ``uint32``, RFC 4251
-section 5) that :mod:`pbem.sshsig` uses for its framing; all cryptography is ``cryptography``'s.
+The SSH wire-format helpers (``string`` and ``uint32``, RFC 4251 section 5) are in
+:mod:`pbem.sshwire`; all cryptography is ``cryptography``'s.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 )
 
 from pbem.errors import PbemError
+from pbem.sshwire import SshReader, ssh_string, ssh_uint32
 
 __all__ = [
     "ENV_HOME",
@@ -113,60 +114,6 @@ class PassphraseError(KeyFileError):
 
 class KeyTypeError(PbemError):
     """A key that is not ed25519 (RSA, ECDSA, DSA, security keys): refused (section 1)."""
-
-
-# --- SSH wire format (RFC 4251 section 5) -------------------------------------------------
-
-
-def ssh_uint32(value: int) -> bytes:
-    """``uint32``: four bytes, big-endian."""
-    return value.to_bytes(4, "big")
-
-
-def ssh_string(data: bytes) -> bytes:
-    """``string``: a ``uint32`` length, then the bytes."""
-    return ssh_uint32(len(data)) + data
-
-
-class SshReader:
-    """Reads ``uint32`` and ``string`` fields from a byte string, checking every length.
-
-    Every failure raises ``error(message)`` (a :class:`PbemError` subclass chosen by the caller)
-    with ``what`` (e.g. "SSH signature") in the message; :meth:`end` refuses trailing bytes.
-    """
-
-    def __init__(self, data: bytes, what: str, error: type[PbemError]) -> None:
-        self._data = data
-        self._pos = 0
-        self._what = what
-        self._error = error
-
-    def fail(self, message: str) -> PbemError:
-        """The error to raise for ``message`` about this structure."""
-        return self._error(f"{self._what}: {message}")
-
-    def raw(self, length: int, field: str) -> bytes:
-        """The next ``length`` bytes (``field`` names them in the error)."""
-        if length > len(self._data) - self._pos:
-            raise self.fail(
-                f"truncated {field} ({length} bytes needed, {len(self._data) - self._pos} left)"
-            )
-        out = self._data[self._pos : self._pos + length]
-        self._pos += length
-        return out
-
-    def uint32(self, field: str) -> int:
-        """The next ``uint32``."""
-        return int.from_bytes(self.raw(4, field), "big")
-
-    def string(self, field: str) -> bytes:
-        """The next ``string``: its length is checked against what is left."""
-        return self.raw(self.uint32(f"{field} length"), field)
-
-    def end(self) -> None:
-        """Refuse trailing bytes."""
-        if self._pos != len(self._data):
-            raise self.fail(f"{len(self._data) - self._pos} trailing bytes")
 
 
 # --- keys, blobs, lines, fingerprints -----------------------------------------------------

@@ -36,25 +36,21 @@ import contextlib
 import hashlib
 import os
 import re
-import secrets
 import shutil
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Final, Literal
+from typing import Final
 
 import msgspec
-import platformdirs
 
-from pbem.errors import PbemError
-from rules.record import MAX_RECORD_BYTES
+from pbem.atomic import FileLock, clean_temps, fsync_dir, read_limited, write_atomic
 
 if sys.platform != "win32":
-    import fcntl
+    pass
 
 __all__ = [
     "MAX_EVIDENCE_BYTES",
@@ -75,240 +71,39 @@ __all__ = [
     "new_game_id",
 ]
 
-MAX_PACKET_BYTES: Final = 64 << 10
-"""The largest packet the store keeps or reads (the protocol's limit, section 5)."""
-MAX_PACKETS: Final = 1_000_000
-"""``seq`` is below this (six digits in the file name)."""
-MAX_META_BYTES: Final = 64 << 10
-"""The largest ``meta.json`` read."""
-MAX_EVIDENCE_BYTES: Final = 1 << 20
-"""The largest piece of evidence kept or read (a rejected import may exceed a packet's size)."""
-MAX_LOCAL_BYTES: Final = MAX_RECORD_BYTES
-"""The largest hot-seat record kept or read: a game record's limit (:mod:`rules.record`)."""
-LOCK_WAIT: Final = 1.0
-"""How long a writer waits for another one by default, in seconds."""
-
-Side = Literal["german", "allied"]
-
-_GAME_ID: Final = re.compile(r"[0-9a-f]{32}")
-_LOCAL_NAME: Final = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
-_EVIDENCE_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
-_PACKET_FILE: Final = re.compile(r"([0-9]{6})\.pkt")
-_TMP_SUFFIX: Final = ".tmp"
-_STALE_CREATE: Final = 3600.0
-"""Seconds after which an abandoned ``games/.new-*`` directory (a crash in
-:meth:`Store.create_game`) is removed."""
-
-
-class StoreError(PbemError):
-    """A store operation refused: one line for the player (a bad id, a missing or damaged
-    game, a gap in ``seq``, a size limit, locking unsupported)."""
-
-
-class GameLocked(StoreError):
-    """Another process (or another :class:`Store`) holds the game's lock."""
-
-
-class EquivocationError(StoreError):
-    """Two different packets for one ``seq`` (protocol section 3): both are kept under
-    ``evidence/`` (:attr:`kept`) and the packet already accepted stays in ``packets/``."""
-
-    def __init__(self, game_id: str, seq: int, kept: tuple[str, str]) -> None:
-        super().__init__(
-            f"game {game_id}: two different packets with seq {seq} (equivocation); "
-            f"both kept as evidence ({kept[0]}, {kept[1]})"
-        )
-        self.game_id = game_id
-        self.seq = seq
-        self.kept = kept
-
-
-class GameMeta(msgspec.Struct, kw_only=True, frozen=True):
-    """``meta.json``: a small index of one game, written by the caller (:meth:`Store.create_game`,
-    :meth:`Store.update_meta`) except the times, which the store sets. Unknown fields are
-    ignored on reading (a newer program may add some)."""
-
-    scenario: int
-    our_side: Side
-    german: str = ""
-    """Who plays the German side: a label (name, key fingerprint)."""
-    allied: str = ""
-    """Who plays the Allied side."""
-    dice_mode: str = ""
-    """``sealed``, ``open`` or ``local`` (protocol section 4)."""
-    to_move: str = ""
-    """Whose move it is, as the caller last computed it: ``german``, ``allied``, ``over``, or
-    empty for unknown."""
-    status: str = ""
-    """A short free text for the listing (``waiting for the reply``, ``equivocation``)."""
-    created: str = ""
-    """ISO 8601 UTC, set by the store."""
-    last_activity: str = ""
-    """ISO 8601 UTC, set by the store on every write."""
-
-    @property
-    def opponent(self) -> str:
-        """The label of the other side's player."""
-        return self.allied if self.our_side == "german" else self.german
-
-
-@dataclass(frozen=True)
-class GameInfo:
-    """One line of ``ardennes games``: a game of the store (:meth:`Store.games`)."""
-
-    game_id: str
-    scenario: int
-    our_side: str
-    opponent: str
-    to_move: str
-    status: str
-    packets: int
-    evidence: int
-    last_activity: str
-    problem: str = ""
-    """Why the game could not be read (a damaged ``meta.json``, a gap), else empty."""
-
-
-@dataclass(frozen=True)
-class LocalInfo:
-    """A hot-seat record of the store (:meth:`Store.list_local`)."""
-
-    name: str
-    size: int
-    last_activity: str
-    """The file's modification time, ISO 8601 UTC."""
-
-
-def default_root() -> Path:
-    """``$ARDENNES_HOME`` when set, else ``platformdirs.user_data_dir("ardennes")``."""
-    home = os.environ.get("ARDENNES_HOME")
-    return Path(home) if home else Path(platformdirs.user_data_dir("ardennes"))
-
-
-def new_game_id() -> str:
-    """A fresh game id: 32 lowercase hex digits from the system's random source."""
-    return secrets.token_hex(16)
-
-
-def check_game_id(game_id: object) -> str:
-    """``game_id`` if it is 32 lowercase hex digits, else :class:`StoreError`."""
-    if not isinstance(game_id, str) or not _GAME_ID.fullmatch(game_id):
-        raise StoreError(f"{str(game_id)[:80]!r} is not a game id (32 lowercase hex digits)")
-    return game_id
-
-
-def _check_seq(seq: object) -> int:
-    if type(seq) is not int or not 0 <= seq < MAX_PACKETS:
-        raise StoreError(f"{str(seq)[:40]!r} is not a packet number (0 to {MAX_PACKETS - 1})")
-    return seq
-
-
-def _check_name(name: object, pattern: re.Pattern[str], what: str) -> str:
-    if not isinstance(name, str) or not pattern.fullmatch(name):
-        raise StoreError(f"{str(name)[:80]!r} is not a valid {what} name ({pattern.pattern})")
-    return name
-
-
-def _check_bytes(data: object, limit: int, what: str) -> bytes:
-    if not isinstance(data, bytes):
-        raise StoreError(f"{what} must be bytes")
-    if not data:
-        raise StoreError(f"{what} is empty")
-    if len(data) > limit:
-        raise StoreError(f"{what} is over {limit} bytes")
-    return data
+from pbem.store_types import (
+    _EVIDENCE_NAME,
+    _GAME_ID,
+    _LOCAL_NAME,
+    _PACKET_FILE,
+    _STALE_CREATE,
+    LOCK_WAIT,
+    MAX_EVIDENCE_BYTES,
+    MAX_LOCAL_BYTES,
+    MAX_META_BYTES,
+    MAX_PACKET_BYTES,
+    MAX_PACKETS,
+    EquivocationError,
+    GameInfo,
+    GameLocked,
+    GameMeta,
+    LocalInfo,
+    Side,
+    StoreError,
+    _check_bytes,
+    _check_name,
+    _check_seq,
+    check_game_id,
+    default_root,
+    new_game_id,
+)
 
 
 def _now_iso(clock: Callable[[], datetime]) -> str:
     return clock().astimezone(UTC).isoformat(timespec="seconds")
 
 
-def _read_limited(path: Path, limit: int, what: str) -> bytes:
-    """The bytes of ``path``; :class:`StoreError` when it is over ``limit``."""
-    with path.open("rb") as fh:
-        data = fh.read(limit + 1)
-    if len(data) > limit:
-        raise StoreError(f"{what} is over {limit} bytes")
-    return data
-
-
-def _fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path``: a temporary file in the same directory, flushed and
-    ``fsync``-ed, renamed with ``os.replace``, then the directory ``fsync``-ed. On any failure
-    the temporary file is removed and ``path`` is as it was."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=_TMP_SUFFIX)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    _fsync_dir(path.parent)
-
-
-def _clean_temps(directory: Path, prefix: str = ".") -> None:
-    """Remove the temporary files a crashed writer left in ``directory`` (call with the lock)."""
-    with contextlib.suppress(FileNotFoundError):
-        for entry in os.scandir(directory):
-            if entry.name.startswith(prefix) and entry.name.endswith(_TMP_SUFFIX):
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(entry.path)
-
-
 _META_DEC: Final = msgspec.json.Decoder(GameMeta)
-
-
-class _Lock:
-    """An exclusive ``flock`` on one file, held by one :class:`Store`, re-entrant."""
-
-    def __init__(self, path: Path, label: str) -> None:
-        self.path = path
-        self.label = label
-        self.fd: int | None = None
-        self.depth = 0
-
-    def acquire(self, wait: float) -> bool:
-        """Take the lock (waiting at most ``wait`` seconds); True on the first acquisition."""
-        if self.depth:
-            self.depth += 1
-            return False
-        if sys.platform == "win32":  # pragma: no cover
-            raise StoreError("the game store needs POSIX file locks (fcntl.flock)")
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        deadline = time.monotonic() + wait
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    os.close(fd)
-                    raise GameLocked(f"{self.label} is open in another process") from None
-                time.sleep(0.02)
-            except BaseException:
-                os.close(fd)
-                raise
-        self.fd = fd
-        self.depth = 1
-        return True
-
-    def release(self) -> None:
-        self.depth -= 1
-        if self.depth == 0 and self.fd is not None:
-            os.close(self.fd)  # closing the descriptor releases the flock
-            self.fd = None
 
 
 class Store:
@@ -328,7 +123,7 @@ class Store:
         self.root = root if root is not None else default_root()
         self._clock = clock if clock is not None else (lambda: datetime.now(UTC))
         self.lock_wait = lock_wait
-        self._locks: dict[Path, _Lock] = {}
+        self._locks: dict[Path, FileLock] = {}
 
     # -- paths -------------------------------------------------------------------------------
 
@@ -356,7 +151,7 @@ class Store:
     def _locked(self, path: Path, label: str, on_first: Callable[[], None]) -> Iterator[None]:
         lock = self._locks.get(path)
         if lock is None:
-            lock = self._locks[path] = _Lock(path, label)
+            lock = self._locks[path] = FileLock(path, label, GameLocked)
         if lock.acquire(self.lock_wait):
             try:
                 on_first()
@@ -378,7 +173,7 @@ class Store:
 
         def clean() -> None:  # what a writer killed mid-write left behind
             for sub in (directory, directory / "packets", directory / "evidence"):
-                _clean_temps(sub)
+                clean_temps(sub)
 
         with self._locked(directory / ".lock", f"game {game_id}", clean):
             yield
@@ -391,7 +186,7 @@ class Store:
         self.local_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
         path = self.local_dir / f".{name}.lock"
         with self._locked(
-            path, f"game {name}", lambda: _clean_temps(self.local_dir, f".{name}.jsonl.")
+            path, f"game {name}", lambda: clean_temps(self.local_dir, f".{name}.jsonl.")
         ):
             yield
 
@@ -415,8 +210,8 @@ class Store:
         try:
             for sub in ("packets", "evidence"):
                 (tmp / sub).mkdir(mode=0o700)
-                _fsync_dir(tmp / sub)
-            _write_atomic(tmp / "meta.json", msgspec.json.encode(meta))
+                fsync_dir(tmp / sub)
+            write_atomic(tmp / "meta.json", msgspec.json.encode(meta))
             try:
                 os.rename(tmp, target)  # fails when target exists and is not empty
             except OSError:
@@ -424,7 +219,7 @@ class Store:
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
-        _fsync_dir(self.games_dir)
+        fsync_dir(self.games_dir)
         return meta
 
     def _clean_stale_creations(self) -> None:
@@ -439,7 +234,7 @@ class Store:
     def meta(self, game_id: str) -> GameMeta:
         """The ``meta.json`` of ``game_id``; :class:`StoreError` if missing or damaged."""
         path = self._existing(game_id) / "meta.json"
-        data = _read_limited(path, MAX_META_BYTES, f"game {game_id}: meta.json")
+        data = read_limited(path, MAX_META_BYTES, f"game {game_id}: meta.json", StoreError)
         try:
             return _META_DEC.decode(data)
         except msgspec.DecodeError as exc:  # ValidationError is a DecodeError
@@ -456,7 +251,7 @@ class Store:
             meta = msgspec.structs.replace(
                 meta, created=old.created, last_activity=_now_iso(self._clock)
             )
-            _write_atomic(self.game_dir(game_id) / "meta.json", msgspec.json.encode(meta))
+            write_atomic(self.game_dir(game_id) / "meta.json", msgspec.json.encode(meta))
         return meta
 
     def _packet_seqs(self, game_id: str) -> list[int]:
@@ -481,7 +276,7 @@ class Store:
         """The bytes of packet ``seq`` of ``game_id``."""
         path = self._existing(game_id) / "packets" / f"{_check_seq(seq):06d}.pkt"
         try:
-            data = _read_limited(path, MAX_PACKET_BYTES, f"game {game_id}: packet {seq}")
+            data = read_limited(path, MAX_PACKET_BYTES, f"game {game_id}: packet {seq}", StoreError)
         except FileNotFoundError:
             raise StoreError(f"game {game_id} has no packet {seq}") from None
         if not data:
@@ -515,7 +310,7 @@ class Store:
             if seq > n:
                 raise StoreError(f"game {game_id}: packet {seq} arrives before packet {n}")
             directory = self.game_dir(game_id)
-            _write_atomic(directory / "packets" / f"{seq:06d}.pkt", data)
+            write_atomic(directory / "packets" / f"{seq:06d}.pkt", data)
             self._touch(game_id)
         return True
 
@@ -523,7 +318,7 @@ class Store:
         """Set ``last_activity`` (with the lock held). A crash before this leaves an older
         time, never a lost packet."""
         meta = msgspec.structs.replace(self.meta(game_id), last_activity=_now_iso(self._clock))
-        _write_atomic(self.game_dir(game_id) / "meta.json", msgspec.json.encode(meta))
+        write_atomic(self.game_dir(game_id) / "meta.json", msgspec.json.encode(meta))
 
     # -- evidence ----------------------------------------------------------------------------
 
@@ -532,7 +327,7 @@ class Store:
         file = f"{name}.{digest}.bin"
         path = self.game_dir(game_id) / "evidence" / file
         if not path.exists():
-            _write_atomic(path, data)
+            write_atomic(path, data)
         return file
 
     def keep_evidence(self, game_id: str, name: str, data: bytes) -> str:
@@ -552,8 +347,11 @@ class Store:
         for entry in sorted(os.scandir(directory), key=lambda e: e.name):
             if entry.name.startswith(".") or not entry.is_file(follow_symlinks=False):
                 continue
-            out[entry.name] = _read_limited(
-                Path(entry.path), MAX_EVIDENCE_BYTES, f"game {game_id}: evidence {entry.name}"
+            out[entry.name] = read_limited(
+                Path(entry.path),
+                MAX_EVIDENCE_BYTES,
+                f"game {game_id}: evidence {entry.name}",
+                StoreError,
             )
         return out
 
@@ -621,13 +419,13 @@ class Store:
         path = self._local_path(name)
         _check_bytes(data, MAX_LOCAL_BYTES, f"hot-seat game {name}")
         with self.local_session(name):
-            _write_atomic(path, data)
+            write_atomic(path, data)
 
     def load_local(self, name: str) -> bytes:
         """The hot-seat record ``name``; :class:`StoreError` if there is none."""
         path = self._local_path(name)
         try:
-            return _read_limited(path, MAX_LOCAL_BYTES, f"hot-seat game {name}")
+            return read_limited(path, MAX_LOCAL_BYTES, f"hot-seat game {name}", StoreError)
         except FileNotFoundError:
             raise StoreError(f"hot-seat game {name} is not in the store") from None
 

@@ -1,0 +1,159 @@
+"""The game store's vocabulary: its limits, errors, ``meta.json`` and listings, and the checks of
+ids, ``seq`` numbers and names from outside (``docs/pbem-protocol.md``, "The game store")."""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final, Literal
+
+import msgspec
+import platformdirs
+
+from pbem.errors import PbemError
+from rules.record import MAX_RECORD_BYTES
+
+MAX_PACKET_BYTES: Final = 64 << 10
+"""The largest packet the store keeps or reads (the protocol's limit, section 5)."""
+MAX_PACKETS: Final = 1_000_000
+"""``seq`` is below this (six digits in the file name)."""
+MAX_META_BYTES: Final = 64 << 10
+"""The largest ``meta.json`` read."""
+MAX_EVIDENCE_BYTES: Final = 1 << 20
+"""The largest piece of evidence kept or read (a rejected import may exceed a packet's size)."""
+MAX_LOCAL_BYTES: Final = MAX_RECORD_BYTES
+"""The largest hot-seat record kept or read: a game record's limit (:mod:`rules.record`)."""
+LOCK_WAIT: Final = 1.0
+"""How long a writer waits for another one by default, in seconds."""
+
+Side = Literal["german", "allied"]
+
+_GAME_ID: Final = re.compile(r"[0-9a-f]{32}")
+_LOCAL_NAME: Final = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+_EVIDENCE_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+_PACKET_FILE: Final = re.compile(r"([0-9]{6})\.pkt")
+_STALE_CREATE: Final = 3600.0
+"""Seconds after which an abandoned ``games/.new-*`` directory (a crash in
+:meth:`Store.create_game`) is removed."""
+
+
+class StoreError(PbemError):
+    """A store operation refused: one line for the player (a bad id, a missing or damaged
+    game, a gap in ``seq``, a size limit, locking unsupported)."""
+
+
+class GameLocked(StoreError):
+    """Another process (or another :class:`Store`) holds the game's lock."""
+
+
+class EquivocationError(StoreError):
+    """Two different packets for one ``seq`` (protocol section 3): both are kept under
+    ``evidence/`` (:attr:`kept`) and the packet already accepted stays in ``packets/``."""
+
+    def __init__(self, game_id: str, seq: int, kept: tuple[str, str]) -> None:
+        super().__init__(
+            f"game {game_id}: two different packets with seq {seq} (equivocation); "
+            f"both kept as evidence ({kept[0]}, {kept[1]})"
+        )
+        self.game_id = game_id
+        self.seq = seq
+        self.kept = kept
+
+
+class GameMeta(msgspec.Struct, kw_only=True, frozen=True):
+    """``meta.json``: a small index of one game, written by the caller (:meth:`Store.create_game`,
+    :meth:`Store.update_meta`) except the times, which the store sets. Unknown fields are
+    ignored on reading (a newer program may add some)."""
+
+    scenario: int
+    our_side: Side
+    german: str = ""
+    """Who plays the German side: a label (name, key fingerprint)."""
+    allied: str = ""
+    """Who plays the Allied side."""
+    dice_mode: str = ""
+    """``sealed``, ``open`` or ``local`` (protocol section 4)."""
+    to_move: str = ""
+    """Whose move it is, as the caller last computed it: ``german``, ``allied``, ``over``, or
+    empty for unknown."""
+    status: str = ""
+    """A short free text for the listing (``waiting for the reply``, ``equivocation``)."""
+    created: str = ""
+    """ISO 8601 UTC, set by the store."""
+    last_activity: str = ""
+    """ISO 8601 UTC, set by the store on every write."""
+
+    @property
+    def opponent(self) -> str:
+        """The label of the other side's player."""
+        return self.allied if self.our_side == "german" else self.german
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """One line of ``ardennes games``: a game of the store (:meth:`Store.games`)."""
+
+    game_id: str
+    scenario: int
+    our_side: str
+    opponent: str
+    to_move: str
+    status: str
+    packets: int
+    evidence: int
+    last_activity: str
+    problem: str = ""
+    """Why the game could not be read (a damaged ``meta.json``, a gap), else empty."""
+
+
+@dataclass(frozen=True)
+class LocalInfo:
+    """A hot-seat record of the store (:meth:`Store.list_local`)."""
+
+    name: str
+    size: int
+    last_activity: str
+    """The file's modification time, ISO 8601 UTC."""
+
+
+def default_root() -> Path:
+    """``$ARDENNES_HOME`` when set, else ``platformdirs.user_data_dir("ardennes")``."""
+    home = os.environ.get("ARDENNES_HOME")
+    return Path(home) if home else Path(platformdirs.user_data_dir("ardennes"))
+
+
+def new_game_id() -> str:
+    """A fresh game id: 32 lowercase hex digits from the system's random source."""
+    return secrets.token_hex(16)
+
+
+def check_game_id(game_id: object) -> str:
+    """``game_id`` if it is 32 lowercase hex digits, else :class:`StoreError`."""
+    if not isinstance(game_id, str) or not _GAME_ID.fullmatch(game_id):
+        raise StoreError(f"{str(game_id)[:80]!r} is not a game id (32 lowercase hex digits)")
+    return game_id
+
+
+def _check_seq(seq: object) -> int:
+    if type(seq) is not int or not 0 <= seq < MAX_PACKETS:
+        raise StoreError(f"{str(seq)[:40]!r} is not a packet number (0 to {MAX_PACKETS - 1})")
+    return seq
+
+
+def _check_name(name: object, pattern: re.Pattern[str], what: str) -> str:
+    if not isinstance(name, str) or not pattern.fullmatch(name):
+        raise StoreError(f"{str(name)[:80]!r} is not a valid {what} name ({pattern.pattern})")
+    return name
+
+
+def _check_bytes(data: object, limit: int, what: str) -> bytes:
+    if not isinstance(data, bytes):
+        raise StoreError(f"{what} must be bytes")
+    if not data:
+        raise StoreError(f"{what} is empty")
+    if len(data) > limit:
+        raise StoreError(f"{what} is over {limit} bytes")
+    return data
