@@ -72,17 +72,17 @@ __all__ = [
 ]
 
 from pbem.store_types import (
-    _EVIDENCE_NAME,
-    _GAME_ID,
-    _LOCAL_NAME,
-    _PACKET_FILE,
-    _STALE_CREATE,
+    EVIDENCE_NAME,
+    GAME_ID,
+    LOCAL_NAME,
     LOCK_WAIT,
     MAX_EVIDENCE_BYTES,
     MAX_LOCAL_BYTES,
     MAX_META_BYTES,
     MAX_PACKET_BYTES,
     MAX_PACKETS,
+    PACKET_FILE,
+    STALE_CREATE,
     EquivocationError,
     GameInfo,
     GameLocked,
@@ -90,10 +90,10 @@ from pbem.store_types import (
     LocalInfo,
     Side,
     StoreError,
-    _check_bytes,
-    _check_name,
-    _check_seq,
+    check_bytes,
     check_game_id,
+    check_name,
+    check_seq,
     default_root,
     new_game_id,
 )
@@ -182,7 +182,7 @@ class Store:
     def local_session(self, name: str) -> Iterator[None]:
         """Hold the lock of hot-seat record ``name`` for the block (the app holds it while the
         game is open, so a second copy of the program refuses to open the same game)."""
-        _check_name(name, _LOCAL_NAME, "hot-seat game")
+        check_name(name, LOCAL_NAME, "hot-seat game")
         self.local_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
         path = self.local_dir / f".{name}.lock"
         with self._locked(
@@ -223,7 +223,7 @@ class Store:
         return meta
 
     def _clean_stale_creations(self) -> None:
-        cutoff = time.time() - _STALE_CREATE
+        cutoff = time.time() - STALE_CREATE
         with contextlib.suppress(FileNotFoundError):
             for entry in os.scandir(self.games_dir):
                 if entry.name.startswith(".new-"):
@@ -259,7 +259,7 @@ class Store:
         other names ignored)."""
         seqs = []
         for entry in os.scandir(self._existing(game_id) / "packets"):
-            m = _PACKET_FILE.fullmatch(entry.name)
+            m = PACKET_FILE.fullmatch(entry.name)
             if m:
                 seqs.append(int(m.group(1)))
         seqs.sort()
@@ -274,7 +274,7 @@ class Store:
 
     def packet(self, game_id: str, seq: int) -> bytes:
         """The bytes of packet ``seq`` of ``game_id``."""
-        path = self._existing(game_id) / "packets" / f"{_check_seq(seq):06d}.pkt"
+        path = self._existing(game_id) / "packets" / f"{check_seq(seq):06d}.pkt"
         try:
             data = read_limited(path, MAX_PACKET_BYTES, f"game {game_id}: packet {seq}", StoreError)
         except FileNotFoundError:
@@ -294,8 +294,8 @@ class Store:
         ``seq`` must be the next one (:meth:`count`) or one already written: different bytes
         for a written ``seq`` raise :class:`EquivocationError` after keeping both under
         ``evidence/``. Holds the game's lock (:meth:`transaction`)."""
-        _check_seq(seq)
-        _check_bytes(data, MAX_PACKET_BYTES, f"packet {seq}")
+        check_seq(seq)
+        check_bytes(data, MAX_PACKET_BYTES, f"packet {seq}")
         with self.transaction(game_id):
             n = self.count(game_id)
             if seq < n:
@@ -335,8 +335,8 @@ class Store:
         check, protocol section 5; an equivocation); the file is ``<name>.<16 hex of its
         SHA-256>.bin``, so the same bytes are kept once and nothing is overwritten. Returns the
         file name. Changes nothing else in the game."""
-        _check_name(name, _EVIDENCE_NAME, "evidence")
-        _check_bytes(data, MAX_EVIDENCE_BYTES, "evidence")
+        check_name(name, EVIDENCE_NAME, "evidence")
+        check_bytes(data, MAX_EVIDENCE_BYTES, "evidence")
         with self.transaction(game_id):
             return self._keep(game_id, name, data)
 
@@ -364,9 +364,7 @@ class Store:
         except FileNotFoundError:
             return []
         return sorted(
-            e.name
-            for e in entries
-            if _GAME_ID.fullmatch(e.name) and e.is_dir(follow_symlinks=False)
+            e.name for e in entries if GAME_ID.fullmatch(e.name) and e.is_dir(follow_symlinks=False)
         )
 
     def find_game(self, prefix: str) -> str:
@@ -411,13 +409,13 @@ class Store:
     # -- hot-seat records --------------------------------------------------------------------
 
     def _local_path(self, name: str) -> Path:
-        return self.local_dir / f"{_check_name(name, _LOCAL_NAME, 'hot-seat game')}.jsonl"
+        return self.local_dir / f"{check_name(name, LOCAL_NAME, 'hot-seat game')}.jsonl"
 
     def save_local(self, name: str, data: bytes) -> None:
         """Write the hot-seat record ``name`` (atomically, replacing its previous version),
         holding its lock (:meth:`local_session`). The app calls this after every command."""
         path = self._local_path(name)
-        _check_bytes(data, MAX_LOCAL_BYTES, f"hot-seat game {name}")
+        check_bytes(data, MAX_LOCAL_BYTES, f"hot-seat game {name}")
         with self.local_session(name):
             write_atomic(path, data)
 
@@ -438,7 +436,7 @@ class Store:
         out = []
         for e in entries:
             stem, dot, ext = e.name.rpartition(".")
-            if ext != "jsonl" or not dot or not _LOCAL_NAME.fullmatch(stem):
+            if ext != "jsonl" or not dot or not LOCAL_NAME.fullmatch(stem):
                 continue
             try:
                 st = e.stat(follow_symlinks=False)

@@ -31,11 +31,11 @@ LOCK_WAIT: Final = 1.0
 
 Side = Literal["german", "allied"]
 
-_GAME_ID: Final = re.compile(r"[0-9a-f]{32}")
-_LOCAL_NAME: Final = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
-_EVIDENCE_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
-_PACKET_FILE: Final = re.compile(r"([0-9]{6})\.pkt")
-_STALE_CREATE: Final = 3600.0
+GAME_ID: Final = re.compile(r"[0-9a-f]{32}")
+LOCAL_NAME: Final = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+EVIDENCE_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+PACKET_FILE: Final = re.compile(r"([0-9]{6})\.pkt")
+STALE_CREATE: Final = 3600.0
 """Seconds after which an abandoned ``games/.new-*`` directory (a crash in
 :meth:`Store.create_game`) is removed."""
 
@@ -132,24 +132,24 @@ def new_game_id() -> str:
 
 def check_game_id(game_id: object) -> str:
     """``game_id`` if it is 32 lowercase hex digits, else :class:`StoreError`."""
-    if not isinstance(game_id, str) or not _GAME_ID.fullmatch(game_id):
+    if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
         raise StoreError(f"{str(game_id)[:80]!r} is not a game id (32 lowercase hex digits)")
     return game_id
 
 
-def _check_seq(seq: object) -> int:
+def check_seq(seq: object) -> int:
     if type(seq) is not int or not 0 <= seq < MAX_PACKETS:
         raise StoreError(f"{str(seq)[:40]!r} is not a packet number (0 to {MAX_PACKETS - 1})")
     return seq
 
 
-def _check_name(name: object, pattern: re.Pattern[str], what: str) -> str:
+def check_name(name: object, pattern: re.Pattern[str], what: str) -> str:
     if not isinstance(name, str) or not pattern.fullmatch(name):
         raise StoreError(f"{str(name)[:80]!r} is not a valid {what} name ({pattern.pattern})")
     return name
 
 
-def _check_bytes(data: object, limit: int, what: str) -> bytes:
+def check_bytes(data: object, limit: int, what: str) -> bytes:
     if not isinstance(data, bytes):
         raise StoreError(f"{what} must be bytes")
     if not data:
