@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP_PLAY := $(VENV)/.installed-play
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: play test lint typecheck imports pytest test-slow cov fmt snapshots bench map clean
+.PHONY: play test tools lint typecheck imports pytest test-slow cov fmt snapshots bench map clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,7 +36,11 @@ imports: $(STAMP_TEST)
 pytest: $(STAMP_TEST)
 	$(BIN)/pytest -q -m "slow or not slow"
 
-test: lint typecheck imports pytest
+# The tests that run OpenSSH (ssh-keygen -Y verify) skip without it: say so, and how to get it.
+tools:
+	@command -v ssh-keygen >/dev/null 2>&1 || echo "note: ssh-keygen not found: the OpenSSH interop tests will be skipped (Debian/Ubuntu: apt-get install openssh-client)"
+
+test: tools lint typecheck imports pytest
 
 # Only the slow tests (full self-play games, the balance summary).
 test-slow: $(STAMP_TEST)
