@@ -17,12 +17,14 @@ from typing import Final, Literal
 
 import rules
 from pbem import armor, keys, packets
+from pbem.errors import PbemError
 from pbem.mail import Received
 from pbem.packets import Packet, PacketError
 from pbem.protocol import EmailGame
 
 __all__ = [
     "OPEN_DICE_WARNING",
+    "STOPPED",
     "Block",
     "ImportItem",
     "ImportReport",
@@ -30,10 +32,14 @@ __all__ = [
     "armor_headers",
     "armor_packets",
     "fingerprint_of",
+    "game_record",
     "next_move",
     "read_blocks",
     "verdict_text",
 ]
+
+STOPPED: Final = "equivocation"
+"""The ``meta.json`` status of a game stopped by equivocation (protocol section 3)."""
 
 OPEN_DICE_WARNING: Final = "open dice: the mover can foresee his own rolls before he orders"
 """What the program says wherever an open-mode game is shown (protocol section 4)."""
@@ -148,6 +154,37 @@ def next_move(game: EmailGame, our_side: rules.Side, label: str = "") -> str:
         return f"your move ({what})"
     who = f"the {side} player ({label})" if label else f"the {side} player"
     return f"waiting for {who}: {what}"
+
+
+def game_record(game: EmailGame, german: str, allied: str) -> bytes:
+    """``game`` as a :mod:`rules.record` that replays on its own (``ardennes selfplay
+    --replay``): every command, the dice listed in order (each packet's draws recomputed from
+    its seed), the players (humans labelled ``german`` and ``allied``), the game id and dice
+    mode in the header's meta."""
+    if game.game is None:
+        raise PbemError(f"game {game.game_id[:8]} has not been accepted yet: no record")
+    g = game.game
+    values: list[str] = []
+    starts = [*game.first_command, len(g.history)]
+    for k, derived in enumerate(game.derivations):
+        dice = rules.SeededDice(derived.seed)
+        first = g.state_at(starts[k]).dice_drawn
+        last = g.state_at(starts[k + 1]).dice_drawn
+        values.extend(str(dice.d6(i)) for i in range(first, last))
+    spec = rules.DiceSpec(kind="listed", detail={"values": "".join(values)})
+    players = rules.record.Players(
+        german=rules.record.Player(kind="human", name=german),
+        allied=rules.record.Player(kind="human", name=allied),
+    )
+    rec = rules.record.make_record(
+        scenario=game.scenario,
+        dice=spec,
+        players=players,
+        steps=g.history,
+        final=g.state,
+        meta={"game": game.game_id, "mode": game.mode},
+    )
+    return rules.record.encode(rec)
 
 
 # -- the report of an import ----------------------------------------------------------------

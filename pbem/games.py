@@ -21,8 +21,9 @@ keys, so the second side signs with a key derived from the player's own
 
 from __future__ import annotations
 
+import functools
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import msgspec
@@ -37,18 +38,22 @@ from pbem.armor import ArmorError
 from pbem.errors import PbemError
 from pbem.exchange import (
     OPEN_DICE_WARNING,
+    STOPPED,
     ImportItem,
     ImportReport,
     armor_packets,
     fingerprint_of,
+    game_record,
     next_move,
     read_blocks,
     verdict_text,
 )
+from pbem.gamestatus import Status, status_of
 from pbem.identity import KeyIdentity, verify
-from pbem.importer import STOPPED, import_received
-from pbem.packets import DiceMode, Packet, PacketKind
+from pbem.importer import import_received
+from pbem.packets import DiceMode, Packet
 from pbem.protocol import Draft, EmailGame, Refused, Verifier
+from pbem.scripting import fill
 from pbem.store import GameMeta, Store, new_game_id
 
 __all__ = [
@@ -75,73 +80,6 @@ class Sent:
     text: str
 
 
-@dataclass(frozen=True)
-class Status:
-    """Where one game stands, as ``ardennes status`` and the app show it."""
-
-    game_id: str
-    scenario: int
-    mode: DiceMode
-    our_side: rules.Side
-    keys: Mapping[rules.Side, str]
-    """The pinned keys' fingerprints (the Allied one missing until the acceptance)."""
-    labels: Mapping[rules.Side, str]
-    turn: int
-    phase: str
-    packets: int
-    to_move: rules.Side | None
-    """Who writes the next packet (None once the game is over)."""
-    expects: PacketKind | None
-    """Which kind of packet comes next."""
-    ours: bool
-    """The next packet is ours to write."""
-    waiting_for: str
-    """Who we wait for (the opponent's label or side), empty when it is our move or over."""
-    since: str
-    """The last activity (ISO 8601 UTC): since when we wait."""
-    next: str
-    """Who moves next, in words (:func:`pbem.exchange.next_move`)."""
-    verdict: rules.Verdict | None
-    state: str
-    """``meta.json``'s status (``equivocation`` for a stopped game)."""
-    evidence: int
-
-    @property
-    def warning(self) -> str:
-        """What the players must know about the dice mode ("" for sealed)."""
-        if self.mode == "open":
-            return OPEN_DICE_WARNING
-        if self.mode == "local":
-            return (
-                "local dice: one player at the keyboard; nothing stops a re-roll by starting again"
-            )
-        return ""
-
-    def lines(self) -> list[str]:
-        """The status as text, one fact a line."""
-        out = [
-            f"game {self.game_id}: scenario {self.scenario}, {self.mode} dice, "
-            f"you play the {self.our_side.capitalize()}",
-        ]
-        for side in _SIDES:
-            label = self.labels.get(side, "")
-            fp = self.keys.get(side, "(not yet accepted)")
-            out.append(f"{side.capitalize()}: {fp}" + (f" ({label})" if label else ""))
-        out.append(f"GT{self.turn} {self.phase}, {self.packets} packets")
-        if self.state == STOPPED:
-            out.append(
-                f"STOPPED: equivocation, two different packets signed for one place "
-                f"({self.evidence} evidence files)"
-            )
-        elif self.waiting_for:
-            out.append(f"{self.next} (since {self.since})")
-        else:
-            out.append(self.next)
-        if self.warning:
-            out.append(self.warning)
-        return out
-
-
 def local_partner(me: KeyIdentity, game_id: str) -> KeyIdentity:
     """The key that signs the second side of ``me``'s local game ``game_id``: derived from
     ``me``'s private key and the game id (HKDF-SHA256), so nothing more is kept."""
@@ -152,6 +90,13 @@ def local_partner(me: KeyIdentity, game_id: str) -> KeyIdentity:
         info=b"ardennes local partner/1",
     ).derive(me.raw_private)
     return KeyIdentity(Ed25519PrivateKey.from_private_bytes(seed))
+
+
+@functools.cache
+def _shipped_board(scenario: int) -> rules.Board:
+    """The board of a shipped scenario, built once per process (its derived tables, built on
+    first use, are then shared by every game of that scenario)."""
+    return scenarios.load_board(scenario)
 
 
 class Service:
@@ -167,7 +112,7 @@ class Service:
     ) -> None:
         self.store = store
         self.verify = verify
-        self._board_for = board_for if board_for is not None else scenarios.load_board
+        self._board_for = board_for if board_for is not None else _shipped_board
         self._boards: dict[int, rules.Board] = {}
         self._games: dict[str, EmailGame] = {}
 
@@ -266,32 +211,32 @@ class Service:
         self._store_new(game_id, meta, game)
         return Sent(game_id, armor_packets(game.packets))
 
-    def invitations(self, text: str | bytes) -> list[Packet]:
-        """The invitations (packet 0) in armoured ``text``, each once."""
-        found = []
+    def invitation(self, text: str | bytes) -> Packet:
+        """The one invitation (packet 0) in armoured ``text``, for a game not in the store."""
+        found: list[Packet] = []
         for block in read_blocks(self._read(text)):
             p = block.packet
             if p is not None and p.body.kind == "invitation" and p not in found:
                 found.append(p)
-        return found
+        if not found:
+            raise PbemError("no invitation found in the text")
+        if len(found) > 1:
+            ids = ", ".join(p.body.game[:8] for p in found)
+            raise PbemError(f"{len(found)} invitations in the text (games {ids}): give one")
+        b = found[0].body
+        if b.game in self.store.game_ids():
+            raise PbemError(f"game {b.game[:8]} is already in the store")
+        if b.mode == "local":
+            raise PbemError(f"game {b.game[:8]} is a local game: it cannot be accepted")
+        return found[0]
 
     def accept(
         self, me: KeyIdentity, text: str | bytes, comment: str = "", *, opponent: str = ""
     ) -> Sent:
         """Accept the invitation in ``text`` (any mail text holding its armour): checked, the
         game created in the store with packets 0-1, the acceptance returned armoured."""
-        found = self.invitations(text)
-        if not found:
-            raise PbemError("no invitation found in the text")
-        if len(found) > 1:
-            ids = ", ".join(p.body.game[:8] for p in found)
-            raise PbemError(f"{len(found)} invitations in the text (games {ids}): give one")
-        invitation = found[0]
+        invitation = self.invitation(text)
         b = invitation.body
-        if b.game in self.store.game_ids():
-            raise PbemError(f"game {b.game[:8]} is already in the store")
-        if b.mode == "local":
-            raise PbemError(f"game {b.game[:8]} is a local game: it cannot be accepted")
         assert b.scenario is not None and b.mode is not None and b.key is not None
         self.board(b.scenario)
         game, _ = protocol.accept(me, invitation, self.board, self.verify, comment)
@@ -339,36 +284,10 @@ class Service:
         return game
 
     def status(self, game_id: str) -> Status:
-        """Where ``game_id`` stands (see :class:`Status`)."""
+        """Where ``game_id`` stands (see :class:`pbem.gamestatus.Status`)."""
         game = self.load(game_id)
         meta = self.store.meta(game_id)
-        want = game.expects()
-        side, kind = want if want is not None else (None, None)
-        ours = side is not None and (game.mode == "local" or side == meta.our_side)
-        waiting = ""
-        if side is not None and not ours:
-            waiting = self._label(meta, side) or f"the {side} player"
-        state = game.game.state if game.game is not None else None
-        return Status(
-            game_id=game_id,
-            scenario=game.scenario,
-            mode=game.mode,
-            our_side=meta.our_side,
-            keys={s: fingerprint_of(p.key) for s, p in game.parties.items()},
-            labels={"german": meta.german, "allied": meta.allied},
-            turn=state.turn if state is not None else 1,
-            phase=state.phase if state is not None else "setup_allied",
-            packets=len(game.packets),
-            to_move=side,
-            expects=kind,
-            ours=ours,
-            waiting_for=waiting,
-            since=meta.last_activity,
-            next=next_move(game, meta.our_side, self._label(meta, side) if side else ""),
-            verdict=state.result if state is not None else None,
-            state=meta.status,
-            evidence=len(self.store.evidence(game_id)),
-        )
+        return status_of(game_id, game, meta, len(self.store.evidence(game_id)))
 
     def pinned(self, game_id: str) -> str:
         """The public key line pinned for our side (a local game: the inviter's)."""
@@ -461,7 +380,14 @@ class Service:
             game = self.load(game_id)
             start = len(game.packets)
             try:
-                used = self._fill(game_id, game, meta, me, cmds, comment)
+                used = fill(
+                    game,
+                    meta.our_side,
+                    lambda note: self._draft_on(game_id, game, meta, me, note),
+                    cmds,
+                    comment,
+                    self.verify,
+                )
             except BaseException:
                 self.forget(game_id)  # the game in memory holds unstored packets
                 raise
@@ -482,58 +408,6 @@ class Service:
             self.write_meta(game_id, game)
         return Sent(game_id, self.export(game_id))
 
-    def _fill(
-        self,
-        game_id: str,
-        game: EmailGame,
-        meta: GameMeta,
-        me: KeyIdentity,
-        cmds: list[rules.Command],
-        comment: str,
-    ) -> int:
-        """Seal our packets on ``game`` (in memory) from ``cmds``; how many were used."""
-        i = 0
-        sealed = 0
-        while True:
-            want = game.expects()
-            if want is None or (sealed and i == len(cmds)):
-                return i
-            side, kind = want
-            if sealed and game.mode != "local" and side != meta.our_side:
-                return i
-            d = self._draft_on(game_id, game, meta, me, comment if not sealed else "")
-            where = f"packet {d.body.seq} ({side} {kind})"
-            first = cmds[i] if i < len(cmds) else None
-            own = isinstance(first, rules.StandingOrders) and first.side == side
-            if d.scratch.state.combat.orders(side) is None and not own:
-                r = d.push(rules.StandingOrders(side=side, advance="strongest"))
-                if isinstance(r, str):
-                    raise PbemError(f"{where}: the default standing orders: {r}")
-            if kind == "reply":  # standing orders only; the reply may end at once
-                while i < len(cmds) and isinstance(cmds[i], rules.StandingOrders):
-                    self._push(d, cmds, i, where)
-                    i += 1
-            else:
-                while not d.ended():
-                    if i == len(cmds):
-                        raise PbemError(
-                            f"the commands end inside {where}: it ends only where the turn "
-                            f"passes to the other player (GT{d.scratch.state.turn} "
-                            f"{d.scratch.state.phase}); nothing stored"
-                        )
-                    self._push(d, cmds, i, where)
-                    i += 1
-            d.seal(self.verify)
-            sealed += 1
-
-    @staticmethod
-    def _push(d: Draft, cmds: list[rules.Command], i: int, where: str) -> None:
-        r = d.push(cmds[i])
-        if isinstance(r, str):
-            raise PbemError(
-                f"command {i} ({rules.record.tag(cmds[i])}) in {where}: {r}; nothing stored"
-            )
-
     # -- sending ---------------------------------------------------------------------------
 
     def unseen(self, game_id: str) -> list[Packet]:
@@ -551,32 +425,8 @@ class Service:
         """The game as a :mod:`rules.record` that replays on its own (``ardennes selfplay
         --replay``): every command, the dice listed in order (each packet's dice recomputed
         from its derivation), the players as labelled in the store."""
-        game = self.load(game_id)
         meta = self.store.meta(game_id)
-        if game.game is None:
-            raise PbemError(f"game {game_id[:8]} has not been accepted yet: no record")
-        g = game.game
-        values: list[str] = []
-        starts = [*game.first_command, len(g.history)]
-        for k, derived in enumerate(game.derivations):
-            dice = rules.SeededDice(derived.seed)
-            first = g.state_at(starts[k]).dice_drawn
-            last = g.state_at(starts[k + 1]).dice_drawn
-            values.extend(str(dice.d6(i)) for i in range(first, last))
-        spec = rules.DiceSpec(kind="listed", detail={"values": "".join(values)})
-        players = rules.record.Players(
-            german=rules.record.Player(kind="human", name=meta.german),
-            allied=rules.record.Player(kind="human", name=meta.allied),
-        )
-        rec = rules.record.make_record(
-            scenario=game.scenario,
-            dice=spec,
-            players=players,
-            steps=g.history,
-            final=g.state,
-            meta={"game": game_id, "mode": game.mode},
-        )
-        return rules.record.encode(rec)
+        return game_record(self.load(game_id), meta.german, meta.allied)
 
     # -- receiving -------------------------------------------------------------------------
 

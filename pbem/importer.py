@@ -19,6 +19,7 @@ import rules
 from pbem import packets
 from pbem.exchange import (
     OPEN_DICE_WARNING,
+    STOPPED,
     ImportItem,
     ImportReport,
     Outcome,
@@ -32,9 +33,6 @@ from pbem.protocol import EmailGame, Equivocation, Refused, Verifier
 from pbem.store import EquivocationError, Store
 
 __all__ = ["Games", "import_received"]
-
-STOPPED = "equivocation"
-"""The ``meta.json`` status of a game stopped by equivocation (protocol section 3)."""
 
 
 class Games(Protocol):

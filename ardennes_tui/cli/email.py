@@ -278,6 +278,7 @@ def run_accept(args: argparse.Namespace) -> int:
     data = _read_input(args.source)
     try:
         service = Service(Store())
+        service.invitation(data)  # before a passphrase is asked
         me = _identity(args)
         sent = service.accept(me, data, args.comment, opponent=args.opponent)
         st = service.status(sent.game_id)
@@ -294,21 +295,21 @@ def run_accept(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_report(report: ImportReport) -> int:
+def _print_report(report: ImportReport, source: object) -> int:
+    if not report.items:
+        raise UserError(f"no armoured packet found in {source}", 1)
     for line in report.lines():
         print(line)
-    if not report.items:
-        raise UserError("no armoured packet found", 1)
     return 0 if not report.refused else 1
 
 
 def run_import(args: argparse.Namespace) -> int:
     try:
         service = Service(Store())
-        if args.source == "-":
+        source = args.source
+        if source == "-":
             report = service.import_text(_read_input("-"))
         else:
-            source = args.source
             if source is None:
                 cfg = config.load_config()
                 if cfg.mailbox is None:
@@ -319,7 +320,7 @@ def run_import(args: argparse.Namespace) -> int:
             report = service.import_source(source)
     except PbemError as exc:
         _fail(exc)
-    return _print_report(report)
+    return _print_report(report, "standard input" if source == "-" else source)
 
 
 def run_export(args: argparse.Namespace) -> int:
