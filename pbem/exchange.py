@@ -34,6 +34,8 @@ __all__ = [
     "fingerprint_of",
     "game_record",
     "next_move",
+    "next_packet",
+    "phase_words",
     "read_blocks",
     "verdict_text",
 ]
@@ -116,7 +118,8 @@ def read_blocks(received: Received) -> list[Block]:
 # -- where a game stands, in words ----------------------------------------------------------
 
 
-def _phase_words(phase: str) -> str:
+def phase_words(phase: str) -> str:
+    """A phase as players say it: ``mechanized movement``, ``set-up``."""
     return "set-up" if phase.startswith("setup_") else phase.replace("_", " ")
 
 
@@ -131,25 +134,33 @@ def verdict_text(verdict: rules.Verdict | None) -> str:
     )
 
 
+def next_packet(game: EmailGame) -> str:
+    """The next packet in a few words: ``Allied reply``, ``German combat``, ``over``."""
+    want = game.expects()
+    if want is None:
+        return "over"
+    side, kind = want
+    name = side.capitalize()
+    if kind == "acceptance":
+        return f"{name} acceptance"
+    if kind == "reply":
+        return f"{name} reply to the declared attacks"
+    if kind == "resolution":
+        return f"{name} combat resolution"
+    assert game.game is not None
+    return f"{name} {phase_words(game.game.state.phase)}"
+
+
 def next_move(game: EmailGame, our_side: rules.Side, label: str = "") -> str:
     """Who writes the next packet, as we read it: ``your move (German combat)``, ``waiting
-    for the allied player (joe): Allied reply`` or ``game over: ...``. In a local game every
-    move is ours."""
+    for the allied player (joe): Allied reply to the declared attacks`` or ``game over:
+    ...``. In a local game every move is ours."""
     want = game.expects()
     if want is None:
         result = game.game.state.result if game.game is not None else None
         return f"game over: {verdict_text(result)}"
-    side, kind = want
-    name = side.capitalize()
-    if kind == "acceptance":
-        what = f"{name} acceptance"
-    elif kind == "reply":
-        what = f"{name} reply to the declared attacks"
-    elif kind == "resolution":
-        what = f"{name} combat resolution"
-    else:
-        assert game.game is not None
-        what = f"{name} {_phase_words(game.game.state.phase)}"
+    side = want[0]
+    what = next_packet(game)
     if game.mode == "local" or side == our_side:
         return f"your move ({what})"
     who = f"the {side} player ({label})" if label else f"the {side} player"

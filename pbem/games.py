@@ -44,7 +44,7 @@ from pbem.exchange import (
     armor_packets,
     fingerprint_of,
     game_record,
-    next_move,
+    next_packet,
     read_blocks,
     verdict_text,
 )
@@ -146,7 +146,7 @@ class Service:
         meta = self.store.meta(game_id)
         want = game.expects()
         to_move = "over" if want is None else want[0]
-        status = meta.status if meta.status == STOPPED else next_move(game, meta.our_side)
+        status = meta.status if meta.status == STOPPED else next_packet(game)
         self.store.update_meta(
             game_id, msgspec.structs.replace(meta, to_move=to_move, status=status)
         )

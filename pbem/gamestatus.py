@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import rules
-from pbem.exchange import OPEN_DICE_WARNING, STOPPED, fingerprint_of, next_move
+from pbem.exchange import OPEN_DICE_WARNING, STOPPED, fingerprint_of, next_move, phase_words
 from pbem.packets import DiceMode, PacketKind
 from pbem.protocol import EmailGame
 from pbem.store import GameMeta
@@ -68,8 +68,9 @@ class Status:
         for side in _SIDES:
             label = self.labels.get(side, "")
             fp = self.keys.get(side, "(not yet accepted)")
-            out.append(f"{side.capitalize()}: {fp}" + (f" ({label})" if label else ""))
-        out.append(f"GT{self.turn} {self.phase}, {self.packets} packets")
+            named = f" ({label})" if label and label != fp else ""
+            out.append(f"{side.capitalize()}: {fp}{named}")
+        out.append(f"GT{self.turn} {phase_words(self.phase)}, {self.packets} packets")
         if self.state == STOPPED:
             out.append(
                 f"STOPPED: equivocation, two different packets signed for one place "

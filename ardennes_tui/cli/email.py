@@ -205,8 +205,9 @@ def _identity(
     return KeyIdentity(keys.load_key(path, passphrase))
 
 
-def _send(sent_text: str, args: argparse.Namespace, subject: str) -> None:
-    """Write ``sent_text`` to ``-o``, mail it to ``--mailto``, or print it."""
+def _send(sent_text: str, args: argparse.Namespace, subject: str, game_id: str) -> None:
+    """Write ``sent_text`` to ``-o``, mail it to ``--mailto``, or print it. What is stored
+    stays stored when the mail fails: the error says how to send it again."""
     if not sent_text:
         _say("nothing to send")
         return
@@ -218,11 +219,18 @@ def _send(sent_text: str, args: argparse.Namespace, subject: str) -> None:
             raise UserError(f"cannot write {out}: {exc.strerror}", 2) from None
         _say(f"written to {out}")
     if args.mailto:
-        cfg = config.load_config()
-        if cfg.smtp is not None:
-            mail.send_smtp(cfg.smtp, args.mailto, subject, sent_text)
-        else:
-            mail.send_sendmail(args.mailto, subject, sent_text)
+        try:
+            cfg = config.load_config()
+            if cfg.smtp is not None:
+                mail.send_smtp(cfg.smtp, args.mailto, subject, sent_text)
+            else:
+                mail.send_sendmail(args.mailto, subject, sent_text)
+        except PbemError as exc:
+            raise UserError(
+                f"{exc} (the game is stored: send it again with: ardennes export "
+                f"{game_id[:8]} --mailto {args.mailto})",
+                1,
+            ) from None
         _say(f"sent to {args.mailto}")
     if out is None and not args.mailto:
         sys.stdout.write(sent_text)
@@ -268,7 +276,8 @@ def run_invite(args: argparse.Namespace) -> int:
         if st.warning:
             _say(st.warning)
         if args.dice != "local":
-            _send(sent.text, args, f"Ardennes: invitation to scenario {args.scenario}")
+            subject = f"Ardennes: invitation to scenario {args.scenario}"
+            _send(sent.text, args, subject, sent.game_id)
     except PbemError as exc:
         _fail(exc)
     return 0
@@ -289,7 +298,7 @@ def run_accept(args: argparse.Namespace) -> int:
         )
         if st.warning:
             _say(st.warning)
-        _send(sent.text, args, f"Ardennes {sent.game_id[:8]}: acceptance")
+        _send(sent.text, args, f"Ardennes {sent.game_id[:8]}: acceptance", sent.game_id)
     except PbemError as exc:
         _fail(exc)
     return 0
@@ -343,7 +352,8 @@ def run_export(args: argparse.Namespace) -> int:
             return 0
         unseen = service.unseen(game_id)
         seqs = f"{unseen[0].body.seq}-{unseen[-1].body.seq}" if unseen else ""
-        _send(service.export(game_id), args, f"Ardennes {game_id[:8]}: packets {seqs}")
+        subject = f"Ardennes {game_id[:8]}: packets {seqs}"
+        _send(service.export(game_id), args, subject, game_id)
     except PbemError as exc:
         _fail(exc)
     return 0
@@ -372,10 +382,12 @@ def run_orders(args: argparse.Namespace) -> int:
         me = _identity(args, service, game_id)
         sent = service.orders(game_id, me, commands, args.comment)
         after = store.count(game_id)
-        _say(f"game {game_id[:8]}: packets {before}-{after - 1} sealed and stored")
+        which = f"packet {before}" if after == before + 1 else f"packets {before}-{after - 1}"
+        _say(f"game {game_id[:8]}: {which} sealed and stored")
         _status_lines(service, game_id)
         if service.load(game_id).mode != "local":
-            _send(sent.text, args, f"Ardennes {game_id[:8]}: packets {before}-{after - 1}")
+            subject = f"Ardennes {game_id[:8]}: {which}"
+            _send(sent.text, args, subject, game_id)
     except PbemError as exc:
         _fail(exc)
     return 0

@@ -405,3 +405,32 @@ def test_a_local_game(tmp_path: Path) -> None:
     # the same player's key plays both sides; another key plays neither
     with pytest.raises(PbemError, match="is not the allied key of game"):
         svc.draft(gid, identity(tmp_path, "other"))
+
+
+# -- draft and seal, as the app uses them -----------------------------------------------------
+
+
+def test_draft_and_seal(tmp_path: Path) -> None:
+    m = play_match(tmp_path, "sealed", 0)  # stops after the acceptance
+    gid = m.game_id
+    joe, hans = m.service("allied"), m.service("german")
+    d = joe.draft(gid, m.me["allied"], comment="my set-up")
+    stale = joe.draft(gid, m.me["allied"])
+    bots = bots_for(BotRng(b"seal"))
+    assert not isinstance(d.push(rules.StandingOrders(side="allied", advance="strongest")), str)
+    while not d.ended():
+        assert not isinstance(d.push(bots["allied"].choose(d.scratch)), str)
+    assert joe.store.count(gid) == 2  # a draft stores nothing
+    sent = joe.seal(gid, d)
+    assert [b.headers["Seq"] for b in armor.dearmor_all(sent.text)] == ["1", "2"]
+    assert joe.store.meta(gid).to_move == "german"
+    assert joe.status(gid).next == "waiting for the german player (hans): German set-up"
+    report = hans.import_text(sent.text)
+    assert [i.outcome for i in report.items] == ["duplicate", "accepted"]
+    assert report.lines()[1] == (
+        f"game {gid[:8]} packet 2 (allied orders): accepted; your move (German set-up)"
+    )
+    assert hans.load(gid).packets[2].body.comment == "my set-up"
+    with pytest.raises(PbemError, match=f"game {gid[:8]} has moved on since this draft"):
+        joe.seal(gid, stale)
+    assert joe.store.count(gid) == 3
