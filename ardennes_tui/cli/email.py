@@ -1,0 +1,404 @@
+"""``ardennes invite``, ``accept``, ``import``, ``export``, ``orders`` and ``status``: a game by
+email from the command line (``docs/pbem-protocol.md``; the work is :class:`pbem.games.Service`'s).
+
+The armoured text to send goes to standard output, or to ``-o FILE``, or by mail with
+``--mailto ADDR`` (SMTP when the config file has an ``[smtp]`` table, else ``sendmail``); what
+the program says about it goes to standard error, so ``ardennes export GAME > turn.txt`` holds
+only the packets. ``--key NAME|PATH`` names the player's key (a key of the store or an OpenSSH
+key file; by default the store's key pinned in the game, or its only key), its passphrase read
+from ``--passphrase-file`` or asked on the terminal. Every problem is one line on standard
+error: exit status 1 for a refusal by the protocol or the store (a missing game, a wrong key,
+not our move, a refused packet), 2 for a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+import msgspec
+
+import rules
+from ardennes_tui.cli.keys import read_passphrase_file
+from ardennes_tui.errors import UserError
+from pbem import config, keys, mail
+from pbem.errors import PbemError
+from pbem.exchange import OPEN_DICE_WARNING, ImportReport
+from pbem.games import Service
+from pbem.identity import KeyIdentity
+from pbem.store import Store
+
+MAX_INPUT = 64 << 20
+"""Bytes read from a file or standard input (a large mbox is read by path, not here)."""
+
+
+# -- arguments ------------------------------------------------------------------------------
+
+
+def _key_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--key",
+        metavar="K",
+        help="your key: a name in the key store or an OpenSSH ed25519 key file (default: the "
+        "store's key pinned in the game, or its only key)",
+    )
+    parser.add_argument(
+        "--passphrase-file", type=Path, metavar="F", help="read the key's passphrase from F"
+    )
+
+
+def _send_options(parser: argparse.ArgumentParser, *, to_alias: bool = False) -> None:
+    parser.add_argument(
+        "-o", "--output", type=Path, metavar="FILE", help="write the armoured text to FILE"
+    )
+    names = ["--mailto", "--to"] if to_alias else ["--mailto"]
+    parser.add_argument(
+        *names,
+        dest="mailto",
+        metavar="ADDR",
+        help="mail it to ADDR (SMTP as the config file's [smtp] says, else sendmail)",
+    )
+
+
+def register(subparsers: Any) -> None:
+    invite: argparse.ArgumentParser = subparsers.add_parser(
+        "invite",
+        help="start a game by email: write the invitation",
+        description="Start a game by email: the invitation (your side, the scenario, the dice "
+        "mode and your public key), signed, to send to your opponent. Dice: sealed (nobody "
+        "can choose or foresee a roll: three mailings per player-turn), open (one mailing; "
+        f"{OPEN_DICE_WARNING}), local (hot-seat: both sides are yours).",
+    )
+    invite.add_argument("--scenario", type=int, required=True, metavar="N")
+    invite.add_argument("--side", choices=("german", "allied"), required=True)
+    invite.add_argument("--dice", choices=("sealed", "open", "local"), required=True)
+    invite.add_argument("--opponent", default="", metavar="LABEL", help="your opponent's name")
+    invite.add_argument("--comment", default="", metavar="TEXT", help="a note to your opponent")
+    _key_options(invite)
+    _send_options(invite, to_alias=True)
+    invite.set_defaults(func=run_invite)
+
+    accept: argparse.ArgumentParser = subparsers.add_parser(
+        "accept",
+        help="accept an invitation: write the acceptance",
+        description="Accept the invitation in FILE (a text, a saved mail; - for standard "
+        "input): the game is created in the store and the acceptance written, to send back.",
+    )
+    accept.add_argument("source", metavar="FILE|-")
+    accept.add_argument("--opponent", default="", metavar="LABEL", help="your opponent's name")
+    accept.add_argument("--comment", default="", metavar="TEXT", help="a note to your opponent")
+    _key_options(accept)
+    _send_options(accept)
+    accept.set_defaults(func=run_accept)
+
+    imp: argparse.ArgumentParser = subparsers.add_parser(
+        "import",
+        help="read your opponent's packets (a file, a mail, a mailbox)",
+        description="Check and store every packet found in FILE (text, .eml, mbox or Maildir; "
+        "- for standard input; none: the config file's [mailbox]); one line per packet.",
+    )
+    imp.add_argument("source", nargs="?", metavar="FILE|-")
+    imp.set_defaults(func=run_import)
+
+    export: argparse.ArgumentParser = subparsers.add_parser(
+        "export",
+        help="write the packets your opponent has not seen (or the game record)",
+        description="Write the armoured packets of GAME (an id or its start) that your "
+        "opponent has not seen; --record writes the whole game as a game record instead "
+        "(replay it with: ardennes selfplay --replay FILE).",
+    )
+    export.add_argument("game", metavar="GAME")
+    export.add_argument("--record", action="store_true", help="the game record (JSONL)")
+    _send_options(export)
+    export.set_defaults(func=run_export)
+
+    orders: argparse.ArgumentParser = subparsers.add_parser(
+        "orders",
+        help="play your next packets from a file of commands",
+        description="Fill your next packets of GAME with the commands of FILE (JSONL, one "
+        "command a line, as 'ardennes rules apply' reads them), sign them and write what to "
+        "send. All or nothing: a refused command is named with its rule.",
+    )
+    orders.add_argument("game", metavar="GAME")
+    orders.add_argument("--commands", type=Path, required=True, metavar="FILE")
+    orders.add_argument("--comment", default="", metavar="TEXT", help="a note to your opponent")
+    _key_options(orders)
+    _send_options(orders)
+    orders.set_defaults(func=run_orders)
+
+    status: argparse.ArgumentParser = subparsers.add_parser(
+        "status",
+        help="where a game by email stands: whose move, since when",
+        description="Where GAME stands: scenario, dice, the pinned keys, whose move and since "
+        "when, the verdict once over.",
+    )
+    status.add_argument("game", metavar="GAME")
+    status.set_defaults(func=run_status)
+
+
+# -- helpers --------------------------------------------------------------------------------
+
+
+def _fail(exc: Exception) -> NoReturn:
+    raise UserError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 1) from None
+
+
+def _say(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+def _read_input(source: str) -> bytes:
+    if source == "-":
+        data = sys.stdin.buffer.read(MAX_INPUT + 1)
+    else:
+        try:
+            with open(source, "rb") as fh:
+                data = fh.read(MAX_INPUT + 1)
+        except OSError as exc:
+            raise UserError(f"cannot read {source}: {exc.strerror}", 2) from None
+    if len(data) > MAX_INPUT:
+        raise UserError(f"{source}: over {MAX_INPUT} bytes", 2)
+    return data
+
+
+def _key_path(spec: str | None, pinned: str | None) -> Path:
+    """The private key file: ``spec``, else the store's key pinned in the game, else the
+    store's only key (or its ``default``)."""
+    if spec is not None:
+        return keys.resolve_key(spec)
+    found = [k for k in keys.list_keys() if k.public_key is not None]
+    if pinned is not None:
+        for k in found:
+            assert k.public_key is not None
+            if keys.public_line(k.public_key) == pinned:
+                return k.path
+    if len(found) == 1:
+        return found[0].path
+    named = [k for k in found if k.name == "default"]
+    if named:
+        return named[0].path
+    if not found:
+        raise UserError(f"no key in {keys.key_dir()}: make one with: ardennes keygen NAME", 1)
+    names = ", ".join(k.name for k in found)
+    raise UserError(f"which key? give --key NAME (your keys: {names})", 2)
+
+
+def _identity(
+    args: argparse.Namespace, service: Service | None = None, game_id: str | None = None
+) -> KeyIdentity:
+    """The player's key, checked against the game's pinned key before any passphrase."""
+    pinned = service.pinned(game_id) if service is not None and game_id is not None else None
+    path = _key_path(args.key, pinned)
+    if service is not None and game_id is not None:
+        service.check_key(game_id, keys.public_line(keys.read_public_key(path)))
+    passphrase: bytes | None = None
+    if keys.is_encrypted(path):
+        if args.passphrase_file is not None:
+            passphrase = read_passphrase_file(args.passphrase_file)
+        elif sys.stdin.isatty():
+            passphrase = getpass.getpass(f"Passphrase for {path}: ").encode("utf-8")
+        else:
+            raise UserError(f"{path} is encrypted: give --passphrase-file F", 2)
+    return KeyIdentity(keys.load_key(path, passphrase))
+
+
+def _send(sent_text: str, args: argparse.Namespace, subject: str, game_id: str) -> None:
+    """Write ``sent_text`` to ``-o``, mail it to ``--mailto``, or print it. What is stored
+    stays stored when the mail fails: the error says how to send it again."""
+    if not sent_text:
+        _say("nothing to send")
+        return
+    out: Path | None = args.output
+    if out is not None:
+        try:
+            out.write_text(sent_text, encoding="ascii")
+        except OSError as exc:
+            raise UserError(f"cannot write {out}: {exc.strerror}", 2) from None
+        _say(f"written to {out}")
+    if args.mailto:
+        try:
+            cfg = config.load_config()
+            if cfg.smtp is not None:
+                mail.send_smtp(cfg.smtp, args.mailto, subject, sent_text)
+            else:
+                mail.send_sendmail(args.mailto, subject, sent_text)
+        except PbemError as exc:
+            raise UserError(
+                f"{exc} (the game is stored: send it again with: ardennes export "
+                f"{game_id[:8]} --mailto {args.mailto})",
+                1,
+            ) from None
+        _say(f"sent to {args.mailto}")
+    if out is None and not args.mailto:
+        sys.stdout.write(sent_text)
+
+
+def _game(store: Store, text: str) -> str:
+    return store.find_game(text.lower())
+
+
+def _status_lines(service: Service, game_id: str) -> None:
+    st = service.status(game_id)
+    _say(f"game {game_id[:8]}: {st.next}")
+    if st.warning:
+        _say(st.warning)
+
+
+# -- the commands ---------------------------------------------------------------------------
+
+
+def run_invite(args: argparse.Namespace) -> int:
+    try:
+        service = Service(Store())
+        me = _identity(args)
+        sent = service.invite(
+            me,
+            scenario=args.scenario,
+            side=args.side,
+            mode=args.dice,
+            opponent=args.opponent or (args.mailto or ""),
+            comment=args.comment,
+        )
+        st = service.status(sent.game_id)
+        if args.dice == "local":
+            _say(
+                f"local game {sent.game_id}: scenario {args.scenario}, both sides yours; "
+                f"play it with: ardennes orders {sent.game_id[:8]} --commands FILE"
+            )
+        else:
+            _say(
+                f"game {sent.game_id}: invitation to scenario {args.scenario}, you play the "
+                f"{args.side.capitalize()}, {args.dice} dice; your key {me.fingerprint}"
+            )
+        if st.warning:
+            _say(st.warning)
+        if args.dice != "local":
+            subject = f"Ardennes: invitation to scenario {args.scenario}"
+            _send(sent.text, args, subject, sent.game_id)
+    except PbemError as exc:
+        _fail(exc)
+    return 0
+
+
+def run_accept(args: argparse.Namespace) -> int:
+    data = _read_input(args.source)
+    try:
+        service = Service(Store())
+        service.invitation(data)  # before a passphrase is asked
+        me = _identity(args)
+        sent = service.accept(me, data, args.comment, opponent=args.opponent)
+        st = service.status(sent.game_id)
+        _say(
+            f"game {sent.game_id}: accepted, scenario {st.scenario}, you play the "
+            f"{st.our_side.capitalize()}, {st.mode} dice; opponent's key "
+            f"{st.keys[rules.other_side(st.our_side)]}: compare it out of band"
+        )
+        if st.warning:
+            _say(st.warning)
+        _send(sent.text, args, f"Ardennes {sent.game_id[:8]}: acceptance", sent.game_id)
+    except PbemError as exc:
+        _fail(exc)
+    return 0
+
+
+def _print_report(report: ImportReport, source: object) -> int:
+    if not report.items:
+        raise UserError(f"no armoured packet found in {source}", 1)
+    for line in report.lines():
+        print(line)
+    return 0 if not report.refused else 1
+
+
+def run_import(args: argparse.Namespace) -> int:
+    try:
+        service = Service(Store())
+        source = args.source
+        if source == "-":
+            report = service.import_text(_read_input("-"))
+        else:
+            if source is None:
+                cfg = config.load_config()
+                if cfg.mailbox is None:
+                    raise UserError(
+                        f"no FILE, and no [mailbox] path in the config file {cfg.path}", 2
+                    )
+                source = cfg.mailbox.path
+            report = service.import_source(source)
+    except PbemError as exc:
+        _fail(exc)
+    return _print_report(report, "standard input" if source == "-" else source)
+
+
+def run_export(args: argparse.Namespace) -> int:
+    try:
+        store = Store()
+        service = Service(store)
+        game_id = _game(store, args.game)
+        if args.record:
+            if args.mailto:
+                raise UserError("--record is not mailed: write it with -o FILE", 2)
+            data = service.export_record(game_id)
+            if args.output is not None:
+                try:
+                    args.output.write_bytes(data)
+                except OSError as exc:
+                    raise UserError(f"cannot write {args.output}: {exc.strerror}", 2) from None
+                _say(f"game {game_id[:8]}: record written to {args.output}")
+            else:
+                sys.stdout.buffer.write(data)
+            return 0
+        unseen = service.unseen(game_id)
+        seqs = f"{unseen[0].body.seq}-{unseen[-1].body.seq}" if unseen else ""
+        subject = f"Ardennes {game_id[:8]}: packets {seqs}"
+        _send(service.export(game_id), args, subject, game_id)
+    except PbemError as exc:
+        _fail(exc)
+    return 0
+
+
+def _read_commands(path: Path) -> list[rules.Command]:
+    text = _read_input(str(path)).decode("utf-8", "replace")
+    out = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            out.append(rules.decode_command(line))
+        except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+            raise UserError(f"{path}: line {number}: not a command: {exc}", 2) from None
+    return out
+
+
+def run_orders(args: argparse.Namespace) -> int:
+    commands = _read_commands(args.commands)
+    try:
+        store = Store()
+        service = Service(store)
+        game_id = _game(store, args.game)
+        before = store.count(game_id)
+        me = _identity(args, service, game_id)
+        sent = service.orders(game_id, me, commands, args.comment)
+        after = store.count(game_id)
+        which = f"packet {before}" if after == before + 1 else f"packets {before}-{after - 1}"
+        _say(f"game {game_id[:8]}: {which} sealed and stored")
+        _status_lines(service, game_id)
+        if service.load(game_id).mode != "local":
+            subject = f"Ardennes {game_id[:8]}: {which}"
+            _send(sent.text, args, subject, game_id)
+    except PbemError as exc:
+        _fail(exc)
+    return 0
+
+
+def run_status(args: argparse.Namespace) -> int:
+    try:
+        store = Store()
+        service = Service(store)
+        for line in service.status(_game(store, args.game)).lines():
+            print(line)
+    except PbemError as exc:
+        _fail(exc)
+    return 0

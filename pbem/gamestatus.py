@@ -1,0 +1,118 @@
+"""Where a game by email stands, as the command line and the app show it (:class:`Status`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import rules
+from pbem.exchange import OPEN_DICE_WARNING, STOPPED, fingerprint_of, next_move, phase_words
+from pbem.packets import DiceMode, PacketKind
+from pbem.protocol import EmailGame
+from pbem.store import GameMeta
+
+__all__ = ["LOCAL_DICE_WARNING", "Status", "status_of"]
+
+LOCAL_DICE_WARNING = (
+    "local dice: one player at the keyboard; nothing stops a re-roll by starting again"
+)
+_SIDES: tuple[rules.Side, ...] = ("german", "allied")
+
+
+@dataclass(frozen=True)
+class Status:
+    """Where one game stands, as ``ardennes status`` and the app show it."""
+
+    game_id: str
+    scenario: int
+    mode: DiceMode
+    our_side: rules.Side
+    keys: Mapping[rules.Side, str]
+    """The pinned keys' fingerprints (the Allied one missing until the acceptance)."""
+    labels: Mapping[rules.Side, str]
+    turn: int
+    phase: str
+    packets: int
+    to_move: rules.Side | None
+    """Who writes the next packet (None once the game is over)."""
+    expects: PacketKind | None
+    """Which kind of packet comes next."""
+    ours: bool
+    """The next packet is ours to write."""
+    waiting_for: str
+    """Who we wait for (the opponent's label or side), empty when it is our move or over."""
+    since: str
+    """The last activity (ISO 8601 UTC): since when we wait."""
+    next: str
+    """Who moves next, in words (:func:`pbem.exchange.next_move`)."""
+    verdict: rules.Verdict | None
+    state: str
+    """``meta.json``'s status (``equivocation`` for a stopped game)."""
+    evidence: int
+
+    @property
+    def warning(self) -> str:
+        """What the players must know about the dice mode ("" for sealed)."""
+        if self.mode == "open":
+            return OPEN_DICE_WARNING
+        if self.mode == "local":
+            return LOCAL_DICE_WARNING
+        return ""
+
+    def lines(self) -> list[str]:
+        """The status as text, one fact a line."""
+        out = [
+            f"game {self.game_id}: scenario {self.scenario}, {self.mode} dice, "
+            f"you play the {self.our_side.capitalize()}",
+        ]
+        for side in _SIDES:
+            label = self.labels.get(side, "")
+            fp = self.keys.get(side, "(not yet accepted)")
+            named = f" ({label})" if label and label != fp else ""
+            out.append(f"{side.capitalize()}: {fp}{named}")
+        out.append(f"GT{self.turn} {phase_words(self.phase)}, {self.packets} packets")
+        if self.state == STOPPED:
+            out.append(
+                f"STOPPED: equivocation, two different packets signed for one place "
+                f"({self.evidence} evidence files)"
+            )
+        elif self.waiting_for:
+            out.append(f"{self.next} (since {self.since})")
+        else:
+            out.append(self.next)
+        if self.warning:
+            out.append(self.warning)
+        return out
+
+
+def status_of(game_id: str, game: EmailGame, meta: GameMeta, evidence: int) -> Status:
+    """The :class:`Status` of ``game`` (``meta`` its ``meta.json``, ``evidence`` how many
+    files its ``evidence/`` holds)."""
+    label: dict[rules.Side, str] = {"german": meta.german, "allied": meta.allied}
+    want = game.expects()
+    side, kind = want if want is not None else (None, None)
+    ours = side is not None and (game.mode == "local" or side == meta.our_side)
+    waiting = ""
+    if side is not None and not ours:
+        waiting = label[side] or f"the {side} player"
+    state = game.game.state if game.game is not None else None
+    return Status(
+        game_id=game_id,
+        scenario=game.scenario,
+        mode=game.mode,
+        our_side=meta.our_side,
+        keys={s: fingerprint_of(p.key) for s, p in game.parties.items()},
+        labels=label,
+        turn=state.turn if state is not None else 1,
+        phase=state.phase if state is not None else "setup_allied",
+        packets=len(game.packets),
+        to_move=side,
+        expects=kind,
+        ours=ours,
+        waiting_for=waiting,
+        since=meta.last_activity,
+        next=next_move(game, meta.our_side, label[side] if side else ""),
+        verdict=state.result if state is not None else None,
+        state=meta.status,
+        evidence=evidence,
+    )

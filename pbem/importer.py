@@ -1,0 +1,181 @@
+"""Importing packets from mail into the store (``docs/pbem-protocol.md`` sections 3, 5, 8).
+
+:func:`import_received` takes the blocks :func:`pbem.mail.read_armored` found, groups their
+packets by game and takes each game's in ``seq`` order. A packet of a game in the store goes
+through :meth:`pbem.protocol.EmailGame.receive` (every check of section 5) under the game's
+lock and is appended only then; a packet already stored is a ``duplicate``; a refused one
+changes nothing, and is kept under ``evidence/`` when a pinned key signed it; a second packet
+signed for a place already taken is equivocation: both are kept and the game stops. An
+invitation for a game we do not have is reported, to be accepted with ``ardennes accept``.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import msgspec
+
+import rules
+from pbem import packets
+from pbem.exchange import (
+    OPEN_DICE_WARNING,
+    STOPPED,
+    ImportItem,
+    ImportReport,
+    Outcome,
+    fingerprint_of,
+    next_move,
+    read_blocks,
+)
+from pbem.mail import Received
+from pbem.packets import Packet
+from pbem.protocol import EmailGame, Equivocation, Refused, Verifier
+from pbem.store import EquivocationError, Store
+
+__all__ = ["Games", "import_received"]
+
+
+class Games(Protocol):
+    """What the importer needs of :class:`pbem.games.Service`."""
+
+    store: Store
+    verify: Verifier
+
+    def load(self, game_id: str) -> EmailGame: ...
+
+    def board(self, scenario: int) -> rules.Board: ...
+
+    def forget(self, game_id: str) -> None: ...
+
+    def write_meta(self, game_id: str, game: EmailGame) -> None: ...
+
+
+def import_received(games: Games, received: Received) -> ImportReport:
+    """Check and store every packet of ``received`` (see the module docstring)."""
+    report = ImportReport(notes=list(received.notes))
+    by_game: dict[str, list[Packet]] = {}
+    for block in read_blocks(received):
+        if block.packet is None:
+            report.items.append(ImportItem("refused", reason=block.error))
+            continue
+        same = by_game.setdefault(block.packet.body.game, [])
+        if block.packet not in same:
+            same.append(block.packet)
+    if not by_game and not report.items:
+        report.notes.append("no armoured packet found")
+    known = set(games.store.game_ids())
+    for game_id, found in by_game.items():
+        found.sort(key=lambda p: p.body.seq)
+        if game_id in known:
+            _into(games, game_id, found, report.items)
+        else:
+            _unknown(games, found, report.items)
+    return report
+
+
+def _item(p: Packet, outcome: Outcome, reason: str = "", after: str = "") -> ImportItem:
+    b = p.body
+    return ImportItem(
+        outcome,
+        game_id=b.game,
+        seq=b.seq,
+        author=b.author,
+        kind=b.kind,
+        reason=reason,
+        after=after,
+    )
+
+
+def _unknown(games: Games, found: list[Packet], out: list[ImportItem]) -> None:
+    """Packets of a game we do not have: an invitation is offered, the rest refused."""
+    invited = False
+    for p in found:
+        b = p.body
+        if b.kind != "invitation":
+            hint = " (accept its invitation first)" if invited else ""
+            out.append(_item(p, "refused", f"game {b.game[:8]} is not in the store{hint}"))
+            continue
+        try:
+            assert b.scenario is not None
+            games.board(b.scenario)
+            EmailGame.start(p, games.board, games.verify)
+        except (Refused, ValueError) as exc:
+            out.append(_item(p, "refused", str(exc)))
+            continue
+        invited = True
+        assert b.key is not None
+        who = fingerprint_of(b.key)
+        what = (
+            f"scenario {b.scenario}, {b.mode} dice, from {who} playing the {b.author}; "
+            f"accept it with: ardennes accept FILE"
+        )
+        if b.mode == "open":
+            what += f" ({OPEN_DICE_WARNING})"
+        out.append(_item(p, "invitation", what))
+
+
+def _into(games: Games, game_id: str, found: list[Packet], out: list[ImportItem]) -> None:
+    """Packets of a game in the store, in ``seq`` order, under its lock."""
+    store = games.store
+    with store.transaction(game_id):
+        meta = store.meta(game_id)
+        game = games.load(game_id)
+        stopped = meta.status == STOPPED
+        changed = False
+        for p in found:
+            b = p.body
+            if b.seq < game.seq and packets.encode(game.packets[b.seq]) == packets.encode(p):
+                out.append(_item(p, "duplicate"))
+                continue
+            if stopped:
+                out.append(_item(p, "skipped", f"game {game_id[:8]} stopped (equivocation)"))
+                continue
+            try:
+                game.receive(p, games.verify)
+            except Equivocation as exc:
+                kept: tuple[str, ...] = ()
+                try:
+                    store.append(game_id, b.seq, packets.encode(p))
+                except EquivocationError as e:
+                    kept = e.kept
+                store.update_meta(
+                    game_id, msgspec.structs.replace(store.meta(game_id), status=STOPPED)
+                )
+                stopped = True
+                where = f"; both kept as evidence ({', '.join(kept)})" if kept else ""
+                out.append(_item(p, "equivocation", f"{exc}{where}; the game stops"))
+                continue
+            except Refused as exc:
+                reason = str(exc)
+                kept_as = _keep_if_pinned(games, game_id, game, p)
+                if kept_as:
+                    reason += f" (kept as evidence: {kept_as})"
+                out.append(_item(p, "refused", reason))
+                continue
+            except BaseException:
+                games.forget(game_id)
+                raise
+            try:
+                store.append(game_id, b.seq, packets.encode(p))
+            except BaseException:
+                games.forget(game_id)
+                raise
+            changed = True
+            want = game.expects()
+            who = "" if want is None else meta.german if want[0] == "german" else meta.allied
+            after = next_move(game, meta.our_side, who)
+            out.append(_item(p, "accepted", after=after))
+        if changed:
+            games.write_meta(game_id, game)
+
+
+def _keep_if_pinned(games: Games, game_id: str, game: EmailGame, p: Packet) -> str:
+    """Keep a refused packet under ``evidence/`` when a key pinned in the game signed it (it
+    proves what that player sent); the file name, or "" when it was not kept."""
+    try:
+        signer = games.verify(p.signature_blob, packets.canonical_bytes(p.body))
+    except ValueError:  # a bad signature (PacketError is a ValueError too)
+        return ""
+    if signer not in {party.key for party in game.parties.values()}:
+        return ""
+    return games.store.keep_evidence(game_id, f"refused-{p.body.seq:06d}", packets.encode(p))
