@@ -1,10 +1,10 @@
 """The ``ardennes`` command: no arguments opens the app; subcommands print or script.
 
 Each subcommand is a module of this package (``map``, ``scenarios``, ``oob``, ``rules``,
-``selfplay``, ``games``, ``keys``, ``audit``) that provides ``register(subparsers)``, which
-adds its parser and sets ``func`` to a ``run(args) -> int``. User errors (:class:`UserError`,
-raised by the commands and by the app while it loads a game) print one line on stderr and
-exit non-zero, never a traceback.
+``selfplay``, ``games``, ``keys``, ``audit``, ``email``) that provides
+``register(subparsers)``, which adds its parser and sets ``func`` to a ``run(args) -> int``.
+User errors (:class:`UserError`, raised by the commands and by the app while it loads a game)
+print one line on stderr and exit non-zero, never a traceback.
 
 The command line imports the app, never the reverse: only ``python -m ardennes_tui``
 (:mod:`ardennes_tui.__main__`) imports this package (a layers contract in ``pyproject.toml``).
@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from ardennes_tui.cli import audit as audit_command
+from ardennes_tui.cli import email as email_commands
 from ardennes_tui.cli import games, oob, scenarios, selfplay
 from ardennes_tui.cli import keys as keys_command
 from ardennes_tui.cli import map as map_command
@@ -37,6 +38,7 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
     games.register,
     keys_command.register,
     audit_command.register,
+    email_commands.register,
 )
 """The subcommands' ``register``, in the order ``--help`` lists them."""
 

@@ -53,7 +53,7 @@ MAX_JOBS: Final = 64
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "selfplay",
-        help="let two bots play a game (or replay and check a self-play log)",
+        help="let two bots play a game (or replay and check a game record)",
         description="Bot-versus-bot games for testing and balance: writes a replayable "
         "command log; --replay checks one; --summary plays a batch and prints the balance "
         "tables.",
