@@ -40,6 +40,7 @@ import base64
 import binascii
 import hashlib
 import re
+import zlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
@@ -72,6 +73,9 @@ MAX_BLOCKS = 1024
 """Blocks in one text."""
 MAX_HEADERS = 16
 MAX_HEADER_LINE = 64
+ENCODING = "Encoding"
+"""The armour's own header: ``deflate`` when the payload is compressed (:func:`armor`)."""
+DEFLATE = "deflate"
 """Characters of one ``Key: value`` line: short enough to survive ``>>> `` quoting at 72."""
 
 _DOMAIN = b"ardennes-armor/1\n"
@@ -129,15 +133,26 @@ def _check_headers(headers: Mapping[str, str]) -> None:
             raise ArmorError(f"header line {key} is longer than {MAX_HEADER_LINE} characters")
 
 
-def armor(payload: bytes, headers: Mapping[str, str]) -> str:
+def armor(payload: bytes, headers: Mapping[str, str], *, compress: bool = True) -> str:
     """Armour ``payload`` under ``headers`` (``Game``, ``Seq``, ``Side``, ``Turn``,
-    ``Phase``, ``Kind``, as the caller gives them, in that order). Ends with a newline."""
+    ``Phase``, ``Kind``, as the caller gives them, in that order). Ends with a newline.
+
+    With ``compress`` (the default) the payload is deflated (zlib, level 9) when that makes it
+    smaller, and a last header ``Encoding: deflate`` says so; the checksum covers the bytes
+    as sent. Packets are JSON with many repeated keys and hashes, so this roughly halves them."""
     if not isinstance(payload, bytes | bytearray):
         raise ArmorError("the payload must be bytes")
     if len(payload) > MAX_PAYLOAD:
         raise ArmorError(f"payload of {len(payload)} bytes is over the {MAX_PAYLOAD}-byte limit")
     _check_headers(headers)
+    if ENCODING in headers:
+        raise ArmorError(f"the {ENCODING} header is the armour's own")
     payload = bytes(payload)
+    if compress:
+        packed = zlib.compress(payload, 9)
+        if len(packed) < len(payload):
+            headers = {**headers, ENCODING: DEFLATE}
+            payload = packed
     b64 = base64.b64encode(payload).decode("ascii")
     lines = [BEGIN, *(f"{k}: {v}" for k, v in headers.items()), ""]
     lines += [b64[i : i + LINE_WIDTH] for i in range(0, len(b64), LINE_WIDTH)]
@@ -145,9 +160,9 @@ def armor(payload: bytes, headers: Mapping[str, str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def armor_all(packets: Iterable[tuple[bytes, Mapping[str, str]]]) -> str:
+def armor_all(packets: Iterable[tuple[bytes, Mapping[str, str]]], *, compress: bool = True) -> str:
     """Several blocks one after another, separated by a blank line."""
-    return "\n".join(armor(payload, headers) for payload, headers in packets)
+    return "\n".join(armor(payload, headers, compress=compress) for payload, headers in packets)
 
 
 def _pieces(text: str) -> Iterator[tuple[int, str]]:
@@ -216,7 +231,27 @@ def _read_block(index: int, start: int, body: list[tuple[int, str]]) -> Armored:
         raise ArmorError(f"{where}: header lines are not ASCII (damaged in transit)") from None
     if check != expected:
         raise ArmorError(f"{where}: checksum mismatch: damaged in transit")
+    encoding = headers.pop(ENCODING, None)
+    if encoding is not None:
+        if encoding != DEFLATE:
+            raise ArmorError(f"{where}: unknown {ENCODING} {encoding[:20]!r}")
+        payload = _inflate(where, payload)
     return Armored(headers=headers, payload=payload)
+
+
+def _inflate(where: str, data: bytes) -> bytes:
+    """Undo ``zlib.compress``, refusing more than :data:`MAX_PAYLOAD` bytes out (a
+    decompression bomb) and a stream that does not end where the data does."""
+    d = zlib.decompressobj()
+    try:
+        out = d.decompress(data, MAX_PAYLOAD + 1)
+    except zlib.error:
+        raise ArmorError(f"{where}: the deflated payload is damaged") from None
+    if len(out) > MAX_PAYLOAD or d.unconsumed_tail:
+        raise ArmorError(f"{where}: the payload inflates past the {MAX_PAYLOAD}-byte limit")
+    if not d.eof or d.unused_data:
+        raise ArmorError(f"{where}: the deflated payload is damaged")
+    return out
 
 
 def dearmor_all(text: str) -> list[Armored]:

@@ -6,13 +6,26 @@ from __future__ import annotations
 
 import base64
 import re
+import zlib
+from collections.abc import Iterable, Mapping
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pbem import armor as armor_module
-from pbem.armor import BEGIN, END, LINE_WIDTH, Armored, ArmorError, armor, armor_all, dearmor_all
+from pbem.armor import BEGIN, END, LINE_WIDTH, Armored, ArmorError, dearmor_all
+
+
+def armor(payload: bytes, headers: Mapping[str, str], *, compress: bool = False) -> str:
+    """The armour without compression, whose layout these tests read line by line (the
+    compressed form has its own tests at the end)."""
+    return armor_module.armor(payload, headers, compress=compress)
+
+
+def armor_all(blocks: Iterable[tuple[bytes, Mapping[str, str]]]) -> str:
+    return armor_module.armor_all(blocks, compress=False)
+
 
 HEADERS = {
     "Game": "3f9a0c2e7b1d4c8e9f0a1b2c3d4e5f60",
@@ -437,3 +450,45 @@ def test_fuzz_mutated_armour(mutations: list[tuple[str, int, int, str]]) -> None
             text = "\n".join(lines)
     for block in _never_other(text):
         assert block in originals
+
+
+# --- compression -------------------------------------------------------------------------------
+
+
+def test_packets_are_deflated_when_it_pays() -> None:
+    text = armor(PAYLOAD * 4, HEADERS, compress=True)
+    lines = text.splitlines()
+    assert lines[7] == "Encoding: deflate" and lines[8] == ""
+    assert len(text) < len(armor(PAYLOAD * 4, HEADERS))
+    block = one(text)
+    assert block.payload == PAYLOAD * 4 and dict(block.headers) == HEADERS
+    # incompressible bytes go as they are
+    noise = bytes((i * 7919) % 251 for i in range(200))
+    assert "Encoding" not in armor(zlib.compress(noise), HEADERS, compress=True)
+
+
+def _deflated(body: bytes) -> str:
+    """A block whose payload is ``body`` with the deflate header, checksum and all."""
+    head = {**HEADERS, "Encoding": "deflate"}
+    b64 = base64.b64encode(body).decode()
+    lines = [BEGIN, *(f"{k}: {v}" for k, v in head.items()), ""]
+    lines += [b64[i : i + 76] for i in range(0, len(b64), 76)]
+    lines += [armor_module.checksum(head, body), END]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_decompression_bomb_is_refused() -> None:
+    bomb = zlib.compress(b"\0" * (armor_module.MAX_PAYLOAD + 1), 9)
+    assert len(bomb) < 200
+    with pytest.raises(ArmorError, match="inflates past the 65536-byte limit"):
+        dearmor_all(_deflated(bomb))
+
+
+def test_a_damaged_or_trailing_deflate_stream_is_refused() -> None:
+    good = zlib.compress(PAYLOAD, 9)
+    with pytest.raises(ArmorError, match="deflated payload is damaged"):
+        dearmor_all(_deflated(good[:-4]))
+    with pytest.raises(ArmorError, match="deflated payload is damaged"):
+        dearmor_all(_deflated(good + b"extra"))
+    with pytest.raises(ArmorError, match="Encoding header is the armour's own"):
+        armor_module.armor(b"x", {**HEADERS, "Encoding": "deflate"})
