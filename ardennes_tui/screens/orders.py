@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar, Final, Literal
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -84,17 +85,20 @@ class OrdersScreen(ModalScreen[rules.StandingOrders | None]):
                 if not self.immune:
                     options.append(Option("no immune hex held: nothing to waive", disabled=True))
                 options.append(None)
-            options.append(Option(line, id=key))
+            options.append(Option(Text(line), id=key))
         with Vertical(id="orders-box"):
             yield Static(f"Standing orders: {side_name(self.side)}", classes="title")
             yield Static(
-                f"In {enemy} attacks the engine decides for you: engine takes the first "
-                "choice offered (the best retreat path, the first minimal loss set), "
-                "strongest advances the strongest unit, ask asks you. Immune hexes (AO-11.f*) "
-                "keep their immunity unless ticked."
+                f"In {enemy} attacks the engine decides for you. engine: the first choice "
+                "offered (best retreat path, first minimal loss set); strongest: the "
+                "strongest unit advances; ask: you are asked. Unticked hexes keep their "
+                "immunity (AO-11.f*)."
             )
             yield OptionList(*options, id="orders-list")
-            yield Static("Enter changes a line or gives the orders; Escape cancels", classes="hint")
+            yield Static(
+                "Enter: change a line, or give; End: Give, Clear; Escape: cancel",
+                classes="hint",
+            )
 
     def on_mount(self) -> None:
         self.query_one(OptionList).highlighted = 0
@@ -121,7 +125,7 @@ class OrdersScreen(ModalScreen[rules.StandingOrders | None]):
         else:  # pragma: no cover - every option has one of the ids above
             return
         assert key is not None
-        event.option_list.replace_option_prompt(key, self.prompts()[key])
+        event.option_list.replace_option_prompt(key, Text(self.prompts()[key]))
 
     def command(self) -> rules.StandingOrders:
         """The orders as the dialog holds them now."""
