@@ -6,6 +6,7 @@ It uses the ``ansi-dark`` theme, so the UI is drawn in the terminal's own 16 ANS
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import ClassVar
 
@@ -13,10 +14,12 @@ from textual.app import App
 from textual.binding import BindingType
 
 import rules
-from ardennes_tui import saves
+from ardennes_tui import hotseat, saves
+from ardennes_tui.errors import UserError
 from ardennes_tui.render import UnitsByHex
 from ardennes_tui.screens.map_screen import MapScreen
 from ardennes_tui.widgets.map_view import Zoom
+from pbem.store import GameLocked
 from rules.hexgrid import HexId
 
 THEME = "ansi-dark"
@@ -24,8 +27,9 @@ THEME = "ansi-dark"
 
 class ArdennesApp(App[None]):
     """The game. With a ``game``: hot-seat play of it (:class:`PlayScreen`; ``loaded``: what
-    ``--load`` found); without, the map viewer, and ``units`` (hex -> stack) are drawn when
-    given."""
+    ``--load`` or ``--resume`` found; ``stored``: its place in the store, written after every
+    command, None for a game kept nowhere); without, the map viewer, and ``units`` (hex ->
+    stack) are drawn when given."""
 
     TITLE = "The Ardennes Offensive"
     CSS_PATH = "app.tcss"
@@ -41,6 +45,7 @@ class ArdennesApp(App[None]):
         game: rules.Game | None = None,
         loaded: saves.Loaded | None = None,
         save_path: Path | None = None,
+        stored: hotseat.StoredGame | None = None,
     ) -> None:
         # Native ANSI colours from the start: with NO_COLOR, Textual then strips colours
         # (NoColor) instead of mapping them to greys, which a 16-colour TERM shows as black.
@@ -52,6 +57,7 @@ class ArdennesApp(App[None]):
         self.game = game
         self.loaded = loaded
         self.save_path = save_path
+        self.stored = stored
 
     def on_mount(self) -> None:
         self.theme = THEME
@@ -65,6 +71,7 @@ class ArdennesApp(App[None]):
                     zoom=self._zoom,
                     loaded=self.loaded,
                     save_path=self.save_path,
+                    stored=self.stored,
                 )
             )
             return
@@ -76,9 +83,28 @@ def default_cursor(game_map: rules.GameMap) -> HexId:
     return game_map.towns().get("Bastogne", next(iter(game_map)))
 
 
-def play(game: rules.Game, loaded: saves.Loaded | None = None) -> int:
-    """Hot-seat play of ``game`` (``loaded``: what :func:`ardennes_tui.saves.load_game`
-    found) until the players quit."""
+def play(
+    game: rules.Game,
+    loaded: saves.Loaded | None = None,
+    stored: hotseat.StoredGame | None = None,
+) -> int:
+    """Hot-seat play of ``game`` (``loaded``: what :func:`ardennes_tui.saves.load_game` or
+    :func:`ardennes_tui.hotseat.resume` found) until the players quit, the game in the store
+    as ``stored`` (default: under a new name), its session held all along: a game open in
+    another process is a :class:`UserError` (one line) and the app does not start."""
+    stored = stored if stored is not None else hotseat.StoredGame.new()
     game_map = game.board.game_map
-    ArdennesApp(game_map, cursor=default_cursor(game_map), game=game, loaded=loaded).run()
+    with contextlib.ExitStack() as stack:
+        try:
+            stack.enter_context(stored.session())
+        except GameLocked:
+            raise UserError(
+                f"hot-seat game {stored.short} is open in another process: quit it there first",
+                1,
+            ) from None
+        except hotseat.SAVE_ERRORS as exc:
+            raise UserError(f"cannot open hot-seat game {stored.name}: {exc}", 1) from None
+        ArdennesApp(
+            game_map, cursor=default_cursor(game_map), game=game, loaded=loaded, stored=stored
+        ).run()
     return 0

@@ -25,6 +25,7 @@ from rules import (
     Event,
     GameState,
     ImmunityWaived,
+    Orders,
     ResultIgnored,
     RoadColumnContact,
     Side,
@@ -45,6 +46,24 @@ TABLE_NAMES: Final = {"initial": "Initial", "standard": "Standard"}
 
 def side_name(side: Side) -> str:
     return "German" if side == "german" else "Allied"
+
+
+def orders_text(orders: Orders) -> str:
+    """A side's standing orders in words: ``waive 2328 3119; retreat engine, losses ask,
+    advance decline`` (``keep immunity`` when no hex is waived)."""
+    waive = f"waive {' '.join(orders.waive)}" if orders.waive else "keep immunity"
+    return f"{waive}; retreat {orders.retreat}, losses {orders.losses}, advance {orders.advance}"
+
+
+def orders_lines(state: GameState) -> list[str]:
+    """The standing orders in force, for the panel in combat: one line a side that has
+    some (``Allied: keep immunity; ...``), or one line saying there are none."""
+    lines = [
+        f"{side_name(side)}: {orders_text(o)}"
+        for side in ("german", "allied")
+        if (o := state.combat.orders(side)) is not None
+    ]
+    return lines or ["none: every decision is asked"]
 
 
 def _attack_factor_reason(board: Board, hex_id: HexId, side: Side, turn: int) -> str:

@@ -112,6 +112,32 @@ def front_line_unit(game: rules.Game, unit: str) -> bool | None:
     return unit in areas.front_units
 
 
+def immune_hexes_held(game: rules.Game, side: rules.Side) -> list[tuple[rules.HexId, str]]:
+    """The hexes of ``side``'s units immune to Ar/Dr now (:func:`rules.immune_hexes`: towns,
+    for the German West Wall and fortified hexes, AO-11.f/h/i), with what makes them so
+    (``St. Vith``, ``West Wall``), and the hexes its standing orders waive that it no longer
+    holds (``not held now``): what the standing orders dialog offers to waive."""
+    state, m = game.state, game.board.game_map
+    units = [
+        u.id
+        for u in state.units
+        if u.hex is not None and u.status == "on_map" and game.board.defs[u.id].side == side
+    ]
+    held = rules.immune_hexes(game.board, state, units)
+    orders = state.combat.orders(side)
+    out: list[tuple[rules.HexId, str]] = []
+    for h in sorted({*held, *(orders.waive if orders is not None else ())}):
+        data = m.hex(h)
+        if h not in held:
+            what = "not held now"
+        elif data.town is not None:
+            what = data.town
+        else:
+            what = "West Wall" if data.fortification == "westwall" else "fortified"
+        out.append((h, what))
+    return out
+
+
 def unit_note(us: rules.UnitState, ma: int, word: str = "") -> str:
     """Status words of a unit for the side panel, e.g. ``road, moved, 4/10 MP``; ``word`` comes
     first (``attacking``, ``declared``, ``front line``...)."""

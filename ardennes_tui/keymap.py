@@ -8,10 +8,10 @@ an id; a user keymap (``{binding id: "key,key"}``) can later be applied with
 The numeric keypad works the same way: ``7 9 4 6 1 3`` and ``8 2``.
 
 The ``play`` scope holds the orders of the play screen (select, move, road mode, undo, end
-phase, attack, resolve); ``u`` is north-east, so undo is ``backspace`` or ``U``. The ``decide``
-scope answers a pending combat decision: its bindings have priority over the map's cursor
-keys (``y n`` and the digits), but only while a decision is pending (otherwise the action
-raises ``SkipAction`` and the key moves the cursor as usual).
+phase, attack, resolve, standing orders, save); ``u`` is north-east, so undo is ``backspace``
+or ``U``. The ``decide`` scope answers a pending combat decision: its bindings have priority
+over the map's cursor keys (``y n`` and the digits), but only while a decision is pending
+(otherwise the action raises ``SkipAction`` and the key moves the cursor as usual).
 """
 
 from __future__ import annotations
@@ -95,7 +95,20 @@ KEYMAP: Final[tuple[KeyBinding, ...]] = (
     KeyBinding(
         "play.end", ("e",), "end_phase", "end the phase / accept set-up (e again)", "play", True
     ),
-    KeyBinding("play.save", ("s",), "save", "save the game's orders (JSONL)", "play"),
+    KeyBinding(
+        "play.orders",
+        ("O",),
+        "standing_orders",
+        "standing orders: what the engine decides for your side in enemy attacks",
+        "play",
+    ),
+    KeyBinding(
+        "play.save",
+        ("s",),
+        "save",
+        "where the game is saved (the store); s again exports a copy (JSONL)",
+        "play",
+    ),
     KeyBinding(
         "play.deselect", ("escape",), "deselect", "deselect the unit / cancel the attack", "play"
     ),

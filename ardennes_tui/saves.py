@@ -1,19 +1,20 @@
 """New games, and games saved and loaded as game records (:mod:`rules.record`); no Textual.
 
-One format: ``s`` in the app writes ``rules.record.encode(game.record())`` (a header with the
-scenario, the dice ``DiceSpec.seeded(seed bytes, text)`` and the players, human/human; every
-command with the state hash after it; an end line), and ``ardennes --load FILE`` reads any
-record (a hot-seat save, a self-play game) with :func:`rules.record.decode` and replays it with
-:meth:`rules.Game.replay`, which checks the hash after every command: a record whose replay
-fails is refused with one line naming the first diverging command, never loaded silently::
+One format: the app keeps every hot-seat game in the store (:mod:`ardennes_tui.hotseat`,
+``rules.record.encode(game.record())`` after every command), ``s`` also exports a copy to a file,
+and ``ardennes --load FILE`` reads any record (a hot-seat export, a self-play game) with
+:func:`rules.record.decode` and replays it with :meth:`rules.Game.replay`, which checks the hash
+after every command: a record whose replay fails is refused with one line naming the first
+diverging command, never loaded silently::
 
     game = new_game(1, seed="7")
     save_game(game, Path("ardennes-s1.jsonl"))
     game, loaded = load_game(Path("ardennes-s1.jsonl"))   # ValueError: one line for the player
 
-A save never overwrites a file that is not a record, nor a record of another game (another
+An export never overwrites a file that is not a record, nor a record of another game (another
 scenario, dice or players, or commands that are not the same game's): only a missing file, the
-very bytes this game last read or wrote there, or the same game's record.
+very bytes this game last wrote there, or the same game's record; and never the file the game
+was loaded from (:func:`default_save_path`).
 """
 
 from __future__ import annotations
@@ -69,24 +70,38 @@ def _replay(rec: rules.Record) -> rules.Replayed:
     return rules.Game.replay(rec, _board(rec.header.scenario))
 
 
+def short_name(name: str) -> str:
+    """How the app and ``ardennes games`` show a hot-seat game's name: a generated one
+    (32 hex digits, :func:`pbem.store.new_game_id`) by its first 8, which ``--resume`` takes."""
+    if len(name) == 32 and all(c in "0123456789abcdef" for c in name):
+        return name[:8]
+    return name
+
+
 @dataclass(frozen=True)
 class Loaded:
-    """What ``--load`` found: the file, who played the recorded game, how many commands it
-    replayed, and where ``s`` saves the game from now on."""
+    """What ``--load`` (or ``--resume``) found: the file, who played the recorded game, how
+    many commands it replayed, and where ``s`` exports a copy of the game."""
 
     path: Path
+    """The file read (for ``--resume``: the record in the store)."""
     players: rules.Players
     """The players of the record (the app goes on with two humans)."""
     commands: int
     save_path: Path
-    """The loaded file for a hot-seat record, else a file of its own (:func:`default_save_path`):
-    a record of other players (self-play) is never overwritten."""
-    digest: str | None
-    """SHA-256 of the bytes read, when :attr:`save_path` is the loaded file."""
+    """Where ``s`` exports a copy: a file of its own in the working directory
+    (:func:`default_save_path`), never the loaded file."""
+    resumed: str | None = None
+    """The name of the hot-seat game of the store that ``--resume`` reopened (None: a file)."""
 
     def opening(self, game: rules.Game) -> str:
         """The first message of the app."""
         seed = f"Dice seed {game.dice_spec.label}."
+        if self.resumed is not None:
+            return (
+                f"Hot-seat game {short_name(self.resumed)} resumed: {self.commands} orders "
+                f"replayed and checked. {seed}"
+            )
         if self.players == HOT_SEAT:
             return seed
         p = self.players
@@ -107,34 +122,37 @@ def read_game_file(path: Path) -> bytes:
     return data
 
 
-def load_game(path: Path) -> tuple[rules.Game, Loaded]:
-    """``ardennes --load FILE``: the game of the record in ``path``, replayed and checked.
-
-    Raises ``ValueError`` with one line that starts with the path: unreadable, too large, not
-    a record (:func:`rules.record.decode` names the problem), an unknown scenario or dice, or a
+def replay_data(data: bytes, label: str) -> tuple[rules.Game, rules.Record]:
+    """The game of the record ``data``, replayed and checked, to go on between two humans;
+    and the record. Raises ``ValueError`` with one line that starts with ``label``: not a
+    record (:func:`rules.record.decode` names the problem), an unknown scenario or dice, or a
     replay that fails (:attr:`rules.Replayed.error`: the first refused or diverging command,
-    e.g. ``game.jsonl: command 39 (move) diverges: state hash ... where the record has ...``).
-    """
+    e.g. ``game.jsonl: command 39 (move) diverges: state hash ... where the record has ...``)."""
+    try:
+        rec = record.decode(data)
+        replayed = _replay(rec)
+    except ValueError as exc:  # RecordError, an unknown scenario
+        raise ValueError(f"{label}: {exc}") from None
+    if replayed.error is not None:
+        raise ValueError(f"{label}: {replayed.error}")
+    game = replayed.game
+    game.players = HOT_SEAT
+    return game, rec
+
+
+def load_game(path: Path) -> tuple[rules.Game, Loaded]:
+    """``ardennes --load FILE``: the game of the record in ``path``, replayed and checked
+    (:func:`replay_data`; the ``ValueError`` starts with the path, also for a file unreadable
+    or too large). The file is never written: ``s`` exports to a file of its own."""
     try:
         data = read_game_file(path)
     except OSError as exc:
         raise ValueError(f"{path}: cannot read: {exc.strerror}") from None
     except ValueError as exc:
         raise ValueError(f"{path}: {exc}") from None
-    try:
-        rec = record.decode(data)
-        replayed = _replay(rec)
-    except ValueError as exc:  # RecordError, an unknown scenario
-        raise ValueError(f"{path}: {exc}") from None
-    if replayed.error is not None:
-        raise ValueError(f"{path}: {replayed.error}")
-    game = replayed.game
-    players = rec.header.players
-    game.players = HOT_SEAT
-    own = players == HOT_SEAT
-    save_path = path if own else default_save_path(game, path.parent)
-    digest = hashlib.sha256(data).hexdigest() if own else None
-    return game, Loaded(path, players, len(rec.lines), save_path, digest)
+    game, rec = replay_data(data, str(path))
+    save_path = default_save_path(game, avoid=path)
+    return game, Loaded(path, rec.header.players, len(rec.lines), save_path)
 
 
 def _same_game(rec: rules.Record, game: rules.Game) -> bool:
@@ -189,15 +207,19 @@ def save_game(game: rules.Game, path: Path, known: str | None = None) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def default_save_path(game: rules.Game, directory: Path | None = None) -> Path:
-    """Where ``s`` saves a game that has no file of its own: ``ardennes-sN.jsonl`` in
-    ``directory`` (default: the working directory), or when that file may not be overwritten
-    (:func:`save_refusal`) the first ``ardennes-sN-K.jsonl`` (K = 2, 3, ...) that may."""
+def default_save_path(
+    game: rules.Game, directory: Path | None = None, *, avoid: Path | None = None
+) -> Path:
+    """Where ``s`` exports a copy of ``game``: ``ardennes-sN.jsonl`` in ``directory``
+    (default: the working directory), or when that file may not be overwritten
+    (:func:`save_refusal`) or is ``avoid`` (the file the game was loaded from, never written)
+    the first ``ardennes-sN-K.jsonl`` (K = 2, 3, ...) that may."""
     base = directory if directory is not None else Path()
     n = game.start.scenario
     path = base / f"ardennes-s{n}.jsonl"
     k = 2
-    while save_refusal(game, path) is not None:
+    avoided = avoid.resolve() if avoid is not None else None
+    while save_refusal(game, path) is not None or path.resolve() == avoided:
         path = base / f"ardennes-s{n}-{k}.jsonl"
         k += 1
     return path

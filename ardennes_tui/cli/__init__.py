@@ -63,13 +63,23 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="the scenario to play (1-10, default 1)",
     )
-    parser.add_argument(
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument(
         "--load",
         type=Path,
         metavar="FILE",
-        help="open the game record in FILE (a saved game or a self-play game), every command "
-        "replayed and checked; s saves there, or to a new ardennes-sN.jsonl for a record of "
-        "other players",
+        help="open the game record in FILE (an exported game or a self-play game), every "
+        "command replayed and checked; the game goes on in the store under a new name (FILE "
+        "is never written)",
+    )
+    source.add_argument(
+        "--resume",
+        nargs="?",
+        const="",
+        metavar="NAME",
+        help="reopen a hot-seat game of the store (saved after every order), replayed and "
+        "checked: the most recent one, or NAME (a unique start of it will do; ardennes games "
+        "lists them)",
     )
     parser.add_argument(
         "--seed",
@@ -89,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             from ardennes_tui.cli.play import run_app
 
-            return run_app(args.scenario, args.load, seed=args.seed)
+            return run_app(args.scenario, args.load, seed=args.seed, resume=args.resume)
         code: int = args.func(args)
         return code
     except UserError as exc:

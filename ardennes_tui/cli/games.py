@@ -3,7 +3,8 @@
 One line per game, the most recently active first: the id (its first 8 hex digits;
 ``Store.find_game`` takes any unique start), the scenario, the side we play, whose move it is,
 the last activity and the opponent; then the hot-seat games (their scenario and where they
-stand read from the record's first and last lines). ``--json`` prints the same as a list of
+stand read from the record's first and last lines; a generated name by its first 8 hex digits)
+and how to resume one (``ardennes --resume NAME``). ``--json`` prints the same as a list of
 objects with the full ids. The store is ``$ARDENNES_HOME`` or the user data directory
 (:mod:`pbem.store`).
 """
@@ -19,8 +20,14 @@ import msgspec
 
 from ardennes_tui.errors import UserError
 from ardennes_tui.game_view import PHASE_NAMES
+from ardennes_tui.saves import short_name
 from pbem.store import LocalInfo, Store, StoreError
 from rules import record
+
+RESUME_HINT = (
+    "Hot-seat games: ardennes --resume NAME (a start of the name will do; "
+    "--resume alone: the most recent)"
+)
 
 _HEAD_BYTES = 64 << 10
 """How much of a hot-seat record the listing reads at each end (a header, a footer)."""
@@ -114,7 +121,7 @@ def render(games: list[dict[str, Any]]) -> str:
         return "No games yet.\n"
     table = [("GAME", "SC", "SIDE", "TO MOVE", "LAST ACTIVITY", "OPPONENT")]
     for g in games:
-        gid = g["id"][:8] if g["kind"] == "pbem" else g["id"]
+        gid = g["id"][:8] if g["kind"] == "pbem" else short_name(g["id"])
         move = g["to_move"] or "?"
         if g["evidence"]:
             move += f" ({g['evidence']} evidence)"
@@ -130,11 +137,14 @@ def render(games: list[dict[str, Any]]) -> str:
             )
         )
     widths = [max(len(r[i]) for r in table) for i in range(len(table[0]) - 1)]
-    return "".join(
+    text = "".join(
         "  ".join([*(c.ljust(w) for c, w in zip(r[:-1], widths, strict=True)), r[-1]]).rstrip()
         + "\n"
         for r in table
     )
+    if any(g["kind"] == "hot-seat" for g in games):
+        text += RESUME_HINT + "\n"
+    return text
 
 
 def run(args: argparse.Namespace, root: Path | None = None) -> int:

@@ -1,20 +1,36 @@
-"""``ardennes`` with no subcommand: a hot-seat game in the app (new, or loaded from a record)."""
+"""``ardennes`` with no subcommand: a hot-seat game in the app (new, loaded from a record
+file, or resumed from the store); every hot-seat game lives in the store
+(:mod:`ardennes_tui.hotseat`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from ardennes_tui import saves
+from ardennes_tui import hotseat, saves
 from ardennes_tui.app import play
 from ardennes_tui.errors import UserError
 from ardennes_tui.scenario_view import scenario_or_error
 
 
-def run_app(scenario: int = 1, load: Path | None = None, *, seed: str | None = None) -> int:
-    """``ardennes [--scenario N] [--load FILE] [--seed X]``: a new game of ``scenario`` (dice
-    from ``seed``, default random), or the record in ``load`` replayed and checked
-    (:func:`ardennes_tui.saves.load_game`; its scenario and dice win). A bad file is one line
-    and exit status 1."""
+def run_app(
+    scenario: int = 1,
+    load: Path | None = None,
+    *,
+    seed: str | None = None,
+    resume: str | None = None,
+) -> int:
+    """``ardennes [--scenario N] [--load FILE | --resume [NAME]] [--seed X]``: a new game of
+    ``scenario`` (dice from ``seed``, default random), the record in ``load`` replayed and
+    checked (:func:`ardennes_tui.saves.load_game`; its scenario and dice win; the game goes on
+    in the store under a new name, the file is never written), or with ``resume`` (a name, a
+    unique start of one, or ``""``: the most recent) a hot-seat game of the store
+    (:func:`ardennes_tui.hotseat.resume`). A bad file or name is one line and exit status 1."""
+    if resume is not None:
+        try:
+            game, loaded, stored = hotseat.resume(resume)
+        except ValueError as exc:
+            raise UserError(str(exc), 1) from None
+        return play(game, loaded, stored)
     if load is None:
         scenario_or_error(scenario)
         return play(saves.new_game(scenario, seed))

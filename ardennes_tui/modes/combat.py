@@ -14,9 +14,18 @@ from textual.actions import SkipAction
 
 import rules
 from ardennes_tui import game_view
-from ardennes_tui.combat_text import TABLE_NAMES, combat_log, odds_notes
+from ardennes_tui.combat_text import TABLE_NAMES, combat_log, odds_notes, orders_lines
 from ardennes_tui.modes.base import WAIVE_KEY, Host, Mode
 from rules import crt, hexgrid
+
+
+def append_orders(text: Text, state: rules.GameState) -> None:
+    """The standing orders in force, at the end of the panel's lines in combat (``O`` sets
+    the acting side's)."""
+    text.append("Standing orders (O)", "bold")
+    text.append("\n")
+    for line in orders_lines(state):
+        text.append(line + "\n")
 
 
 def result_message(applied: rules.Applied) -> str:
@@ -181,6 +190,7 @@ class CombatMode(Mode):
                 text.append("attack: " + " ".join(us_left) + "\n")
             if de_left:
                 text.append("attack with: " + " ".join(de_left) + "\n")
+        append_orders(text, state)
         return text
 
     def hover(self, hex_id: rules.HexId) -> str:

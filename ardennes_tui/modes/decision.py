@@ -16,7 +16,7 @@ import rules
 from ardennes_tui import game_view
 from ardennes_tui.combat_text import decision_lines, decision_prompt, loss_units, side_name
 from ardennes_tui.modes.base import Host, Mode
-from ardennes_tui.modes.combat import result_message
+from ardennes_tui.modes.combat import append_orders, result_message
 
 
 class DecisionMode(Mode):
@@ -73,6 +73,7 @@ class DecisionMode(Mode):
             text.append("\n")
         for line in decision_lines(d, self.losses):
             text.append(line + "\n")
+        append_orders(text, self.game.state)
         return text
 
     def hover(self, hex_id: rules.HexId) -> None:

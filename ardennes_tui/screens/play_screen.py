@@ -4,7 +4,9 @@ The screen holds the :class:`rules.Game` and the current mode (:mod:`ardennes_tu
 per kind of phase, chosen by ``game.options().mode``). After every change it passes the game
 and the mode's answers down to the widgets through its reactive attributes (bound with
 ``data_bind`` in :class:`MapScreen`); the play keys go to the mode. What every mode shares
-lives here: the two-key end of phase, undo, save and the combat log.
+lives here: the two-key end of phase, undo, the store (the game's record written after every
+accepted or undone command, :mod:`ardennes_tui.hotseat`), ``s`` (where the game is saved; ``s``
+again exports a copy to a file), standing orders (``O``) and the combat log.
 """
 
 from __future__ import annotations
@@ -16,10 +18,11 @@ from textual import on
 from textual.binding import BindingType
 
 import rules
-from ardennes_tui import game_view, keymap, saves
-from ardennes_tui.combat_text import combat_log
+from ardennes_tui import game_view, hotseat, keymap, saves
+from ardennes_tui.combat_text import combat_log, orders_text
 from ardennes_tui.modes import Mode, mode_for
 from ardennes_tui.modes.base import said_after
+from ardennes_tui.modes.combat import result_message
 from ardennes_tui.screens.map_screen import MapScreen
 from ardennes_tui.widgets.map_view import MapView, Zoom
 from ardennes_tui.widgets.status_line import StatusLine
@@ -42,21 +45,28 @@ class PlayScreen(MapScreen):
         zoom: Zoom = "detail",
         loaded: saves.Loaded | None = None,
         save_path: Path | None = None,
+        stored: hotseat.StoredGame | None = None,
     ) -> None:
         super().__init__(
             game.board.game_map, game_view.units_by_hex(game), cursor=cursor, zoom=zoom
         )
         self.game = game
         self.loaded = loaded
-        """What ``--load`` found (None: a new game)."""
+        """What ``--load`` or ``--resume`` found (None: a new game)."""
+        self.stored = stored
+        """Where the game lives in the store (None: nowhere, e.g. in tests)."""
+        self.store_trouble: str | None = None
+        """Why the last write to the store failed (None: it did not)."""
         self.save_path: Path = (
             save_path
             or (loaded.save_path if loaded is not None else None)
             or saves.default_save_path(game)
         )
-        """Where ``s`` writes the game's record (``ardennes --load FILE`` goes on with it)."""
-        self._saved: str | None = loaded.digest if loaded is not None else None
+        """Where ``s`` ``s`` exports a copy of the game's record (``ardennes --load FILE``
+        opens it)."""
+        self._saved: str | None = None
         self._confirm_end = False
+        self._confirm_export = False
         self._verdict_shown = False
         self.mode: Mode = mode_for(self, game.options())
 
@@ -114,7 +124,9 @@ class PlayScreen(MapScreen):
         self.app.push_screen(VerdictScreen(game_view.verdict_text(self.game)))
 
     def _changed(self) -> None:
-        """The game changed (a command, an undo): a new mode for the new state, then down."""
+        """The game changed (a command, an undo): into the store, a new mode for the new
+        state, then down."""
+        self.store()
         self.mode = mode_for(self, self.game.options())
         self.units = game_view.units_by_hex(self.game)
         self.mode.enter()
@@ -122,8 +134,23 @@ class PlayScreen(MapScreen):
 
     # -- plumbing ------------------------------------------------------------------------------
 
+    def store(self) -> bool:
+        """Write the game's record to the store (nothing without one); False when that
+        failed: :attr:`store_trouble` says why and a notification tells the players."""
+        if self.stored is None:
+            return True
+        try:
+            self.stored.save(self.game)
+        except hotseat.SAVE_ERRORS as exc:
+            self.store_trouble = f"Not saved in the store: {exc}"
+            self.notify(self.store_trouble, severity="error", timeout=10)
+            return False
+        self.store_trouble = None
+        return True
+
     def on_mount(self) -> None:
         super().on_mount()
+        self.store()  # a new game, a loaded file: in the store from the start
         self.mode.enter()  # e.g. a game opened on a decision: the cursor goes to it
         self.redraw()
         opening = (
@@ -136,6 +163,7 @@ class PlayScreen(MapScreen):
     @on(MapView.CursorMoved)
     def _play_cursor_moved(self, message: MapView.CursorMoved) -> None:
         # MapScreen's own handler shows the hex in the panel and the status line.
+        self._confirm_export = False
         if self._confirm_end:
             self._confirm_end = False
             self.say("End of phase cancelled")
@@ -145,8 +173,8 @@ class PlayScreen(MapScreen):
             self.say(text)
 
     def _key(self) -> Mode:
-        """A play key: it cancels a pending ``e``; the mode that answers it."""
-        self._confirm_end = False
+        """A play key: it cancels a pending ``e`` (or ``s``); the mode that answers it."""
+        self._confirm_end = self._confirm_export = False
         return self.mode
 
     # -- the keys of the modes -------------------------------------------------------------------
@@ -204,6 +232,7 @@ class PlayScreen(MapScreen):
     def action_end_phase(self) -> None:
         """e: ask, then (e again) end the phase or accept the set-up."""
         state = self.game.state
+        self._confirm_export = False
         if not self._confirm_end:
             bad = self.mode.end_refusal()
             if bad is not None:
@@ -224,7 +253,7 @@ class PlayScreen(MapScreen):
 
     def action_undo(self) -> None:
         """Backspace/U: take back the last order of this phase (never a die roll)."""
-        self._confirm_end = False
+        self._key()
         refusal = self.game.undo_refusal()
         cmd = self.game.pop()
         if cmd is None:
@@ -245,8 +274,28 @@ class PlayScreen(MapScreen):
             self.say(f"Undone: {type(cmd).__name__}")
 
     def action_save(self) -> None:
-        """s: write the game's record to :attr:`save_path`."""
-        self._confirm_end = False
+        """s: say where the game is saved (the store, after every order); ``s`` again exports
+        a copy of its record to :attr:`save_path`."""
+        if not self._confirm_export:
+            self._key()
+            self._confirm_export = True
+            if self.stored is None:
+                where = "This game is not kept in the store"
+            elif not self.store():
+                where = str(self.store_trouble)
+            else:
+                short = self.stored.short
+                where = (
+                    f"Saved in the store as {short} after every order (ardennes --resume {short})"
+                )
+            self.say(f"{where}; s again exports a copy to {self.save_path}")
+            return
+        self._key()
+        self.export()
+
+    def export(self) -> None:
+        """Write a copy of the game's record to :attr:`save_path`, never over another file
+        (:func:`ardennes_tui.saves.save_game`)."""
         path = self.save_path
         try:
             self._saved = saves.save_game(self.game, path, self._saved)
@@ -263,6 +312,36 @@ class PlayScreen(MapScreen):
         """c: the combat log of the whole game (a modal)."""
         from ardennes_tui.screens.combat_log import CombatLogScreen
 
-        self._confirm_end = False
+        self._key()
         lines = combat_log(e for events in self.game.events for e in events)
         self.app.push_screen(CombatLogScreen(lines))
+
+    def action_standing_orders(self) -> None:
+        """O: the acting side's standing orders (a modal); given, they go through the game."""
+        from ardennes_tui.screens.orders import OrdersScreen
+
+        self._key()
+        side = self.game.options().acting
+        if side is None:
+            self.say("The game is over: no more orders")
+            return
+        current = self.game.state.combat.orders(side)
+        immune = game_view.immune_hexes_held(self.game, side)
+        self.app.push_screen(OrdersScreen(side, immune, current), self._give_orders)
+
+    def _give_orders(self, command: rules.StandingOrders | None) -> None:
+        if command is None:
+            self.say("Standing orders unchanged")
+            return
+        r = self.play(command)
+        if r is None:
+            return
+        side = command.side.capitalize()
+        orders = self.game.state.combat.orders(command.side)
+        said = (
+            f"{side} standing orders: {orders_text(orders)}"
+            if orders is not None
+            else f"{side} standing orders cleared: every decision is asked"
+        )
+        more = result_message(r) if combat_log(r.events) else ""
+        self.say(f"{said}. {more}" if more else f"{said}.")

@@ -394,14 +394,14 @@ def test_a_self_play_record_opens_in_the_app_and_s_saves_it_to_a_file_of_its_own
             "Record of bot heuristic/3 (German) vs bot heuristic/3 (Allied), scenario 1: "
             f"{len(record.commands)} orders replayed and checked; s saves to {saved}. "
         )
-        screen.save_path = log  # even pointed at the record, s does not write over it
-        await press(pilot, "s")
+        screen.save_path = log  # even pointed at the record, s s does not write over it
+        await press(pilot, "s", "s")
         assert (
             status.message == f"Cannot save to {log}: a record of another game, never overwritten"
         )
         assert log.read_bytes() == before
         screen.save_path = saved
-        await press(pilot, "s")
+        await press(pilot, "s", "s")
         assert (
             status.message == f"Saved {len(s.commands)} orders to {saved} (ardennes --load {saved})"
         )

@@ -354,10 +354,15 @@ def test_cursor_move_with_a_unit_selected_repaints_two_hexes_only(tmp_path: Path
         await press(pilot, "escape")
         assert view.highlight == frozenset()
         assert regions and all(r.height == 5 and r.width <= 7 for r in regions)
-        # s saves the orders; --load replays them
+        # s s exports the orders; --load replays them
         await press(pilot, "l", "enter", "h", "enter")
         assert s.state.unit("de-130-a").hex == "3527"
         screen.save_path = tmp_path / "game.jsonl"
+        await press(pilot, "s")
+        assert message(app) == (
+            f"This game is not kept in the store; s again exports a copy to {screen.save_path}"
+        )
+        assert not screen.save_path.exists()
         await press(pilot, "s")
         assert (
             message(app)

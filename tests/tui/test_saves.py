@@ -162,7 +162,10 @@ def test_random_seeds_differ_and_a_seed_fixes_the_dice() -> None:
 # -- saving and loading -----------------------------------------------------------------------
 
 
-def test_a_saved_game_is_a_record_and_loads_to_the_same_hash(tmp_path: Path) -> None:
+def test_a_saved_game_is_a_record_and_loads_to_the_same_hash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
     g = played()
     path = tmp_path / "game.jsonl"
     digest = saves.save_game(g, path)
@@ -177,10 +180,11 @@ def test_a_saved_game_is_a_record_and_loads_to_the_same_hash(tmp_path: Path) -> 
     again, loaded = saves.load_game(path)
     assert again.commands == g.commands and again.state_hash() == g.state_hash()
     assert again.dice_spec == g.dice_spec and again.players == saves.HOT_SEAT
-    assert (loaded.save_path, loaded.digest, loaded.commands) == (path, digest, len(g.commands))
+    # the loaded file is never written: s exports a copy to a file of its own
+    assert (loaded.save_path, loaded.commands) == (Path("ardennes-s1.jsonl"), len(g.commands))
     assert loaded.opening(again) == "Dice seed save-seed."
-    # saved again: the same bytes; the same dice from then on
-    assert saves.save_game(again, path, loaded.digest) == digest and path.read_bytes() == data
+    # exported again: the same bytes; the same dice from then on
+    assert saves.save_game(again, path) == digest and path.read_bytes() == data
     assert g.dice is not None and again.dice is not None
     assert g.dice.d6(g.state.dice_drawn) == again.dice.d6(again.state.dice_drawn)
 
@@ -308,7 +312,10 @@ def bot_record(g: rules.Game) -> bytes:
     )
 
 
-def test_a_record_of_other_players_loads_and_saves_to_a_file_of_its_own(tmp_path: Path) -> None:
+def test_a_record_of_other_players_loads_and_saves_to_a_file_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
     g = played()
     log = tmp_path / "ardennes-s1.jsonl"
     log.write_bytes(bot_record(g))
@@ -316,7 +323,7 @@ def test_a_record_of_other_players_loads_and_saves_to_a_file_of_its_own(tmp_path
     again, loaded = saves.load_game(log)
     assert again.state_hash() == g.state_hash() and again.players == saves.HOT_SEAT
     assert loaded.players.german.label == "bot heuristic/3"
-    assert loaded.save_path == tmp_path / "ardennes-s1-2.jsonl" and loaded.digest is None
+    assert loaded.save_path == Path("ardennes-s1-2.jsonl") and loaded.resumed is None
     assert loaded.opening(again).startswith(
         "Record of bot heuristic/3 (German) vs bot heuristic/3 (Allied), scenario 1: "
         f"{len(g.commands)} orders replayed and checked; s saves to {loaded.save_path}. "
@@ -327,3 +334,16 @@ def test_a_record_of_other_players_loads_and_saves_to_a_file_of_its_own(tmp_path
     saves.save_game(again, loaded.save_path)
     assert log.read_bytes() == before
     assert saves.load_game(loaded.save_path)[0].state_hash() == g.state_hash()
+
+
+def test_a_loaded_file_is_never_the_export(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--load ardennes-s1.jsonl`` of this very game's export: ``s`` exports to
+    ``ardennes-s1-2.jsonl``, the loaded file is never written."""
+    monkeypatch.chdir(tmp_path)
+    g = played()
+    log = Path("ardennes-s1.jsonl")
+    saves.save_game(g, log)
+    again, loaded = saves.load_game(log)
+    assert loaded.save_path == Path("ardennes-s1-2.jsonl")
+    assert saves.default_save_path(again) == log  # without avoid: the same game's record
+    assert saves.default_save_path(again, avoid=tmp_path / log) == loaded.save_path

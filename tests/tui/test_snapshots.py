@@ -1,6 +1,6 @@
 """SVG snapshots of the app at 80x24 on the real map: the viewer in both zooms, and the play
 screen in each of its modes (set-up, a unit selected with its reach lit, the attack builder
-with its odds, a pending decision, the verdict, the key help).
+with its odds, a pending decision, the verdict, the key help, the standing orders dialog).
 
 Regenerate with ``make snapshots`` (``pytest tests/tui/test_snapshots.py --snapshot-update``)
 and look at the report before committing (a change to ``scenarios/ardennes/map.json``, to the
@@ -129,3 +129,13 @@ class TestHelp:
     def test_help(self, snap_compare: Any) -> None:
         game = saves.new_game(1, "snap")
         assert snap_compare(play_app(game, "4009"), terminal_size=SIZE, press=["question_mark"])
+
+
+class TestOrders:
+    """The standing orders dialog (``O``) of the Allied player at his set-up: the settings, the
+    towns he holds (Bastogne ticked to waive its immunity), Give and Clear."""
+
+    def test_orders_dialog(self, snap_compare: Any) -> None:
+        game = saves.new_game(1, "snap")
+        press = ["O", "down", "down", "down", "enter"]
+        assert snap_compare(play_app(game, "4009"), terminal_size=SIZE, press=press)

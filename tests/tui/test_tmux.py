@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 import rules
+from pbem.store import Store
 from rules import record
 from tests.realmap import needs_real_map
 
@@ -121,17 +122,21 @@ def test_no_color_xterm(plain_pane: Pane) -> None:
 
 @needs_real_map
 @pytest.mark.skipif(not ARDENNES.is_file(), reason="the ardennes command is not installed")
-def test_hot_seat_game_saved_quit_and_resumed_with_load(tmp_path: Path) -> None:
+def test_hot_seat_game_in_the_store_quit_and_resumed(tmp_path: Path) -> None:
     """``ardennes --scenario 1 --seed 7``: both historical set-ups accepted (``e`` ``e``
-    twice), the German GT1 Reinforcement Phase is shown; ``s`` saves to ``ardennes-s1.jsonl``
-    in the working directory, ``q`` quits; ``ardennes --load`` resumes in the same phase with
-    the file's seed (it wins over ``--seed``), and ``s`` then writes back to the loaded file."""
-    env = {"TERM": "xterm-256color"}
+    twice), the German GT1 Reinforcement Phase is shown, and the game is already in the store
+    (``$ARDENNES_HOME``); ``s`` names it, ``q`` quits; ``ardennes games`` lists it and says how
+    to resume; ``ardennes --resume`` goes on in the same phase with the game's seed, and ``s``
+    ``s`` exports a copy to ``ardennes-s1.jsonl``, which ``ardennes --load`` opens (its seed
+    wins over ``--seed``) without ever writing it."""
+    home = tmp_path / "home"
+    env = {"TERM": "xterm-256color", "ARDENNES_HOME": str(home)}
+    store = Store(home)
     log = tmp_path / "ardennes-s1.jsonl"
-    saved = "Saved 2 orders to ardennes-s1.jsonl (ardennes --load ardennes-s1.jsonl)"
     position = "GT1 16 Dec · German · Reinforcement · VP 0-0"
     due = "1 reinforcement due: Enter on a lit entry hex places de-1-a"
     panel = ("Reinforcements GT1", ">de-1-a (6 hexes)")
+    exported = "Saved 2 orders to ardennes-s1.jsonl (ardennes --load ardennes-s1.jsonl)"
 
     game = start(env, [str(ARDENNES), "--scenario", "1", "--seed", "7"], cwd=tmp_path)
     pane = next(game)
@@ -147,29 +152,57 @@ def test_hot_seat_game_saved_quit_and_resumed_with_load(tmp_path: Path) -> None:
         pane.keys("e")
         # the phase's hint is longer than a line: it takes both status lines for a while
         pane.wait_for(due, *panel)
-        assert not log.exists()
-        pane.keys("s")
-        screen = pane.wait_for(saved, f" {position} ")
-        assert f" {position} " in screen.splitlines()[-2]  # the status line again
-        rec = record.decode(log.read_bytes())  # the game record (rules.record)
+        (info,) = store.list_local()  # saved after every order, no key needed
+        name = info.name[:8]
+        rec = record.decode(store.load_local(info.name))  # the game record (rules.record)
         assert (rec.header.scenario, rec.header.dice.text) == (1, "7")
         assert rec.commands == (rules.EndPhase(), rules.EndPhase())
+        pane.keys("s")
+        pane.wait_for(f"Saved in the store as {name} after every order (ardennes --resume")
+        assert not log.exists()
         pane.keys("q")
         pane.wait_closed()
     finally:
         game.close()
 
+    listed = subprocess.run(
+        [str(ARDENNES), "games"],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=20,
+    ).stdout
+    assert f"\n{name}  1   Both  GT1 Reinforcement  " in listed
+    assert "ardennes --resume NAME" in listed
+
+    game = start(env, [str(ARDENNES), "--resume"], cwd=tmp_path)
+    pane = next(game)
+    try:
+        # a long message: it takes both status lines for a while
+        pane.wait_for(f"Hot-seat game {name} resumed: 2 orders replayed", *panel, timeout=20)
+        pane.keys("s")
+        pane.wait_for("s again exports a copy to ardennes-s1.jsonl")
+        pane.keys("s")
+        screen = pane.wait_for(exported, f" {position} ")
+        assert f" {position} " in screen.splitlines()[-2]  # the status line again
+        assert record.decode(log.read_bytes()).commands == rec.commands
+        pane.keys("q")
+        pane.wait_closed()
+    finally:
+        game.close()
+
+    before = log.read_bytes()
     argv = [str(ARDENNES), "--load", log.name, "--seed", "other"]
     game = start(env, argv, cwd=tmp_path)
     pane = next(game)
     try:
         pane.wait_for("Dice seed 7. " + due, *panel, timeout=20)
-        before = log.read_text(encoding="utf-8")
         pane.keys("s")
-        screen = pane.wait_for(saved, f" {position} ")
-        assert f" {position} " in screen.splitlines()[-2]
-        assert log.read_text(encoding="utf-8") == before
+        pane.wait_for("s again exports a copy to ardennes-s1-2.jsonl")
         pane.keys("q")
         pane.wait_closed()
     finally:
         game.close()
+    assert log.read_bytes() == before  # a loaded file is never written
+    assert len(store.list_local()) == 2  # the loaded game went on under a name of its own

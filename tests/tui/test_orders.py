@@ -1,0 +1,151 @@
+"""Standing orders in the app (``O``, ``ardennes_tui.screens.orders``): the acting side sets
+its own; the command goes through the game (so it is in the record), the panel shows the
+orders in force during combat, and the engine then decides for that side instead of asking
+(``docs/engine.md``, "Standing orders")."""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+from textual.widgets import OptionList, Static
+
+import rules
+from ardennes_tui import game_view, saves
+from ardennes_tui.app import ArdennesApp
+from ardennes_tui.combat_text import orders_lines
+from ardennes_tui.screens.orders import OrdersScreen
+from ardennes_tui.screens.play_screen import PlayScreen
+from ardennes_tui.widgets.side_panel import SidePanel
+from rules import DeclareAttack, ImmunityWaived, StandingOrders
+from tests.enginekit import board, make_map, position, unit
+from tests.realmap import needs_real_map
+from tests.tui.test_play import drive, game_of, message, press, prompt
+
+
+def dialog(app: ArdennesApp) -> OrdersScreen:
+    screen = app.screen
+    assert isinstance(screen, OrdersScreen), screen
+    return screen
+
+
+def lines(app: ArdennesApp) -> list[str]:
+    """The dialog's lines, as the player reads them."""
+    options = dialog(app).query_one(OptionList)
+    return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+
+
+def panel_text(app: ArdennesApp) -> str:
+    """The side panel's text with its wrapping undone."""
+    return " ".join(app.screen.query_one(SidePanel).text.split())
+
+
+def two_towns() -> rules.Game:
+    """A small map in the German Combat Phase: g1 attacks a1 in town A (0301), g2 attacks a2
+    in town B (0501): both defenders are immune to Ar/Dr (AO-11.f); two declared attacks."""
+    towns = make_map(". . . . . .", towns={"A": "0301", "B": "0501"})
+    b = board(
+        towns,
+        [
+            unit("g1", strength=8),
+            unit("g2", strength=8),
+            unit("a1", "allied"),
+            unit("a2", "allied"),
+        ],
+    )
+    places = {"g1": "0201", "a1": "0301", "a2": "0501", "g2": "0601"}
+    g = game_of(b, position(places, phase="combat"), seed="orders")
+    for attack in (DeclareAttack(("g1",), ("0301",)), DeclareAttack(("g2",), ("0501",))):
+        assert not isinstance(g.push(attack), rules.Rejection)
+    return g
+
+
+def test_orders_given_at_a_decision_answer_the_later_attacks() -> None:
+    """The first attack asks the Allied player about the immunity of 0301; he opens his
+    standing orders instead (O), ticks 0501 and gives them: the pending question is taken by
+    the orders (0301 keeps its immunity) and the second attack is not asked: 0501 is waived
+    by the orders (AO-11.f*)."""
+
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+        assert "Standing orders (O) none: every decision is asked" in panel_text(app)
+        await press(pilot, "r")
+        assert prompt(app).startswith("Allied decision: waive the Ar/Dr immunity in 0301")
+        await press(pilot, "O")
+        assert lines(app) == [
+            "Retreat   (*) engine  ( ) ask",
+            "Losses    (*) engine  ( ) ask",
+            "Advance   (*) decline  ( ) strongest  ( ) ask",
+            "[ ] waive 0301 A",
+            "[ ] waive 0501 B",
+            "> Give these orders",
+            "> Clear the orders: every decision is asked",
+        ]
+        title = dialog(app).query_one(".title", Static).content
+        assert title == "Standing orders: Allied"
+        await press(pilot, "down", "down", "down", "down", "enter")
+        assert lines(app)[4] == "[x] waive 0501 B"
+        await press(pilot, "down", "enter")
+        assert isinstance(app.screen, PlayScreen)
+        orders = StandingOrders(side="allied", waive=("0501",))
+        assert orders in s.commands
+        assert s.commands[-1] == orders  # the question was never answered by hand
+        assert not any(isinstance(c, rules.WaiveImmunity) for c in s.commands)
+        waived = [e for e in s.events[-1] if isinstance(e, ImmunityWaived)]
+        assert waived == [ImmunityWaived(side="allied", hexes=("0501",))]
+        d = s.options().decision
+        assert d is None or d.kind != "waive_immunity"
+        assert message(app).startswith(
+            "Allied standing orders: waive 0501; retreat engine, losses engine, advance decline. "
+        )
+        orders_line = "Allied: waive 0501; retreat engine, losses engine, advance decline"
+        assert orders_lines(s.state) == [orders_line]
+        assert f"Standing orders (O) {orders_line}" in panel_text(app)
+
+    drive(body, cursor="0201", session=two_towns())
+
+
+@needs_real_map
+def test_the_acting_side_sets_and_clears_its_orders_in_the_record() -> None:
+    """At the Allied set-up the Allied player acts: O lists the towns his units hold; Escape
+    changes nothing; Enter cycles a setting; Give pushes ``StandingOrders``, which is in the
+    game's record; Clear takes them away."""
+    game = saves.new_game(1, "orders")
+
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+        await press(pilot, "O")
+        held = game_view.immune_hexes_held(s, "allied")
+        assert ("2328", "Bastogne") in held and ("3217", "St. Vith") in held
+        assert [x for x in lines(app) if "waive" in x] == [f"[ ] waive {h} {w}" for h, w in held]
+        await press(pilot, "escape")
+        assert isinstance(app.screen, PlayScreen) and s.history == []
+        assert message(app) == "Standing orders unchanged"
+        await press(pilot, "O", "enter", "down", "down", "enter", "enter")
+        assert lines(app)[:3] == [
+            "Retreat   ( ) engine  (*) ask",
+            "Losses    (*) engine  ( ) ask",
+            "Advance   ( ) decline  ( ) strongest  (*) ask",
+        ]
+        await press(pilot, "end", "up", "enter")  # Give
+        given = StandingOrders(side="allied", retreat="ask", advance="ask")
+        assert s.commands == (given,)
+        assert message(app) == (
+            "Allied standing orders: keep immunity; retreat ask, losses engine, advance ask."
+        )
+        rec = rules.record.decode(rules.record.encode(s.record()))
+        assert rec.commands == (given,)
+        # opened again, the dialog shows the orders in force; Clear removes them
+        await press(pilot, "O")
+        assert lines(app)[0] == "Retreat   ( ) engine  (*) ask"
+        await press(pilot, "end", "enter")
+        assert s.commands[-1] == StandingOrders(side="allied", clear=True)
+        assert s.state.combat.orders("allied") is None
+        assert message(app) == "Allied standing orders cleared: every decision is asked."
+
+    drive(body, session=game)
+
+
+def test_o_in_the_keys_help() -> None:
+    from ardennes_tui import keymap
+
+    rows = dict(keymap.help_rows())
+    assert rows["O"].startswith("standing orders")
+    assert rows["s"].startswith("where the game is saved")
+    assert [b.id for b in keymap.bindings("play") if b.key == "O"] == ["play.orders"]
