@@ -20,6 +20,7 @@ import scenarios
 from ardennes_tui.cli import audit as audit_cli
 from ardennes_tui.errors import UserError
 from pbem import armor, audit, chain, packets, protocol, sources
+from pbem.exchange import armor_headers, armor_packets
 from pbem.packets import DiceMode, Packet
 from pbem.store import GameMeta, Store
 from tests.pbem.players import GAME_ID, PlayerKey, play
@@ -37,20 +38,11 @@ def game(mode: DiceMode) -> tuple[protocol.EmailGame, tuple[Packet, ...]]:
     return g, tuple(sent)
 
 
-def headers(p: Packet) -> dict[str, str]:
-    b = p.body
-    return {
-        "Game": b.game,
-        "Seq": str(b.seq),
-        "Side": b.author,
-        "Turn": str(b.turn),
-        "Phase": b.phase,
-        "Kind": b.kind,
-    }
+headers = armor_headers
 
 
 def armored(sent: tuple[Packet, ...] | list[Packet]) -> str:
-    return armor.armor_all((packets.encode(p), headers(p)) for p in sent)
+    return armor_packets(sent)
 
 
 def write(tmp_path: Path, text: str, name: str = "game.txt") -> Path:
