@@ -55,6 +55,7 @@ __all__ = [
     "EmailSelfPlay",
     "Mailing",
     "SelfPlayError",
+    "bot_fill",
     "play",
     "player_key",
     "selfplay_game_id",
@@ -143,9 +144,7 @@ class _Table:
         else:
             self.svc = {s: Service(Store(root / s)) for s in _SIDES}
         # each player's own bots, from the same derivation as the record self-play
-        self.bots: dict[rules.Side, Bot] = {
-            s: bots_for(BotRng(bot_seed(seed)))[s] for s in _SIDES
-        }
+        self.bots: dict[rules.Side, Bot] = {s: bots_for(BotRng(bot_seed(seed)))[s] for s in _SIDES}
         self.mailings: list[Mailing] = []
         self.vp: tuple[int, int] | None = None
 
@@ -163,24 +162,33 @@ class _Table:
             raise SelfPlayError(f"the {rules.other_side(author)} player refused: {lines}")
 
     def write(self, draft: Draft) -> None:
-        """The bot of the draft's author fills it (standing orders first where there are
-        none; a reply holds only those)."""
-        side = draft.body.author
-        if draft.scratch.state.combat.orders(side) is None:
-            self._push(draft, rules.StandingOrders(side=side, advance="strongest"))
-        if draft.body.kind == "reply":
-            return
-        while not draft.ended():
-            self._push(draft, self.bots[side].choose(draft.scratch))
+        """The bot of the draft's author fills it."""
+        for e in bot_fill(draft, self.bots[draft.body.author]):
+            if isinstance(e, rules.VictoryPointsTabulated):
+                self.vp = (e.german, e.allied)
 
-    def _push(self, draft: Draft, cmd: rules.Command) -> None:
+
+def bot_fill(draft: Draft, bot: Bot) -> list[rules.Event]:
+    """Let ``bot`` (playing the draft's author) write ``draft``: standing orders first where
+    the author has none (engine/engine/strongest), then, but in a reply (which holds only
+    those), the bot's commands on the draft's scratch game until the packet ends. The events
+    of every command; :class:`SelfPlayError` if one is refused (a bug in the bot)."""
+    side = draft.body.author
+    events: list[rules.Event] = []
+
+    def push(cmd: rules.Command) -> None:
         s = draft.scratch.state
         r = draft.push(cmd)
         if isinstance(r, str):
             raise SelfPlayError(f"GT{s.turn} {s.side} {s.phase}: {cmd!r} refused: {r}")
-        for e in r.events:
-            if isinstance(e, rules.VictoryPointsTabulated):
-                self.vp = (e.german, e.allied)
+        events.extend(r.events)
+
+    if draft.scratch.state.combat.orders(side) is None:
+        push(rules.StandingOrders(side=side, advance="strongest"))
+    if draft.body.kind != "reply":
+        while not draft.ended():
+            push(bot.choose(draft.scratch))
+    return events
 
 
 def play(
