@@ -111,9 +111,8 @@ def test_invite_with_a_given_game_id_and_seed(tmp_path: Path) -> None:
     svc = Service(Store(tmp_path))
     me = selfplay.player_key("german", "x")
     gid = "ab" * 16
-    sent = svc.invite(
-        me, scenario=1, side="german", mode="local", game_id=gid, local_seed=b"s" * 32
-    )
+    seed = b"s" * 32
+    sent = svc.invite(me, scenario=1, side="german", mode="local", game_id=gid, local_seed=seed)
     assert sent.game_id == gid and svc.load(gid).local_seed == seed
     with pytest.raises(PbemError, match="already in the store"):
         svc.invite(me, scenario=1, side="german", mode="sealed", game_id=gid)
