@@ -36,7 +36,7 @@ from tests.realmap import needs_real_map
 pytestmark = needs_real_map
 
 SEED = "fuzz"
-SCALE = settings.default.max_examples / 100
+SCALE = (settings.default or settings()).max_examples / 100
 """1 with the default profiles, 20 with ``--hypothesis-profile long``."""
 FUZZ = settings(
     deadline=None,
