@@ -55,6 +55,7 @@ from pbem.packets import DiceMode, Packet
 from pbem.protocol import Draft, EmailGame, Refused, Verifier
 from pbem.scripting import fill
 from pbem.store import GameMeta, Store, new_game_id
+from pbem.store_types import check_game_id
 
 __all__ = [
     "OPEN_DICE_WARNING",
@@ -172,16 +173,31 @@ class Service:
         mode: DiceMode,
         opponent: str = "",
         comment: str = "",
+        game_id: str | None = None,
+        local_seed: bytes | None = None,
     ) -> Sent:
         """A new game: its invitation (packet 0) stored and returned armoured, to send. A
-        ``local`` game is accepted at once (the dice seed from ``os.urandom``)."""
+        ``local`` game is accepted at once (the dice seed from ``os.urandom``).
+
+        ``game_id`` and ``local_seed`` (a local game's 32-byte dice seed) are drawn at random
+        unless given: self-play (:mod:`pbem.selfplay`) derives them from its seed so that the
+        same seed gives the same packets. A player's game takes the defaults."""
         if side not in _SIDES:
             raise PbemError(f"the side is german or allied, not {side!r}")
         if mode not in _MODES:
             raise PbemError(f"the dice mode is sealed, open or local, not {mode!r}")
+        if local_seed is not None and (mode != "local" or len(local_seed) != 32):
+            raise PbemError("a dice seed is given only to a local game, and has 32 bytes")
         self.board(scenario)
-        game_id = new_game_id()
-        seed = os.urandom(32) if mode == "local" else None
+        if game_id is None:
+            game_id = new_game_id()
+        else:
+            check_game_id(game_id)
+            if game_id in self.store.game_ids():
+                raise PbemError(f"game {game_id[:8]} is already in the store")
+        seed = None
+        if mode == "local":
+            seed = local_seed if local_seed is not None else os.urandom(32)
         game, invitation = protocol.invite(
             me,
             side,

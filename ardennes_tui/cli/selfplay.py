@@ -4,6 +4,10 @@
     Plays scenario N from seed S (dice and the bots' choices derive from it) and writes the
     game record (``rules.record``, ``docs/engine.md``); prints one summary line. An existing FILE is
     never overwritten without ``--force``.
+``ardennes selfplay --scenario N --seed S --dice sealed|open|local [--turns T] -o FILE``
+    The same by email (:mod:`pbem.selfplay`): two players, each with his own key and store
+    (derived from the seed), exchange only armoured text; FILE holds every packet in order,
+    armoured, for ``ardennes verify FILE`` and ``ardennes audit FILE``. Same seed, same bytes.
 ``ardennes selfplay --replay FILE``
     Replays a record and checks the state hash after each command and at the end: exit 0 when
     every one matches, 1 naming the first diverging command.
@@ -42,12 +46,16 @@ from ardennes_tui.cli.selfplay_summary import (
     summary_markdown,
 )
 from ardennes_tui.errors import UserError
+from pbem import selfplay as email_selfplay
+from pbem.errors import PbemError
+from pbem.packets import DiceMode
 from rules import LAST_TURN
 from rules.bots.selfplay import encode, play, replay
 from scenarios import load_board, scenario_numbers
 
 MAX_LOG_BYTES = rules.record.MAX_RECORD_BYTES
 MAX_JOBS: Final = 64
+DICE_MODES: Final = ("sealed", "open", "local")
 
 
 def register(subparsers: Any) -> None:
@@ -66,6 +74,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--seed", metavar="S", help="the game's seed (any text, e.g. 7)")
     parser.add_argument(
         "--turns", type=int, metavar="T", help=f"stop after Game-Turn T (1-{LAST_TURN})"
+    )
+    parser.add_argument(
+        "--dice",
+        choices=DICE_MODES,
+        help="play by email with these dice: two players, keys and stores, armoured text only; "
+        "-o FILE gets every packet (check it with ardennes verify/audit)",
     )
     parser.add_argument("-o", "--output", type=Path, metavar="FILE", help="log file to write")
     parser.add_argument(
@@ -109,8 +123,8 @@ def run(args: argparse.Namespace) -> int:
     if batch_only:
         raise UserError(f"{', '.join(batch_only)} only with --summary", 2)
     if args.replay is not None:
-        if args.output is not None or args.scenario is not None or args.turns is not None:
-            raise UserError("--replay takes no --scenario, --turns or -o", 2)
+        if _given(args, output="-o", scenario="--scenario", turns="--turns", dice="--dice"):
+            raise UserError("--replay takes no --scenario, --turns, --dice or -o", 2)
         return _replay(args.replay)
     if args.scenario is None or args.seed is None or args.output is None:
         raise UserError("selfplay needs --scenario N, --seed S and -o FILE (or --replay FILE)", 2)
@@ -121,6 +135,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--seed: empty seed", 2)
     out: Path = args.output
     _check_output(out, args.force)
+    if args.dice is not None:
+        return _by_email(scenario, args.seed, args.dice, args.turns, out, args.force)
     record = play(load_board(scenario), args.seed, args.turns)
     _write_atomic(out, encode(record), args.force)
     v = record.verdict
@@ -134,6 +150,25 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"scenario {record.scenario} seed {record.seed}: {len(record.commands)} commands, "
         f"{what}, {vp}, hash {record.final_hash[:16]} -> {out}"
+    )
+    return 0
+
+
+def _by_email(
+    scenario: int, seed: str, mode: DiceMode, turns: int | None, out: Path, force: bool
+) -> int:
+    try:
+        game = email_selfplay.play(scenario, seed, mode, turns)
+    except PbemError as exc:
+        raise UserError(f"self-play by email failed: {exc}") from None
+    _write_atomic(out, game.text().encode("ascii"), force)
+    v = game.verdict
+    vp = f"VP {game.vp[0]}-{game.vp[1]} (German-Allied)" if game.vp else "no Game-Turn ended"
+    what = f"{v.winner or 'draw'} ({v.kind})" if v is not None else f"stopped after GT{turns}"
+    print(
+        f"scenario {scenario} seed {game.seed} ({mode} dice, game {game.game_id[:8]}): "
+        f"{game.commands} commands in {len(game.packets)} packets, {what}, {vp}, "
+        f"hash {game.final_hash[:16]} -> {out}"
     )
     return 0
 
@@ -193,7 +228,9 @@ def _board(number: int) -> rules.Board:
 
 
 def _summary(args: argparse.Namespace) -> int:
-    conflicts = _given(args, output="-o", replay="--replay", turns="--turns", seed="--seed")
+    conflicts = _given(
+        args, output="-o", replay="--replay", turns="--turns", seed="--seed", dice="--dice"
+    )
     if conflicts:
         hint = " (use --seeds)" if args.seed is not None else ""
         raise UserError(f"--summary takes no {', '.join(conflicts)}{hint}", 2)
