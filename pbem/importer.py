@@ -170,8 +170,12 @@ def _into(games: Games, game_id: str, found: list[Packet], out: list[ImportItem]
 
 
 def _keep_if_pinned(games: Games, game_id: str, game: EmailGame, p: Packet) -> str:
-    """Keep a refused packet under ``evidence/`` when a key pinned in the game signed it (it
-    proves what that player sent); the file name, or "" when it was not kept."""
+    """Keep a refused packet under ``evidence/`` when it is the next packet of the chain (its
+    ``seq`` and ``prev`` fit) and a key pinned in the game signed it: it proves that player
+    sent an illegal packet. A packet merely out of order, or for another place in the chain,
+    is not kept (mail reorders). The file name, or "" when it was not kept."""
+    if p.body.seq != game.seq or p.body.prev != game.hashes[-1]:
+        return ""
     try:
         signer = games.verify(p.signature_blob, packets.canonical_bytes(p.body))
     except ValueError:  # a bad signature (PacketError is a ValueError too)
