@@ -15,7 +15,6 @@ or, in sealed mode, attacks are declared and wait for the opponent's ``reply``.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -23,7 +22,7 @@ from typing import Protocol
 import msgspec
 
 import rules
-from pbem import chain, packets
+from pbem import chain, keys, packets
 from pbem.chain import Chain
 from pbem.errors import PbemError
 from pbem.packets import Body, DiceMode, Packet, PacketKind, Step
@@ -93,11 +92,12 @@ def _game_bytes(game_id: str) -> bytes:
     return bytes.fromhex(game_id)
 
 
-def _fingerprint(key_line: str) -> str:
-    import base64
-
-    blob = base64.b64decode(key_line.split()[1])
-    return "SHA256:" + base64.b64encode(hashlib.sha256(blob).digest()).decode().rstrip("=")
+def fingerprint_of(key_line: str) -> str:
+    """The OpenSSH fingerprint of a public key line, for messages ("?" if it cannot be read)."""
+    try:
+        return keys.fingerprint(keys.parse_public_line(key_line)[0])
+    except PbemError:
+        return "?"
 
 
 class EmailGame:
@@ -213,8 +213,8 @@ class EmailGame:
             raise Refused(f"packet {b.seq}: bad signature ({exc})") from None
         if key is None or signer != key:
             raise Refused(
-                f"packet {b.seq}: signed by {_fingerprint(signer)}, but the {b.author} player's "
-                f"key is {_fingerprint(key) if key else 'not known'}"
+                f"packet {b.seq}: signed by {fingerprint_of(signer)}, but the {b.author} player's "
+                f"key is {fingerprint_of(key) if key else 'not known'}"
             )
 
     # -- applying an accepted packet ------------------------------------------------------------

@@ -1,0 +1,319 @@
+"""Every die of a verified game, and each player's dice statistics (``docs/pbem-protocol.md``,
+section 6).
+
+:func:`rolls` lists each :class:`rules.DieRoll` event of the game's history with where it was
+rolled (packet, Game-Turn, phase), what for, the inputs its seed was derived from (protocol
+section 4: a sealed combat batch, a free roll, an open or a local packet), who could have
+computed it from which packet on, its value and the event it led to. :func:`statistics` counts
+the faces of each player's rolls (combat: the attacker's; the CRT switch and the paradrop: the
+German's) and of all of them, with Pearson's chi-square against a fair die and its p-value
+(:mod:`pbem.stats`).
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Final, Literal
+
+import rules
+from pbem import stats
+from pbem.packets import Packet
+from pbem.protocol import EmailGame
+
+SHORT: Final = 12
+"""Hex digits shown of a link, a reply hash or a seed."""
+FEW_ROLLS: Final = 30
+"""Under 5 expected per face, the chi-square p-value is only a rough guide."""
+
+
+# -- the rolls ---------------------------------------------------------------------------------
+
+
+DerivationKind = Literal["batch", "free", "open", "local", "record"]
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One die of a game: where, what for, from what, known to whom when, and what it did.
+
+    ``packet``/``author``: the packet whose commands drew it and who wrote it (None for a
+    record). ``turn``, ``side``, ``phase``: the player-turn and phase it was rolled in (the
+    CRT switch: the first phase of its Game-Turn). ``of``: whose roll it is for the
+    statistics (combat: the attacker; the CRT switch and the paradrop: the German).
+    ``index``: the game's draw number, the ``index`` of ``SeededDice(seed).d6(index)``.
+
+    The derivation (protocol section 4): ``derivation`` is ``batch`` (sealed: a combat batch,
+    number ``batch``), ``free`` (sealed: a roll no decision can influence), ``open``,
+    ``local`` or, for a record, ``record`` (its dice kind in ``seed``); ``author_link`` and
+    ``other_link`` the links of the packet's author and of his opponent that went into the
+    seed, ``reply`` the hash of the reply (batch), each cut to :data:`SHORT` hex digits;
+    ``seed`` the whole seed (hex). ``author_from``: the first packet after which the author
+    could compute the roll; ``all_from``: after which both could (None: not a packet game).
+    """
+
+    packet: int | None
+    author: rules.Side | None
+    packet_kind: str | None
+    command: int
+    turn: int
+    side: rules.Side
+    phase: str
+    purpose: str
+    of: rules.Side
+    index: int
+    value: int
+    derivation: DerivationKind
+    batch: int
+    author_link: str
+    other_link: str
+    reply: str
+    seed: str
+    author_from: int | None
+    all_from: int | None
+    effect: str
+    event: rules.Event | None
+    """The event the roll led to (a :class:`rules.CombatResolved`, a
+    :class:`rules.CrtSwitchRolled`, the paradrop's :class:`rules.UnitPlaced` or
+    :class:`rules.UnitEliminated`)."""
+
+    @property
+    def kind(self) -> str:
+        """``combat``, ``crt_switch`` or ``paradrop``: the purpose without its hexes."""
+        return self.purpose.split(":", 1)[0]
+
+    @property
+    def known(self) -> str:
+        """Who could have known the roll, from when (one short sentence)."""
+        if self.packet is None or self.all_from is None or self.author is None:
+            return "recorded"
+        author = self.author.capitalize()
+        if self.derivation == "batch":
+            return (
+                f"nobody before packet {self.author_from}; the {author} from it, "
+                f"both from packet {self.all_from}"
+            )
+        if self.derivation == "open":
+            return f"the {author} from packet {self.author_from}, both from packet {self.all_from}"
+        return f"both players from packet {self.all_from}"
+
+
+@dataclass(frozen=True)
+class _PacketDice:
+    """What all the rolls of one packet share."""
+
+    seq: int
+    author: rules.Side
+    packet_kind: str
+    kind: DerivationKind
+    batch: int
+    seed: bytes
+    author_link: bytes
+    other_link: bytes
+    reply: bytes
+    author_from: int
+    all_from: int
+
+
+def _published(email: EmailGame) -> dict[bytes, int]:
+    """Every chain link (commitments included) and the packet that made it public."""
+    out: dict[bytes, int] = {}
+    for p in email.packets:
+        b = p.body
+        for value in (b.commitment, b.reveal):
+            if value is not None:
+                out.setdefault(bytes.fromhex(value), b.seq)
+    return out
+
+
+def _packet_dice(email: EmailGame) -> list[_PacketDice]:
+    published = _published(email)
+    out = []
+    for d in email.derivations:
+        p: Packet = email.packets[d.seq]
+        author = p.body.author
+        mine = published.get(d.author_link, d.seq)
+        theirs = published.get(d.other_link, d.seq)
+        kind: DerivationKind
+        if d.kind == "batch":
+            # the mover's own link is his from the start; the opponent's link and the reply
+            # hash come with the reply (the packet before), his link reaches the opponent here
+            kind, author_from, all_from = "batch", max(theirs, d.seq - 1), d.seq
+        elif d.kind == "open":
+            kind, author_from, all_from = "open", theirs, d.seq
+        elif d.kind == "free":
+            kind = "free"
+            author_from = all_from = max(mine, theirs)
+        else:
+            kind, author_from, all_from = "local", 0, 0
+        out.append(
+            _PacketDice(
+                seq=d.seq,
+                author=author,
+                packet_kind=p.body.kind,
+                kind=kind,
+                batch=d.batch,
+                seed=d.seed,
+                author_link=d.author_link,
+                other_link=d.other_link,
+                reply=d.reply,
+                author_from=author_from,
+                all_from=all_from,
+            )
+        )
+    return out
+
+
+def _effect(roll: rules.DieRoll, after: rules.Event | None, before: rules.GameState) -> str:
+    if isinstance(after, rules.CombatResolved):
+        return f"{after.column} on the {after.table} CRT: {after.result}"
+    if isinstance(after, rules.CrtSwitchRolled):
+        if after.crt != before.german_crt:
+            return f"switches to the {after.crt} CRT"
+        return f"keeps the {after.crt} CRT"
+    if isinstance(after, rules.UnitPlaced):
+        return f"{after.unit} lands in {after.hex}"
+    if isinstance(after, rules.UnitEliminated):
+        return f"{after.unit} eliminated in {after.hex}"
+    return "" if after is None else str(after.__struct_config__.tag)
+
+
+def _where(
+    events: Sequence[rules.Event], k: int, before: rules.GameState
+) -> tuple[int, rules.Side, str]:
+    """The Game-Turn, player-turn side and phase of the roll at ``events[k]``."""
+    turn, side, phase = before.turn, before.side, str(before.phase)
+    for e in events[:k]:
+        if isinstance(e, rules.PhaseBegan):
+            turn, side, phase = e.turn, e.side, str(e.phase)
+    roll = events[k]
+    if isinstance(roll, rules.DieRoll) and roll.purpose == "crt_switch":
+        # rolled on entering a Game-Turn (AO-10.3a), before its first phase begins
+        for e in events[k + 1 :]:
+            if isinstance(e, rules.PhaseBegan):
+                return e.turn, e.side, str(e.phase)
+    return turn, side, phase
+
+
+def _die_rolls(game: rules.Game) -> Iterator[tuple[int, rules.DieRoll, int, rules.Event | None]]:
+    """(command index, roll, its position in the events, the event after it)."""
+    for i, step in enumerate(game.history):
+        events = step.events
+        for k, e in enumerate(events):
+            if isinstance(e, rules.DieRoll):
+                after = events[k + 1] if k + 1 < len(events) else None
+                yield i, e, k, after
+
+
+def _short(b: bytes) -> str:
+    return b.hex()[:SHORT]
+
+
+def rolls(game: EmailGame | rules.Game) -> list[Roll]:
+    """Every die of ``game`` in the order drawn (an email game, or a record's game)."""
+    email = game if isinstance(game, EmailGame) else None
+    g = email.game if email is not None else game
+    if not isinstance(g, rules.Game):
+        return []
+    per_packet = _packet_dice(email) if email is not None else []
+    starts = email.first_command if email is not None else []
+    out: list[Roll] = []
+    for i, die, k, after in _die_rolls(g):
+        before = g.state_at(i)
+        step_events = g.history[i].events
+        turn, side, phase = _where(step_events, k, before)
+        of: rules.Side = side if die.purpose.startswith("combat") else "german"
+        effect = _effect(die, after, before)
+        j = bisect.bisect_right(starts, i) - 1
+        if email is not None and j >= 0:
+            pd = per_packet[j]
+            out.append(
+                Roll(
+                    packet=pd.seq,
+                    author=pd.author,
+                    packet_kind=pd.packet_kind,
+                    command=i,
+                    turn=turn,
+                    side=side,
+                    phase=phase,
+                    purpose=die.purpose,
+                    of=of,
+                    index=die.index,
+                    value=die.value,
+                    derivation=pd.kind,
+                    batch=pd.batch,
+                    author_link=_short(pd.author_link),
+                    other_link=_short(pd.other_link),
+                    reply=_short(pd.reply),
+                    seed=pd.seed.hex(),
+                    author_from=pd.author_from,
+                    all_from=pd.all_from,
+                    effect=effect,
+                    event=after,
+                )
+            )
+            continue
+        spec = g.dice_spec
+        out.append(
+            Roll(
+                packet=None,
+                author=None,
+                packet_kind=None,
+                command=i,
+                turn=turn,
+                side=side,
+                phase=phase,
+                purpose=die.purpose,
+                of=of,
+                index=die.index,
+                value=die.value,
+                derivation="record",
+                batch=0,
+                author_link="",
+                other_link="",
+                reply="",
+                seed=spec.seed or spec.kind,
+                author_from=None,
+                all_from=None,
+                effect=effect,
+                event=after,
+            )
+        )
+    return out
+
+
+# -- statistics --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DiceStats:
+    """The faces of one player's rolls (``who``: ``german``, ``allied``) or of all of them
+    (``all``), with Pearson's chi-square against a fair die and its p-value (5 degrees of
+    freedom). ``rough`` when there are too few rolls (under 5 expected per face) for the
+    p-value to mean much."""
+
+    who: str
+    n: int
+    counts: tuple[int, int, int, int, int, int]
+    chi2: float
+    p: float
+
+    @property
+    def rough(self) -> bool:
+        return self.n < FEW_ROLLS
+
+
+def _stats(who: str, values: Sequence[int]) -> DiceStats:
+    counts = stats.face_counts(values)
+    chi2 = stats.chi_square(counts)
+    return DiceStats(who, len(values), counts, chi2, stats.p_value(chi2))
+
+
+def statistics(all_rolls: Sequence[Roll]) -> list[DiceStats]:
+    """The German's rolls, the Allied's, then all of them."""
+    return [
+        _stats("german", [r.value for r in all_rolls if r.of == "german"]),
+        _stats("allied", [r.value for r in all_rolls if r.of == "allied"]),
+        _stats("all", [r.value for r in all_rolls]),
+    ]

@@ -1,0 +1,128 @@
+"""``ardennes verify``: a whole game checked from its first packet (``docs/pbem-protocol.md``,
+section 6): every check of section 5 over a :class:`pbem.sources.Source` (signatures against
+the pinned keys, the chain, the revealed links, every command through the rules, every state
+hash), or a game record through the rules (:meth:`rules.Game.replay`); one line: the summary,
+or the first failure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import rules
+import scenarios
+from pbem import identity
+from pbem.errors import PbemError
+from pbem.protocol import EmailGame, Verifier, fingerprint_of
+from pbem.sources import Source
+
+BoardFor = Callable[[int], rules.Board]
+
+
+# -- verify ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Verified:
+    """What :func:`verify` found: ``line`` is the one-line summary when ``ok``, else the first
+    failure. ``email`` is the email game as far as it verified (packets), ``game`` the rules'
+    game as far as it verified (both kinds of source)."""
+
+    source: Source
+    ok: bool
+    line: str
+    email: EmailGame | None = None
+    game: rules.Game | None = None
+
+
+def standing(game: rules.Game | None) -> str:
+    if game is None:
+        return "not yet accepted"
+    s = game.state
+    v = s.result
+    if v is not None:
+        who = f"{v.winner.capitalize()} wins" if v.winner else "a draw"
+        return f"game over, {who} ({v.kind}, VP {v.german_vp}:{v.allied_vp})"
+    return f"Game-Turn {s.turn}, {s.side.capitalize()} {s.phase.replace('_', ' ')}"
+
+
+def _replay_packets(
+    source: Source, board_for: BoardFor, verifier: Verifier
+) -> tuple[EmailGame | None, str | None]:
+    """The email game as far as the packets verify, and the first failure (None: all good).
+    The same checks as :meth:`EmailGame.replay`, keeping the part that verified."""
+    chain = source.packets
+    if not chain:
+        return None, source.problem or f"{source.name}: no packets"
+    first = chain[0].body.seq
+    if first != 0:
+        return None, (
+            f"{source.name} starts at packet {first}: a game is verified from its first "
+            "packet, the invitation"
+        )
+    game: EmailGame | None = None
+    where = "packet 0"
+    try:
+        game = EmailGame.start(chain[0], board_for, verifier)
+        for p in chain[1:]:
+            where = f"packet {p.body.seq}"
+            game.receive(p, verifier)
+    except PbemError as exc:
+        return game, str(exc)
+    except Exception as exc:  # hostile input must not end in a traceback
+        return game, f"{where} could not be checked: {type(exc).__name__}: {exc}"
+    return game, source.problem
+
+
+def _replay_record(source: Source, board_for: BoardFor) -> tuple[rules.Game | None, str | None]:
+    record = source.record
+    if record is None:
+        return None, source.problem or f"{source.name}: no game record"
+    try:
+        board = board_for(record.header.scenario)
+        r = rules.Game.replay(record, board)
+    except (rules.RecordError, PbemError) as exc:
+        return None, f"{source.name}: {exc}"
+    except Exception as exc:
+        return None, f"{source.name} could not be replayed: {type(exc).__name__}: {exc}"
+    if not r.ok:
+        return r.game, f"{source.name}: {r.error}"
+    return r.game, None
+
+
+def verify(
+    source: Source,
+    board_for: BoardFor = scenarios.load_board,
+    verifier: Verifier = identity.verify,
+) -> Verified:
+    """Check the whole game of ``source`` from its first packet (or its record's first
+    command): every check of protocol section 5, every command through the rules."""
+    if source.kind == "record":
+        game, failure = _replay_record(source, board_for)
+        if failure is not None:
+            return Verified(source, False, f"FAILED: {failure}", game=game)
+        assert game is not None and source.record is not None
+        head = source.record.header
+        line = (
+            f"OK: record {source.name}, scenario {head.scenario}, {head.dice.kind} dice, "
+            f"{len(game.history)} commands, {standing(game)}; German {head.players.german.label}"
+            f", Allied {head.players.allied.label}; final state {game.state_hash()}"
+        )
+        return Verified(source, True, line, game=game)
+    email, failure = _replay_packets(source, board_for, verifier)
+    game = email.game if email is not None else None
+    if failure is not None:
+        gid = f"game {email.game_id[:8]}: " if email is not None else ""
+        return Verified(source, False, f"FAILED: {gid}{failure}", email=email, game=game)
+    assert email is not None
+    fps = {side: fingerprint_of(p.key) for side, p in email.parties.items()}
+    commands = len(game.history) if game is not None else 0
+    final = game.state_hash() if game is not None else "-"
+    line = (
+        f"OK: game {email.game_id}, scenario {email.scenario}, {email.mode} dice, "
+        f"{len(email.packets)} packets, {commands} commands, {standing(game)}; "
+        f"German key {fps.get('german', '-')}, Allied key {fps.get('allied', '-')}; "
+        f"final state {final}"
+    )
+    return Verified(source, True, line, email=email, game=game)
