@@ -27,8 +27,9 @@ import msgspec
 
 import rules
 from pbem import stats
+from pbem.protocol import fingerprint_of
 from pbem.rolls import FEW_ROLLS, SHORT, DiceStats, Roll, rolls, statistics
-from pbem.verify import Verified, fingerprint_of, standing, verify
+from pbem.verify import Verified, standing, verify
 
 __all__ = [
     "WIDTH",
