@@ -22,6 +22,7 @@ from typing import Any, NoReturn
 import msgspec
 
 import rules
+from ardennes_tui.cli.inputs import read_input
 from ardennes_tui.cli.keys import read_passphrase_file
 from ardennes_tui.errors import UserError
 from pbem import config, keys, mail
@@ -151,17 +152,7 @@ def _say(text: str) -> None:
 
 
 def _read_input(source: str) -> bytes:
-    if source == "-":
-        data = sys.stdin.buffer.read(MAX_INPUT + 1)
-    else:
-        try:
-            with open(source, "rb") as fh:
-                data = fh.read(MAX_INPUT + 1)
-        except OSError as exc:
-            raise UserError(f"cannot read {source}: {exc.strerror}", 2) from None
-    if len(data) > MAX_INPUT:
-        raise UserError(f"{source}: over {MAX_INPUT} bytes", 2)
-    return data
+    return read_input(source, MAX_INPUT, stdin=True)
 
 
 def _key_path(spec: str | None, pinned: str | None) -> Path:
