@@ -41,15 +41,17 @@ def _check(name: str, value: bytes, size: int) -> bytes:
     return value
 
 
-def chain_secret(raw_private_key: bytes, game_id: bytes) -> bytes:
+def chain_secret(raw_private_key: bytes, game_id: bytes, context: bytes = b"") -> bytes:
     """The player's chain secret for ``game_id``: HKDF-SHA256 of the raw 32-byte Ed25519
-    private key, salted with the game id (protocol section 4)."""
+    private key, salted with the game id; ``context`` (the invitee: the hash of the
+    invitation) goes into HKDF's info, so a reused game id never gives the same chain
+    (protocol section 4)."""
     _check("the game id", game_id, GAME_ID_BYTES)
     return HKDF(
         algorithm=hashes.SHA256(),
         length=LINK_BYTES,
         salt=game_id,
-        info=b"ardennes dice chain/1",
+        info=b"ardennes dice chain/1" + context,
     ).derive(raw_private_key)
 
 

@@ -186,6 +186,9 @@ class EmailGame:
             old = self.packets[b.seq]
             if packets.encode(old) == packets.encode(packet):
                 return
+            fits = b.prev == (self.hashes[b.seq - 1] if b.seq else "")
+            if old.body.author != b.author or not fits:
+                raise Refused(f"{where} is already in the game: this one is not its twin")
             self._check_signature(packet, verify)
             raise Equivocation(
                 f"{where}: the {b.author} player signed two different packets {b.seq}",
@@ -243,6 +246,12 @@ class EmailGame:
         history = len(self.game.history)
         try:
             self._play(b, rules.SeededDice(derived.seed))
+            s = self.game.state
+            if (b.turn, b.phase) != (s.turn, s.phase):
+                raise Refused(
+                    f"packet {b.seq} says Game-Turn {b.turn}, {b.phase[:30]}; the game is at "
+                    f"Game-Turn {s.turn}, {s.phase}"
+                )
         except Refused:
             self.game.truncate(history)
             raise
@@ -260,13 +269,18 @@ class EmailGame:
         assert b.key is not None and b.commitment is not None
         if b.key == self.parties[self.inviter].key:
             raise Refused(f"packet {b.seq}: the invitee signs with the inviter's key")
-        self.parties[b.author] = Party(b.author, b.key, bytes.fromhex(b.commitment))
         if b.commands:
             raise Refused(f"packet {b.seq}: an acceptance carries no commands")
+        self.parties[b.author] = Party(b.author, b.key, bytes.fromhex(b.commitment))
         board = self.board_for(self.scenario)
         self.game = rules.Game.new(board, dice=None, dice_spec=self._dice_spec())
         self.packets.append(packet)
         self.hashes.append(packets.packet_hash(packet))
+
+    def _salt(self, side: rules.Side) -> bytes:
+        """What salts ``side``'s chain beyond the game id: for the invitee, the hash of the
+        invitation, so an inviter who reuses an old game id cannot replay his links."""
+        return b"" if side == self.inviter else bytes.fromhex(self.hashes[0])
 
     def _dice_spec(self) -> rules.DiceSpec:
         return rules.DiceSpec(kind=f"pbem-{self.mode}", detail={"game": self.game_id})
@@ -340,7 +354,7 @@ class EmailGame:
         kind = want[1]
         reveal: bytes | None = None
         if self.mode == "open" or (self.mode == "sealed" and kind in ("reply", "resolution")):
-            secret = chain.chain_secret(me.raw_private, _game_bytes(self.game_id))
+            secret = _secret(me, self.game_id, self._salt(side))
             reveal = Chain(secret).link(len(self.parties[side].revealed) + 1)
         body = Body(
             format=packets.FORMAT,
@@ -404,8 +418,12 @@ class Draft:
 # -- starting a game ---------------------------------------------------------------------------
 
 
-def _head(me: Identity, game_id: str) -> str:
-    return chain.Chain(chain.chain_secret(me.raw_private, _game_bytes(game_id))).commitment.hex()
+def _secret(me: Identity, game_id: str, salt: bytes) -> bytes:
+    return chain.chain_secret(me.raw_private, _game_bytes(game_id), salt)
+
+
+def _head(me: Identity, game_id: str, salt: bytes = b"") -> str:
+    return chain.Chain(_secret(me, game_id, salt)).commitment.hex()
 
 
 def invite(
@@ -468,7 +486,7 @@ def accept(
         turn=1,
         phase="setup_allied",
         key=me.public_line,
-        commitment=_head(me, b.game),
+        commitment=_head(me, b.game, bytes.fromhex(game.hashes[0])),
         comment=comment,
     )
     packet = packets.sign(body, me.sign)

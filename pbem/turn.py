@@ -36,15 +36,19 @@ class PacketPlay:
     kind: PacketKind
     author: rules.Side
     resolved: bool = False
+    finished: bool = False
 
     def refusal(self, cmd: rules.Command) -> str | None:
         """Why the author may not give ``cmd`` here, before trying it."""
         s = self.game.state
+        sealed_batch = self.mode == "sealed" and self.kind == "resolution"
         if isinstance(cmd, rules.StandingOrders):
             if cmd.side != self.author:
                 return f"the {self.author} player gives standing orders for the {cmd.side}"
-            if "ask" in (cmd.retreat, cmd.losses, cmd.advance):
-                return "email games need standing orders that never ask"
+            if "ask" in (cmd.retreat, cmd.losses, cmd.advance) or cmd.clear:
+                return "email games need standing orders that never ask (and are never cleared)"
+            if sealed_batch and not self.batch_done():
+                return "standing orders are set before the batch, not while it resolves"
             return None
         if self.kind == "reply":
             return "a reply holds only standing orders"
@@ -52,12 +56,24 @@ class PacketPlay:
         if acting != self.author:
             return f"it is the {acting} player's turn" if acting else "the game is over"
         if (
+            sealed_batch
+            and not self.batch_done()
+            and (not isinstance(cmd, rules.ResolveAttacks) or self.resolved)
+        ):
+            return "a resolution resolves its batch first, by standing orders, and nothing else"
+        if (
             self.mode == "sealed"
             and isinstance(cmd, rules.ResolveAttacks)
             and (self.kind != "resolution" or self.resolved)
         ):
             return "a batch is resolved only after the opponent's reply"
         return None
+
+    def batch_done(self) -> bool:
+        """The resolution's batch has been resolved to its end (sealed mode): after its
+        ``ResolveAttacks`` nothing was left declared, being resolved or waiting for a decision
+        (a new batch declared afterwards does not undo that)."""
+        return self.finished
 
     def push(self, cmd: rules.Command) -> rules.Applied | str:
         """Push ``cmd`` if the protocol and the rules allow it; else why not (and nothing
@@ -77,6 +93,9 @@ class PacketPlay:
             return "rolls a die outside a resolved batch"
         if isinstance(cmd, rules.ResolveAttacks):
             self.resolved = True
+        c = self.game.state.combat
+        if self.resolved and c.current is None and c.pending is None and not c.declared:
+            self.finished = True
         return r
 
     def ended(self) -> bool:
@@ -92,8 +111,17 @@ class PacketPlay:
 
     def end_refusal(self) -> str | None:
         """Why the packet may not end here, else None."""
-        if self.mode == "sealed" and self.kind == "resolution" and not self.resolved:
-            return "a resolution resolves the declared attacks"
+        s = self.game.state
+        if self.mode == "sealed" and self.kind == "resolution" and not self.batch_done():
+            return "a resolution resolves the declared attacks to their end"
+        if self.mode == "sealed" and s.combat.orders(self.author) is None:
+            if self.kind == "reply":
+                return "a reply gives the defender's standing orders"
+            if awaits_reply(s):
+                return (
+                    "give your standing orders before sending attacks: in sealed games your "
+                    "decisions during a batch follow them"
+                )
         if self.kind != "reply" and not self.ended():
             return "the packet ends before the turn passes to the other player"
         return None

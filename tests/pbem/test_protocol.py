@@ -249,3 +249,86 @@ def test_ssh_keygen_accepts_every_packet_of_a_sample_game(tmp_path: Path) -> Non
         assert f'Good "ardennes" signature for {p.body.author}' in r.stdout + r.stderr
         good += 1
     assert good == len(sent) > 20
+
+
+# -- found by the security review ---------------------------------------------------------------
+
+
+def _resolution_draft() -> protocol.Draft:
+    _, sent = game("sealed")
+    i = _first("sealed", "resolution")
+    p = sent[i]
+    return fresh(sent, i).draft(KEYS[p.body.author], p.body.author)
+
+
+def test_a_resolution_resolves_its_batch_before_anything_else() -> None:
+    """The mover knows the batch's dice once the reply is in: he may not add attacks to the
+    batch, nor change his standing orders, before it is resolved to its end."""
+    d = _resolution_draft()
+    side = d.body.author
+    target = rules.DeclareAttack(("x",), ("0101",))
+    assert (
+        d.push(target)
+        == "a resolution resolves its batch first, by standing orders, and nothing else"
+    )
+    assert d.push(rules.StandingOrders(side=side, advance="decline")) == (
+        "standing orders are set before the batch, not while it resolves"
+    )
+    assert not isinstance(d.push(rules.ResolveAttacks()), str)
+    assert d.play.batch_done()
+
+
+def test_standing_orders_are_never_cleared_and_a_reply_gives_them() -> None:
+    _, sent = game("sealed")
+    i = _first("sealed", "reply")
+    p = sent[i]
+    d = fresh(sent, i).draft(KEYS[p.body.author], p.body.author)
+    clear = rules.StandingOrders(side=p.body.author, clear=True)
+    assert (
+        d.push(clear) == "email games need standing orders that never ask (and are never cleared)"
+    )
+
+
+def test_a_refused_acceptance_pins_no_key() -> None:
+    _, sent = game("sealed")
+    g = protocol.EmailGame.start(sent[0], board, verify)
+    acc = sent[1]
+    mallory = PlayerKey("mallory")
+    body = msgspec.structs.replace(
+        acc.body,
+        key=mallory.public_line,
+        commands=(Step(command=rules.EndPhase(), hash="0" * 64),),
+    )
+    bogus = packets.sign(body, mallory.sign)
+    with pytest.raises(protocol.Refused, match="an acceptance carries no commands"):
+        g.receive(bogus, verify)
+    g.receive(acc, verify)  # the real acceptance still goes in
+    assert g.parties["allied"].key == KEYS["allied"].public_line
+
+
+def test_the_invitees_chain_depends_on_the_invitation() -> None:
+    """An inviter who reuses a game id gets a different chain from the invitee."""
+    _, sent = game("sealed")
+    g1 = protocol.EmailGame.start(sent[0], board, verify)
+    other = resign(sent[0], KEYS["german"], comment="the same game id, another invitation")
+    _, acc1 = protocol.accept(KEYS["allied"], sent[0], board, verify)
+    _, acc2 = protocol.accept(KEYS["allied"], other, board, verify)
+    assert acc1.body.commitment != acc2.body.commitment
+    assert g1.game_id == other.body.game
+
+
+def test_a_false_turn_or_phase_in_the_header_is_refused() -> None:
+    g, p, h = _at(index=2)
+    _refused(g, resign(p, KEYS[p.body.author], phase="combat"), h, "the game is at Game-Turn")
+
+
+def test_a_different_packet_of_the_other_player_is_no_equivocation() -> None:
+    _, sent = game("sealed")
+    g = fresh(sent, 5)
+    p = sent[4]
+    other = rules.other_side(p.body.author)
+    twin = resign(p, KEYS[other], author=other)
+    with pytest.raises(protocol.Refused) as exc:
+        g.receive(twin, verify)
+    assert not isinstance(exc.value, protocol.Equivocation)
+    assert "is already in the game: this one is not its twin" in str(exc.value)
