@@ -115,6 +115,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        no_email = args.command is None and args.email is None
+        if no_email and (args.key is not None or args.passphrase_file is not None):
+            raise UserError("--key and --passphrase-file go with --email GAME", 2)
         if args.command is None and args.email is not None:
             from ardennes_tui.cli.play import run_email
 

@@ -183,7 +183,7 @@ class EmailPlayScreen(PlayScreen):
             def mailer(text: str) -> str:
                 return mail_text(s.service, s.game_id, seq, text)
 
-        if sent.text:
+        if sent.text and s.service.load(s.game_id).mode != "local":
             self.app.push_screen(SendScreen(s.game_id, seq, sent.text, mailer=mailer))
 
     def _offer_reply(self) -> None:

@@ -299,3 +299,32 @@ def test_save_text_never_overwrites(tmp_path: Path) -> None:
     b = save_text("two", "ab" * 16, 3, tmp_path)
     assert a.name == "ardennes-abababab-3.txt" and a.read_text() == "one"
     assert b.name == "ardennes-abababab-3-2.txt" and b.read_text() == "two"
+
+
+def test_a_local_game_goes_on_in_the_app_without_a_send_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hans = player(tmp_path / "hans", "hans")
+    game_id = hans.service.invite(hans.key, scenario=1, side="german", mode="local").game_id
+
+    async def body(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        screen = play_screen(app)
+        assert screen.game.state.phase == "setup_allied"
+        await press(pilot, "e")
+        assert "again" in message(app)
+        await press(pilot, "e")  # the Allied set-up accepted: the turn passes to the German
+        assert "x seals and sends" in message(app)
+        await press(pilot, "x", "x")
+        assert isinstance(app.screen, EmailPlayScreen)  # no one to send to
+        assert "Packet 2 sealed and stored. Your move (packet 3)" in message(app)
+        assert play_screen(app).game.state.phase == "setup_german"
+
+    ran = run_as(monkeypatch, hans.home, body)
+    assert main(["--email", game_id[:8]]) == 0
+    assert ran == ["ok"]
+    assert hans.service.store.count(game_id) == 3
+
+
+def test_key_without_email_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--key", "hans"]) == 2
+    assert "--key and --passphrase-file go with --email GAME" in capsys.readouterr().err
