@@ -222,6 +222,32 @@ def test_a_reply_is_the_standing_orders_dialog_then_sent(
     assert ran == ["ok"]
     assert match.allied.service.store.count(match.game_id) == 5
 
+    # The German imports the reply: his resolution packet, r resolves the batch (the dice of
+    # the batch come from both players' links and the reply).
+    assert match.german.service.import_text(match.allied.service.export(match.game_id)).ok
+
+    async def german(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        screen = play_screen(app)
+        assert screen.session.kind == "resolution"
+        assert "resolve the attacks (r)" in message(app)
+        await press(pilot, "x")
+        assert "not complete" in message(app)
+        await press(pilot, "r")
+        assert screen.session.draft is not None
+        assert isinstance(screen.session.draft.steps[-1].command, rules.ResolveAttacks)
+        session = screen.session
+        while not session.ended():
+            cmd = bots["german"].choose(session.game)
+            assert screen.play(cmd) is not None, (cmd, message(app))
+        await press(pilot, "x", "x")
+        assert isinstance(app.screen, SendScreen)
+        assert app.screen.seq == 5
+
+    ran = run_as(monkeypatch, match.german.home, german)
+    assert main(["--email", match.game_id[:8]]) == 0
+    assert ran == ["ok"]
+    assert match.allied.service.import_text(match.german.service.export(match.game_id)).ok
+
 
 def test_the_import_dialog_reads_a_pasted_packet(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
