@@ -15,6 +15,7 @@ from textual.binding import BindingType
 
 import rules
 from ardennes_tui import hotseat, saves
+from ardennes_tui.email_session import EmailSession
 from ardennes_tui.errors import UserError
 from ardennes_tui.render import UnitsByHex
 from ardennes_tui.screens.map_screen import MapScreen
@@ -26,10 +27,11 @@ THEME = "ansi-dark"
 
 
 class ArdennesApp(App[None]):
-    """The game. With a ``game``: hot-seat play of it (:class:`PlayScreen`; ``loaded``: what
-    ``--load`` or ``--resume`` found; ``stored``: its place in the store, written after every
-    command, None for a game kept nowhere); without, the map viewer, and ``units`` (hex ->
-    stack) are drawn when given."""
+    """The game. With ``email``: that game by email (``EmailPlayScreen``). With a ``game``:
+    hot-seat play of it (:class:`PlayScreen`; ``loaded``: what ``--load`` or ``--resume``
+    found; ``stored``: its place in the store, written after every command, None for a game
+    kept nowhere); without, the map viewer, and ``units`` (hex -> stack) are drawn when
+    given."""
 
     TITLE = "The Ardennes Offensive"
     CSS_PATH = "app.tcss"
@@ -46,6 +48,8 @@ class ArdennesApp(App[None]):
         loaded: saves.Loaded | None = None,
         save_path: Path | None = None,
         stored: hotseat.StoredGame | None = None,
+        email: EmailSession | None = None,
+        has_smtp: bool = False,
     ) -> None:
         # Native ANSI colours from the start: with NO_COLOR, Textual then strips colours
         # (NoColor) instead of mapping them to greys, which a 16-colour TERM shows as black.
@@ -58,9 +62,21 @@ class ArdennesApp(App[None]):
         self.loaded = loaded
         self.save_path = save_path
         self.stored = stored
+        self.email = email
+        """A game by email (``ardennes --email GAME``), played instead of ``game``."""
+        self.has_smtp = has_smtp
 
     def on_mount(self) -> None:
         self.theme = THEME
+        if self.email is not None:
+            from ardennes_tui.screens.email_play import EmailPlayScreen
+
+            self.push_screen(
+                EmailPlayScreen(
+                    self.email, cursor=self._cursor, zoom=self._zoom, has_smtp=self.has_smtp
+                )
+            )
+            return
         if self.game is not None:
             from ardennes_tui.screens.play_screen import PlayScreen
 
@@ -107,4 +123,12 @@ def play(
         ArdennesApp(
             game_map, cursor=default_cursor(game_map), game=game, loaded=loaded, stored=stored
         ).run()
+    return 0
+
+
+def play_email(session: EmailSession, *, has_smtp: bool = False) -> int:
+    """Play game ``session`` by email (``ardennes --email GAME``) until the player quits;
+    ``has_smtp``: the config file has an ``[smtp]`` table (the send screen can mail)."""
+    game_map = session.game.board.game_map
+    ArdennesApp(game_map, cursor=default_cursor(game_map), email=session, has_smtp=has_smtp).run()
     return 0

@@ -21,7 +21,7 @@ from typing import Final, Literal
 
 from textual.binding import Binding
 
-Scope = Literal["app", "map", "play", "decide"]
+Scope = Literal["app", "map", "play", "decide", "email"]
 
 
 @dataclass(frozen=True)
@@ -139,6 +139,22 @@ KEYMAP: Final[tuple[KeyBinding, ...]] = (
         "decision: confirm the losses",
         "decide",
         priority=True,
+    ),
+    KeyBinding(
+        "email.send",
+        ("x",),
+        "send",
+        "by email: seal the complete packet (x again) and send it; a reply: standing orders",
+        "email",
+        show=True,
+    ),
+    KeyBinding(
+        "email.import",
+        ("i",),
+        "import",
+        "by email: import your opponent's packets (paste them or give a file)",
+        "email",
+        show=True,
     ),
     KeyBinding("app.panel", ("p",), "toggle_panel", "show / hide the side panel", "app"),
     KeyBinding("app.help", ("question_mark",), "help", "key help", "app", show=True),

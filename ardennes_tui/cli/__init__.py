@@ -81,6 +81,25 @@ def build_parser() -> argparse.ArgumentParser:
         "checked: the most recent one, or NAME (a unique start of it will do; ardennes games "
         "lists them)",
     )
+    source.add_argument(
+        "--email",
+        metavar="GAME",
+        help="play GAME by email in the app (a game of the store: its id or a unique start; "
+        "ardennes games lists them)",
+    )
+    parser.add_argument(
+        "--key",
+        metavar="K",
+        help="with --email: your key, a name in the key store or an OpenSSH key file "
+        "(default: the store's key pinned in the game, or its only key)",
+    )
+    parser.add_argument(
+        "--passphrase-file",
+        type=Path,
+        metavar="F",
+        help="with --email: read the key's passphrase from F (else it is asked before the "
+        "app starts)",
+    )
     parser.add_argument(
         "--seed",
         metavar="TEXT",
@@ -96,6 +115,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        no_email = args.command is None and args.email is None
+        if no_email and (args.key is not None or args.passphrase_file is not None):
+            raise UserError("--key and --passphrase-file go with --email GAME", 2)
+        if args.command is None and args.email is not None:
+            from ardennes_tui.cli.play import run_email
+
+            return run_email(args)
         if args.command is None:
             from ardennes_tui.cli.play import run_app
 

@@ -177,7 +177,7 @@ def _key_path(spec: str | None, pinned: str | None) -> Path:
     raise UserError(f"which key? give --key NAME (your keys: {names})", 2)
 
 
-def _identity(
+def player_identity(
     args: argparse.Namespace, service: Service | None = None, game_id: str | None = None
 ) -> KeyIdentity:
     """The player's key, checked against the game's pinned key before any passphrase."""
@@ -244,7 +244,7 @@ def _status_lines(service: Service, game_id: str) -> None:
 def run_invite(args: argparse.Namespace) -> int:
     try:
         service = Service(Store())
-        me = _identity(args)
+        me = player_identity(args)
         sent = service.invite(
             me,
             scenario=args.scenario,
@@ -279,7 +279,7 @@ def run_accept(args: argparse.Namespace) -> int:
     try:
         service = Service(Store())
         service.invitation(data)  # before a passphrase is asked
-        me = _identity(args)
+        me = player_identity(args)
         sent = service.accept(me, data, args.comment, opponent=args.opponent)
         st = service.status(sent.game_id)
         _say(
@@ -370,7 +370,7 @@ def run_orders(args: argparse.Namespace) -> int:
         service = Service(store)
         game_id = _game(store, args.game)
         before = store.count(game_id)
-        me = _identity(args, service, game_id)
+        me = player_identity(args, service, game_id)
         sent = service.orders(game_id, me, commands, args.comment)
         after = store.count(game_id)
         which = f"packet {before}" if after == before + 1 else f"packets {before}-{after - 1}"

@@ -4,12 +4,19 @@ file, or resumed from the store); every hot-seat game lives in the store
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 from ardennes_tui import hotseat, saves
-from ardennes_tui.app import play
+from ardennes_tui.app import play, play_email
+from ardennes_tui.cli.email import player_identity
+from ardennes_tui.email_session import EmailSession
 from ardennes_tui.errors import UserError
 from ardennes_tui.scenario_view import scenario_or_error
+from pbem import config
+from pbem.errors import PbemError
+from pbem.games import Service
+from pbem.store import Store
 
 
 def run_app(
@@ -39,3 +46,23 @@ def run_app(
     except ValueError as exc:
         raise UserError(str(exc), 1) from None
     return play(game, loaded)
+
+
+def run_email(args: argparse.Namespace) -> int:
+    """``ardennes --email GAME [--key K] [--passphrase-file F]``: game GAME of the store
+    played by email in the app. The key is resolved as the email commands do (a key that is
+    not the one pinned for our side is refused before any passphrase is asked), all before
+    the app starts; every problem is one line and exit status 1."""
+    try:
+        store = Store()
+        service = Service(store)
+        game_id = store.find_game(args.email.lower())
+        me = player_identity(args, service, game_id)
+        session = EmailSession(service, game_id, me)
+    except PbemError as exc:
+        raise UserError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 1) from None
+    try:
+        has_smtp = config.load_config().smtp is not None
+    except PbemError:
+        has_smtp = False
+    return play_email(session, has_smtp=has_smtp)

@@ -1,0 +1,178 @@
+"""A game by email as the app plays it (``ardennes --email GAME``); no Textual.
+
+An :class:`EmailSession` joins one game of the store (:class:`pbem.games.Service`) and the
+player's key. When the next packet is ours it holds its :class:`pbem.protocol.Draft`: the play
+screen pushes every order through :meth:`push` (the protocol's own checks, then the rules'),
+shows :attr:`game` (the draft's scratch copy) and seals the packet with :meth:`seal` once it
+has :meth:`ended`. Undo rebuilds the draft from the start minus its last command (never a die
+roll: the dice of a packet are fixed by its place in the chain). When the next packet is not
+ours the session shows the game as the store holds it, read-only, and :meth:`status` says who
+we wait for and since when.
+
+    session = EmailSession(Service(Store()), game_id, me)
+    session.push(rules.EndPhase())         # Applied, or why not (one line)
+    if session.ended():
+        sent = session.seal()              # stored; sent.text is the armoured text to send
+        path = save_text(sent.text, game_id, seq, Path.cwd())
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import rules
+from pbem import config, mail
+from pbem.errors import PbemError
+from pbem.games import Sent, Service, Status
+from pbem.identity import KeyIdentity
+from pbem.protocol import Draft
+
+__all__ = ["EmailSession", "mail_text", "save_text"]
+
+
+class EmailSession:
+    """Game ``game_id`` of ``service``'s store, played with the key ``me`` (already checked
+    against the key pinned for our side)."""
+
+    def __init__(self, service: Service, game_id: str, me: KeyIdentity) -> None:
+        self.service = service
+        self.game_id = game_id
+        self.me = me
+        self.draft: Draft | None = None
+        """The next packet while it is ours to write (None: not our move, or over)."""
+        self.refresh()
+
+    # -- where the game stands ---------------------------------------------------------------
+
+    @property
+    def short(self) -> str:
+        return self.game_id[:8]
+
+    def status(self) -> Status:
+        return self.service.status(self.game_id)
+
+    def refresh(self) -> None:
+        """Read the store again: a new draft when the next packet is ours, else none."""
+        self.service.forget(self.game_id)
+        st = self.status()
+        self.draft = None
+        if st.ours and st.state != "equivocation":
+            self.draft = self.service.draft(self.game_id, self.me)
+
+    @property
+    def game(self) -> rules.Game:
+        """What the map shows: the draft's scratch copy, else the game as stored."""
+        if self.draft is not None:
+            return self.draft.scratch
+        game = self.service.load(self.game_id).game
+        if game is None:  # not accepted yet: the scenario's start
+            board = self.service.board(self.service.load(self.game_id).scenario)
+            return rules.Game.new(board)
+        return game
+
+    @property
+    def kind(self) -> str | None:
+        """The kind of packet being written (``orders``, ``reply``, ``resolution``)."""
+        return self.draft.body.kind if self.draft is not None else None
+
+    @property
+    def seq(self) -> int:
+        """The sequence number of the next packet."""
+        return self.service.store.count(self.game_id)
+
+    def ended(self) -> bool:
+        """The draft is complete: the turn passes to the opponent (or the game is over)."""
+        return self.draft is not None and self.draft.ended()
+
+    def waiting(self) -> str:
+        """One line: whose move it is (with since when when we wait)."""
+        st = self.status()
+        if st.state == "equivocation":
+            return f"Game {self.short} is stopped: equivocation (ardennes status {self.short})"
+        if st.waiting_for:
+            return f"Not your move: waiting for {st.waiting_for} since {st.since} (i: import)"
+        return st.next
+
+    # -- writing the packet ------------------------------------------------------------------
+
+    def push(self, cmd: rules.Command) -> rules.Applied | str:
+        """Add ``cmd`` to the draft (the protocol's checks, then the rules'); else why not."""
+        if self.draft is None:
+            return self.waiting()
+        if self.draft.ended() and self.draft.body.kind != "reply":
+            return f"Packet {self.draft.body.seq} is complete: x seals and sends it"
+        return self.draft.push(cmd)
+
+    def undo(self) -> rules.Command | str:
+        """Take back the draft's last command (rebuilding the draft without it): the command,
+        or why not (a die roll, an end of phase, nothing in this packet)."""
+        if self.draft is None:
+            return self.waiting()
+        if not self.draft.steps:
+            return "Nothing to undo in this packet"
+        why = self.draft.scratch.undo_refusal()
+        if why is not None:
+            return why
+        keep = [s.command for s in self.draft.steps[:-1]]
+        last = self.draft.steps[-1].command
+        draft = self.service.draft(self.game_id, self.me, self.draft.body.comment)
+        for cmd in keep:
+            r = draft.push(cmd)
+            if isinstance(r, str):  # pragma: no cover - the same commands on the same dice
+                raise PbemError(f"cannot rebuild the draft: {r}")
+        self.draft = draft
+        return last
+
+    def seal(self) -> tuple[int, Sent]:
+        """Sign and store the draft: its sequence number and what to send. A new draft
+        follows when the next packet is ours again (a local game)."""
+        if self.draft is None:
+            raise PbemError(self.waiting())
+        seq = self.draft.body.seq
+        sent = self.service.seal(self.game_id, self.draft)
+        self.refresh()
+        return seq, sent
+
+
+# -- sending -------------------------------------------------------------------------------
+
+
+def save_text(text: str, game_id: str, seq: int, folder: Path) -> Path:
+    """Write ``text`` to ``ardennes-GAME-SEQ.txt`` in ``folder`` (``-2``, ``-3``... when the
+    name is taken: never over another file); the path. ``OSError`` when it cannot."""
+    stem = f"ardennes-{game_id[:8]}-{seq}"
+    for n in range(1, 1000):
+        path = folder / (f"{stem}.txt" if n == 1 else f"{stem}-{n}.txt")
+        try:
+            with path.open("x", encoding="ascii") as fh:
+                fh.write(text)
+        except FileExistsError:
+            continue
+        return path
+    raise FileExistsError(f"{folder / stem}.txt and 998 more are taken")
+
+
+def mail_address(service: Service, game_id: str) -> str | None:
+    """The opponent's address when his label in the store is one (``--mailto`` at invite)."""
+    st = service.status(game_id)
+    label = st.labels.get(rules.other_side(st.our_side), "")
+    return label if "@" in label and " " not in label.strip() else None
+
+
+def mail_text(service: Service, game_id: str, seq: int, text: str) -> str:
+    """Mail ``text`` to the opponent through the config's ``[smtp]``: one line saying what
+    happened (never raises a :class:`PbemError`)."""
+    try:
+        cfg = config.load_config()
+    except PbemError as exc:
+        return f"Not mailed: {exc}"
+    if cfg.smtp is None:
+        return f"Not mailed: no [smtp] table in {cfg.path}"
+    to = mail_address(service, game_id)
+    if to is None:
+        return "Not mailed: the opponent's label in the store is not a mail address"
+    try:
+        mail.send_smtp(cfg.smtp, to, f"Ardennes {game_id[:8]}: packet {seq}", text)
+    except PbemError as exc:
+        return f"Not mailed: {exc}"
+    return f"Mailed to {to}"

@@ -1,0 +1,222 @@
+"""The play screen on a game by email (``ardennes --email GAME``).
+
+The same screen as hot-seat play (:class:`PlayScreen`: the modes, the keys, the panel), but
+its game is an :class:`ardennes_tui.email_session.EmailSession`'s: when the next packet is ours
+every order goes through the packet's draft (the protocol's checks: what we may give, what may
+roll; a refusal is one line on the message line, as the engine's are), undo rebuilds the draft
+without its last command, and the map shows the draft's copy of the game. Once the draft is
+complete (the turn passes to the opponent, or in sealed mode the attacks are declared and
+wait for his reply) ``x`` (or ``e``) twice seals it: stored, then the send screen
+(:mod:`ardennes_tui.screens.send`). A sealed-mode reply is a dialog: our standing orders
+(:mod:`ardennes_tui.screens.orders`), then sealed and sent. When the next packet is not ours
+the game is shown read-only and the message line says who we wait for and since when; ``i``
+imports the opponent's packets (:mod:`ardennes_tui.screens.import_dialog`).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import events
+from textual.binding import BindingType
+
+import rules
+from ardennes_tui import game_view, keymap
+from ardennes_tui.email_session import EmailSession, mail_text
+from ardennes_tui.modes import Mode
+from ardennes_tui.screens.play_screen import PlayScreen
+from ardennes_tui.widgets.map_view import Zoom
+from pbem.errors import PbemError
+
+
+class EmailPlayScreen(PlayScreen):
+    """Play game ``session`` by email."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *PlayScreen.BINDINGS,
+        *keymap.bindings("email"),
+    ]
+
+    def __init__(
+        self,
+        session: EmailSession,
+        *,
+        cursor: rules.HexId | None = None,
+        zoom: Zoom = "detail",
+        has_smtp: bool = False,
+    ) -> None:
+        super().__init__(session.game, cursor=cursor, zoom=zoom)
+        self.session = session
+        self.has_smtp = has_smtp
+        self._confirm_send = False
+
+    # -- what changes from hot-seat play ------------------------------------------------------
+
+    def say(self, message: str) -> None:
+        """The message line; while the packet is complete it also says how to send it."""
+        if self.session.ended():
+            seq = self.session.draft.body.seq if self.session.draft else "?"
+            message = f"{message} Packet {seq} complete: x seals and sends it (Backspace: undo)"
+        self.message = message
+
+    def store(self) -> bool:
+        """Nothing to write: the packet goes to the store when it is sealed."""
+        return True
+
+    def play(self, command: rules.Command) -> rules.Applied | None:
+        r = self.session.push(command)
+        if isinstance(r, str):
+            self.say(r[:1].upper() + r[1:])
+            return None
+        self._changed()
+        if self.session.ended():
+            self.say("The turn passes to your opponent.")
+        return r
+
+    def reload(self, said: str = "") -> None:
+        """Read the store again (after a seal, an import): a new draft or the stored game."""
+        try:
+            self.session.refresh()
+        except PbemError as exc:
+            self.say(str(exc))
+            return
+        self._confirm_send = False
+        self.game = self.session.game
+        self._changed()
+        self.say(f"{said} {self.opening()}".strip())
+        self._offer_reply()
+
+    def opening(self) -> str:
+        """What the message line says about the game: whose move, what to do."""
+        s = self.session
+        if s.draft is None:
+            return s.waiting()
+        kind = s.kind
+        if kind == "reply":
+            return "Your reply is due: x gives your standing orders and sends it"
+        if kind == "resolution":
+            return f"Your opponent replied: resolve the attacks (r). {self.mode.hint()}"
+        return f"Your move (packet {s.draft.body.seq}). {self.mode.hint()}"
+
+    def on_mount(self, event: events.Mount | None = None) -> None:
+        super().on_mount()  # the play screen's (Textual would call it after this one)
+        if event is not None:
+            event.prevent_default()
+        self.say(f"Game {self.session.short} by email. {self.opening()}")
+        self._offer_reply()
+
+    def _key(self) -> Mode:
+        self._confirm_send = False
+        return super()._key()
+
+    # -- the shared keys ------------------------------------------------------------------------
+
+    def action_end_phase(self) -> None:
+        """e: as in hot-seat play; once the packet is complete, the same as x."""
+        if self.session.draft is None:
+            self.say(self.session.waiting())
+            return
+        if self.session.ended() or self.session.kind == "reply":
+            self.action_send()
+            return
+        self._confirm_send = False
+        super().action_end_phase()
+
+    def action_undo(self) -> None:
+        """Backspace/U: rebuild the draft without its last command."""
+        self._key()
+        r = self.session.undo()
+        if isinstance(r, str):
+            self.say(r)
+            return
+        self.game = self.session.game
+        self._changed()
+        self.say(f"Undone: {type(r).__name__}")
+
+    def action_save(self) -> None:
+        """s: where the game is (the store holds every sealed packet)."""
+        self._key()
+        short = self.session.short
+        self.say(
+            f"Game {short} is in the store (every sealed packet); a packet being written is "
+            f"not: ardennes export {short} --record writes the game record"
+        )
+
+    # -- the email keys -------------------------------------------------------------------------
+
+    def action_send(self) -> None:
+        """x: seal the complete packet (x again) and open the send screen; a reply: the
+        standing orders dialog first."""
+        s = self.session
+        if s.draft is None:
+            self.say(s.waiting())
+            return
+        if s.kind == "reply":
+            self._reply_dialog()
+            return
+        if not s.ended():
+            self.say(
+                f"Packet {s.draft.body.seq} is not complete: play on until the turn passes "
+                "to your opponent"
+            )
+            return
+        if not self._confirm_send:
+            self._confirm_send = True
+            self.say(f"Press x again to sign and send packet {s.draft.body.seq}")
+            return
+        self._seal()
+
+    def _seal(self) -> None:
+        from ardennes_tui.screens.send import SendScreen
+
+        self._confirm_send = False
+        s = self.session
+        try:
+            seq, sent = s.seal()
+        except PbemError as exc:
+            self.say(f"Not sealed: {exc}")
+            return
+        self.reload(f"Packet {seq} sealed and stored.")
+        mailer = None
+        if self.has_smtp:
+
+            def mailer(text: str) -> str:
+                return mail_text(s.service, s.game_id, seq, text)
+
+        if sent.text and s.service.load(s.game_id).mode != "local":
+            self.app.push_screen(SendScreen(s.game_id, seq, sent.text, mailer=mailer))
+
+    def _offer_reply(self) -> None:
+        if self.session.kind == "reply":
+            self.call_after_refresh(self._reply_dialog)
+
+    def _reply_dialog(self) -> None:
+        from ardennes_tui.screens.orders import OrdersScreen
+
+        if self.session.kind != "reply" or self.app.screen is not self:
+            return
+        side = self.session.draft.body.author if self.session.draft else "german"
+        current = self.game.state.combat.orders(side)
+        immune = game_view.immune_hexes_held(self.game, side)
+        self.app.push_screen(OrdersScreen(side, immune, current), self._give_reply)
+
+    def _give_reply(self, command: rules.StandingOrders | None) -> None:
+        if command is None:
+            self.say("Your reply is due: x gives your standing orders and sends it")
+            return
+        r = self.session.push(command)
+        if isinstance(r, str):
+            self.say(f"Not given: {r} (x: try again)")
+            self.session.refresh()  # a fresh draft for the next try
+            return
+        self._seal()
+
+    def action_import(self) -> None:
+        """i: import the opponent's packets (a dialog)."""
+        from ardennes_tui.screens.import_dialog import ImportDialog
+
+        self._key()
+        self.app.push_screen(ImportDialog(self.session.service), self._imported)
+
+    def _imported(self, accepted: bool | None) -> None:
+        self.reload("Imported." if accepted else "")

@@ -1,0 +1,77 @@
+"""The import dialog (``i``): your opponent's packets, pasted or from a file.
+
+Paste the armoured text (the whole mail will do) into the area, or type a path (a text file,
+an ``.eml``, an mbox or a Maildir) on the line above it, then ``Ctrl+S``: every packet goes
+through :meth:`pbem.games.Service.import_text` or ``import_source`` (every check of the
+protocol; a refused packet changes nothing) and the report's lines are shown. Escape closes
+the dialog; it returns whether any packet was accepted (the play screen reads the store again
+either way).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static, TextArea
+
+from pbem.errors import PbemError
+from pbem.games import Service
+
+
+class ImportDialog(ModalScreen[bool]):
+    """Import packets into ``service``'s store."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "run_import", "import", id="import.run", priority=True),
+        Binding("escape", "close", "close", id="import.close"),
+    ]
+
+    def __init__(self, service: Service) -> None:
+        super().__init__()
+        self.service = service
+        self.accepted = 0
+        self.report: list[str] = []
+        """The last import's lines."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="import-box"):
+            yield Static("Import your opponent's packets", classes="title")
+            yield Input(placeholder="a file, .eml, mbox or Maildir (or paste below)", id="path")
+            yield TextArea("", id="import-text")
+            yield Static("", id="import-report")
+            yield Static("Ctrl+S: import; Tab: next field; Escape: close", classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one(TextArea).focus()
+
+    def _show(self, lines: list[str]) -> None:
+        self.report = lines
+        self.query_one("#import-report", Static).update("\n".join(lines))
+
+    def action_run_import(self) -> None:
+        path = self.query_one(Input).value.strip()
+        text = self.query_one(TextArea).text
+        try:
+            if path:
+                report = self.service.import_source(Path(path).expanduser())
+            elif text.strip():
+                report = self.service.import_text(text)
+            else:
+                self._show(["Paste the armoured text, or give a file"])
+                return
+        except (PbemError, OSError) as exc:
+            self._show([f"Cannot import: {str(exc).splitlines()[0] if str(exc) else exc}"])
+            return
+        if not report.items:
+            self._show(["No armoured packet found"])
+            return
+        self.accepted += len(report.accepted)
+        self._show(report.lines())
+
+    def action_close(self) -> None:
+        self.dismiss(self.accepted > 0)

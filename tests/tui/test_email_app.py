@@ -1,0 +1,356 @@
+"""Playing by email in the app (``ardennes --email GAME``, ``ardennes_tui.screens.email_play``):
+two players with their own stores (``ARDENNES_HOME``) play a sealed game; the app plays on the
+next packet's draft, seals it, and the send screen's text is what the opponent imports; the
+import dialog reads pasted packets; a wrong key is refused in one line before the app starts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Static, TextArea
+
+import rules
+from ardennes_tui.app import ArdennesApp
+from ardennes_tui.cli import main
+from ardennes_tui.email_session import EmailSession, save_text
+from ardennes_tui.screens.email_play import EmailPlayScreen
+from ardennes_tui.screens.import_dialog import ImportDialog
+from ardennes_tui.screens.orders import OrdersScreen
+from ardennes_tui.screens.send import SendScreen
+from ardennes_tui.widgets.status_line import StatusLine
+from pbem import keys
+from pbem.games import Service
+from pbem.identity import KeyIdentity
+from pbem.store import Store
+from rules.bots import BotRng, bots_for
+from tests.realmap import needs_real_map
+
+pytestmark = needs_real_map
+
+AppBody = Callable[[ArdennesApp, Pilot[None]], Awaitable[None]]
+
+
+@dataclass
+class Player:
+    home: Path
+    key: KeyIdentity
+    service: Service
+
+
+@dataclass
+class Match:
+    game_id: str
+    german: Player
+    allied: Player
+
+
+def player(home: Path, name: str) -> Player:
+    keys.save(keys.generate(), name, home=home)
+    return Player(home, KeyIdentity(keys.load_key(name, home=home)), Service(Store(home)))
+
+
+def new_match(tmp_path: Path) -> Match:
+    """A sealed game of scenario 1 invited by the German, accepted by the Allied, and the
+    Allied set-up (packet 2) imported by the German: the German's move."""
+    german = player(tmp_path / "german", "hans")
+    allied = player(tmp_path / "allied", "joe")
+    inv = german.service.invite(german.key, scenario=1, side="german", mode="sealed")
+    acc = allied.service.accept(allied.key, inv.text)
+    assert german.service.import_text(acc.text).ok
+    draft = allied.service.draft(inv.game_id, allied.key)
+    assert not isinstance(draft.push(rules.EndPhase()), str)
+    sent = allied.service.seal(inv.game_id, draft)
+    assert german.service.import_text(sent.text).ok
+    return Match(inv.game_id, german, allied)
+
+
+def message(app: ArdennesApp) -> str:
+    return app.screen.query_one(StatusLine).message
+
+
+def run_as(monkeypatch: pytest.MonkeyPatch, home: Path, body: AppBody) -> list[str]:
+    """``ardennes --email`` as the player of ``home`` (its store and keys), the app driven by
+    ``body`` at 80x24; what ``main`` printed on failure is not here (capsys)."""
+    monkeypatch.setenv("ARDENNES_HOME", str(home))
+    monkeypatch.setenv("ARDENNES_CONFIG", str(home / "config.toml"))
+    ran: list[str] = []
+
+    def run(app: ArdennesApp) -> None:
+        async def go() -> None:
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause()
+                await body(app, pilot)
+                ran.append("ok")
+
+        asyncio.run(go())
+
+    monkeypatch.setattr(ArdennesApp, "run", run)
+    return ran
+
+
+def play_screen(app: ArdennesApp) -> EmailPlayScreen:
+    screen = app.screen
+    assert isinstance(screen, EmailPlayScreen), screen
+    return screen
+
+
+async def press(pilot: Pilot[None], *keys_: str) -> None:
+    for key in keys_:
+        await pilot.press(key)
+    await pilot.pause()
+
+
+def test_the_german_plays_a_packet_and_the_allied_imports_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match = new_match(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    sent_text: list[str] = []
+
+    async def german(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        screen = play_screen(app)
+        assert "Your move (packet 3)" in message(app)
+        assert screen.game.state.phase == "setup_german"
+        # A refusal of the protocol or the rules is one line, nothing changes.
+        assert screen.play(rules.ResolveAttacks()) is None
+        assert message(app)
+        await press(pilot, "O", "end", "up", "enter")  # standing orders, then undo them
+        assert screen.session.draft is not None and len(screen.session.draft.steps) == 1
+        await press(pilot, "backspace")
+        assert message(app) == "Undone: StandingOrders"
+        assert screen.session.draft is not None and screen.session.draft.steps == []
+        await press(pilot, "e", "e")  # accept the German set-up
+        assert screen.game.state.phase != "setup_german"
+        assert screen.session.draft is not None and len(screen.session.draft.steps) == 1
+        # x before the packet is complete: it says so.
+        await press(pilot, "x")
+        assert "not complete" in message(app)
+        bots = bots_for(BotRng(b"email-app"))
+        session = screen.session
+        if session.game.state.combat.orders("german") is None:
+            assert screen.play(rules.StandingOrders(side="german", advance="strongest"))
+        while not session.ended():
+            cmd = bots["german"].choose(session.game)
+            assert screen.play(cmd) is not None, (cmd, message(app))
+        await pilot.pause()
+        assert "x seals and sends" in message(app)
+        seq = session.draft.body.seq if session.draft else -1
+        await press(pilot, "x")
+        assert "again" in message(app)
+        await press(pilot, "x")
+        send = app.screen
+        assert isinstance(send, SendScreen)
+        assert send.seq == seq == 3
+        assert "BEGIN ARDENNES" in send.query_one(TextArea).text.upper()
+        await press(pilot, "f")
+        assert send.saved == tmp_path / f"ardennes-{match.game_id[:8]}-3.txt"
+        assert send.result.startswith("Saved to")
+        await press(pilot, "c")
+        assert send.result.startswith("Copied")
+        await press(pilot, "m")
+        assert "smtp" in send.result.lower()
+        sent_text.append(send.text)
+        await press(pilot, "escape")
+        # Not our move any more: the stored game, read-only, and who we wait for.
+        assert play_screen(app).session.draft is None
+        assert "waiting for" in message(app)
+        await press(pilot, "e")
+        assert "waiting for" in message(app)
+
+    ran = run_as(monkeypatch, match.german.home, german)
+    assert main(["--email", match.game_id[:8]]) == 0
+    assert ran == ["ok"]
+    assert match.german.service.store.count(match.game_id) == 4
+    saved = (tmp_path / f"ardennes-{match.game_id[:8]}-3.txt").read_text()
+    assert saved == sent_text[0]
+
+    report = match.allied.service.import_text(sent_text[0])
+    assert report.ok and [i.outcome for i in report.accepted] == ["accepted"]
+
+    async def allied(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        # His move: sealed dice, the German attacks wait for his reply (standing orders).
+        dialog = app.screen
+        assert isinstance(dialog, OrdersScreen)
+        assert dialog.side == "allied"
+        await press(pilot, "escape")
+        screen = play_screen(app)
+        assert screen.session.kind == "reply"
+        assert "Your reply is due" in message(app)
+
+    ran = run_as(monkeypatch, match.allied.home, allied)
+    assert main(["--email", match.game_id[:8]]) == 0
+    assert ran == ["ok"]
+
+
+def test_a_reply_is_the_standing_orders_dialog_then_sent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match = new_match(tmp_path)
+    g = match.german
+    session = EmailSession(g.service, match.game_id, g.key)
+    bots = bots_for(BotRng(b"email-app"))
+    assert session.draft is not None
+    session.push(rules.StandingOrders(side="german", advance="strongest"))
+    while not session.ended():
+        assert not isinstance(session.push(bots["german"].choose(session.game)), str)
+    _, sent = session.seal()
+    assert match.allied.service.import_text(sent.text).ok
+    assert match.allied.service.status(match.game_id).expects == "reply"
+    monkeypatch.chdir(tmp_path)
+
+    async def allied(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        assert isinstance(app.screen, OrdersScreen)
+        await press(pilot, "enter")  # Retreat: ask
+        await press(pilot, "end", "up", "enter")  # Give: orders that ask are refused
+        assert "never ask" in message(app), message(app)
+        await press(pilot, "x")
+        assert isinstance(app.screen, OrdersScreen)
+        await press(pilot, "end", "up", "enter")  # Give
+        assert isinstance(app.screen, SendScreen), message(app)
+        assert app.screen.seq == 4
+        await press(pilot, "escape")
+        assert "waiting for" in message(app)
+
+    ran = run_as(monkeypatch, match.allied.home, allied)
+    assert main(["--email", match.game_id[:8]]) == 0
+    assert ran == ["ok"]
+    assert match.allied.service.store.count(match.game_id) == 5
+
+    # The German imports the reply: his resolution packet, r resolves the batch (the dice of
+    # the batch come from both players' links and the reply).
+    assert match.german.service.import_text(match.allied.service.export(match.game_id)).ok
+
+    async def german(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        screen = play_screen(app)
+        assert screen.session.kind == "resolution"
+        assert "resolve the attacks (r)" in message(app)
+        await press(pilot, "x")
+        assert "not complete" in message(app)
+        await press(pilot, "r")
+        assert screen.session.draft is not None
+        assert isinstance(screen.session.draft.steps[-1].command, rules.ResolveAttacks)
+        session = screen.session
+        while not session.ended():
+            cmd = bots["german"].choose(session.game)
+            assert screen.play(cmd) is not None, (cmd, message(app))
+        await press(pilot, "x", "x")
+        assert isinstance(app.screen, SendScreen)
+        assert app.screen.seq == 5
+
+    ran = run_as(monkeypatch, match.german.home, german)
+    assert main(["--email", match.game_id[:8]]) == 0
+    assert ran == ["ok"]
+    assert match.allied.service.import_text(match.german.service.export(match.game_id)).ok
+
+
+def test_the_import_dialog_reads_a_pasted_packet(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    german = player(tmp_path / "german", "hans")
+    allied = player(tmp_path / "allied", "joe")
+    inv = german.service.invite(german.key, scenario=1, side="german", mode="sealed")
+    acc = allied.service.accept(allied.key, inv.text)
+    assert german.service.import_text(acc.text).ok
+    draft = allied.service.draft(inv.game_id, allied.key)
+    assert not isinstance(draft.push(rules.EndPhase()), str)
+    setup = allied.service.seal(inv.game_id, draft).text
+
+    async def body(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        screen = play_screen(app)
+        assert screen.session.draft is None
+        assert "waiting for the allied player" in message(app)
+        await press(pilot, "i")
+        dialog = app.screen
+        assert isinstance(dialog, ImportDialog)
+        await press(pilot, "ctrl+s")
+        assert dialog.report == ["Paste the armoured text, or give a file"]
+        dialog.query_one(TextArea).text = "no packet here"
+        await press(pilot, "ctrl+s")
+        assert len(dialog.report) == 1
+        dialog.query_one(TextArea).text = setup
+        await press(pilot, "ctrl+s")
+        assert any("accepted; your move" in line for line in dialog.report), dialog.report
+        assert "accepted" in str(dialog.query_one("#import-report", Static).render())
+        await press(pilot, "escape")
+        screen = play_screen(app)
+        assert screen.session.draft is not None
+        assert screen.game.state.phase == "setup_german"
+        assert "Your move" in message(app)
+
+    ran = run_as(monkeypatch, german.home, body)
+    assert main(["--email", inv.game_id]) == 0
+    assert ran == ["ok"]
+
+
+def test_a_key_not_pinned_for_our_side_is_refused_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    match = new_match(tmp_path)
+    keys.save(keys.generate(), "other", home=match.german.home)
+    ran = run_as(monkeypatch, match.german.home, lambda app, pilot: asyncio.sleep(0))
+    assert main(["--email", match.game_id[:8], "--key", "other"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "is not the german key of game" in err
+    assert ran == []
+    assert main(["--email", "ffff"]) == 1
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_undo_rebuilds_the_draft_without_the_last_command(tmp_path: Path) -> None:
+    match = new_match(tmp_path)
+    session = EmailSession(match.german.service, match.game_id, match.german.key)
+    assert session.undo() == "Nothing to undo in this packet"
+    start = session.game.state_hash()
+    orders = rules.StandingOrders(side="german", advance="strongest")
+    assert not isinstance(session.push(orders), str)
+    assert not isinstance(session.push(rules.EndPhase()), str)
+    assert isinstance(session.undo(), str)  # never back over an end of phase
+    assert session.draft is not None and len(session.draft.steps) == 2
+    session.refresh()
+    assert not isinstance(session.push(orders), str)
+    assert session.undo() == orders
+    assert session.draft is not None and session.draft.steps == []
+    assert session.game.state_hash() == start
+
+
+def test_save_text_never_overwrites(tmp_path: Path) -> None:
+    a = save_text("one", "ab" * 16, 3, tmp_path)
+    b = save_text("two", "ab" * 16, 3, tmp_path)
+    assert a.name == "ardennes-abababab-3.txt" and a.read_text() == "one"
+    assert b.name == "ardennes-abababab-3-2.txt" and b.read_text() == "two"
+
+
+def test_a_local_game_goes_on_in_the_app_without_a_send_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hans = player(tmp_path / "hans", "hans")
+    game_id = hans.service.invite(hans.key, scenario=1, side="german", mode="local").game_id
+
+    async def body(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        screen = play_screen(app)
+        assert screen.game.state.phase == "setup_allied"
+        await press(pilot, "e")
+        assert "again" in message(app)
+        await press(pilot, "e")  # the Allied set-up accepted: the turn passes to the German
+        assert "x seals and sends" in message(app)
+        await press(pilot, "x", "x")
+        assert isinstance(app.screen, EmailPlayScreen)  # no one to send to
+        assert "Packet 2 sealed and stored. Your move (packet 3)" in message(app)
+        assert play_screen(app).game.state.phase == "setup_german"
+
+    ran = run_as(monkeypatch, hans.home, body)
+    assert main(["--email", game_id[:8]]) == 0
+    assert ran == ["ok"]
+    assert hans.service.store.count(game_id) == 3
+
+
+def test_key_without_email_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--key", "hans"]) == 2
+    assert "--key and --passphrase-file go with --email GAME" in capsys.readouterr().err
