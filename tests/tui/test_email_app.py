@@ -7,8 +7,10 @@ import dialog reads pasted packets; a wrong key is refused in one line before th
 from __future__ import annotations
 
 import asyncio
+import mailbox
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
@@ -269,7 +271,8 @@ def test_the_import_dialog_reads_a_pasted_packet(
         dialog = app.screen
         assert isinstance(dialog, ImportDialog)
         await press(pilot, "ctrl+s")
-        assert dialog.report == ["Paste the armoured text, or give a file"]
+        assert len(dialog.report) == 1
+        assert dialog.report[0].startswith("Paste the armoured text, or give a file (no [mailbox]")
         dialog.query_one(TextArea).text = "no packet here"
         await press(pilot, "ctrl+s")
         assert len(dialog.report) == 1
@@ -285,6 +288,43 @@ def test_the_import_dialog_reads_a_pasted_packet(
 
     ran = run_as(monkeypatch, german.home, body)
     assert main(["--email", inv.game_id]) == 0
+    assert ran == ["ok"]
+
+
+def test_the_import_dialog_reads_the_config_mailbox_when_empty(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    german = player(tmp_path / "german", "hans")
+    allied = player(tmp_path / "allied", "joe")
+    inv = german.service.invite(german.key, scenario=1, side="german", mode="sealed")
+    acc = allied.service.accept(allied.key, inv.text)
+    assert german.service.import_text(acc.text).ok
+    draft = allied.service.draft(inv.game_id, allied.key)
+    assert not isinstance(draft.push(rules.EndPhase()), str)
+    setup = allied.service.seal(inv.game_id, draft).text
+    box_path = tmp_path / "inbox.mbox"
+    box = mailbox.mbox(str(box_path))
+    msg = EmailMessage()
+    msg["From"] = "joe@example.org"
+    msg["Subject"] = f"Ardennes {inv.game_id[:8]}: packet 2"
+    msg.set_content(setup)
+    box.add(msg)
+    box.close()
+    (german.home / "config.toml").write_text(f'[mailbox]\npath = "{box_path}"\n')
+
+    async def body(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        assert play_screen(app).session.draft is None
+        await press(pilot, "i")
+        dialog = app.screen
+        assert isinstance(dialog, ImportDialog)
+        await press(pilot, "ctrl+s")  # no path, nothing pasted: the [mailbox]
+        assert any("accepted; your move" in line for line in dialog.report), dialog.report
+        await press(pilot, "escape")
+        assert play_screen(app).session.draft is not None
+        assert "Imported." in message(app)
+
+    ran = run_as(monkeypatch, german.home, body)
+    assert main(["--email", inv.game_id[:8]]) == 0
     assert ran == ["ok"]
 
 
