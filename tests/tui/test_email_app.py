@@ -328,6 +328,68 @@ def test_the_import_dialog_reads_the_config_mailbox_when_empty(
     assert ran == ["ok"]
 
 
+def test_email_new_and_accept_open_the_send_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hans = player(tmp_path / "hans", "hans")
+    joe = player(tmp_path / "joe", "joe")
+    monkeypatch.chdir(tmp_path)
+    invitation: list[Path] = []
+
+    async def invite(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        send = app.screen
+        assert isinstance(send, SendScreen)
+        assert send.seq == 0
+        assert send.heading.startswith("Invitation to game")
+        assert "you play the German, sealed dice" in send.heading
+        assert "BEGIN ARDENNES" in send.query_one(TextArea).text.upper()
+        await press(pilot, "f")
+        assert send.saved is not None
+        invitation.append(send.saved)
+        await press(pilot, "escape")
+        assert play_screen(app).session.draft is None
+        assert "waiting for" in message(app)
+
+    ran = run_as(monkeypatch, hans.home, invite)
+    argv = ["--email", "new", "--scenario", "1", "--side", "german", "--dice", "sealed"]
+    assert main([*argv, "--opponent", "joe@example.org"]) == 0
+    assert ran == ["ok"]
+    (game_id,) = hans.service.store.game_ids()
+    assert hans.service.status(game_id).labels["allied"] == "joe@example.org"
+
+    async def accept(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        send = app.screen
+        assert isinstance(send, SendScreen)
+        assert send.seq == 1
+        assert send.heading.startswith(f"Game {game_id[:8]} accepted")
+        assert "you play the Allied" in send.heading
+        hans.service.import_text(send.text)
+        await press(pilot, "escape")
+        assert "Your move (packet 2)" in message(app)
+
+    ran = run_as(monkeypatch, joe.home, accept)
+    assert main(["--email", "accept", str(invitation[0])]) == 0
+    assert ran == ["ok"]
+    assert hans.service.store.count(game_id) == 2
+    assert joe.service.store.count(game_id) == 2
+
+    # Every problem is one line, before the app starts.
+    capsys.readouterr()
+    for argv, code, said in [
+        (["--email", "accept", str(invitation[0])], 1, "already in the store"),
+        (["--email", "accept", str(tmp_path / "none.txt")], 2, "cannot read the invitation"),
+        (["--email", "accept"], 2, "--email accept takes one FILE"),
+        (["--email", "new", "--side", "german"], 2, "--email new needs --side"),
+        (["--email", "new", "--side", "german", "--dice", "open", "--scenario", "99"], 1, ""),
+        (["--email", game_id[:8], "--dice", "open"], 2, "--dice goes with --email new"),
+        (["--side", "german"], 2, "go with --email new"),
+    ]:
+        assert main(argv) == code, argv
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and said in err, (argv, err)
+    assert ran == ["ok"]
+
+
 def test_a_key_not_pinned_for_our_side_is_refused_in_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
