@@ -15,7 +15,7 @@ from textual.binding import BindingType
 
 import rules
 from ardennes_tui import hotseat, saves
-from ardennes_tui.email_session import EmailSession
+from ardennes_tui.email_session import EmailSession, Outgoing
 from ardennes_tui.errors import UserError
 from ardennes_tui.render import UnitsByHex
 from ardennes_tui.screens.map_screen import MapScreen
@@ -50,6 +50,7 @@ class ArdennesApp(App[None]):
         stored: hotseat.StoredGame | None = None,
         email: EmailSession | None = None,
         has_smtp: bool = False,
+        outgoing: Outgoing | None = None,
     ) -> None:
         # Native ANSI colours from the start: with NO_COLOR, Textual then strips colours
         # (NoColor) instead of mapping them to greys, which a 16-colour TERM shows as black.
@@ -65,6 +66,9 @@ class ArdennesApp(App[None]):
         self.email = email
         """A game by email (``ardennes --email GAME``), played instead of ``game``."""
         self.has_smtp = has_smtp
+        self.outgoing = outgoing
+        """With ``email``: text to send, shown at once on the send screen (an invitation, an
+        acceptance)."""
 
     def on_mount(self) -> None:
         self.theme = THEME
@@ -73,7 +77,11 @@ class ArdennesApp(App[None]):
 
             self.push_screen(
                 EmailPlayScreen(
-                    self.email, cursor=self._cursor, zoom=self._zoom, has_smtp=self.has_smtp
+                    self.email,
+                    cursor=self._cursor,
+                    zoom=self._zoom,
+                    has_smtp=self.has_smtp,
+                    outgoing=self.outgoing,
                 )
             )
             return
@@ -126,9 +134,18 @@ def play(
     return 0
 
 
-def play_email(session: EmailSession, *, has_smtp: bool = False) -> int:
+def play_email(
+    session: EmailSession, *, has_smtp: bool = False, outgoing: Outgoing | None = None
+) -> int:
     """Play game ``session`` by email (``ardennes --email GAME``) until the player quits;
-    ``has_smtp``: the config file has an ``[smtp]`` table (the send screen can mail)."""
+    ``has_smtp``: the config file has an ``[smtp]`` table (the send screen can mail);
+    ``outgoing``: text to send first (the send screen opens on it: ``--email new|accept``)."""
     game_map = session.game.board.game_map
-    ArdennesApp(game_map, cursor=default_cursor(game_map), email=session, has_smtp=has_smtp).run()
+    ArdennesApp(
+        game_map,
+        cursor=default_cursor(game_map),
+        email=session,
+        has_smtp=has_smtp,
+        outgoing=outgoing,
+    ).run()
     return 0

@@ -19,6 +19,7 @@ we wait for and since when.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 import rules
 from pbem import config, mail
@@ -27,7 +28,16 @@ from pbem.games import Sent, Service, Status
 from pbem.identity import KeyIdentity
 from pbem.protocol import Draft
 
-__all__ = ["EmailSession", "mail_text", "save_text"]
+__all__ = ["EmailSession", "Outgoing", "mail_text", "save_text"]
+
+
+class Outgoing(NamedTuple):
+    """Armoured text stored and yet to send, for the send screen: packet ``seq``'s (the first
+    one in ``text``), ``title`` what the screen says it is."""
+
+    seq: int
+    text: str
+    title: str
 
 
 class EmailSession:

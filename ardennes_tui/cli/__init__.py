@@ -83,9 +83,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     source.add_argument(
         "--email",
-        metavar="GAME",
+        nargs="+",
+        metavar=("GAME|new|accept", "FILE"),
         help="play GAME by email in the app (a game of the store: its id or a unique start; "
-        "ardennes games lists them)",
+        "ardennes games lists them); 'new' starts one (with --scenario, --side, --dice, "
+        "--opponent) and 'accept FILE' accepts the invitation in FILE, then the app opens on "
+        "the text to send",
     )
     parser.add_argument(
         "--key",
@@ -99,6 +102,23 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="F",
         help="with --email: read the key's passphrase from F (else it is asked before the "
         "app starts)",
+    )
+    parser.add_argument(
+        "--side",
+        choices=("german", "allied"),
+        help="with --email new: your side",
+    )
+    parser.add_argument(
+        "--dice",
+        choices=("sealed", "open"),
+        help="with --email new: the dice mode (sealed: nobody can choose or foresee a roll; "
+        "open: one mailing a player-turn)",
+    )
+    parser.add_argument(
+        "--opponent",
+        metavar="ADDR",
+        help="with --email new or accept: your opponent's name or mail address (the send "
+        "screen's m mails to an address)",
     )
     parser.add_argument(
         "--seed",
@@ -118,6 +138,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         no_email = args.command is None and args.email is None
         if no_email and (args.key is not None or args.passphrase_file is not None):
             raise UserError("--key and --passphrase-file go with --email GAME", 2)
+        if no_email and any(x is not None for x in (args.side, args.dice, args.opponent)):
+            raise UserError("--side, --dice and --opponent go with --email new", 2)
         if args.command is None and args.email is not None:
             from ardennes_tui.cli.play import run_email
 

@@ -7,15 +7,18 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+import rules
 from ardennes_tui import hotseat, saves
 from ardennes_tui.app import play, play_email
-from ardennes_tui.cli.email import player_identity
-from ardennes_tui.email_session import EmailSession
+from ardennes_tui.cli.email import MAX_INPUT, player_identity
+from ardennes_tui.cli.inputs import read_input
+from ardennes_tui.email_session import EmailSession, Outgoing
 from ardennes_tui.errors import UserError
 from ardennes_tui.scenario_view import scenario_or_error
 from pbem import config
 from pbem.errors import PbemError
 from pbem.games import Service
+from pbem.identity import KeyIdentity
 from pbem.store import Store
 
 
@@ -48,21 +51,94 @@ def run_app(
     return play(game, loaded)
 
 
+NEW_OPTIONS = ("side", "dice", "opponent")
+"""The top-level options that go with ``--email new`` (and ``--opponent`` with ``accept``)."""
+
+
+def _usage(args: argparse.Namespace) -> str:
+    """What is wrong with the words of ``--email`` and the options given with them ("": all
+    is well)."""
+    words: list[str] = args.email
+    given = [f"--{name}" for name in NEW_OPTIONS if getattr(args, name) is not None]
+    if words[0] == "new":
+        if len(words) != 1:
+            return "--email new takes no other word (--scenario N --side S --dice D)"
+        if args.side is None or args.dice is None:
+            return "--email new needs --side german|allied and --dice sealed|open"
+        return ""
+    if words[0] == "accept":
+        if len(words) != 2:
+            return "--email accept takes one FILE (the invitation)"
+        extra = [g for g in given if g != "--opponent"]
+        return f"{extra[0]} goes with --email new" if extra else ""
+    if len(words) != 1:
+        return "--email takes one GAME, or new, or accept FILE"
+    return f"{given[0]} goes with --email new" if given else ""
+
+
+def _one_line(exc: PbemError) -> UserError:
+    return UserError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 1)
+
+
+def _start(args: argparse.Namespace, service: Service) -> tuple[str, KeyIdentity, Outgoing]:
+    """``--email new`` or ``--email accept FILE``: the game created in the store (invited
+    or accepted, as ``ardennes invite``/``accept`` do), its id, the player's key and the text
+    to send."""
+    if args.email[0] == "new":
+        me = player_identity(args)
+        sent = service.invite(
+            me,
+            scenario=args.scenario,
+            side=args.side,
+            mode=args.dice,
+            opponent=args.opponent or "",
+        )
+        title = (
+            f"Invitation to game {sent.game_id[:8]} (scenario {args.scenario}, you play the "
+            f"{args.side.capitalize()}, {args.dice} dice) stored: send it to your opponent"
+        )
+        return sent.game_id, me, Outgoing(0, sent.text, title)
+    data = read_input(args.email[1], MAX_INPUT, "the invitation")
+    service.invitation(data)  # refused before a passphrase is asked
+    me = player_identity(args)
+    sent = service.accept(me, data, opponent=args.opponent or "")
+    st = service.status(sent.game_id)
+    other = st.keys[rules.other_side(st.our_side)]
+    title = (
+        f"Game {sent.game_id[:8]} accepted (scenario {st.scenario}, you play the "
+        f"{st.our_side.capitalize()}, {st.mode} dice; opponent's key {other}: compare it out "
+        "of band): send the acceptance"
+    )
+    return sent.game_id, me, Outgoing(1, sent.text, title)
+
+
 def run_email(args: argparse.Namespace) -> int:
     """``ardennes --email GAME [--key K] [--passphrase-file F]``: game GAME of the store
     played by email in the app. The key is resolved as the email commands do (a key that is
     not the one pinned for our side is refused before any passphrase is asked), all before
-    the app starts; every problem is one line and exit status 1."""
+    the app starts; every problem is one line and exit status 1 (2 for a usage error).
+
+    ``--email new --scenario N --side S --dice sealed|open [--opponent ADDR]`` first invites
+    (:meth:`pbem.games.Service.invite`) and ``--email accept FILE [--opponent ADDR]`` first
+    accepts the invitation in FILE (:meth:`pbem.games.Service.accept`), before the app
+    starts; the app then opens on the send screen with the invitation or the acceptance."""
+    why = _usage(args)
+    if why:
+        raise UserError(why, 2)
+    outgoing: Outgoing | None = None
     try:
         store = Store()
         service = Service(store)
-        game_id = store.find_game(args.email.lower())
-        me = player_identity(args, service, game_id)
+        if args.email[0] in ("new", "accept"):
+            game_id, me, outgoing = _start(args, service)
+        else:
+            game_id = store.find_game(args.email[0].lower())
+            me = player_identity(args, service, game_id)
         session = EmailSession(service, game_id, me)
     except PbemError as exc:
-        raise UserError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 1) from None
+        raise _one_line(exc) from None
     try:
         has_smtp = config.load_config().smtp is not None
     except PbemError:
         has_smtp = False
-    return play_email(session, has_smtp=has_smtp)
+    return play_email(session, has_smtp=has_smtp, outgoing=outgoing)

@@ -22,7 +22,7 @@ from textual.binding import BindingType
 
 import rules
 from ardennes_tui import game_view, keymap
-from ardennes_tui.email_session import EmailSession, mail_text
+from ardennes_tui.email_session import EmailSession, Outgoing, mail_text
 from ardennes_tui.modes import Mode
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.map_view import Zoom
@@ -44,10 +44,14 @@ class EmailPlayScreen(PlayScreen):
         cursor: rules.HexId | None = None,
         zoom: Zoom = "detail",
         has_smtp: bool = False,
+        outgoing: Outgoing | None = None,
     ) -> None:
         super().__init__(session.game, cursor=cursor, zoom=zoom)
         self.session = session
         self.has_smtp = has_smtp
+        self.outgoing = outgoing
+        """Text to send shown at once (``--email new|accept``: the invitation, the
+        acceptance)."""
         self._confirm_send = False
 
     # -- what changes from hot-seat play ------------------------------------------------------
@@ -103,6 +107,10 @@ class EmailPlayScreen(PlayScreen):
         if event is not None:
             event.prevent_default()
         self.say(f"Game {self.session.short} by email. {self.opening()}")
+        if self.outgoing is not None:
+            out, self.outgoing = self.outgoing, None
+            self.call_after_refresh(self._send_screen, out.seq, out.text, out.title)
+            return
         self._offer_reply()
 
     def _key(self) -> Mode:
@@ -167,8 +175,6 @@ class EmailPlayScreen(PlayScreen):
         self._seal()
 
     def _seal(self) -> None:
-        from ardennes_tui.screens.send import SendScreen
-
         self._confirm_send = False
         s = self.session
         try:
@@ -177,14 +183,21 @@ class EmailPlayScreen(PlayScreen):
             self.say(f"Not sealed: {exc}")
             return
         self.reload(f"Packet {seq} sealed and stored.")
+        if sent.text and s.service.load(s.game_id).mode != "local":
+            self._send_screen(seq, sent.text)
+
+    def _send_screen(self, seq: int, text: str, title: str = "") -> None:
+        """The send screen for ``text`` (packet ``seq`` first)."""
+        from ardennes_tui.screens.send import SendScreen
+
+        s = self.session
         mailer = None
         if self.has_smtp:
 
             def mailer(text: str) -> str:
                 return mail_text(s.service, s.game_id, seq, text)
 
-        if sent.text and s.service.load(s.game_id).mode != "local":
-            self.app.push_screen(SendScreen(s.game_id, seq, sent.text, mailer=mailer))
+        self.app.push_screen(SendScreen(s.game_id, seq, text, mailer=mailer, title=title))
 
     def _offer_reply(self) -> None:
         if self.session.kind == "reply":

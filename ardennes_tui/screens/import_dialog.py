@@ -1,7 +1,9 @@
 """The import dialog (``i``): your opponent's packets, pasted or from a file.
 
 Paste the armoured text (the whole mail will do) into the area, or type a path (a text file,
-an ``.eml``, an mbox or a Maildir) on the line above it, then ``Ctrl+S``: every packet goes
+an ``.eml``, an mbox or a Maildir) on the line above it, then ``Ctrl+S``; with both empty
+the config file's ``[mailbox]`` path is read (:func:`pbem.config.load_config`; one line says
+so when there is none). Every packet goes
 through :meth:`pbem.games.Service.import_text` or ``import_source`` (every check of the
 protocol; a refused packet changes nothing) and the report's lines are shown. Escape closes
 the dialog; it returns whether any packet was accepted (the play screen reads the store again
@@ -19,6 +21,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static, TextArea
 
+from pbem import config
 from pbem.errors import PbemError
 from pbem.games import Service
 
@@ -41,7 +44,10 @@ class ImportDialog(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(id="import-box"):
             yield Static("Import your opponent's packets", classes="title")
-            yield Input(placeholder="a file, .eml, mbox or Maildir (or paste below)", id="path")
+            yield Input(
+                placeholder="a file, .eml, mbox or Maildir (or paste below; none: [mailbox])",
+                id="path",
+            )
             yield TextArea("", id="import-text")
             yield Static("", id="import-report")
             yield Static("Ctrl+S: import; Tab: next field; Escape: close", classes="hint")
@@ -62,8 +68,13 @@ class ImportDialog(ModalScreen[bool]):
             elif text.strip():
                 report = self.service.import_text(text)
             else:
-                self._show(["Paste the armoured text, or give a file"])
-                return
+                cfg = config.load_config()
+                if cfg.mailbox is None:
+                    self._show(
+                        [f"Paste the armoured text, or give a file (no [mailbox] in {cfg.path})"]
+                    )
+                    return
+                report = self.service.import_source(cfg.mailbox.path)
         except (PbemError, OSError) as exc:
             self._show([f"Cannot import: {str(exc).splitlines()[0] if str(exc) else exc}"])
             return

@@ -1,11 +1,12 @@
 """The send screen: a sealed packet's armoured text and the ways to send it.
 
-Opened after a packet is sealed and stored (``ardennes --email GAME``): the text scrolls in a
-read-only area; ``f`` writes it to ``ardennes-GAME-SEQ.txt`` in the current folder (never over
-another file), ``c`` copies it to the clipboard with OSC 52 (``App.copy_to_clipboard``, which
-works over SSH where the terminal allows it), ``m`` mails it when the config file has an
-``[smtp]`` table. Each says what it did in one line. The packet is in the store whatever
-happens here: ``ardennes export GAME`` writes it again.
+Opened after a packet is sealed and stored (``ardennes --email GAME``), and at the start of
+``ardennes --email new`` (the invitation) and ``--email accept FILE`` (the acceptance): the
+text scrolls in a read-only area; ``f`` writes it to ``ardennes-GAME-SEQ.txt`` in the current
+folder (never over another file), ``c`` copies it to the clipboard with OSC 52
+(``App.copy_to_clipboard``, which works over SSH where the terminal allows it), ``m`` mails
+it when the config file has an ``[smtp]`` table. Each says what it did in one line. The packet
+is in the store whatever happens here: ``ardennes export GAME`` writes it again.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ Mailer = Callable[[str], str]
 
 class SendScreen(ModalScreen[None]):
     """Packet ``seq`` of game ``game_id`` sealed: ``text`` to send, ``folder`` where ``f``
-    writes it, ``mailer`` what ``m`` does (None: no ``[smtp]`` in the config)."""
+    writes it, ``mailer`` what ``m`` does (None: no ``[smtp]`` in the config), ``title`` the
+    line above the text (default: packet ``seq`` sealed and stored)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f", "save_file", "save to a file", id="send.file"),
@@ -45,6 +47,7 @@ class SendScreen(ModalScreen[None]):
         *,
         folder: Path | None = None,
         mailer: Mailer | None = None,
+        title: str = "",
     ) -> None:
         super().__init__()
         self.game_id = game_id
@@ -52,6 +55,7 @@ class SendScreen(ModalScreen[None]):
         self.text = text
         self.folder = folder if folder is not None else Path.cwd()
         self.mailer = mailer
+        self.heading = title or f"Packet {seq} of game {game_id[:8]} is sealed and stored: send it"
         self.saved: Path | None = None
         self.result = ""
         """What the last action did (one line)."""
@@ -59,10 +63,7 @@ class SendScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         mail = "m: mail it; " if self.mailer is not None else ""
         with Vertical(id="send-box"):
-            yield Static(
-                f"Packet {self.seq} of game {self.game_id[:8]} is sealed and stored: send it",
-                classes="title",
-            )
+            yield Static(self.heading, classes="title")
             area = TextArea(self.text, read_only=True, id="send-text")
             yield area
             yield Static("", id="send-result")

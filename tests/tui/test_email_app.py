@@ -7,8 +7,10 @@ import dialog reads pasted packets; a wrong key is refused in one line before th
 from __future__ import annotations
 
 import asyncio
+import mailbox
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
@@ -269,7 +271,8 @@ def test_the_import_dialog_reads_a_pasted_packet(
         dialog = app.screen
         assert isinstance(dialog, ImportDialog)
         await press(pilot, "ctrl+s")
-        assert dialog.report == ["Paste the armoured text, or give a file"]
+        assert len(dialog.report) == 1
+        assert dialog.report[0].startswith("Paste the armoured text, or give a file (no [mailbox]")
         dialog.query_one(TextArea).text = "no packet here"
         await press(pilot, "ctrl+s")
         assert len(dialog.report) == 1
@@ -285,6 +288,105 @@ def test_the_import_dialog_reads_a_pasted_packet(
 
     ran = run_as(monkeypatch, german.home, body)
     assert main(["--email", inv.game_id]) == 0
+    assert ran == ["ok"]
+
+
+def test_the_import_dialog_reads_the_config_mailbox_when_empty(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    german = player(tmp_path / "german", "hans")
+    allied = player(tmp_path / "allied", "joe")
+    inv = german.service.invite(german.key, scenario=1, side="german", mode="sealed")
+    acc = allied.service.accept(allied.key, inv.text)
+    assert german.service.import_text(acc.text).ok
+    draft = allied.service.draft(inv.game_id, allied.key)
+    assert not isinstance(draft.push(rules.EndPhase()), str)
+    setup = allied.service.seal(inv.game_id, draft).text
+    box_path = tmp_path / "inbox.mbox"
+    box = mailbox.mbox(str(box_path))
+    msg = EmailMessage()
+    msg["From"] = "joe@example.org"
+    msg["Subject"] = f"Ardennes {inv.game_id[:8]}: packet 2"
+    msg.set_content(setup)
+    box.add(msg)
+    box.close()
+    (german.home / "config.toml").write_text(f'[mailbox]\npath = "{box_path}"\n')
+
+    async def body(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        assert play_screen(app).session.draft is None
+        await press(pilot, "i")
+        dialog = app.screen
+        assert isinstance(dialog, ImportDialog)
+        await press(pilot, "ctrl+s")  # no path, nothing pasted: the [mailbox]
+        assert any("accepted; your move" in line for line in dialog.report), dialog.report
+        await press(pilot, "escape")
+        assert play_screen(app).session.draft is not None
+        assert "Imported." in message(app)
+
+    ran = run_as(monkeypatch, german.home, body)
+    assert main(["--email", inv.game_id[:8]]) == 0
+    assert ran == ["ok"]
+
+
+def test_email_new_and_accept_open_the_send_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hans = player(tmp_path / "hans", "hans")
+    joe = player(tmp_path / "joe", "joe")
+    monkeypatch.chdir(tmp_path)
+    invitation: list[Path] = []
+
+    async def invite(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        send = app.screen
+        assert isinstance(send, SendScreen)
+        assert send.seq == 0
+        assert send.heading.startswith("Invitation to game")
+        assert "you play the German, sealed dice" in send.heading
+        assert "BEGIN ARDENNES" in send.query_one(TextArea).text.upper()
+        await press(pilot, "f")
+        assert send.saved is not None
+        invitation.append(send.saved)
+        await press(pilot, "escape")
+        assert play_screen(app).session.draft is None
+        assert "waiting for" in message(app)
+
+    ran = run_as(monkeypatch, hans.home, invite)
+    argv = ["--email", "new", "--scenario", "1", "--side", "german", "--dice", "sealed"]
+    assert main([*argv, "--opponent", "joe@example.org"]) == 0
+    assert ran == ["ok"]
+    (game_id,) = hans.service.store.game_ids()
+    assert hans.service.status(game_id).labels["allied"] == "joe@example.org"
+
+    async def accept(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        send = app.screen
+        assert isinstance(send, SendScreen)
+        assert send.seq == 1
+        assert send.heading.startswith(f"Game {game_id[:8]} accepted")
+        assert "you play the Allied" in send.heading
+        hans.service.import_text(send.text)
+        await press(pilot, "escape")
+        assert "Your move (packet 2)" in message(app)
+
+    ran = run_as(monkeypatch, joe.home, accept)
+    assert main(["--email", "accept", str(invitation[0])]) == 0
+    assert ran == ["ok"]
+    assert hans.service.store.count(game_id) == 2
+    assert joe.service.store.count(game_id) == 2
+
+    # Every problem is one line, before the app starts.
+    capsys.readouterr()
+    for argv, code, said in [
+        (["--email", "accept", str(invitation[0])], 1, "already in the store"),
+        (["--email", "accept", str(tmp_path / "none.txt")], 2, "cannot read the invitation"),
+        (["--email", "accept"], 2, "--email accept takes one FILE"),
+        (["--email", "new", "--side", "german"], 2, "--email new needs --side"),
+        (["--email", "new", "--side", "german", "--dice", "open", "--scenario", "99"], 1, ""),
+        (["--email", game_id[:8], "--dice", "open"], 2, "--dice goes with --email new"),
+        (["--side", "german"], 2, "go with --email new"),
+    ]:
+        assert main(argv) == code, argv
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and said in err, (argv, err)
     assert ran == ["ok"]
 
 
