@@ -3,16 +3,10 @@
 A player is an Ed25519 key (``cryptography``). Keys made by ``ardennes keygen`` live in the key
 store, ``<home>/keys/NAME`` (the private key, OpenSSH format, mode 0600, optionally encrypted
 with a passphrase: bcrypt KDF and AES-256, as ``ssh-keygen`` does) and ``<home>/keys/NAME.pub``
-(one OpenSSH public key line). ``<home>`` is ``platformdirs.user_data_dir("ardennes")``, or
-``$ARDENNES_HOME``, or the ``home`` argument of the functions below. Any OpenSSH ed25519
-private key file serves as well (``~/.ssh/id_ed25519``); other key types are refused.
-
-A key is shown as its OpenSSH fingerprint, ``SHA256:`` and the unpadded base64 of the SHA-256 of
-the public key blob, exactly what ``ssh-keygen -l`` prints (section 1), to be compared out of
-band.
-
-The SSH wire-format helpers (``string`` and ``uint32``, RFC 4251 section 5) are in
-:mod:`pbem.sshwire`; all cryptography is ``cryptography``'s.
+(one OpenSSH public key line); ``<home>`` is ``$ARDENNES_HOME`` or the user data directory.
+Any OpenSSH ed25519 private key file serves as well; other key types are refused. A key is
+shown as its OpenSSH fingerprint, exactly what ``ssh-keygen -l`` prints. The SSH wire format
+is :mod:`pbem.sshwire`; all cryptography is ``cryptography``'s.
 """
 
 from __future__ import annotations
@@ -36,8 +30,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PublicKey,
 )
 
+from pbem.atomic import read_limited
 from pbem.errors import PbemError
-from pbem.sshwire import SshReader, ssh_string, ssh_uint32
+from pbem.sshwire import SshReader, ssh_string
 
 __all__ = [
     "ENV_HOME",
@@ -47,7 +42,6 @@ __all__ = [
     "PassphraseError",
     "PrivateKey",
     "PublicKey",
-    "SshReader",
     "StoredKey",
     "check_free",
     "fingerprint",
@@ -68,8 +62,6 @@ __all__ = [
     "read_public_key",
     "resolve_key",
     "save",
-    "ssh_string",
-    "ssh_uint32",
     "validate_name",
 ]
 
@@ -343,12 +335,13 @@ def save(
 # --- reading key files --------------------------------------------------------------------
 
 
+def _too_large(message: str) -> KeyFileError:
+    return KeyFileError(f"{message}: too large for a key file")
+
+
 def _read_file(path: Path) -> bytes:
     try:
-        size = path.stat().st_size
-        if size > MAX_KEY_FILE:
-            raise KeyFileError(f"{path}: {size} bytes is too large for a key file")
-        return path.read_bytes()
+        return read_limited(path, MAX_KEY_FILE, str(path), _too_large)
     except FileNotFoundError:
         raise KeyFileError(f"{path}: no such key file") from None
     except IsADirectoryError:

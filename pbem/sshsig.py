@@ -40,13 +40,11 @@ from pbem.keys import (
     KeyTypeError,
     PrivateKey,
     PublicKey,
-    SshReader,
     fingerprint,
     parse_public_blob,
     public_blob,
-    ssh_string,
-    ssh_uint32,
 )
+from pbem.sshwire import SshReader, ssh_string, ssh_uint32
 
 __all__ = [
     "ARMOR_BEGIN",

@@ -19,7 +19,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from ardennes_tui import cli
 from ardennes_tui.cli import keys as keys_command
-from pbem import keys
+from pbem import keys, sshwire
 from pbem.errors import PbemError
 from pbem.keys import KeyFileError, KeyTypeError, PassphraseError
 from tests.pbem import needs_ssh_keygen, ssh_keygen
@@ -95,7 +95,7 @@ def test_damaged_public_blob_is_refused(blob: bytes, fragment: str) -> None:
 
 
 def test_public_blob_of_another_type_is_refused() -> None:
-    blob = keys.ssh_string(b"ssh-rsa") + keys.ssh_string(b"\x01\x00\x01")
+    blob = sshwire.ssh_string(b"ssh-rsa") + sshwire.ssh_string(b"\x01\x00\x01")
     with pytest.raises(KeyTypeError) as exc:
         keys.parse_public_blob(blob)
     assert "RSA" in one_line(exc) and "ed25519" in str(exc.value)
@@ -128,7 +128,7 @@ def test_bad_public_line_is_refused(line: str, error: type[PbemError]) -> None:
 
 
 def test_public_line_whose_blob_is_of_another_type_is_refused() -> None:
-    blob = keys.ssh_string(b"ssh-rsa") + keys.ssh_string(b"x")
+    blob = sshwire.ssh_string(b"ssh-rsa") + sshwire.ssh_string(b"x")
     line = "ssh-ed25519 " + base64.b64encode(blob).decode()
     with pytest.raises(KeyTypeError):
         keys.parse_public_line(line)

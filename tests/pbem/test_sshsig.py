@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from pbem import keys, sshsig
 from pbem.errors import PbemError
-from pbem.keys import PrivateKey, public_blob, ssh_string, ssh_uint32
+from pbem.keys import PrivateKey, public_blob
 from pbem.sshsig import (
     BadMagic,
     BadSignature,
@@ -24,6 +24,7 @@ from pbem.sshsig import (
     UnsupportedVersion,
     WrongSigner,
 )
+from pbem.sshwire import ssh_string, ssh_uint32
 from tests.pbem import needs_ssh_keygen, ssh_keygen
 
 KEY = keys.generate()
