@@ -108,9 +108,6 @@ class KeyTypeError(PbemError):
     """A key that is not ed25519 (RSA, ECDSA, DSA, security keys): refused (section 1)."""
 
 
-# --- keys, blobs, lines, fingerprints -----------------------------------------------------
-
-
 def generate() -> PrivateKey:
     """A new Ed25519 private key (section 1), from the operating system's random source."""
     return Ed25519PrivateKey.generate()
@@ -190,9 +187,6 @@ def parse_public_line(line: str, where: str = "") -> tuple[PublicKey, str]:
         raise KeyFileError(f"{where}the public key's base64 is damaged") from None
     public_key = parse_public_blob(blob, where)
     return public_key, comment
-
-
-# --- the key store --------------------------------------------------------------------------
 
 
 def home_dir(home: Path | str | None = None) -> Path:
@@ -330,9 +324,6 @@ def save(
     _write_new(pub_path, line.encode("ascii"), 0o644)
     secret = _passphrase_bytes(passphrase)
     return StoredKey(name, path, key.public_key(), encrypted=bool(secret))
-
-
-# --- reading key files --------------------------------------------------------------------
 
 
 def _too_large(message: str) -> KeyFileError:
