@@ -91,8 +91,14 @@ class EmailSession:
         return self.service.store.count(self.game_id)
 
     def ended(self) -> bool:
-        """The draft is complete: the turn passes to the opponent (or the game is over)."""
+        """Nothing more goes in the draft: the turn passes to the opponent (or the game is
+        over, or, sealed, the drop waits for the reply)."""
         return self.draft is not None and self.draft.ended()
+
+    def complete(self) -> bool:
+        """The draft may be sealed: it has ended, or (sealed) declared attacks wait for the
+        opponent's reply (more may still be declared)."""
+        return self.draft is not None and self.draft.complete()
 
     def waiting(self) -> str:
         """One line: whose move it is (with since when when we wait)."""

@@ -44,6 +44,7 @@ import zlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
+from pbem import zdict
 from pbem.errors import PbemError
 
 __all__ = [
@@ -74,9 +75,11 @@ MAX_BLOCKS = 1024
 MAX_HEADERS = 16
 MAX_HEADER_LINE = 64
 ENCODING = "Encoding"
-"""The armour's own header: ``deflate`` when the payload is compressed (:func:`armor`)."""
+"""The armour's own header: how the payload is compressed (:func:`armor`)."""
 DEFLATE = "deflate"
-"""Characters of one ``Key: value`` line: short enough to survive ``>>> `` quoting at 72."""
+"""zlib (RFC 1950), no preset dictionary: read, no longer written."""
+DEFLATE_DICT = zdict.NAME
+"""zlib with the preset dictionary :data:`pbem.zdict.DICTIONARY`: what :func:`armor` writes."""
 
 _DOMAIN = b"ardennes-armor/1\n"
 _CHECKSUM_BYTES = 6
@@ -137,9 +140,10 @@ def armor(payload: bytes, headers: Mapping[str, str], *, compress: bool = True) 
     """Armour ``payload`` under ``headers`` (``Game``, ``Seq``, ``Side``, ``Turn``,
     ``Phase``, ``Kind``, as the caller gives them, in that order). Ends with a newline.
 
-    With ``compress`` (the default) the payload is deflated (zlib, level 9) when that makes it
-    smaller, and a last header ``Encoding: deflate`` says so; the checksum covers the bytes
-    as sent. Packets are JSON with many repeated keys and hashes, so this roughly halves them."""
+    With ``compress`` (the default) the payload is deflated (zlib, level 9, with the preset
+    dictionary of :mod:`pbem.zdict`) when that makes it smaller, and a last header
+    ``Encoding: deflate+dict1`` says so; the checksum covers the bytes as sent. Packets are
+    JSON with many repeated keys, so this roughly thirds them."""
     if not isinstance(payload, bytes | bytearray):
         raise ArmorError("the payload must be bytes")
     if len(payload) > MAX_PAYLOAD:
@@ -149,9 +153,10 @@ def armor(payload: bytes, headers: Mapping[str, str], *, compress: bool = True) 
         raise ArmorError(f"the {ENCODING} header is the armour's own")
     payload = bytes(payload)
     if compress:
-        packed = zlib.compress(payload, 9)
+        z = zlib.compressobj(9, zdict=zdict.DICTIONARY)
+        packed = z.compress(payload) + z.flush()
         if len(packed) < len(payload):
-            headers = {**headers, ENCODING: DEFLATE}
+            headers = {**headers, ENCODING: DEFLATE_DICT}
             payload = packed
     b64 = base64.b64encode(payload).decode("ascii")
     lines = [BEGIN, *(f"{k}: {v}" for k, v in headers.items()), ""]
@@ -233,16 +238,19 @@ def _read_block(index: int, start: int, body: list[tuple[int, str]]) -> Armored:
         raise ArmorError(f"{where}: checksum mismatch: damaged in transit")
     encoding = headers.pop(ENCODING, None)
     if encoding is not None:
-        if encoding != DEFLATE:
+        if encoding not in (DEFLATE, DEFLATE_DICT):
             raise ArmorError(f"{where}: unknown {ENCODING} {encoding[:20]!r}")
-        payload = _inflate(where, payload)
+        payload = _inflate(where, payload, encoding == DEFLATE_DICT)
     return Armored(headers=headers, payload=payload)
 
 
-def _inflate(where: str, data: bytes) -> bytes:
-    """Undo ``zlib.compress``, refusing more than :data:`MAX_PAYLOAD` bytes out (a
-    decompression bomb) and a stream that does not end where the data does."""
-    d = zlib.decompressobj()
+def _inflate(where: str, data: bytes, dictionary: bool) -> bytes:
+    """Undo the deflate (with the preset dictionary when ``dictionary``), refusing more than
+    :data:`MAX_PAYLOAD` bytes out (a decompression bomb) and a stream that does not end where
+    the data does."""
+    if dictionary and (len(data) < 2 or not data[1] & 0x20):  # RFC 1950 FDICT not set
+        raise ArmorError(f"{where}: the deflated payload is damaged")
+    d = zlib.decompressobj(zdict=zdict.DICTIONARY) if dictionary else zlib.decompressobj()
     try:
         out = d.decompress(data, MAX_PAYLOAD + 1)
     except zlib.error:

@@ -9,7 +9,7 @@ failure.
 
 :func:`rolls` lists every die of a verified game (each :class:`rules.DieRoll` event of its
 history) with where it was rolled (packet, Game-Turn, phase), what for, the inputs its seed
-was derived from (protocol section 4: a sealed combat batch, a free roll, an open or a local
+was derived from (protocol section 4: a sealed batch, the sealed CRT switch, an open or a local
 packet), who could have computed it from which packet on, its value and the event it led to.
 :func:`statistics` counts the faces of each player's rolls (combat: the attacker's; the CRT
 switch and the paradrop: the German's) and of all of them, with Pearson's chi-square against a
@@ -103,6 +103,8 @@ def _group_line(r: Roll) -> list[str]:
     links = f"{me} {r.author_link}, {them} {r.other_link}"
     if r.derivation == "batch":
         what = f"batch {r.batch}: {links}, reply {r.reply}"
+    elif r.derivation == "switch":
+        what = f"CRT switch: {links}, previous packet {r.reply}"
     elif r.derivation == "local":
         what = f"local seed {r.seed[:SHORT]} (the invitation's)"
     else:

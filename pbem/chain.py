@@ -106,15 +106,18 @@ def batch_seed(
     ).digest()
 
 
-def free_seed(game_id: bytes, seq: int, mover: bytes, opponent: bytes) -> bytes:
-    """The seed of rolls that come before any decision they could influence (the CRT switch,
-    the paradrop): the last links both players revealed, and the packet's ``seq``."""
+def switch_seed(game_id: bytes, seq: int, author: bytes, opponent: bytes, prev: bytes) -> bytes:
+    """The seed of a die due at the start of a sealed ``orders`` packet (the German CRT switch,
+    AO-10.3a): the link the author reveals with the packet, the opponent's last link, and the
+    hash of the packet before it (the opponent's, signature included). The author cannot
+    compute it before that packet arrives, the opponent not before the author's link does."""
     return hashlib.sha256(
-        b"ardennes-free/1"
+        b"ardennes-switch/1"
         + _check("the game id", game_id, GAME_ID_BYTES)
         + _u64(seq)
-        + _check("the mover's link", mover, LINK_BYTES)
+        + _check("the author's link", author, LINK_BYTES)
         + _check("the opponent's link", opponent, LINK_BYTES)
+        + _check("the previous packet's hash", prev, 32)
     ).digest()
 
 

@@ -23,7 +23,12 @@ from pbem.errors import PbemError
 from rules import Command, Side
 
 FORMAT: Final = "ardennes-packet"
-VERSION: Final = 1
+VERSION: Final = 2
+"""2: a step carries the first 128 bits of the state hash (:data:`STEP_HASH`), not all 256."""
+STEP_HASH: Final = 32
+"""Hex digits of the state hash a step carries: its first 128 bits. The receiver recomputes
+every state, so the claimed hash only has to catch a divergence, and the full hashes are in
+the game record (protocol section 3); cutting them keeps a player-turn under 3 KB."""
 MAX_PACKET_BYTES: Final = 64 << 10
 """The largest packet read: a whole player-turn of commands is a few KB."""
 MAX_COMMENT: Final = 500
@@ -51,7 +56,8 @@ class PacketError(PbemError):
 
 
 class Step(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """One command and the state hash after it."""
+    """One command and the state hash after it (its first :data:`STEP_HASH` hex digits,
+    :func:`step_hash`)."""
 
     command: Command
     hash: str
@@ -112,6 +118,11 @@ Signer = Callable[[bytes], bytes]
 def canonical_bytes(body: Body) -> bytes:
     """What the author signs: the body as canonical JSON."""
     return _ENC.encode(body)
+
+
+def step_hash(state_hash: str) -> str:
+    """What a step carries of a state hash: its first :data:`STEP_HASH` hex digits."""
+    return state_hash[:STEP_HASH]
 
 
 def packet_hash(packet: Packet) -> str:
@@ -177,5 +188,7 @@ def check_body(b: Body) -> None:
     if len(b.commands) > MAX_COMMANDS:
         raise PacketError(f"packet {b.seq}: over {MAX_COMMANDS} commands")
     for i, s in enumerate(b.commands):
-        if not _HEX64.fullmatch(s.hash):
-            raise PacketError(f"packet {b.seq}, command {i}: the hash is not 64 hex digits")
+        if not _HEX32.fullmatch(s.hash):
+            raise PacketError(
+                f"packet {b.seq}, command {i}: the hash is not {STEP_HASH} hex digits"
+            )

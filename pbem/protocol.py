@@ -25,8 +25,8 @@ import rules
 from pbem import chain, keys, packets
 from pbem.chain import Chain
 from pbem.errors import PbemError
-from pbem.packets import Body, DiceMode, Packet, PacketKind, Step
-from pbem.turn import PacketPlay, awaits_reply
+from pbem.packets import Body, DiceMode, Packet, PacketKind, Step, step_hash
+from pbem.turn import PacketPlay, awaits_reply, reveals
 
 Verifier = Callable[[bytes, bytes], str]
 """``verify(sshsig_blob, message) -> the signer's public key line`` (``pbem.sshsig``); raises
@@ -61,8 +61,10 @@ class Equivocation(Refused):
 @dataclass(frozen=True)
 class Derivation:
     """How a packet's dice seed was derived (protocol section 4): ``kind`` is ``batch``
-    (sealed, a resolved combat batch), ``free`` (sealed, rolls no decision can influence),
-    ``open`` or ``local``; the links and the reply hash that went into it."""
+    (sealed: a resolved batch, combat or the paradrop), ``switch`` (sealed: the CRT switch die
+    at the start of an orders packet; ``reply`` then holds the previous packet's hash),
+    ``none`` (sealed: a packet that may roll nothing; no seed), ``open`` or ``local``; the
+    links and the reply hash that went into it."""
 
     seq: int
     kind: str
@@ -86,6 +88,11 @@ class Party:
     def last(self) -> bytes:
         """The last link revealed (the commitment before the first)."""
         return self.revealed[-1] if self.revealed else self.commitment
+
+
+def _dice(d: Derivation) -> rules.SeededDice | None:
+    """A packet's dice: none for a sealed packet that may roll nothing."""
+    return None if d.kind == "none" else rules.SeededDice(d.seed)
 
 
 def _game_bytes(game_id: str) -> bytes:
@@ -245,7 +252,7 @@ class EmailGame:
         derived = self._seed_for(b, reveal)
         history = len(self.game.history)
         try:
-            self._play(b, rules.SeededDice(derived.seed))
+            self._play(b, _dice(derived))
             s = self.game.state
             if (b.turn, b.phase) != (s.turn, s.phase):
                 raise Refused(
@@ -287,9 +294,8 @@ class EmailGame:
 
     def _check_reveal(self, b: Body) -> bytes | None:
         """The link ``b`` reveals, checked against its author's chain; whether one is due."""
-        due = self.mode == "open" or b.kind in ("reply", "resolution")
-        if self.mode == "local":
-            due = False
+        assert self.game is not None
+        due = reveals(self.mode, b.kind, self.game.state)
         if due != (b.reveal is not None):
             what = "must reveal its author's next link" if due else "reveals no link"
             raise Refused(f"packet {b.seq}: a {self.mode} {b.kind} packet {what}")
@@ -314,16 +320,20 @@ class EmailGame:
             assert reveal is not None
             seed = chain.open_seed(game, b.seq, reveal, them.last)
             return Derivation(b.seq, "open", seed, author_link=reveal, other_link=them.last)
+        prev = bytes.fromhex(self.hashes[-1])
         if b.kind == "resolution":
             assert reveal is not None
-            reply = bytes.fromhex(self.hashes[-1])
             batch = self.batch + 1
-            seed = chain.batch_seed(game, batch, reveal, them.last, reply)
-            return Derivation(b.seq, "batch", seed, batch, reveal, them.last, reply)
-        seed = chain.free_seed(game, b.seq, me.last, them.last)
-        return Derivation(b.seq, "free", seed, author_link=me.last, other_link=them.last)
+            seed = chain.batch_seed(game, batch, reveal, them.last, prev)
+            return Derivation(b.seq, "batch", seed, batch, reveal, them.last, prev)
+        if b.kind == "orders" and reveal is not None:  # it opens with the CRT switch die
+            seed = chain.switch_seed(game, b.seq, reveal, them.last, prev)
+            return Derivation(b.seq, "switch", seed, 0, reveal, them.last, prev)
+        # a reply (its link is for the batch) or orders that may roll nothing: no dice
+        mine = reveal if reveal is not None else me.last
+        return Derivation(b.seq, "none", b"", author_link=mine, other_link=them.last)
 
-    def _play(self, b: Body, dice: rules.SeededDice) -> None:
+    def _play(self, b: Body, dice: rules.SeededDice | None) -> None:
         """Push ``b``'s commands with ``dice`` (:class:`pbem.turn.PacketPlay`: who may give
         each, what may roll, where the packet ends) and check every state hash."""
         assert self.game is not None
@@ -334,7 +344,7 @@ class EmailGame:
             r = play.push(step.command)
             if isinstance(r, str):
                 raise Refused(f"{where}: {r}")
-            if self.game.state_hash() != step.hash:
+            if step_hash(self.game.state_hash()) != step.hash:
                 raise Refused(
                     f"{where}: state hash {self.game.state_hash()[:16]} where the packet has "
                     f"{step.hash[:16]}"
@@ -353,7 +363,7 @@ class EmailGame:
             raise Refused(f"it is not the {side} player's packet now")
         kind = want[1]
         reveal: bytes | None = None
-        if self.mode == "open" or (self.mode == "sealed" and kind in ("reply", "resolution")):
+        if reveals(self.mode, kind, self.game.state):
             secret = _secret(me, self.game_id, self._salt(side))
             reveal = Chain(secret).link(len(self.parties[side].revealed) + 1)
         body = Body(
@@ -370,7 +380,7 @@ class EmailGame:
             reveal=reveal.hex() if reveal is not None else None,
             comment=comment,
         )
-        dice = rules.SeededDice(self._seed_for(body, reveal).seed)
+        dice = _dice(self._seed_for(body, reveal))
         scratch = rules.Game(self.game.board, self.game.state, dice=dice)
         return Draft(self, me, body, PacketPlay(scratch, self.mode, kind, side))
 
@@ -394,12 +404,18 @@ class Draft:
         """Add ``cmd`` if the protocol and the rules allow it; else why not."""
         r = self.play.push(cmd)
         if not isinstance(r, str):
-            self.steps.append(Step(command=cmd, hash=self.play.game.state_hash()))
+            self.steps.append(Step(command=cmd, hash=step_hash(self.play.game.state_hash())))
         return r
 
     def ended(self) -> bool:
-        """The turn has passed to the other player: nothing more goes in this packet."""
+        """Nothing more goes in this packet: the turn has passed to the other player (or, sealed,
+        the drop waits for the reply)."""
         return self.play.ended()
+
+    def complete(self) -> bool:
+        """The packet may be sealed now: it has ended, or (sealed) a batch of attacks waits
+        for the reply (more attacks may still be added to it)."""
+        return self.play.complete()
 
     def seal(self, verify: Verifier) -> Packet:
         """Sign the packet and apply it to the game (checked as the opponent will)."""

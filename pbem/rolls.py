@@ -3,7 +3,7 @@ section 6).
 
 :func:`rolls` lists each :class:`rules.DieRoll` event of the game's history with where it was
 rolled (packet, Game-Turn, phase), what for, the inputs its seed was derived from (protocol
-section 4: a sealed combat batch, a free roll, an open or a local packet), who could have
+section 4: a sealed batch, the sealed CRT switch, an open or a local packet), who could have
 computed it from which packet on, its value and the event it led to. :func:`statistics` counts
 the faces of each player's rolls (combat: the attacker's; the CRT switch and the paradrop: the
 German's) and of all of them, with Pearson's chi-square against a fair die and its p-value
@@ -31,7 +31,7 @@ FEW_ROLLS: Final = 30
 # -- the rolls ---------------------------------------------------------------------------------
 
 
-DerivationKind = Literal["batch", "free", "open", "local", "record"]
+DerivationKind = Literal["batch", "switch", "none", "open", "local", "record"]
 
 
 @dataclass(frozen=True)
@@ -45,10 +45,11 @@ class Roll:
     ``index``: the game's draw number, the ``index`` of ``SeededDice(seed).d6(index)``.
 
     The derivation (protocol section 4): ``derivation`` is ``batch`` (sealed: a combat batch,
-    number ``batch``), ``free`` (sealed: a roll no decision can influence), ``open``,
-    ``local`` or, for a record, ``record`` (its dice kind in ``seed``); ``author_link`` and
-    ``other_link`` the links of the packet's author and of his opponent that went into the
-    seed, ``reply`` the hash of the reply (batch), each cut to :data:`SHORT` hex digits;
+    number ``batch``: combat or the paradrop), ``switch`` (sealed: the CRT switch die at the
+    start of the German's orders), ``open``, ``local`` or, for a record, ``record`` (its dice
+    kind in ``seed``); ``author_link`` and ``other_link`` the links of the packet's author and
+    of his opponent that went into the seed, ``reply`` the hash of the reply (batch) or of the
+    previous packet (switch), each cut to :data:`SHORT` hex digits;
     ``seed`` the whole seed (hex). ``author_from``: the first packet after which the author
     could compute the roll; ``all_from``: after which both could (None: not a packet game).
     """
@@ -89,7 +90,7 @@ class Roll:
         if self.packet is None or self.all_from is None or self.author is None:
             return "recorded"
         author = self.author.capitalize()
-        if self.derivation == "batch":
+        if self.derivation in ("batch", "switch"):
             return (
                 f"nobody before packet {self.author_from}; the {author} from it, "
                 f"both from packet {self.all_from}"
@@ -142,8 +143,12 @@ def _packet_dice(email: EmailGame) -> list[_PacketDice]:
             kind, author_from, all_from = "batch", max(theirs, d.seq - 1), d.seq
         elif d.kind == "open":
             kind, author_from, all_from = "open", theirs, d.seq
-        elif d.kind == "free":
-            kind = "free"
+        elif d.kind == "switch":
+            # the author's link is his from the start; the previous packet (the opponent's)
+            # reaches him with it; his link reaches the opponent with this packet
+            kind, author_from, all_from = "switch", max(theirs, d.seq - 1), d.seq
+        elif d.kind == "none":
+            kind = "none"
             author_from = all_from = max(mine, theirs)
         else:
             kind, author_from, all_from = "local", 0, 0

@@ -23,7 +23,9 @@ def fill(
     """Seal our next packets on ``game`` (in memory only) with ``cmds`` in order; how many
     were used. ``draft_for(comment)`` is the draft of the next packet (the key checked).
     Stops at the first packet boundary where the opponent must act (a local game: where the
-    commands end); a standing orders command for our side is added first where we have none
+    commands end; sealed: where they end with attacks declared, the batch then waiting for
+    the reply; its ``ResolveAttacks`` opens the resolution packet); a standing orders command
+    for our side is added first where we have none
     (engine/engine/strongest). Raises :class:`PbemError` for a refused command (its index
     and rule) or commands that end inside a packet."""
     i = 0
@@ -49,6 +51,8 @@ def fill(
                 i += 1
         else:
             while not d.ended():
+                if i == len(cmds) and d.complete():
+                    break  # sealed: the commands end with a batch declared, sent for the reply
                 if i == len(cmds):
                     raise PbemError(
                         f"the commands end inside {where}: it ends only where the turn "

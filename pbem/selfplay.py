@@ -47,6 +47,7 @@ from pbem.identity import KeyIdentity
 from pbem.packets import DiceMode, Packet
 from pbem.protocol import Draft
 from pbem.store import Store
+from pbem.turn import batch_command
 from rules.bots import Bot, BotRng, bots_for
 from rules.bots.selfplay import bot_seed, dice_seed
 
@@ -143,8 +144,10 @@ class _Table:
             self.me["allied"] = self.me["german"]
         else:
             self.svc = {s: Service(Store(root / s)) for s in _SIDES}
-        # each player's own bots, from the same derivation as the record self-play
-        self.bots: dict[rules.Side, Bot] = {s: bots_for(BotRng(bot_seed(seed)))[s] for s in _SIDES}
+        # each player's own bots, from the same derivation as the record self-play; they
+        # declare a Combat Phase's attacks together (one reply per phase in sealed mode)
+        bots = bots_for(BotRng(bot_seed(seed)), batch=True)
+        self.bots: dict[rules.Side, Bot] = {s: bots[s] for s in _SIDES}
         self.mailings: list[Mailing] = []
         self.vp: tuple[int, int] | None = None
 
@@ -170,7 +173,8 @@ class _Table:
 
 def bot_fill(draft: Draft, bot: Bot) -> list[rules.Event]:
     """Let ``bot`` (playing the draft's author) write ``draft``: standing orders first where
-    the author has none (engine/engine/strongest), then, but in a reply (which holds only
+    the author has none (engine/engine/strongest), then, in a resolution, the command that
+    resolves its batch (:func:`pbem.turn.batch_command`), then, but in a reply (which holds only
     those), the bot's commands on the draft's scratch game until the packet ends. The events
     of every command; :class:`SelfPlayError` if one is refused (a bug in the bot)."""
     side = draft.body.author
@@ -185,9 +189,14 @@ def bot_fill(draft: Draft, bot: Bot) -> list[rules.Event]:
 
     if draft.scratch.state.combat.orders(side) is None:
         push(rules.StandingOrders(side=side, advance="strongest"))
+    if draft.body.kind == "resolution":  # it resolves its batch first (protocol section 4)
+        push(batch_command(draft.scratch.state))
     if draft.body.kind != "reply":
         while not draft.ended():
-            push(bot.choose(draft.scratch))
+            cmd = bot.choose(draft.scratch)
+            if isinstance(cmd, rules.ResolveAttacks) and draft.complete():
+                break  # sealed: the batch is declared; it goes to the opponent for his reply
+            push(cmd)
     return events
 
 

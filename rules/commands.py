@@ -6,6 +6,7 @@ stores its whole path, so a log of commands replays exactly::
     {"type": "move", "unit": "2ss a", "path": ["3512", "3411", "enter_road_mode", "3410"]}
     {"type": "place", "unit": "106 i", "hex": "2109"}
     {"type": "drop", "hex": "2815"}
+    {"type": "roll"}
     {"type": "end_phase"}
 
 Path steps are hex ids (``CCRR``) to enter, or one of :data:`ROAD_MODE_STEPS` to change mode in
@@ -52,9 +53,17 @@ class Place(_Command, tag="place", frozen=True):
 
 class Drop(_Command, tag="drop", frozen=True):
     """Drop the paratroop unit on ``hex`` at the start of the German Initial Movement Phase of
-    its Game-Turn (AO-15.a); one die decides whether it survives (AO-15.b)."""
+    its Game-Turn (AO-15.a); :class:`Roll` then rolls the die that decides whether it
+    survives (AO-15.b)."""
 
     hex: str
+
+
+class Roll(_Command, tag="roll", frozen=True):
+    """Roll the die the rules call for now (``GameState.roll``): the German CRT switch at the
+    start of a Game-Turn from GT6 (AO-10.3a), or the survival of the paratroop unit after its
+    ``Drop`` (AO-15.b). A command of its own, so that by email the roll falls in a packet
+    whose dice its author could not know before his earlier decisions were signed."""
 
 
 class EndPhase(_Command, tag="end_phase", frozen=True):
@@ -121,6 +130,7 @@ Command = (
     Move
     | Place
     | Drop
+    | Roll
     | EndPhase
     | DeclareAttack
     | ResolveAttacks

@@ -36,7 +36,7 @@ from typing import Final
 
 import msgspec
 
-from rules import combat, paradrop, reinforcements, sequence, setup_rules
+from rules import combat, paradrop, reinforcements, rolls, sequence, setup_rules
 from rules.commands import (
     Advance,
     ChooseLosses,
@@ -48,6 +48,7 @@ from rules.commands import (
     Move,
     Place,
     ResolveAttacks,
+    Roll,
     StandingOrders,
     WaiveImmunity,
 )
@@ -56,10 +57,8 @@ from rules.events import (
     Event,
     RoadModeChanged,
     StandingOrdersSet,
-    UnitEliminated,
     UnitMoved,
     UnitPlaced,
-    VictoryPointsScored,
 )
 from rules.movement import trace_path
 from rules.rejection import NOT_IMPLEMENTED, RejectedError, Rejection
@@ -70,7 +69,6 @@ from rules.state import (
     DecisionKind,
     GameState,
     Orders,
-    VictoryPoints,
     initial_state,
     state_hash,
 )
@@ -104,14 +102,23 @@ def apply(
                 + (f" into {pending.hex}" if pending.hex else "")
                 + f") with {expected.__name__}",
             )
+    if isinstance(command, Roll):
+        rolled = rolls.roll(board, state, dice)
+        if isinstance(rolled, Rejection):
+            return rolled
+        return Applied(state=rolled[0], events=tuple(rolled[1]))
+    if not isinstance(command, StandingOrders):
+        due = rolls.check_due(state)
+        if due is not None:
+            return due
     if isinstance(command, Move):
         return _move(board, state, command)
     if isinstance(command, Place):
         return _place(board, state, command)
     if isinstance(command, Drop):
-        return _drop(board, state, command, dice)
+        return _drop(board, state, command)
     if isinstance(command, EndPhase):
-        r = sequence.end_phase(board, state, dice)
+        r = sequence.end_phase(board, state)
         if isinstance(r, Rejection):
             return r
         return Applied(state=r[0], events=tuple(r[1]))
@@ -251,28 +258,14 @@ def _reinforce(board: Board, state: GameState, cmd: Place) -> Applied | Rejectio
     )
 
 
-def _drop(
-    board: Board, state: GameState, cmd: Drop, dice: DiceSource | None
-) -> Applied | Rejection:
-    """The paratroop drop (AO-15.a) and its survival die (AO-15.b)."""
+def _drop(board: Board, state: GameState, cmd: Drop) -> Applied | Rejection:
+    """The paratroop drop (AO-15.a): the hex is named; ``Roll`` then rolls for survival
+    (AO-15.b, :mod:`rules.rolls`)."""
     bad = paradrop.check_drop(board, state, cmd.hex)
     if bad is not None:
         return bad
-    if dice is None:
-        return Rejection(combat.DICE_NEEDED, "the paradrop rolls a die: no dice given")
-    r = paradrop.resolve_drop(board, state, cmd.hex, dice)
-    if isinstance(r, Rejection):
-        return r
-    events: list[Event] = [r.roll]
-    s = r.state
-    if r.survived:
-        events.append(UnitPlaced(unit=r.unit.id, hex=cmd.hex, case="AO-15.b"))
-    else:
-        events.append(UnitEliminated(unit=r.unit.id, hex=cmd.hex, case="AO-15.b"))
-        v = s.vp
-        s = msgspec.structs.replace(s, vp=VictoryPoints(german=v.german, allied=v.allied + 1))
-        events.append(VictoryPointsScored(side="allied", points=1, unit=r.unit.id))
-    return Applied(state=s, events=tuple(events))
+    events: list[Event] = []
+    return Applied(state=rolls.drop_declared(state, cmd.hex, events), events=tuple(events))
 
 
 def _place(board: Board, state: GameState, cmd: Place) -> Applied | Rejection:

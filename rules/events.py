@@ -12,8 +12,8 @@ from typing import Final
 import msgspec
 
 from rules.dice import DieRoll
-from rules.hexgrid import Hexside
-from rules.state import Crt, Phase, Supply, Verdict
+from rules.hexgrid import HexId, Hexside
+from rules.state import Crt, Phase, RollPurpose, Supply, Verdict
 from rules.units import Side
 
 
@@ -140,6 +140,15 @@ class CrtSwitchRolled(_Event, tag="crt_switch_rolled", frozen=True):
     crt: Crt
 
 
+class RollRequired(_Event, tag="roll_required", frozen=True):
+    """A die the German must roll next (``Roll``): the CRT switch (AO-10.3a) or the survival of
+    the paratroop unit dropped on ``hex`` (AO-15.a, AO-15.b)."""
+
+    purpose: RollPurpose
+    case: str
+    hex: HexId | None = None
+
+
 class AttackDeclared(_Event, tag="attack_declared", frozen=True):
     attackers: tuple[str, ...]
     defenders: tuple[str, ...]
@@ -249,6 +258,7 @@ Event = (
     | DieRoll
     | InterdictionSet
     | CrtSwitchRolled
+    | RollRequired
     | AttackDeclared
     | AttackCancelled
     | ImmunityWaived

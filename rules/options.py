@@ -19,15 +19,25 @@ from rules.engine import pending_reinforcements
 from rules.hexgrid import HexId
 from rules.movement import may_move
 from rules.rejection import Rejection
-from rules.state import Attack, Board, Decision, GameState, Phase, Verdict
+from rules.state import Attack, Board, Decision, GameState, Phase, RollDue, Verdict
 from rules.units import Side
 
 Mode = Literal[
-    "setup", "reinforcement", "supply", "drop", "movement", "combat", "decision", "game_over"
+    "setup",
+    "reinforcement",
+    "supply",
+    "drop",
+    "roll",
+    "movement",
+    "combat",
+    "decision",
+    "game_over",
 ]
 """The kind of input a state waits for: a set-up step (AO-4.2a, AO-17), placing reinforcements
 (AO-14), the Supply Judgment Phase (nothing to choose, AO-12.0), the paratroop drop (AO-15.a),
-a movement phase, combat orders, a pending combat decision, or nothing (the game is over)."""
+a die the German must roll (``Roll``: the CRT switch, AO-10.3a, or the drop's survival,
+AO-15.b), a movement phase, combat orders, a pending combat decision, or nothing (the game is
+over)."""
 
 SetupKind = Literal["historical", "free"]
 
@@ -44,7 +54,8 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
 
     ``acting`` is the side that must give the next command: the side of a pending decision,
     else the phasing side (None once the game is over). ``end_phase`` is the refusal an
-    ``EndPhase`` would get now (None: it is accepted; it may still roll the CRT switch die).
+    ``EndPhase`` would get now (None: it is accepted). ``roll`` is the die due (mode
+    ``roll``).
     ``targets`` are the enemy hexes that ``attackers`` adjacent to them may attack now (alone
     or all together); multi-hex attacks are any set of them that :func:`rules.combat.check_attack`
     accepts.
@@ -60,6 +71,7 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     setup: SetupKind | None = None
     placeable: tuple[str, ...] = ()
     reinforcements: tuple[Due, ...] = ()
+    roll: RollDue | None = None
     drop_unit: str | None = None
     drop_hexes: tuple[HexId, ...] = ()
     movable: tuple[str, ...] = ()
@@ -94,6 +106,8 @@ def mode_of(board: Board, state: GameState) -> Mode:
         return "game_over"
     if state.combat.pending is not None:
         return "decision"
+    if state.roll is not None:
+        return "roll"
     if state.phase in ("setup_allied", "setup_german"):
         return "setup"
     if state.phase == "reinforcement":
@@ -133,6 +147,8 @@ def options(board: Board, state: GameState, state_hash: str) -> Options:
     if mode == "reinforcement":
         due = tuple(Due(unit=u, hexes=h) for u, h in pending_reinforcements(board, state))
         return msgspec.structs.replace(base, reinforcements=due)
+    if mode == "roll":
+        return msgspec.structs.replace(base, roll=state.roll)
     if mode == "drop":
         return msgspec.structs.replace(
             base,

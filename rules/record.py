@@ -32,9 +32,10 @@ from rules.state import GameState, Verdict, state_hash
 
 FORMAT: Final = "ardennes-record"
 VERSION: Final = 1
-RULES_VERSION: Final = "ao-1973+errata-1973-05-31/1"
+RULES_VERSION: Final = "ao-1973+errata-1973-05-31/2"
 """The rules the engine plays: The Ardennes Offensive (SPI 1973) with the errata of 31 May 1973;
-the number after the slash goes up whenever a change of the engine can change a game."""
+the number after the slash goes up whenever a change of the engine can change a game (2:
+the CRT switch and paradrop dice became ``Roll`` commands)."""
 
 MAX_RECORD_BYTES: Final = 16 << 20
 """The largest record read (a whole 18-turn game is about 0.4 MB)."""

@@ -20,7 +20,8 @@ reported as events:
 * entering a Supply Judgment Phase stores the phasing side's bridge interdiction (AO-13.1A)
   and sets its supply markers (AO-12.0; all Germans supplied on GT1, AO-4.2b); the end of the
   player-turn removes the markers (AO-4.1b) and lifts interdiction (AO-13.2C);
-* entering a Game-Turn from GT6 rolls the German CRT switch die while it is due (AO-10.3a);
+* entering a Game-Turn from GT6 leaves the German CRT switch die due (``Roll``, AO-10.3a,
+  :mod:`rules.rolls`) while he uses the Initial CRT;
 * entering the German GT1 Combat Phase fixes the AO-4.2h* obligations; ending any Combat
   Phase needs the declared attacks resolved (``rules.combat``);
 * Game-Turn 1 (AO-4.2b-g): both Initial Movement Phases are skipped, and the combat
@@ -31,11 +32,8 @@ from __future__ import annotations
 
 import msgspec
 
-from rules import combat, paradrop, reinforcements, roadmode, victory
-from rules.crt import crt_switch_roll_due, german_crt_after_roll
-from rules.dice import DiceSource
+from rules import combat, paradrop, reinforcements, roadmode, rolls, victory
 from rules.events import (
-    CrtSwitchRolled,
     DormantReactivated,
     Event,
     GameEnded,
@@ -350,17 +348,6 @@ def _enter(board: Board, state: GameState, events: list[Event]) -> GameState:
     return state
 
 
-def _crt_switch(state: GameState, roller: combat.Roller, events: list[Event]) -> GameState:
-    """AO-10.3a: from Game-Turn 6, at its beginning, the German rolls; a 1 switches to the
-    Standard CRT for good."""
-    if not crt_switch_roll_due(state.turn, state.german_crt):
-        return state
-    die = roller.roll("crt_switch")
-    crt = german_crt_after_roll(state.german_crt, die)
-    events.append(CrtSwitchRolled(turn=state.turn, die=die, crt=crt))
-    return msgspec.structs.replace(state, german_crt=crt)
-
-
 def reinforcement_end_check(board: Board, state: GameState) -> Rejection | None:
     """The Allied player may not end his Reinforcement Phase while units are due (AO-14.1A:
     they are "not voluntarily delayed"). The German may hold his back; they stay due on every
@@ -384,10 +371,13 @@ def paradrop_due(board: Board, state: GameState) -> bool:
 
 
 def end_phase_check(board: Board, state: GameState) -> Rejection | None:
-    """Why ``EndPhase`` is refused now, else None (it may still need a die: the CRT switch,
-    AO-10.3a). The checks of :func:`end_phase`, without its automatic steps."""
+    """Why ``EndPhase`` is refused now, else None. The checks of :func:`end_phase`, without
+    its automatic steps."""
     if state.phase == "game_over":
         return Rejection("AO-4.1a", f"the game ended after Game-Turn {state.turn}")
+    due = rolls.check_due(state)
+    if due is not None:
+        return due
     if state.phase == "combat":
         bad = combat.end_of_combat_check(board, state)
         if bad is not None:
@@ -408,19 +398,16 @@ def end_phase_check(board: Board, state: GameState) -> Rejection | None:
     return None
 
 
-def end_phase(
-    board: Board, state: GameState, dice: DiceSource | None = None
-) -> tuple[GameState, list[Event]] | Rejection:
+def end_phase(board: Board, state: GameState) -> tuple[GameState, list[Event]] | Rejection:
     """End the current phase and enter the next one (with its automatic steps). Entering a
-    Game-Turn from GT6 on may roll the CRT switch die (AO-10.3a): without ``dice`` that is
-    refused (case ``dice-needed``). Ending a Combat Phase needs every declared attack resolved
-    and, on Game-Turn 1, the German obligations met (AO-4.2h*); ending a set-up step, a legal
-    set-up of the deploying side (AO-17.a-c, :func:`rules.setup_rules.setup_end_check`)."""
+    Game-Turn from GT6 on may leave the CRT switch die due (AO-10.3a, ``Roll``). Ending a
+    Combat Phase needs every declared attack resolved and, on Game-Turn 1, the German
+    obligations met (AO-4.2h*); ending a set-up step, a legal set-up of the deploying side
+    (AO-17.a-c, :func:`rules.setup_rules.setup_end_check`). Never rolls a die."""
     bad = end_phase_check(board, state)
     if bad is not None:
         return bad
     events: list[Event] = []
-    roller = combat.Roller(dice, state.dice_drawn, events)
     if state.phase == "combat":
         state = msgspec.structs.replace(state, combat=combat.cleared_for_next_phase(state))
     if state.phase in ("initial_movement", "mechanized_movement"):
@@ -438,13 +425,7 @@ def end_phase(
     if phase in ("setup_german",):
         events.append(PhaseBegan(turn=turn, side=side, phase=phase))
         return state, events
-    try:
-        if new_turn and phase != "game_over":
-            state = _crt_switch(state, roller, events)
-        state = _enter(board, state, events)
-    except combat.DiceNeeded as exc:
-        return Rejection(
-            combat.DICE_NEEDED, f"ending this phase rolls a die ({exc.purpose}): no dice given"
-        )
-    state = msgspec.structs.replace(state, dice_drawn=roller.index)
+    state = _enter(board, state, events)
+    if new_turn and phase != "game_over":
+        state = rolls.switch_due(state, events)
     return state, events

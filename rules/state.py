@@ -255,6 +255,18 @@ class Delay(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     delays: int
 
 
+RollPurpose = Literal["crt_switch", "paradrop"]
+
+
+class RollDue(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A die the German must roll (``Roll``) before anything else: the CRT switch at the start
+    of a Game-Turn from GT6 (AO-10.3a), or the survival of the paratroop unit dropped on
+    ``hex`` (AO-15.b)."""
+
+    purpose: RollPurpose
+    hex: HexId | None = None
+
+
 Winner = Literal["german", "allied"]
 VerdictKind = Literal["immediate", "cumulative", "ratio"]
 
@@ -292,6 +304,8 @@ class GameState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     rest of the game (AO-14.3C)."""
     result: Verdict | None = None
     """The verdict once the game is over (AO-16.1-3); set with ``phase == "game_over"``."""
+    roll: RollDue | None = None
+    """A die due before any other command (``Roll``): the CRT switch, the paradrop."""
 
     def unit(self, unit_id: str) -> UnitState:
         """The state of unit ``unit_id``; KeyError when the state has no such unit."""

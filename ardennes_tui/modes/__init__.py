@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 import rules
-from ardennes_tui.modes.arrival import DropMode, ReinforcementMode
+from ardennes_tui.modes.arrival import DropMode, ReinforcementMode, RollMode
 from ardennes_tui.modes.base import Host, Mode, SupplyMode
 from ardennes_tui.modes.combat import CombatMode
 from ardennes_tui.modes.decision import DecisionMode
@@ -18,6 +18,7 @@ MODES: Final[dict[rules.Mode, type[Mode]]] = {
     "reinforcement": ReinforcementMode,
     "supply": SupplyMode,
     "drop": DropMode,
+    "roll": RollMode,
     "movement": MovementMode,
     "combat": CombatMode,
     "decision": DecisionMode,
@@ -41,6 +42,7 @@ __all__ = [
     "Mode",
     "MovementMode",
     "ReinforcementMode",
+    "RollMode",
     "SetupMode",
     "SupplyMode",
     "mode_for",

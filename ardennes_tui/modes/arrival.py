@@ -1,6 +1,7 @@
 """Units arriving: the Reinforcement Phase (AO-14; Tab picks the unit, its open entry hexes
-are lit, Enter places it) and the paratroop drop (AO-15; the drop hexes are lit, Enter
-drops)."""
+are lit, Enter places it), the paratroop drop (AO-15; the drop hexes are lit, Enter drops),
+and the German's own dice (Enter or r rolls: the drop's survival, AO-15.b, and the CRT switch
+at the start of a Game-Turn from GT6, AO-10.3a)."""
 
 from __future__ import annotations
 
@@ -97,7 +98,9 @@ class DropMode(Mode):
     def header(self) -> Text:
         text = Text()
         text.append("Paradrop (AO-15.a)", "bold")
-        text.append(f"\n{self.unit} drops now: Enter on a lit hex. Die 1-2: it lands (AO-15.b)\n")
+        text.append(
+            f"\n{self.unit} drops now: Enter on a lit hex, then its die: 1-2 lands (AO-15.b)\n"
+        )
         return text
 
     def hover(self, hex_id: rules.HexId) -> str:
@@ -106,7 +109,47 @@ class DropMode(Mode):
         return self.hint()
 
     def select(self) -> None:
-        """Enter: drop on the cursor hex (one die)."""
+        """Enter: drop on the cursor hex (its die is rolled next, :class:`RollMode`)."""
         r = self.host.play(rules.Drop(self.host.cursor))
         if r is not None:
             self.host.say(said_after(self.host, r))
+
+
+class RollMode(Mode):
+    """A die the German must roll before anything else (``options().roll``): the CRT switch
+    (AO-10.3a) or the survival of the paratroop unit just dropped (AO-15.b)."""
+
+    def hint(self) -> str:
+        due = self.options.roll
+        if due is not None and due.purpose == "paradrop":
+            return f"The drop on {due.hex}: Enter or r rolls for survival, 1-2 lands (AO-15.b)"
+        return "Game-Turn start: Enter or r rolls for the CRT switch, 1 switches (AO-10.3a)"
+
+    def highlight(self) -> frozenset[rules.HexId]:
+        due = self.options.roll
+        return frozenset({due.hex}) if due is not None and due.hex is not None else frozenset()
+
+    def header(self) -> Text:
+        due = self.options.roll
+        text = Text()
+        if due is not None and due.purpose == "paradrop":
+            text.append("Paradrop (AO-15.b)", "bold")
+            text.append(f"\nthe drop on {due.hex}: die 1-2 lands, 3-6 is lost\n")
+        else:
+            text.append("CRT switch (AO-10.3a)", "bold")
+            text.append("\nthe German rolls: a 1 switches to the Standard CRT for good\n")
+        return text
+
+    def select(self) -> None:
+        """Enter: roll the die."""
+        r = self.host.play(rules.Roll())
+        if r is not None:
+            self.host.say(said_after(self.host, r))
+
+    def resolve(self) -> None:
+        """r: roll the die."""
+        self.select()
+
+    def road_mode(self) -> None:
+        """r (no unit moves now): roll the die."""
+        self.select()

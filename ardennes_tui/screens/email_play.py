@@ -58,7 +58,7 @@ class EmailPlayScreen(PlayScreen):
 
     def say(self, message: str) -> None:
         """The message line; while the packet is complete it also says how to send it."""
-        if self.session.ended():
+        if self.session.complete():
             seq = self.session.draft.body.seq if self.session.draft else "?"
             message = f"{message} Packet {seq} complete: x seals and sends it (Backspace: undo)"
         self.message = message
@@ -68,6 +68,10 @@ class EmailPlayScreen(PlayScreen):
         return True
 
     def play(self, command: rules.Command) -> rules.Applied | None:
+        s = self.session
+        if isinstance(command, rules.ResolveAttacks) and s.complete() and not s.ended():
+            self.say("Sealed dice: the attacks are resolved after your opponent's reply.")
+            return None
         r = self.session.push(command)
         if isinstance(r, str):
             self.say(r[:1].upper() + r[1:])
@@ -75,6 +79,8 @@ class EmailPlayScreen(PlayScreen):
         self._changed()
         if self.session.ended():
             self.say("The turn passes to your opponent.")
+        elif self.session.complete():
+            self.say("Attacks declared (a declares more; sealed dice: no roll before the reply).")
         return r
 
     def reload(self, said: str = "") -> None:
@@ -98,6 +104,8 @@ class EmailPlayScreen(PlayScreen):
         kind = s.kind
         if kind == "reply":
             return "Your reply is due: x gives your standing orders and sends it"
+        if kind == "resolution" and s.game.state.roll is not None:
+            return f"Your opponent replied. {self.mode.hint()}"
         if kind == "resolution":
             return f"Your opponent replied: resolve the attacks (r). {self.mode.hint()}"
         return f"Your move (packet {s.draft.body.seq}). {self.mode.hint()}"
@@ -162,7 +170,7 @@ class EmailPlayScreen(PlayScreen):
         if s.kind == "reply":
             self._reply_dialog()
             return
-        if not s.ended():
+        if not s.complete():
             self.say(
                 f"Packet {s.draft.body.seq} is not complete: play on until the turn passes "
                 "to your opponent"

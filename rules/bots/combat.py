@@ -1,5 +1,7 @@
-"""Combat Phase: which attacks the bots declare, one at a time, each checked with
-:func:`rules.apply` before it is given; ``ResolveAttacks`` once one is declared.
+"""Combat Phase: which attacks the bots declare, each checked with :func:`rules.apply` before
+it is given; ``ResolveAttacks`` once one is declared, or (``batch``) once no other attack is
+worth declaring: every attack of the batch is then resolved together (an email game in sealed
+mode then costs one reply and one resolution per Combat Phase, not per attack).
 
 * Game-Turn 1, German (AO-4.2h*): every American unit still to be attacked and every German
   unit that still has to attack, single-hex first, then multi-hex round one German unit.
@@ -91,11 +93,19 @@ def min_odds(f: Fields, board: Board, state: GameState, target: HexId) -> str:
     return GERMAN_ODDS_GOOD_TERRAIN if good else GERMAN_ODDS
 
 
-def attack(ctx: Context, game: Game) -> Command | None:
-    """The next attack to declare, ``ResolveAttacks`` once one is declared, or None."""
+def attack(ctx: Context, game: Game, batch: bool = False) -> Command | None:
+    """The next attack to declare, ``ResolveAttacks`` once one is declared (``batch``: once
+    no other is found), or None."""
     board, state = game.board, game.state
-    if state.combat.declared:
+    if state.combat.declared and not batch:
         return ResolveAttacks()
+    cmd = _next_attack(ctx, board, state)
+    if cmd is None and state.combat.declared:
+        return ResolveAttacks()
+    return cmd
+
+
+def _next_attack(ctx: Context, board: Board, state: GameState) -> Command | None:
     if state.turn == 1 and ctx.side == "german" and state.combat.obliged:
         cmd = _gt1(ctx, board, state)
         if cmd is not None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from rules import Command, EndPhase, Game, Side
+from rules import Command, EndPhase, Game, Roll, Side
 from rules.bots.combat import attack
 from rules.bots.context import Context
 from rules.bots.decisions import decide
@@ -31,11 +31,14 @@ VERSION: Final = "3"
 class HeuristicBot:
     """A heuristic player of one side. ``rng`` breaks ties among equally scored choices."""
 
-    def __init__(self, side: Side, rng: BotRng) -> None:
+    def __init__(self, side: Side, rng: BotRng, batch: bool = False) -> None:
         self.name: str = NAME
         self.version: str = VERSION
         self.side: Side = side
         self.rng = rng
+        self.batch = batch
+        """Declare every attack of a Combat Phase before resolving them together (email games
+        in sealed mode: one reply per batch), instead of resolving each as it is declared."""
         self.ctx = Context(side, rng)
 
     def choose(self, game: Game) -> Command:
@@ -45,6 +48,8 @@ class HeuristicBot:
         d = state.combat.pending
         if d is not None:
             return decide(self.ctx, board, state, d)
+        if state.roll is not None:  # the CRT switch or the paradrop's survival: nothing to choose
+            return Roll()
         self.ctx.start_phase(board, state)
         phase = state.phase
         if phase == "reinforcement":
@@ -52,17 +57,18 @@ class HeuristicBot:
         if phase in ("initial_movement", "mechanized_movement"):
             return drop(self.ctx, game) or move(self.ctx, game) or EndPhase()
         if phase == "combat":
-            return attack(self.ctx, game) or EndPhase()
+            return attack(self.ctx, game, self.batch) or EndPhase()
         if phase in ("setup_allied", "setup_german"):
             return setup_command(self.ctx, game) or EndPhase()
         return EndPhase()  # supply judgment
 
 
-def bots_for(rng: BotRng) -> dict[Side, Bot]:
-    """One bot per side, each with its own stream derived from ``rng``."""
+def bots_for(rng: BotRng, batch: bool = False) -> dict[Side, Bot]:
+    """One bot per side, each with its own stream derived from ``rng`` (``batch``: see
+    :attr:`HeuristicBot.batch`)."""
     return {
-        "german": HeuristicBot("german", rng.derive("german")),
-        "allied": HeuristicBot("allied", rng.derive("allied")),
+        "german": HeuristicBot("german", rng.derive("german"), batch),
+        "allied": HeuristicBot("allied", rng.derive("allied"), batch),
     }
 
 

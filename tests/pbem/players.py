@@ -13,6 +13,7 @@ import scenarios
 from pbem import protocol
 from pbem.identity import KeyIdentity, verify
 from pbem.packets import DiceMode, Packet
+from pbem.turn import batch_command
 from rules.bots import BotRng, bots_for
 
 
@@ -60,8 +61,12 @@ def bot_packet(g: protocol.EmailGame, keys: dict, bots: dict) -> Packet:
         return d.seal(verify)
     if rules.acting_side(d.scratch.state) == side and d.scratch.state.combat.orders(side) is None:
         d.push(rules.StandingOrders(side=side, advance="strongest"))
+    if kind == "resolution":  # a resolution resolves its batch first
+        assert not isinstance(d.push(batch_command(d.scratch.state)), str)
     while not d.ended():
         cmd = bots[side].choose(d.scratch)
+        if isinstance(cmd, rules.ResolveAttacks) and d.complete():
+            break  # sealed: the declared batch goes to the opponent
         r = d.push(cmd)
         assert not isinstance(r, str), (cmd, r)
     return d.seal(verify)
@@ -74,7 +79,7 @@ def play(
     through ``receive`` on the other side's copy too."""
     g, sent, keys = start(mode, scenario)
     other, _, _ = start(mode, scenario)
-    bots = bots_for(BotRng(b"pbem-test"))
+    bots = bots_for(BotRng(b"pbem-test"), batch=True)
     while g.game is not None and g.game.state.turn <= turns and g.expects() is not None:
         p = bot_packet(g, keys, bots)
         other.receive(p, verify)

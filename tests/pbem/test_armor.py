@@ -5,6 +5,7 @@ result, never another exception"."""
 from __future__ import annotations
 
 import base64
+import hashlib
 import re
 import zlib
 from collections.abc import Iterable, Mapping
@@ -14,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pbem import armor as armor_module
+from pbem import zdict
 from pbem.armor import BEGIN, END, LINE_WIDTH, Armored, ArmorError, dearmor_all
 
 
@@ -458,7 +460,7 @@ def test_fuzz_mutated_armour(mutations: list[tuple[str, int, int, str]]) -> None
 def test_packets_are_deflated_when_it_pays() -> None:
     text = armor(PAYLOAD * 4, HEADERS, compress=True)
     lines = text.splitlines()
-    assert lines[7] == "Encoding: deflate" and lines[8] == ""
+    assert lines[7] == "Encoding: deflate+dict1" and lines[8] == ""
     assert len(text) < len(armor(PAYLOAD * 4, HEADERS))
     block = one(text)
     assert block.payload == PAYLOAD * 4 and dict(block.headers) == HEADERS
@@ -467,9 +469,9 @@ def test_packets_are_deflated_when_it_pays() -> None:
     assert "Encoding" not in armor(zlib.compress(noise), HEADERS, compress=True)
 
 
-def _deflated(body: bytes) -> str:
-    """A block whose payload is ``body`` with the deflate header, checksum and all."""
-    head = {**HEADERS, "Encoding": "deflate"}
+def _deflated(body: bytes, encoding: str = "deflate") -> str:
+    """A block whose payload is ``body`` with the ``encoding`` header, checksum and all."""
+    head = {**HEADERS, "Encoding": encoding}
     b64 = base64.b64encode(body).decode()
     lines = [BEGIN, *(f"{k}: {v}" for k, v in head.items()), ""]
     lines += [b64[i : i + 76] for i in range(0, len(b64), 76)]
@@ -492,3 +494,40 @@ def test_a_damaged_or_trailing_deflate_stream_is_refused() -> None:
         dearmor_all(_deflated(good + b"extra"))
     with pytest.raises(ArmorError, match="Encoding header is the armour's own"):
         armor_module.armor(b"x", {**HEADERS, "Encoding": "deflate"})
+
+
+def test_the_preset_dictionary_is_pinned_and_pays() -> None:
+    """``deflate+dict1`` is zlib with one fixed preset dictionary: its hash never changes (a
+    changed dictionary would misread every block written before), and it makes a packet
+    smaller than plain deflate."""
+    assert hashlib.sha256(zdict.DICTIONARY).hexdigest() == zdict.SHA256
+    assert zdict.SHA256 == "94dc911ace54862aabb5b15a232b926c6ea34c7c78448140d424125fb7ab1d3e"
+    packet = (
+        b'{"body":{"format":"ardennes-packet","version":2,"rules":"ao-1973+errata-1973-05-31/2",'
+        b'"game":"0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f","seq":9,"prev":"' + b"ab" * 32 + b'",'
+        b'"author":"german","kind":"orders","turn":3,"phase":"initial_movement","commands":['
+        b'{"command":{"type":"move","unit":"de-2-a","path":["3411","3410"]},"hash":"'
+        + b"cd" * 16
+        + b'"}]},"signature":"U1NIU0lHAAAAAQAAADMAAAALc3NoLWVkMjU1MTkAAAAg"}'
+    )
+    with_dict = armor_module.armor(packet, HEADERS)
+    assert "Encoding: deflate+dict1" in with_dict
+    plain = len(zlib.compress(packet, 9))
+    z = zlib.compressobj(9, zdict=zdict.DICTIONARY)
+    assert len(z.compress(packet) + z.flush()) < plain * 3 // 4
+    assert one(with_dict).payload == packet
+
+
+def test_plain_deflate_blocks_are_still_read_and_the_two_are_not_confused() -> None:
+    """Blocks written before the dictionary (``Encoding: deflate``) still read; a stream
+    deflated with the dictionary under the plain header is damage, and the reverse too."""
+    assert one(_deflated(zlib.compress(PAYLOAD, 9))).payload == PAYLOAD
+    z = zlib.compressobj(9, zdict=zdict.DICTIONARY)
+    with_dict = z.compress(PAYLOAD) + z.flush()
+    assert one(_deflated(with_dict, "deflate+dict1")).payload == PAYLOAD
+    with pytest.raises(ArmorError, match="deflated payload is damaged"):
+        dearmor_all(_deflated(with_dict))
+    with pytest.raises(ArmorError, match="deflated payload is damaged"):
+        dearmor_all(_deflated(zlib.compress(PAYLOAD, 9), "deflate+dict1"))
+    with pytest.raises(ArmorError, match=r"unknown Encoding 'deflate\+dict2'"):
+        dearmor_all(_deflated(with_dict, "deflate+dict2"))

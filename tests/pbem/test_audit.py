@@ -310,45 +310,61 @@ def test_the_first_combat_roll_recomputed_from_the_packets() -> None:
     assert row.effect == f"{row.event.column} on the {row.event.table} CRT: {row.event.result}"
 
 
-def test_the_paradrop_and_the_crt_switch_are_free_rolls_recomputed_by_hand() -> None:
+def test_the_paradrop_and_the_crt_switch_are_sealed_and_recomputed_by_hand() -> None:
+    """Neither die can be known to the German before the decisions it could influence are
+    signed (protocol section 4): the drop is a batch (hex in his orders, die after the Allied
+    reply), the CRT switch opens the German's orders with a link he reveals there and the hash
+    of the Allied packet before it."""
     _, sent = game("sealed")
     rows = [r for r in audited("sealed").rolls if r.kind in ("paradrop", "crt_switch")]
-    assert [r.kind for r in rows] == ["paradrop", "crt_switch", "crt_switch"]
-    # a CRT switch rolled in a packet that resolves a batch takes that batch's seed (the
-    # known limit of docs/pbem-protocol.md section 9); the others are free rolls
-    free = [r for r in rows if r.derivation == "free"]
-    assert len(free) >= 2 and all(r.derivation in ("free", "batch") for r in rows)
-    for r in free:
-        assert r.packet is not None and r.author is not None
-        p = sent[r.packet]
-        me = _published_before(sent, r.author, r.packet)
-        them = _published_before(sent, rules.other_side(r.author), r.packet)
-        seed = chain.free_seed(bytes.fromhex(GAME_ID), r.packet, me, them)
-        assert r.derivation == "free" and r.seed == seed.hex()
-        assert r.value == rules.SeededDice(seed).d6(r.index)
-        assert (r.author_link, r.other_link) == (me.hex()[:12], them.hex()[:12])
-        published = {
-            bytes.fromhex(v): q.body.seq
-            for q in sent
-            for v in (q.body.commitment, q.body.reveal)
-            if v is not None
-        }
-        assert r.author_from == r.all_from == max(published[me], published[them])
-        assert r.of == "german" and p.body.kind == "orders"
+    # (the game stops at the start of GT7, before the German's GT7 orders and their roll)
+    assert [r.kind for r in rows] == ["paradrop", "crt_switch"]
     drop, *switches = rows
+    # the drop: its hex named in the German's orders packet, the die in his resolution
+    assert drop.packet is not None
+    res, reply, orders = sent[drop.packet], sent[drop.packet - 1], sent[drop.packet - 2]
+    assert (orders.body.kind, reply.body.kind, res.body.kind) == ("orders", "reply", "resolution")
+    assert isinstance(orders.body.commands[-1].command, rules.Drop)  # the orders end there
+    assert isinstance(res.body.commands[0].command, rules.Roll)  # the resolution opens with it
+    seed = chain.batch_seed(
+        bytes.fromhex(GAME_ID),
+        drop.batch,
+        bytes.fromhex(res.body.reveal or ""),
+        bytes.fromhex(reply.body.reveal or ""),
+        bytes.fromhex(packets.packet_hash(reply)),
+    )
+    assert drop.derivation == "batch" and drop.seed == seed.hex()
+    assert drop.value == rules.SeededDice(seed).d6(drop.index)
+    assert (drop.author_from, drop.all_from) == (drop.packet - 1, drop.packet)
     assert (drop.turn, drop.phase, drop.author) == (2, "initial_movement", "german")
     assert drop.effect.startswith("de-vdh ")
-    assert drop.packet is not None
-    hexes = [
-        s.command.hex for s in sent[drop.packet].body.commands if isinstance(s.command, rules.Drop)
-    ]
+    hexes = [s.command.hex for s in orders.body.commands if isinstance(s.command, rules.Drop)]
     assert len(hexes) == 1 and drop.effect.endswith(
         (f"lands in {hexes[0]}", f"eliminated in {hexes[0]}")
     )
     assert ("lands" in drop.effect) == (drop.value in (1, 2))  # AO-15.b
-    assert [(r.turn, r.phase) for r in switches] == [(6, "reinforcement"), (7, "reinforcement")]
+    # the CRT switch: the first command of the German's orders, after the Allied packet
+    assert [(r.turn, r.phase) for r in switches] == [(6, "reinforcement")]
     for r in switches:
-        assert r.author == "allied"  # his last Mechanized Movement ends the Game-Turn
+        assert r.packet is not None
+        p, prev = sent[r.packet], sent[r.packet - 1]
+        assert (r.author, p.body.kind, prev.body.author) == ("german", "orders", "allied")
+        assert isinstance(p.body.commands[0].command, rules.Roll)
+        them = _published_before(sent, "allied", r.packet)
+        seed = chain.switch_seed(
+            bytes.fromhex(GAME_ID),
+            r.packet,
+            bytes.fromhex(p.body.reveal or ""),
+            them,
+            bytes.fromhex(packets.packet_hash(prev)),
+        )
+        assert r.derivation == "switch" and r.seed == seed.hex()
+        assert r.value == rules.SeededDice(seed).d6(r.index)
+        assert r.reply == packets.packet_hash(prev)[:12]
+        assert (r.author_from, r.all_from) == (r.packet - 1, r.packet)
+        assert r.known == (
+            f"nobody before packet {r.packet - 1}; the German from it, both from packet {r.packet}"
+        )
         assert isinstance(r.event, rules.CrtSwitchRolled) and r.event.die == r.value
         assert r.effect.endswith(f"the {r.event.crt} CRT")
         assert ("switches" in r.effect) == (r.value == 1)  # AO-10.3a

@@ -56,8 +56,12 @@ def test_seeds_bind_every_input() -> None:
     ]
     assert all(s != base for s in changed)
     assert len({*changed, base}) == 5
+    switch = chain.switch_seed(GAME, 1, x, y, h)
+    assert switch != chain.switch_seed(GAME, 1, x, y, x)  # the previous packet's hash counts
+    assert switch != chain.switch_seed(GAME, 2, x, y, h)
+    assert switch != chain.switch_seed(GAME, 1, y, x, h)
     # the three kinds of seed never coincide for the same inputs (domain separation)
-    assert len({base, chain.free_seed(GAME, 1, x, y), chain.open_seed(GAME, 1, x, y)}) == 3
+    assert len({base, switch, chain.open_seed(GAME, 1, x, y)}) == 3
     with pytest.raises(chain.ChainError, match="the reply hash must be 32 bytes"):
         chain.batch_seed(GAME, 1, x, y, b"")
 

@@ -52,6 +52,8 @@ def bot_commands(service: Service, game_id: str, me: KeyIdentity, bots: dict) ->
     out = []
     while not d.ended():
         cmd = bots[side].choose(d.scratch)
+        if isinstance(cmd, rules.ResolveAttacks) and d.complete():
+            break  # sealed: the declared batch goes to the opponent for his reply
         r = d.push(cmd)
         assert not isinstance(r, str), (cmd, r)
         out.append(cmd)
@@ -305,7 +307,7 @@ def test_a_false_state_hash_is_refused_and_kept(sealed: Match, tmp_path: Path) -
     svc = receiver(sealed, tmp_path, 2)
     p = sealed.sent[2]
     steps = list(p.body.commands)
-    steps[0] = Step(command=steps[0].command, hash="0" * 64)
+    steps[0] = Step(command=steps[0].command, hash="0" * 32)
     bad = resign(p, _author_key(sealed, p), commands=tuple(steps))
     tag = rules.record.tag(steps[0].command)
     refused(svc, sealed.game_id, armor_packets([bad]), f"packet 2, command 0 ({tag}): state hash")
@@ -419,7 +421,7 @@ def test_draft_and_seal(tmp_path: Path) -> None:
     bots = bots_for(BotRng(b"seal"))
     assert not isinstance(d.push(rules.StandingOrders(side="allied", advance="strongest")), str)
     while not d.ended():
-        assert not isinstance(d.push(bots["allied"].choose(d.scratch)), str)
+        assert not isinstance(d.push(bots["allied"].choose(d.scratch)), str)  # no attacks yet
     assert joe.store.count(gid) == 2  # a draft stores nothing
     sent = joe.seal(gid, d)
     assert [b.headers["Seq"] for b in armor.dearmor_all(sent.text)] == ["1", "2"]

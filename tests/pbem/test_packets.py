@@ -54,7 +54,7 @@ def orders(**kw: object) -> Body:
         "mode": None,
         "key": None,
         "commitment": None,
-        "commands": (Step(command=rules.EndPhase(), hash=HASH),),
+        "commands": (Step(command=rules.EndPhase(), hash=HASH[:32]),),
     }
     base.update(kw)
     return invitation(**base)
@@ -75,14 +75,14 @@ def test_round_trip_and_hash() -> None:
 def test_canonical_bytes_are_fixed() -> None:
     body = orders()
     assert packets.canonical_bytes(body) == (
-        b'{"format":"ardennes-packet","version":1,"rules":"'
+        b'{"format":"ardennes-packet","version":2,"rules":"'
         + rules.record.RULES_VERSION.encode()
         + b'","game":"'
         + GAME.encode()
         + b'","seq":2,"prev":"'
         + HASH.encode()
         + b'","author":"german","kind":"orders","turn":1,"phase":"setup_allied",'
-        b'"commands":[{"command":{"type":"end_phase"},"hash":"' + HASH.encode() + b'"}]}'
+        b'"commands":[{"command":{"type":"end_phase"},"hash":"' + HASH[:32].encode() + b'"}]}'
     )
 
 
@@ -95,7 +95,8 @@ def test_the_hash_binds_the_signature() -> None:
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        (lambda: invitation(format="other"), "is not ardennes-packet 1"),
+        (lambda: invitation(format="other"), "is not ardennes-packet 2"),
+        (lambda: invitation(version=1), "version 1 is not ardennes-packet 2"),
         (lambda: invitation(game="XYZ"), "game id is not 32 lowercase hex"),
         (lambda: invitation(seq=-1, prev=""), "negative"),
         (lambda: invitation(prev=HASH), "prev must be empty for the first"),
@@ -110,6 +111,10 @@ def test_the_hash_binds_the_signature() -> None:
         (lambda: orders(accept=True), "accept answers a draw offer"),
         (lambda: orders(comment="x" * 501), "the comment is over 500 characters"),
         (lambda: orders(commands=(Step(rules.EndPhase(), "00"),)), "command 0: the hash"),
+        (
+            lambda: orders(commands=(Step(rules.EndPhase(), HASH),)),
+            "command 0: the hash is not 32 hex digits",
+        ),
     ],
 )
 def test_bad_bodies_are_refused(body: object, message: str) -> None:

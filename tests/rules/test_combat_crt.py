@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from rules.commands import EndPhase
+from rules.commands import EndPhase, Roll
 from rules.crt import (
     ODDS_COLUMNS,
     Result,
@@ -15,6 +15,7 @@ from rules.crt import (
     resolve,
 )
 from rules.odds import odds_column
+from rules.state import RollDue
 from tests.enginekit import LINE8, board, ok, position, unit
 
 # Copied by hand from "[10.0] ARDENNES COMBAT RESULTS TABLE" of the rules text: (column, die).
@@ -123,7 +124,14 @@ def test_switch_roll_from_game_turn_six_until_a_one() -> None:
 def test_the_switch_roll_goes_on_each_turn_until_a_one() -> None:
     b = board(LINE8, [unit("g"), unit("a", "allied", strength=4)])
     s = position({"g": "0101", "a": "0801"}, turn=6, side="allied", phase="mechanized_movement")
-    r = ok(b, s, EndPhase(), [4])  # GT7 begins: still Initial, rolled again
-    assert (r.state.turn, r.state.german_crt, r.state.dice_drawn) == (7, "initial", 1)
-    r2 = ok(b, s, EndPhase(), [1])
+    gt7 = ok(b, s, EndPhase()).state  # GT7 begins: still Initial, the die is due again
+    assert gt7.roll == RollDue(purpose="crt_switch")
+    r = ok(b, gt7, Roll(), [4])
+    assert (r.state.turn, r.state.german_crt, r.state.dice_drawn, r.state.roll) == (
+        7,
+        "initial",
+        1,
+        None,
+    )
+    r2 = ok(b, gt7, Roll(), [1])
     assert r2.state.german_crt == "standard"

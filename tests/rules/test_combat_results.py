@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from rules.commands import Advance, ChooseLosses, EndPhase, StandingOrders
+from rules.commands import Advance, ChooseLosses, EndPhase, Move, Roll, StandingOrders
 from rules.engine import apply, pending_decision
-from rules.events import CrtSwitchRolled, UnitEliminated, VictoryPointsScored
+from rules.events import CrtSwitchRolled, RollRequired, UnitEliminated, VictoryPointsScored
 from rules.rejection import Rejection
-from rules.state import GameState, UnitState, VictoryPoints
+from rules.state import GameState, RollDue, UnitState, VictoryPoints
 from tests.enginekit import (
     LINE8,
     board,
@@ -94,18 +94,29 @@ def test_de_eliminates_every_defender_one_vp_each() -> None:
 def test_the_german_crt_switch_roll_from_game_turn_six() -> None:
     b = board(LINE, [unit("g"), unit("a", "allied")])
     s = position({"g": "0101", "a": "0701"}, turn=5, side="allied", phase="mechanized_movement")
-    no_dice = apply(b, s, EndPhase())
+    # entering GT6 rolls nothing: the die is due, and nothing but Roll is accepted
+    due = ok(b, s, EndPhase())
+    assert (due.state.turn, due.state.dice_drawn) == (6, 0)
+    assert due.state.roll == RollDue(purpose="crt_switch")
+    assert RollRequired(purpose="crt_switch", case="AO-10.3a") in due.events
+    assert refused(b, due.state, EndPhase()) == "AO-10.3a"
+    assert refused(b, due.state, Move(unit="g", path=("0201",))) == "AO-10.3a"
+    no_dice = apply(b, due.state, Roll())
     assert isinstance(no_dice, Rejection) and no_dice.case == "dice-needed"
-    r = ok(b, s, EndPhase(), [3])
+    r = ok(b, due.state, Roll(), [3])
     assert (r.state.turn, r.state.german_crt, r.state.dice_drawn) == (6, "initial", 1)
     assert CrtSwitchRolled(turn=6, die=3, crt="initial") in r.events
-    r1 = ok(b, s, EndPhase(), [1])
+    assert refused(b, r.state, Roll()) == "AO-4.1"  # rolled once per Game-Turn
+    r1 = ok(b, due.state, Roll(), [1])
     assert r1.state.german_crt == "standard"
     # GT5 has no roll; once standard, no more rolls
     s4 = position({"g": "0101", "a": "0701"}, turn=4, side="allied", phase="mechanized_movement")
-    assert ok(b, s4, EndPhase()).state.dice_drawn == 0
+    gt5 = ok(b, s4, EndPhase()).state
+    assert (gt5.dice_drawn, gt5.roll) == (0, None)
+    assert refused(b, gt5, Roll()) == "AO-4.1"
     s7 = msgspec_replace(r1.state, turn=7, side="allied", phase="mechanized_movement")
-    assert ok(b, s7, EndPhase()).state.german_crt == "standard"
+    gt8 = ok(b, s7, EndPhase()).state
+    assert (gt8.german_crt, gt8.roll) == ("standard", None)
 
 
 def msgspec_replace(s: GameState, **kw: object) -> GameState:

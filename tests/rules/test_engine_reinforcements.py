@@ -11,7 +11,7 @@ import pytest
 
 from rules import position
 from rules import reinforcements as rf
-from rules.commands import Drop, EndPhase, Move, Place
+from rules.commands import Drop, EndPhase, Move, Place, Roll
 from rules.dice import ScriptedDice, SeededDice
 from rules.engine import (
     Applied,
@@ -31,7 +31,7 @@ from rules.events import (
 )
 from rules.movement import legal_moves
 from rules.rejection import Rejection
-from rules.state import Board, GameState, UnitState, VictoryPoints, state_hash
+from rules.state import Board, GameState, RollDue, UnitState, VictoryPoints, state_hash
 from rules.victory import game_result
 from tests.enginekit import (
     ended,
@@ -70,7 +70,9 @@ def drive(
             for uid, hexes in pending_reinforcements(b, s):
                 cmds.append(Place(unit=uid, hex=hexes[0]))
         elif drop_required(b, s):
-            cmds.append(Drop(hex=drop_hexes(b, s)[0]))
+            cmds += [Drop(hex=drop_hexes(b, s)[0]), Roll()]
+        if s.roll is not None:
+            cmds.insert(0, Roll())
         cmds.append(EndPhase())
         for c in cmds:
             if s.phase == "combat" and s.turn == 1 and s.side == "german":
@@ -283,23 +285,32 @@ def test_gt2_drop_is_mandatory_and_resolved_by_the_die() -> None:
     some = next(u.id for u in s.units if u.in_play and b.defs[u.id].side == "german")
     refused(apply(b, s, Move(unit=some, path=("enter_road_mode",))), "AO-15.a")
     assert legal_moves(b, s, some) == {}
-    refused(apply(b, s, Drop(hex=hexes[0])), "dice-needed")
     allied_hex = next(u.hex for u in s.units if u.in_play and b.defs[u.id].side == "allied")
     assert allied_hex is not None
-    refused(apply(b, s, Drop(hex=allied_hex), ScriptedDice([1], start=s.dice_drawn)), "AO-15.a")
+    refused(apply(b, s, Drop(hex=allied_hex)), "AO-15.a")
+    refused(apply(b, s, Roll()), "AO-4.1")  # no die is due before the hex is named
+    # the hex first, no die yet (AO-15.a): then nothing but the roll (AO-15.b)
+    named = ok(apply(b, s, Drop(hex=hexes[0])))
+    assert named.state.roll == RollDue(purpose="paradrop", hex=hexes[0])
+    assert named.state.dice_drawn == s.dice_drawn
+    assert named.state.unit("de-vdh").status == "not_arrived"
+    refused(apply(b, named.state, EndPhase()), "AO-15.b")
+    refused(apply(b, named.state, Drop(hex=hexes[1])), "AO-15.b")
+    refused(apply(b, named.state, Move(unit=some, path=("enter_road_mode",))), "AO-15.b")
+    refused(apply(b, named.state, Roll()), "dice-needed")
     # a 2 survives: placed, supplied, and the phase goes on
-    a = ok(apply(b, s, Drop(hex=hexes[0]), ScriptedDice([2], start=s.dice_drawn)))
+    a = ok(apply(b, named.state, Roll(), ScriptedDice([2], start=s.dice_drawn)))
     assert [type(e).__name__ for e in a.events] == ["DieRoll", "UnitPlaced"]
+    assert a.state.roll is None
     row = a.state.unit("de-vdh")
     assert (row.hex, row.status, row.supply) == (hexes[0], "on_map", "supplied")
     assert a.state.dice_drawn == s.dice_drawn + 1
     assert not drop_required(b, a.state)
     ok(apply(b, a.state, EndPhase()))
-    refused(
-        apply(b, a.state, Drop(hex=hexes[1]), ScriptedDice([2], start=s.dice_drawn + 1)), "AO-15.a"
-    )
+    refused(apply(b, a.state, Drop(hex=hexes[1])), "AO-15.a")
+    refused(apply(b, a.state, Roll(), ScriptedDice([2], start=s.dice_drawn + 1)), "AO-4.1")
     # a 3 eliminates it: 1 VP to the Allies (AO-16.A)
-    d = ok(apply(b, s, Drop(hex=hexes[0]), ScriptedDice([3], start=s.dice_drawn)))
+    d = ok(apply(b, named.state, Roll(), ScriptedDice([3], start=s.dice_drawn)))
     assert any(isinstance(e, UnitEliminated) and e.case == "AO-15.b" for e in d.events)
     assert d.state.unit("de-vdh").status == "eliminated"
     assert d.state.vp.allied == s.vp.allied + 1

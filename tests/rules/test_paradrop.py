@@ -15,7 +15,7 @@ import pytest
 from rules import paradrop
 from rules import paradrop as pd
 from rules.combat import defender_supply
-from rules.commands import Drop, EndPhase, Move
+from rules.commands import Drop, EndPhase, Move, Roll
 from rules.dice import DieRoll, ScriptedDice
 from rules.engine import Applied, apply, drop_hexes, drop_required
 from rules.events import UnitEliminated, VictoryPointsScored
@@ -227,6 +227,16 @@ def test_von_der_heydte_does_not_land_in_a_road_column() -> None:
     assert paradrop.check_drop(RING, allied, "0803") is None
 
 
+def dropped(s: GameState, hex_id: str, dice: ScriptedDice) -> Applied:
+    """``Drop(hex_id)`` (no die) then ``Roll`` (the survival die, AO-15.b): the roll's
+    result."""
+    named = apply(RING, s, Drop(hex=hex_id))
+    assert isinstance(named, Applied) and named.state.dice_drawn == s.dice_drawn, named
+    rolled = apply(RING, named.state, Roll(), dice)
+    assert isinstance(rolled, Applied), rolled
+    return rolled
+
+
 @pytest.mark.audit
 @pytest.mark.rule("AO-15.a")
 def test_the_drop_comes_first_once_and_only_in_its_phase() -> None:
@@ -242,8 +252,8 @@ def test_the_drop_comes_first_once_and_only_in_its_phase() -> None:
     assert refused(RING, early, Drop(hex="0503")) == "AO-15.a"
     allied = with_phase(ring_state({"ga": "0303"}), "initial_movement")
     assert refused(RING, allied, Drop(hex="0503")) == "AO-15.a"
-    a = apply(RING, s, Drop(hex="0503"), dice)
-    assert isinstance(a, Applied) and a.state.unit("vdh").hex == "0503"
+    a = dropped(s, "0503", dice)
+    assert a.state.unit("vdh").hex == "0503"
     # once: a second drop is refused; other moves go on
     assert refused(RING, a.state, Drop(hex="0403")) == "AO-15.a"
     ok(RING, a.state, Move(unit="ga", path=("0302",)))
@@ -270,8 +280,7 @@ def test_a_surviving_drop_is_supplied_for_its_player_turn_then_traced_like_any_u
     from the German exit 0803, von der Heydte is isolated as soon as he is traced."""
     s = drop_state(dict(CUT_OFF))
     assert paradrop.check_drop(RING, s, "0404") is None
-    a = apply(RING, s, Drop(hex="0404"), ScriptedDice([1], start=s.dice_drawn))
-    assert isinstance(a, Applied)
+    a = dropped(s, "0404", ScriptedDice([1], start=s.dice_drawn))
     row = a.state.unit("vdh")
     assert (row.status, row.supply, row.road_mode, row.moved) == (
         "on_map",
@@ -304,8 +313,7 @@ def test_a_failed_drop_is_one_allied_vp_now_and_at_the_tabulation() -> None:
     """AO-15.b: "a 'one' or a 'two' and the unit survives" - a 3 destroys it; AO-16.A: "When a
     unit is destroyed, it is recorded as one Victory Point for the Enemy Player"."""
     s = drop_state({"ga": "0303", "gb": "0503", "gm": "0703", "ax": "0202"})
-    a = apply(RING, s, Drop(hex="0404"), ScriptedDice([3], start=s.dice_drawn))
-    assert isinstance(a, Applied)
+    a = dropped(s, "0404", ScriptedDice([3], start=s.dice_drawn))
     assert [type(e) for e in a.events] == [DieRoll, UnitEliminated, VictoryPointsScored]
     assert a.state.unit("vdh").status == "eliminated"
     assert a.state.vp == VictoryPoints(german=0, allied=1)

@@ -20,7 +20,7 @@ import msgspec
 import pytest
 
 from rules import reinforcements as rf
-from rules.commands import EndPhase, Move, Place
+from rules.commands import EndPhase, Move, Place, Roll
 from rules.dice import ScriptedDice
 from rules.engine import Applied, apply
 from rules.gamemap import ALLIED_SECTIONS, GameMap
@@ -624,10 +624,12 @@ def test_a_west_bank_release_by_the_running_vp_is_for_good() -> None:
     to 25 in GT6 (w1 may cross then); the GT6 tabulation, the exits lost, shows 2."""
     s = ring_state({"w1": "0303", "ga": "0705"}, turn=6, vp=VictoryPoints(german=25, allied=0))
     ok(RING, with_phase(s, "initial_movement"), Move(unit="w1", path=("0403",)))
-    r = apply(RING, with_phase(s, "mechanized_movement"), EndPhase(), ScriptedDice([6], start=0))
+    r = apply(RING, with_phase(s, "mechanized_movement"), EndPhase())
     assert isinstance(r, Applied)
     assert r.state.vp.german == 2  # ax and ai lost
-    gt7 = with_phase(r.state, "initial_movement", turn=7, side="allied")
+    rolled = apply(RING, r.state, Roll(), ScriptedDice([6], start=0))  # the GT7 CRT switch
+    assert isinstance(rolled, Applied)
+    gt7 = with_phase(rolled.state, "initial_movement", turn=7, side="allied")
     ok(RING, gt7, Move(unit="w1", path=("0403",)))
 
 

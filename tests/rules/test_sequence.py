@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules import sequence
-from rules.commands import EndPhase, Move, Place
+from rules.commands import EndPhase, Move, Place, Roll
 from rules.dice import SeededDice
 from rules.engine import Applied, apply
 from rules.events import PhaseBegan, PhaseSkipped, SupplyChanged
@@ -25,7 +25,11 @@ def _board() -> Board:
 def _walk(b: Board, s: GameState, n: int) -> tuple[GameState, list[tuple[int, str, Phase]]]:
     seen: list[tuple[int, str, Phase]] = []
     for _ in range(n):
-        r = apply(b, s, EndPhase(), SeededDice(b"walk"))  # GT6+: the CRT switch roll
+        if s.roll is not None:  # GT6+: the CRT switch roll, before anything else
+            rolled = apply(b, s, Roll(), SeededDice(b"walk"))
+            assert isinstance(rolled, Applied), rolled
+            s = rolled.state
+        r = apply(b, s, EndPhase())  # never rolls a die
         assert isinstance(r, Applied), r
         s = r.state
         seen.append((s.turn, s.side, s.phase))

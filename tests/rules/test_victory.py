@@ -21,7 +21,6 @@ from rules.dice import ScriptedDice
 from rules.engine import Applied, apply
 from rules.events import GameEnded, VictoryPointsTabulated
 from rules.gamemap import GameMap
-from rules.rejection import Rejection
 from rules.state import Board, GameState, UnitState, VictoryPoints
 from rules.supply import supply_judgment
 from rules.units import UnitDef
@@ -404,14 +403,13 @@ def test_immediate_victory_at_the_game_turn_6_tabulation_before_any_game_turn_7_
     tab = [e for e in a.events if isinstance(e, VictoryPointsTabulated)]
     assert [(e.turn, e.german, e.allied, e.exit_vp) for e in tab] == [(6, 35, 0, 30)]
     assert isinstance(a.events[-1], GameEnded)
-    assert refused(VB, a.state, EndPhase()) == "AO-4.1a"
-    # 34 by the end of GT6: the game goes on into GT7, whose start rolls the CRT switch die
+    assert a.state.roll is None and refused(VB, a.state, EndPhase()) == "AO-4.1a"
+    # 34 by the end of GT6: the game goes on into GT7, whose start calls for the CRT switch die
     short = vstate({"g1": "0302", "g2": "0202"}, kills=4, turn=6)
-    r = apply(VB, short, EndPhase())
-    assert isinstance(r, Rejection) and r.case == "dice-needed"
-    go_on = apply(VB, short, EndPhase(), ScriptedDice([6], start=0))
+    go_on = apply(VB, short, EndPhase())
     assert isinstance(go_on, Applied)
     assert (go_on.state.turn, go_on.state.side, go_on.state.phase) == (7, "german", "reinforcement")
+    assert go_on.state.roll is not None and go_on.state.roll.purpose == "crt_switch"
     assert go_on.state.result is None and go_on.state.vp == VictoryPoints(german=34, allied=0)
     # 35 at the end of GT7 is no immediate victory
     late = vstate({"g1": "0302", "g2": "0202"}, kills=5, turn=7)

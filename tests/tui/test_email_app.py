@@ -139,6 +139,8 @@ def test_the_german_plays_a_packet_and_the_allied_imports_it(
             assert screen.play(rules.StandingOrders(side="german", advance="strongest"))
         while not session.ended():
             cmd = bots["german"].choose(session.game)
+            if isinstance(cmd, rules.ResolveAttacks) and session.complete():
+                break  # sealed: the batch goes to the opponent for his reply
             assert screen.play(cmd) is not None, (cmd, message(app))
         await pilot.pause()
         assert "x seals and sends" in message(app)
@@ -200,7 +202,10 @@ def test_a_reply_is_the_standing_orders_dialog_then_sent(
     assert session.draft is not None
     session.push(rules.StandingOrders(side="german", advance="strongest"))
     while not session.ended():
-        assert not isinstance(session.push(bots["german"].choose(session.game)), str)
+        cmd = bots["german"].choose(session.game)
+        if isinstance(cmd, rules.ResolveAttacks) and session.complete():
+            break  # sealed: the batch goes to the opponent for his reply
+        assert not isinstance(session.push(cmd), str)
     _, sent = session.seal()
     assert match.allied.service.import_text(sent.text).ok
     assert match.allied.service.status(match.game_id).expects == "reply"
@@ -240,6 +245,8 @@ def test_a_reply_is_the_standing_orders_dialog_then_sent(
         session = screen.session
         while not session.ended():
             cmd = bots["german"].choose(session.game)
+            if isinstance(cmd, rules.ResolveAttacks) and session.complete():
+                break  # sealed: the batch goes to the opponent for his reply
             assert screen.play(cmd) is not None, (cmd, message(app))
         await press(pilot, "x", "x")
         assert isinstance(app.screen, SendScreen)

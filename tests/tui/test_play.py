@@ -31,6 +31,7 @@ from rules import (
     EndPhase,
     Rejection,
     ResolveAttacks,
+    Roll,
     reinforcements,
 )
 from rules import record as game_record
@@ -290,6 +291,12 @@ def test_gt1_combat_and_the_turn_played_through_the_ui() -> None:
         view.cursor = drops[len(drops) // 2]
         await pilot.pause()
         assert message(app) == f"Enter drops de-vdh on {view.cursor}"
+        await press(pilot, "enter")  # the hex is named: then the die (AO-15.b)
+        hexid = view.cursor
+        assert message(app) == (
+            f"The drop on {hexid}: Enter or r rolls for survival, 1-2 lands (AO-15.b)"
+        )
+        assert view.highlight == {hexid} and "Paradrop (AO-15.b)" in panel.text
         await press(pilot, "enter")
         assert message(app).startswith("Drop die ")
         die = int(message(app).split()[2].rstrip("."))
@@ -462,6 +469,7 @@ def test_reinforcements_placed_on_lit_entry_hexes() -> None:
     while not (s.state.turn == 2 and s.state.side == "allied" and s.state.phase == "reinforcement"):
         if s.options().mode == "drop":
             assert not isinstance(s.push(Drop(s.options().drop_hexes[0])), Rejection)
+            assert not isinstance(s.push(Roll()), Rejection)
         assert not isinstance(s.push(EndPhase()), Rejection)
 
     async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
