@@ -55,7 +55,8 @@ class EmailSession:
         self.draft: Draft | None = None
         """The next packet while it is ours to write (None: not our move, or over)."""
         self.notice = ""
-        """What the last :meth:`refresh` did with a saved draft (one line, or "")."""
+        """A line to show on opening: what the last :meth:`refresh` did with a saved draft
+        (or "")."""
         self.unsaved = ""
         """Why the draft's last change is not saved in the store (one line, or "")."""
         self._saving = True
@@ -92,9 +93,9 @@ class EmailSession:
             return ""
         where = f"packet {saved.seq}"
         if self.draft is None:
-            return self._set_aside(
-                where, f"the next packet is not yours to write: {self.waiting()}"
-            )
+            stored = saved.seq < self.seq
+            why = f"packet {saved.seq} was stored meanwhile" if stored else "not your move"
+            return self._set_aside(where, why)
         why = saved.stale_for(self.draft)
         if why:
             return self._set_aside(where, why)
@@ -117,6 +118,7 @@ class EmailSession:
             name = drafts.set_aside(self.service.store, self.game_id)
         except PbemError as exc:
             self._saving = False  # never over a draft that could not be kept aside
+            self.unsaved = "Not saved: a saved draft that no longer applies is in the way"
             return f"{what} no longer apply ({why}) and stay in the store ({exc}): not saving"
         return f"{what} no longer apply ({why}): kept aside in the store as {name}."
 

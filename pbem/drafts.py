@@ -9,7 +9,8 @@ When the game opens again the commands are pushed again onto a fresh draft
 (:mod:`ardennes_tui.email_session`); a saved draft that no longer applies (another packet
 stored meanwhile: its ``seq`` or ``prev`` differs; a command refused; a damaged file) is
 :func:`set_aside` as ``draft-stale.<16 hex of its SHA-256>.json`` next to it, never deleted.
-Sealing the packet discards its draft (:func:`discard`, :meth:`pbem.games.Service.seal`).
+Sealing the packet discards its draft (:func:`discard`, :meth:`pbem.games.Service.seal`);
+other orders sealed for that packet (``ardennes orders``) leave it to be set aside.
 
     drafts.save(store, game_id, SavedDraft.of(draft))
     saved = drafts.load(store, game_id)       # None, or StoreError for a damaged file
@@ -138,15 +139,16 @@ def load(store: Store, game_id: str) -> SavedDraft | None:
     return saved
 
 
-def discard(store: Store, game_id: str, seq: int) -> bool:
-    """Remove the saved draft of ``game_id`` if it is packet ``seq``'s (sealed now): True when
-    removed. Another packet's draft, or a damaged one, stays for :func:`set_aside`."""
+def discard(store: Store, game_id: str, sealed: SavedDraft) -> bool:
+    """Remove the saved draft of ``game_id`` if it is ``sealed`` (the draft of the packet just
+    sealed: the same packet, commands and comment): True when removed. Any other draft (of
+    another packet, other orders for this one, a damaged file) stays for :func:`set_aside`."""
     with store.transaction(game_id):
         try:
             saved = load(store, game_id)
         except StoreError:
             return False
-        if saved is None or saved.seq != seq:
+        if saved != sealed:
             return False
         try:
             with contextlib.suppress(FileNotFoundError):

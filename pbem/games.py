@@ -374,7 +374,7 @@ class Service:
                 raise
             self._games[game_id] = draft.game
             self.write_meta(game_id, draft.game)
-            drafts.discard(self.store, game_id, packet.body.seq)  # the app's saved draft
+            drafts.discard(self.store, game_id, drafts.SavedDraft.of(draft))  # the app's
         return Sent(game_id, self.export(game_id))
 
     def orders(

@@ -27,6 +27,7 @@ from ardennes_tui.screens.orders import OrdersScreen
 from ardennes_tui.screens.send import SendScreen
 from ardennes_tui.widgets.status_line import StatusLine
 from pbem import drafts, keys
+from pbem.drafts import SavedDraft
 from pbem.games import Service
 from pbem.identity import KeyIdentity
 from pbem.store import Store
@@ -419,7 +420,8 @@ def test_undo_rebuilds_the_draft_without_the_last_command(tmp_path: Path) -> Non
     assert session.refresh() == "Restored your 2 unsent orders of packet 3."  # saved: both back
     assert session.draft is not None and len(session.draft.steps) == 2
     assert session.game.state_hash() == before
-    assert drafts.discard(match.german.service.store, match.game_id, 3)
+    assert session.draft is not None
+    assert drafts.discard(match.german.service.store, match.game_id, SavedDraft.of(session.draft))
     assert session.refresh() == ""  # nothing saved: a fresh draft
     assert not isinstance(session.push(orders), str)
     assert session.undo() == orders
