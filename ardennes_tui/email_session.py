@@ -5,9 +5,12 @@ player's key. When the next packet is ours it holds its :class:`pbem.protocol.Dr
 screen pushes every order through :meth:`push` (the protocol's own checks, then the rules'),
 shows :attr:`game` (the draft's scratch copy) and seals the packet with :meth:`seal` once it
 has :meth:`ended`. Undo rebuilds the draft from the start minus its last command (never a die
-roll: the dice of a packet are fixed by its place in the chain). When the next packet is not
-ours the session shows the game as the store holds it, read-only, and :meth:`status` says who
-we wait for and since when.
+roll: the dice of a packet are fixed by its place in the chain). After every order and undo the
+draft's commands are saved in the store (:mod:`pbem.drafts`), and :meth:`refresh` (the session
+opening) pushes them again onto a fresh draft: quitting mid-packet loses nothing; a saved draft
+that no longer applies is set aside, and :attr:`notice` says so in one line. When the next
+packet is not ours the session shows the game as the store holds it, read-only, and
+:meth:`status` says who we wait for and since when.
 
     session = EmailSession(Service(Store()), game_id, me)
     session.push(rules.EndPhase())         # Applied, or why not (one line)
@@ -22,13 +25,14 @@ from pathlib import Path
 from typing import NamedTuple
 
 import rules
-from pbem import config, mail
+from pbem import addresses, config, drafts, mail
+from pbem.drafts import SavedDraft
 from pbem.errors import PbemError
 from pbem.games import Sent, Service, Status
 from pbem.identity import KeyIdentity
 from pbem.protocol import Draft
 
-__all__ = ["EmailSession", "Outgoing", "mail_text", "save_text"]
+__all__ = ["EmailSession", "Outgoing", "mail_address", "mail_text", "save_text"]
 
 
 class Outgoing(NamedTuple):
@@ -50,6 +54,12 @@ class EmailSession:
         self.me = me
         self.draft: Draft | None = None
         """The next packet while it is ours to write (None: not our move, or over)."""
+        self.notice = ""
+        """A line to show on opening: what the last :meth:`refresh` did with a saved draft
+        (or "")."""
+        self.unsaved = ""
+        """Why the draft's last change is not saved in the store (one line, or "")."""
+        self._saving = True
         self.refresh()
 
     # -- where the game stands ---------------------------------------------------------------
@@ -61,13 +71,67 @@ class EmailSession:
     def status(self) -> Status:
         return self.service.status(self.game_id)
 
-    def refresh(self) -> None:
-        """Read the store again: a new draft when the next packet is ours, else none."""
+    def refresh(self) -> str:
+        """Read the store again: a new draft when the next packet is ours (with the commands
+        of the draft saved for it pushed again), else none; the :attr:`notice`."""
         self.service.forget(self.game_id)
         st = self.status()
         self.draft = None
         if st.ours and st.state != "equivocation":
             self.draft = self.service.draft(self.game_id, self.me)
+        self.notice = self._restore()
+        return self.notice
+
+    def _restore(self) -> str:
+        """Push the saved draft's commands onto :attr:`draft` (a fresh one): one line saying
+        so, or why it no longer applies (then it is set aside, never deleted); "" for none."""
+        try:
+            saved = drafts.load(self.service.store, self.game_id)
+        except PbemError as exc:
+            return self._set_aside("", str(exc))
+        if saved is None:
+            return ""
+        where = f"packet {saved.seq}"
+        if self.draft is None:
+            stored = saved.seq < self.seq
+            why = f"packet {saved.seq} was stored meanwhile" if stored else "not your move"
+            return self._set_aside(where, why)
+        why = saved.stale_for(self.draft)
+        if why:
+            return self._set_aside(where, why)
+        draft = self.service.draft(self.game_id, self.me, saved.comment)
+        for i, cmd in enumerate(saved.commands):
+            if draft.ended() and draft.body.kind != "reply":
+                return self._set_aside(where, f"the packet is complete before its command {i}")
+            r = draft.push(cmd)
+            if isinstance(r, str):
+                return self._set_aside(where, f"its command {i} is refused: {r}")
+        self.draft = draft
+        n = len(saved.commands)
+        if n == 0:
+            return ""
+        return f"Restored your {n} unsent order{'s' if n != 1 else ''} of packet {saved.seq}."
+
+    def _set_aside(self, where: str, why: str) -> str:
+        what = f"The saved orders of {where}" if where else "The saved orders"
+        try:
+            name = drafts.set_aside(self.service.store, self.game_id)
+        except PbemError as exc:
+            self._saving = False  # never over a draft that could not be kept aside
+            self.unsaved = "Not saved: a saved draft that no longer applies is in the way"
+            return f"{what} no longer apply ({why}) and stay in the store ({exc}): not saving"
+        return f"{what} no longer apply ({why}): kept aside in the store as {name}."
+
+    def _save(self) -> None:
+        """Save the draft's commands in the store (one line in :attr:`unsaved` if not)."""
+        if self.draft is None or not self._saving:
+            return
+        try:
+            drafts.save(self.service.store, self.game_id, SavedDraft.of(self.draft))
+        except PbemError as exc:
+            self.unsaved = f"Not saved (quitting would lose this packet's orders): {exc}"
+            return
+        self.unsaved = ""
 
     @property
     def game(self) -> rules.Game:
@@ -117,7 +181,10 @@ class EmailSession:
             return self.waiting()
         if self.draft.ended() and self.draft.body.kind != "reply":
             return f"Packet {self.draft.body.seq} is complete: x seals and sends it"
-        return self.draft.push(cmd)
+        r = self.draft.push(cmd)
+        if not isinstance(r, str):
+            self._save()
+        return r
 
     def undo(self) -> rules.Command | str:
         """Take back the draft's last command (rebuilding the draft without it): the command,
@@ -137,11 +204,12 @@ class EmailSession:
             if isinstance(r, str):  # pragma: no cover - the same commands on the same dice
                 raise PbemError(f"cannot rebuild the draft: {r}")
         self.draft = draft
+        self._save()
         return last
 
     def seal(self) -> tuple[int, Sent]:
-        """Sign and store the draft: its sequence number and what to send. A new draft
-        follows when the next packet is ours again (a local game)."""
+        """Sign and store the draft (its saved copy discarded): its sequence number and what
+        to send. A new draft follows when the next packet is ours again (a local game)."""
         if self.draft is None:
             raise PbemError(self.waiting())
         seq = self.draft.body.seq
@@ -169,26 +237,40 @@ def save_text(text: str, game_id: str, seq: int, folder: Path) -> Path:
 
 
 def mail_address(service: Service, game_id: str) -> str | None:
-    """The opponent's address when his label in the store is one (``--mailto`` at invite)."""
-    st = service.status(game_id)
-    label = st.labels.get(rules.other_side(st.our_side), "")
-    return label if "@" in label and " " not in label.strip() else None
+    """The opponent's address (:func:`pbem.addresses.opponent_address`: the one kept for the
+    game, else his label when it is one), None when none is known or the store cannot say."""
+    try:
+        return addresses.opponent_address(service.store, game_id)
+    except PbemError:
+        return None
 
 
-def mail_text(service: Service, game_id: str, seq: int, text: str) -> str:
-    """Mail ``text`` to the opponent through the config's ``[smtp]``: one line saying what
-    happened (never raises a :class:`PbemError`)."""
+def mail_text(service: Service, game_id: str, seq: int, text: str, to: str | None = None) -> str:
+    """Mail ``text`` to the opponent through the config's ``[smtp]``: to ``to`` (checked, and
+    kept for the game when it has no address yet), else to the game's address; one line
+    saying what happened (never raises a :class:`PbemError`)."""
     try:
         cfg = config.load_config()
     except PbemError as exc:
         return f"Not mailed: {exc}"
     if cfg.smtp is None:
         return f"Not mailed: no [smtp] table in {cfg.path}"
-    to = mail_address(service, game_id)
+    kept = ""
+    if to is not None:
+        try:
+            to = addresses.check_address(to)
+            if addresses.remember(service.store, game_id, to):
+                kept = f" (the address is kept for game {game_id[:8]})"
+        except addresses.AddressError as exc:
+            return f"Not mailed: {exc}"
+        except PbemError as exc:
+            kept = f" (the address is not kept: {exc})"
+    else:
+        to = mail_address(service, game_id)
     if to is None:
-        return "Not mailed: the opponent's label in the store is not a mail address"
+        return "Not mailed: no mail address for your opponent (m asks for one)"
     try:
         mail.send_smtp(cfg.smtp, to, f"Ardennes {game_id[:8]}: packet {seq}", text)
     except PbemError as exc:
-        return f"Not mailed: {exc}"
-    return f"Mailed to {to}"
+        return f"Not mailed: {exc}{kept}"
+    return f"Mailed to {to}{kept}"

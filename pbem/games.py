@@ -33,7 +33,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 import rules
 import scenarios
-from pbem import mail, packets, protocol
+from pbem import drafts, mail, packets, protocol
 from pbem.armor import ArmorError
 from pbem.errors import PbemError
 from pbem.exchange import (
@@ -356,8 +356,8 @@ class Service:
         return self._draft_on(game_id, self.load(game_id), meta, me, comment)
 
     def seal(self, game_id: str, draft: Draft) -> Sent:
-        """Sign ``draft``, check it as the opponent will, store it; the armoured packets the
-        opponent has not seen."""
+        """Sign ``draft``, check it as the opponent will, store it (and discard its saved
+        draft, :mod:`pbem.drafts`); the armoured packets the opponent has not seen."""
         with self.store.transaction(game_id):
             n = self.store.count(game_id)
             if draft.body.game != game_id or draft.body.seq != n or draft.game.seq != n:
@@ -374,6 +374,7 @@ class Service:
                 raise
             self._games[game_id] = draft.game
             self.write_meta(game_id, draft.game)
+            drafts.discard(self.store, game_id, drafts.SavedDraft.of(draft))  # the app's
         return Sent(game_id, self.export(game_id))
 
     def orders(

@@ -8,6 +8,7 @@ the root (``$ARDENNES_HOME``, else ``platformdirs.user_data_dir("ardennes")``)::
     games/<game-id>/packets/000000.pkt   one file per accepted packet, immutable once written
     games/<game-id>/meta.json            a small index (scenario, sides, whose move, times)
     games/<game-id>/evidence/            rejected or conflicting packets kept as proof
+    games/<game-id>/draft.json           the app's packet being written (pbem.drafts)
     games/<game-id>/.lock                the writer's lock
     local/<name>.jsonl                   hot-seat game records, rewritten after every command
 
@@ -240,17 +241,17 @@ class Store:
         except msgspec.DecodeError as exc:  # ValidationError is a DecodeError
             raise StoreError(f"game {game_id}: meta.json is damaged: {exc}") from None
 
-    def update_meta(self, game_id: str, meta: GameMeta) -> GameMeta:
+    def update_meta(self, game_id: str, meta: GameMeta, *, touch: bool = True) -> GameMeta:
         """Replace the meta of ``game_id`` by ``meta`` (its ``created`` kept, ``last_activity``
-        set now), e.g. ``store.update_meta(gid, msgspec.structs.replace(store.meta(gid),
-        to_move="allied"))``; returns the meta written."""
+        set now, or kept with ``touch=False``: a change that is no move of the game), e.g.
+        ``store.update_meta(gid, msgspec.structs.replace(store.meta(gid), to_move="allied"))``;
+        returns the meta written."""
         if not isinstance(meta, GameMeta):
             raise StoreError("meta must be a GameMeta")
         with self.transaction(game_id):
             old = self.meta(game_id)
-            meta = msgspec.structs.replace(
-                meta, created=old.created, last_activity=_now_iso(self._clock)
-            )
+            when = _now_iso(self._clock) if touch else old.last_activity
+            meta = msgspec.structs.replace(meta, created=old.created, last_activity=when)
             write_atomic(self.game_dir(game_id) / "meta.json", msgspec.json.encode(meta))
         return meta
 

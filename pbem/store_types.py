@@ -74,6 +74,9 @@ class GameMeta(msgspec.Struct, kw_only=True, frozen=True):
     """Who plays the German side: a label (name, key fingerprint)."""
     allied: str = ""
     """Who plays the Allied side."""
+    address: str = ""
+    """The opponent's mail address, when given apart from his label (:mod:`pbem.addresses`;
+    empty in a store written before it existed)."""
     dice_mode: str = ""
     """``sealed``, ``open`` or ``local`` (protocol section 4)."""
     to_move: str = ""

@@ -110,9 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--dice",
-        choices=("sealed", "open"),
+        choices=("sealed", "open", "local"),
         help="with --email new: the dice mode (sealed: nobody can choose or foresee a roll; "
-        "open: one mailing a player-turn)",
+        "open: one mailing a player-turn; local: hot-seat, both sides yours, nothing to send)",
     )
     parser.add_argument(
         "--opponent",

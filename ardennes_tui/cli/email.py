@@ -2,7 +2,9 @@
 email from the command line (``docs/pbem-protocol.md``; the work is :class:`pbem.games.Service`'s).
 
 The armoured text to send goes to standard output, or to ``-o FILE``, or by mail with
-``--mailto ADDR`` (SMTP when the config file has an ``[smtp]`` table, else ``sendmail``); what
+``--mailto ADDR`` (SMTP when the config file has an ``[smtp]`` table, else ``sendmail``; one
+plain address, kept as the opponent's of the game when it has none yet, where the app's send
+screen mails, :mod:`pbem.addresses`); what
 the program says about it goes to standard error, so ``ardennes export GAME > turn.txt`` holds
 only the packets. ``--key NAME|PATH`` names the player's key (a key of the store or an OpenSSH
 key file; by default the store's key pinned in the game, or its only key), its passphrase read
@@ -25,7 +27,7 @@ import rules
 from ardennes_tui.cli.inputs import read_input
 from ardennes_tui.cli.keys import read_passphrase_file
 from ardennes_tui.errors import UserError
-from pbem import config, keys, mail
+from pbem import addresses, config, keys, mail
 from pbem.errors import PbemError
 from pbem.exchange import OPEN_DICE_WARNING, ImportReport
 from pbem.games import Service
@@ -51,6 +53,14 @@ def _key_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _address(text: str) -> str:
+    """``--mailto``'s value: one plain address (a usage error otherwise)."""
+    try:
+        return addresses.check_address(text)
+    except addresses.AddressError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _send_options(parser: argparse.ArgumentParser, *, to_alias: bool = False) -> None:
     parser.add_argument(
         "-o", "--output", type=Path, metavar="FILE", help="write the armoured text to FILE"
@@ -59,8 +69,10 @@ def _send_options(parser: argparse.ArgumentParser, *, to_alias: bool = False) ->
     parser.add_argument(
         *names,
         dest="mailto",
+        type=_address,
         metavar="ADDR",
-        help="mail it to ADDR (SMTP as the config file's [smtp] says, else sendmail)",
+        help="mail it to ADDR (SMTP as the config file's [smtp] says, else sendmail); kept as "
+        "your opponent's address when the game has none",
     )
 
 
@@ -196,9 +208,18 @@ def player_identity(
     return KeyIdentity(keys.load_key(path, passphrase))
 
 
-def _send(sent_text: str, args: argparse.Namespace, subject: str, game_id: str) -> None:
+def _send(
+    sent_text: str, args: argparse.Namespace, subject: str, game_id: str, store: Store
+) -> None:
     """Write ``sent_text`` to ``-o``, mail it to ``--mailto``, or print it. What is stored
-    stays stored when the mail fails: the error says how to send it again."""
+    stays stored when the mail fails: the error says how to send it again. ``--mailto`` is
+    kept as the opponent's address of the game when it has none (never replacing one)."""
+    if args.mailto:
+        try:
+            if addresses.remember(store, game_id, args.mailto):
+                _say(f"game {game_id[:8]}: {args.mailto} kept as your opponent's address")
+        except PbemError as exc:
+            _say(f"game {game_id[:8]}: the address is not kept: {exc}")
     if not sent_text:
         _say("nothing to send")
         return
@@ -268,7 +289,7 @@ def run_invite(args: argparse.Namespace) -> int:
             _say(st.warning)
         if args.dice != "local":
             subject = f"Ardennes: invitation to scenario {args.scenario}"
-            _send(sent.text, args, subject, sent.game_id)
+            _send(sent.text, args, subject, sent.game_id, service.store)
     except PbemError as exc:
         _fail(exc)
     return 0
@@ -289,7 +310,8 @@ def run_accept(args: argparse.Namespace) -> int:
         )
         if st.warning:
             _say(st.warning)
-        _send(sent.text, args, f"Ardennes {sent.game_id[:8]}: acceptance", sent.game_id)
+        subject = f"Ardennes {sent.game_id[:8]}: acceptance"
+        _send(sent.text, args, subject, sent.game_id, service.store)
     except PbemError as exc:
         _fail(exc)
     return 0
@@ -344,7 +366,7 @@ def run_export(args: argparse.Namespace) -> int:
         unseen = service.unseen(game_id)
         seqs = f"{unseen[0].body.seq}-{unseen[-1].body.seq}" if unseen else ""
         subject = f"Ardennes {game_id[:8]}: packets {seqs}"
-        _send(service.export(game_id), args, subject, game_id)
+        _send(service.export(game_id), args, subject, game_id, store)
     except PbemError as exc:
         _fail(exc)
     return 0
@@ -378,7 +400,7 @@ def run_orders(args: argparse.Namespace) -> int:
         _status_lines(service, game_id)
         if service.load(game_id).mode != "local":
             subject = f"Ardennes {game_id[:8]}: {which}"
-            _send(sent.text, args, subject, game_id)
+            _send(sent.text, args, subject, game_id, store)
     except PbemError as exc:
         _fail(exc)
     return 0

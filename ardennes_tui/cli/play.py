@@ -64,7 +64,7 @@ def _usage(args: argparse.Namespace) -> str:
         if len(words) != 1:
             return "--email new takes no other word (--scenario N --side S --dice D)"
         if args.side is None or args.dice is None:
-            return "--email new needs --side german|allied and --dice sealed|open"
+            return "--email new needs --side german|allied and --dice sealed|open|local"
         return ""
     if words[0] == "accept":
         if len(words) != 2:
@@ -80,10 +80,10 @@ def _one_line(exc: PbemError) -> UserError:
     return UserError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 1)
 
 
-def _start(args: argparse.Namespace, service: Service) -> tuple[str, KeyIdentity, Outgoing]:
+def _start(args: argparse.Namespace, service: Service) -> tuple[str, KeyIdentity, Outgoing | None]:
     """``--email new`` or ``--email accept FILE``: the game created in the store (invited
     or accepted, as ``ardennes invite``/``accept`` do), its id, the player's key and the text
-    to send."""
+    to send (None for a local game: both sides are the player's, nothing goes out)."""
     if args.email[0] == "new":
         me = player_identity(args)
         sent = service.invite(
@@ -93,6 +93,8 @@ def _start(args: argparse.Namespace, service: Service) -> tuple[str, KeyIdentity
             mode=args.dice,
             opponent=args.opponent or "",
         )
+        if args.dice == "local":
+            return sent.game_id, me, None
         title = (
             f"Invitation to game {sent.game_id[:8]} (scenario {args.scenario}, you play the "
             f"{args.side.capitalize()}, {args.dice} dice) stored: send it to your opponent"
@@ -118,10 +120,14 @@ def run_email(args: argparse.Namespace) -> int:
     not the one pinned for our side is refused before any passphrase is asked), all before
     the app starts; every problem is one line and exit status 1 (2 for a usage error).
 
-    ``--email new --scenario N --side S --dice sealed|open [--opponent ADDR]`` first invites
-    (:meth:`pbem.games.Service.invite`) and ``--email accept FILE [--opponent ADDR]`` first
-    accepts the invitation in FILE (:meth:`pbem.games.Service.accept`), before the app
-    starts; the app then opens on the send screen with the invitation or the acceptance."""
+    ``--email new --scenario N --side S --dice sealed|open|local [--opponent ADDR]`` first
+    invites (:meth:`pbem.games.Service.invite`) and ``--email accept FILE [--opponent ADDR]``
+    first accepts the invitation in FILE (:meth:`pbem.games.Service.accept`), before the app
+    starts; the app then opens on the send screen with the invitation or the acceptance. A
+    local game (``--dice local``: hot-seat, dice from ``os.urandom`` recorded in the signed
+    invitation, the second side signed with a key derived from the player's,
+    :func:`pbem.games.local_partner`) is accepted at once and opens on its first packet: the
+    session writes the packets of both sides, its draft following whose packet is next."""
     why = _usage(args)
     if why:
         raise UserError(why, 2)
@@ -135,6 +141,11 @@ def run_email(args: argparse.Namespace) -> int:
             game_id = store.find_game(args.email[0].lower())
             me = player_identity(args, service, game_id)
         session = EmailSession(service, game_id, me)
+        if args.email[0] == "new" and args.dice == "local":
+            session.notice = (
+                f"Local game {game_id[:8]}: both sides yours, the dice from this computer "
+                "(recorded and signed); nothing to send."
+            )
     except PbemError as exc:
         raise _one_line(exc) from None
     try:

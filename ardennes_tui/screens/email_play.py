@@ -4,7 +4,9 @@ The same screen as hot-seat play (:class:`PlayScreen`: the modes, the keys, the 
 its game is an :class:`ardennes_tui.email_session.EmailSession`'s: when the next packet is ours
 every order goes through the packet's draft (the protocol's checks: what we may give, what may
 roll; a refusal is one line on the message line, as the engine's are), undo rebuilds the draft
-without its last command, and the map shows the draft's copy of the game. Once the draft is
+without its last command, and the map shows the draft's copy of the game. The draft is saved
+in the store after every order: quitting and opening the game again restores it (the message
+line says so, or why a saved draft was set aside). Once the draft is
 complete (the turn passes to the opponent, or in sealed mode the attacks are declared and
 wait for his reply) ``x`` (or ``e``) twice seals it: stored, then the send screen
 (:mod:`ardennes_tui.screens.send`). A sealed-mode reply is a dialog: our standing orders
@@ -22,7 +24,7 @@ from textual.binding import BindingType
 
 import rules
 from ardennes_tui import game_view, keymap
-from ardennes_tui.email_session import EmailSession, Outgoing, mail_text
+from ardennes_tui.email_session import EmailSession, Outgoing, mail_address, mail_text
 from ardennes_tui.modes import Mode
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.map_view import Zoom
@@ -77,7 +79,9 @@ class EmailPlayScreen(PlayScreen):
             self.say(r[:1].upper() + r[1:])
             return None
         self._changed()
-        if self.session.ended():
+        if self.session.unsaved:
+            self.say(self.session.unsaved)
+        elif self.session.ended():
             self.say("The turn passes to your opponent.")
         elif self.session.complete():
             self.say("Attacks declared (a declares more; sealed dice: no roll before the reply).")
@@ -93,7 +97,7 @@ class EmailPlayScreen(PlayScreen):
         self._confirm_send = False
         self.game = self.session.game
         self._changed()
-        self.say(f"{said} {self.opening()}".strip())
+        self.say(" ".join(x for x in (said, self.session.notice, self.opening()) if x))
         self._offer_reply()
 
     def opening(self) -> str:
@@ -114,7 +118,8 @@ class EmailPlayScreen(PlayScreen):
         super().on_mount()  # the play screen's (Textual would call it after this one)
         if event is not None:
             event.prevent_default()
-        self.say(f"Game {self.session.short} by email. {self.opening()}")
+        notice = f" {self.session.notice}" if self.session.notice else ""
+        self.say(f"Game {self.session.short} by email.{notice} {self.opening()}")
         if self.outgoing is not None:
             out, self.outgoing = self.outgoing, None
             self.call_after_refresh(self._send_screen, out.seq, out.text, out.title)
@@ -147,15 +152,15 @@ class EmailPlayScreen(PlayScreen):
             return
         self.game = self.session.game
         self._changed()
-        self.say(f"Undone: {type(r).__name__}")
+        self.say(self.session.unsaved or f"Undone: {type(r).__name__}")
 
     def action_save(self) -> None:
         """s: where the game is (the store holds every sealed packet)."""
         self._key()
         short = self.session.short
         self.say(
-            f"Game {short} is in the store (every sealed packet); a packet being written is "
-            f"not: ardennes export {short} --record writes the game record"
+            f"Game {short} is in the store (every sealed packet, and the orders of the packet "
+            f"being written); ardennes export {short} --record writes the game record"
         )
 
     # -- the email keys -------------------------------------------------------------------------
@@ -202,10 +207,13 @@ class EmailPlayScreen(PlayScreen):
         mailer = None
         if self.has_smtp:
 
-            def mailer(text: str) -> str:
-                return mail_text(s.service, s.game_id, seq, text)
+            def mailer(text: str, to: str) -> str:
+                return mail_text(s.service, s.game_id, seq, text, to)
 
-        self.app.push_screen(SendScreen(s.game_id, seq, text, mailer=mailer, title=title))
+        address = mail_address(s.service, s.game_id)
+        self.app.push_screen(
+            SendScreen(s.game_id, seq, text, mailer=mailer, address=address, title=title)
+        )
 
     def _offer_reply(self) -> None:
         if self.session.kind == "reply":

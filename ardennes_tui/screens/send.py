@@ -5,8 +5,10 @@ Opened after a packet is sealed and stored (``ardennes --email GAME``), and at t
 text scrolls in a read-only area; ``f`` writes it to ``ardennes-GAME-SEQ.txt`` in the current
 folder (never over another file), ``c`` copies it to the clipboard with OSC 52
 (``App.copy_to_clipboard``, which works over SSH where the terminal allows it), ``m`` mails
-it when the config file has an ``[smtp]`` table. Each says what it did in one line. The packet
-is in the store whatever happens here: ``ardennes export GAME`` writes it again.
+it when the config file has an ``[smtp]`` table: to the opponent's address of the game, else
+it first asks for one (:class:`ardennes_tui.screens.address.AddressDialog`), which the mailer
+keeps for the game. Each says what it did in one line. The packet is in the store whatever
+happens here: ``ardennes export GAME`` writes it again.
 """
 
 from __future__ import annotations
@@ -23,14 +25,15 @@ from textual.widgets import Static, TextArea
 
 from ardennes_tui.email_session import save_text
 
-Mailer = Callable[[str], str]
-"""Mail the text: one line saying what happened."""
+Mailer = Callable[[str, str], str]
+"""Mail the text to the address: one line saying what happened."""
 
 
 class SendScreen(ModalScreen[None]):
     """Packet ``seq`` of game ``game_id`` sealed: ``text`` to send, ``folder`` where ``f``
-    writes it, ``mailer`` what ``m`` does (None: no ``[smtp]`` in the config), ``title`` the
-    line above the text (default: packet ``seq`` sealed and stored)."""
+    writes it, ``mailer`` what ``m`` does (None: no ``[smtp]`` in the config), ``address``
+    the opponent's (None: ``m`` asks for it), ``title`` the line above the text (default:
+    packet ``seq`` sealed and stored)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f", "save_file", "save to a file", id="send.file"),
@@ -47,6 +50,7 @@ class SendScreen(ModalScreen[None]):
         *,
         folder: Path | None = None,
         mailer: Mailer | None = None,
+        address: str | None = None,
         title: str = "",
     ) -> None:
         super().__init__()
@@ -55,6 +59,7 @@ class SendScreen(ModalScreen[None]):
         self.text = text
         self.folder = folder if folder is not None else Path.cwd()
         self.mailer = mailer
+        self.address = address
         self.heading = title or f"Packet {seq} of game {game_id[:8]} is sealed and stored: send it"
         self.saved: Path | None = None
         self.result = ""
@@ -98,10 +103,23 @@ class SendScreen(ModalScreen[None]):
         )
 
     def action_mail(self) -> None:
+        from ardennes_tui.screens.address import AddressDialog
+
         if self.mailer is None:
             self._say("No [smtp] table in the config file: save or copy the text instead")
             return
-        self._say(self.mailer(self.text))
+        if self.address is None:
+            self.app.push_screen(AddressDialog(self.game_id), self._mail_to)
+            return
+        self._mail_to(self.address)
+
+    def _mail_to(self, address: str | None) -> None:
+        if address is None:
+            self._say("Not mailed: no address given (m: try again)")
+            return
+        assert self.mailer is not None
+        self.address = address
+        self._say(self.mailer(self.text, address))
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -307,3 +307,40 @@ def test_invite_accept_and_import_by_mail(players: dict[str, Player]) -> None:
         assert code == 0 and "nothing to send" in err  # Joe has everything Hans wrote
     finally:
         controller.stop()
+
+
+def test_export_mailto_keeps_the_address_when_none_is_known(players: dict[str, Player]) -> None:
+    from tests.pbem.test_mail import Store as Inbox
+    from tests.pbem.test_mail import free_port
+
+    controller_module = pytest.importorskip("aiosmtpd.controller")
+    inbox = Inbox()
+    port = free_port()
+    hans, joe = players["german"], players["allied"]
+    game_id = start(players, "sealed")  # labels: "joe" and "hans", no address
+    (joe.home / "no-config.toml").write_text(
+        f'[smtp]\nhost = "127.0.0.1"\nport = {port}\nsecurity = "none"\nfrom = "joe@example.org"\n'
+    )
+    jsonl = joe.file('{"type":"end_phase"}\n', ".jsonl")
+    joe.ok("orders", game_id, "--commands", jsonl, "-o", joe.home / "setup.txt")
+    # A bad address is a usage error, before anything is sent or kept.
+    for bad in ("hans", "hans@example.org eve@example.org", "Hans <hans@example.org>"):
+        with pytest.raises(SystemExit) as exc:
+            joe.run("export", game_id, "--mailto", bad)
+        assert exc.value.code == 2
+        out, err = joe.capsys.readouterr()
+        assert out == "" and err.count("\n") == 1 and "--mailto: " in err, err
+    controller = controller_module.Controller(inbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        code, _, err = joe.run("export", game_id[:8], "--mailto", "hans@example.org")
+        assert code == 0 and "hans@example.org kept as your opponent's address" in err, err
+        assert "sent to hans@example.org" in err
+        code, _, err = joe.run("export", game_id[:8], "--mailto", "eve@example.org")
+        assert code == 0 and "kept" not in err and "sent to eve@example.org" in err, err
+    finally:
+        controller.stop()
+    assert [m[1] for m in inbox.messages] == [["hans@example.org"], ["eve@example.org"]]
+    meta = Store(joe.home).meta(game_id)
+    assert meta.address == "hans@example.org" and meta.german == "hans"  # never replaced
+    assert hans.ok("import", hans.file(inbox.messages[0][2].decode())).count("accepted") == 1

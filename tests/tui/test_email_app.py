@@ -26,7 +26,8 @@ from ardennes_tui.screens.import_dialog import ImportDialog
 from ardennes_tui.screens.orders import OrdersScreen
 from ardennes_tui.screens.send import SendScreen
 from ardennes_tui.widgets.status_line import StatusLine
-from pbem import keys
+from pbem import drafts, keys
+from pbem.drafts import SavedDraft
 from pbem.games import Service
 from pbem.identity import KeyIdentity
 from pbem.store import Store
@@ -422,7 +423,13 @@ def test_undo_rebuilds_the_draft_without_the_last_command(tmp_path: Path) -> Non
     assert not isinstance(session.push(rules.EndPhase()), str)
     assert isinstance(session.undo(), str)  # never back over an end of phase
     assert session.draft is not None and len(session.draft.steps) == 2
-    session.refresh()
+    before = session.game.state_hash()
+    assert session.refresh() == "Restored your 2 unsent orders of packet 3."  # saved: both back
+    assert session.draft is not None and len(session.draft.steps) == 2
+    assert session.game.state_hash() == before
+    assert session.draft is not None
+    assert drafts.discard(match.german.service.store, match.game_id, SavedDraft.of(session.draft))
+    assert session.refresh() == ""  # nothing saved: a fresh draft
     assert not isinstance(session.push(orders), str)
     assert session.undo() == orders
     assert session.draft is not None and session.draft.steps == []
