@@ -95,7 +95,10 @@ def test_quitting_mid_packet_and_reopening_restores_the_orders(
         assert saved is not None and list(saved.commands) == commands[:-1]
         bots = bots_for(BotRng(b"email-drafts-2"))
         while not session.ended():
-            assert screen.play(bots["german"].choose(session.game)) is not None, message(app)
+            cmd = bots["german"].choose(session.game)
+            if isinstance(cmd, rules.ResolveAttacks) and session.complete():
+                break  # sealed: the batch goes to the opponent for his reply
+            assert screen.play(cmd) is not None, message(app)
         await press(pilot, "x", "x")
         assert isinstance(app.screen, SendScreen)
         assert drafts.load(store, match.game_id) is None  # sealed: the draft is discarded
@@ -122,7 +125,10 @@ def test_a_stale_draft_is_set_aside_with_a_message(
     assert not isinstance(other.draft.push(rules.StandingOrders(side="german")), str)
     bots = bots_for(BotRng(b"email-stale"))
     while not other.draft.ended():
-        assert not isinstance(other.draft.push(bots["german"].choose(other.draft.scratch)), str)
+        cmd = bots["german"].choose(other.draft.scratch)
+        if isinstance(cmd, rules.ResolveAttacks) and other.draft.complete():
+            break  # sealed: the batch goes to the opponent for his reply
+        assert not isinstance(other.draft.push(cmd), str)
     g.service.seal(match.game_id, other.draft)
     assert path.read_bytes() == kept  # not the sealed packet's draft: left alone
 
@@ -230,7 +236,10 @@ def test_email_new_with_local_dice_plays_both_sides(
         german_orders(s, 1)
         bots = bots_for(BotRng(b"email-local"))
         while not s.ended():
-            assert screen.play(bots[s.draft.body.author].choose(s.game)) is not None
+            cmd = bots[s.draft.body.author].choose(s.game)
+            if isinstance(cmd, rules.ResolveAttacks) and s.complete():
+                break  # (local dice: never; a batch is resolved at once)
+            assert screen.play(cmd) is not None
         await press(pilot, "x", "x")
         assert isinstance(app.screen, type(screen))
         assert s.draft is not None and s.draft.body.author == "allied"
@@ -278,7 +287,10 @@ def test_m_asks_for_a_missing_address_keeps_it_and_mails(
         german_orders(session, 0)
         bots = bots_for(BotRng(b"email-mail"))
         while not session.ended():
-            assert screen.play(bots["german"].choose(session.game)) is not None
+            cmd = bots["german"].choose(session.game)
+            if isinstance(cmd, rules.ResolveAttacks) and session.complete():
+                break  # sealed: the batch goes to the opponent for his reply
+            assert screen.play(cmd) is not None
         await press(pilot, "x", "x")
         send = app.screen
         assert isinstance(send, SendScreen) and send.address is None
