@@ -29,6 +29,7 @@ from rules.state import (
     GameState,
     Interdiction,
     Phase,
+    RollDue,
     UnitState,
     Verdict,
     VictoryPoints,
@@ -57,6 +58,7 @@ class _Position(msgspec.Struct, forbid_unknown_fields=True):
     delayed: list[Delay] = []
     wb_released: bool = False
     result: Verdict | None = None
+    roll: RollDue | None = None
 
 
 _ENC: Final = msgspec.json.Encoder(order="deterministic")
@@ -97,6 +99,9 @@ def dumps(state: GameState) -> str:
     if state.result is not None:
         lines[-1] += ","
         lines.append(f'  "result": {e(state.result).decode()}')
+    if state.roll is not None:
+        lines[-1] += ","
+        lines.append(f'  "roll": {e(state.roll).decode()}')
     lines.append("}")
     if not rows:
         lines.remove("")
@@ -156,6 +161,7 @@ def loads(text: str | bytes) -> GameState:
         delayed=tuple(sorted(p.delayed, key=lambda d: d.unit)),
         wb_released=p.wb_released,
         result=p.result,
+        roll=p.roll,
     )
 
 

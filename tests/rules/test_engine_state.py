@@ -30,6 +30,7 @@ from rules.state import (
     PLAYER_TURN_PHASES,
     GameState,
     Interdiction,
+    RollDue,
     UnitState,
     VictoryPoints,
     canonical_bytes,
@@ -102,7 +103,14 @@ def test_position_text_round_trips_and_reads_hand_written_positions() -> None:
       "units": [{"id": "b", "hex": "0201", "road_mode": true}, {"id": "a", "hex": "0101"}]}"""
     s = pos.loads(hand)
     assert [u.id for u in s.units] == ["a", "b"] and s.unit("b").road_mode
-    assert s.vp == VictoryPoints() and s.interdicted == Interdiction()
+    assert s.vp == VictoryPoints() and s.interdicted == Interdiction() and s.roll is None
+    # a die due (rules version 2) is part of the position, written only while due
+    for due in (RollDue(purpose="crt_switch"), RollDue(purpose="paradrop", hex="0201")):
+        rolled = msgspec.structs.replace(SAMPLE, roll=due)
+        text = pos.dumps(rolled)
+        assert pos.loads(text) == rolled and pos.dumps(pos.loads(text)) == text
+        assert text.splitlines()[-2] == f'  "roll": {msgspec.json.encode(due).decode()}'
+    assert '"roll"' not in pos.dumps(SAMPLE)
 
 
 @pytest.mark.parametrize(
