@@ -105,6 +105,14 @@ from rules.odds import (
     odds_column,
 )
 from rules.options import Due, Mode, Options, acting_side
+from rules.queries import (
+    InterdictionReport,
+    OddsReport,
+    SupplyReport,
+    interdiction_report,
+    odds_report,
+    supply_report,
+)
 from rules.record import DiceSpec, Player, Players, Record, RecordError
 from rules.rejection import RejectedError, Rejection
 from rules.roadmode import road_links, road_mode_passable
@@ -174,10 +182,12 @@ __all__ = [
     "HexId",
     "HexsideData",
     "ImmunityWaived",
+    "InterdictionReport",
     "InterdictionSet",
     "MapError",
     "Mode",
     "Move",
+    "OddsReport",
     "Options",
     "Orders",
     "Phase",
@@ -211,6 +221,7 @@ __all__ = [
     "StandingOrdersSet",
     "Supply",
     "SupplyChanged",
+    "SupplyReport",
     "UnitAdvanced",
     "UnitDef",
     "UnitEliminated",
@@ -251,11 +262,13 @@ __all__ = [
     "hexgrid",
     "immune_hexes",
     "immunity_case",
+    "interdiction_report",
     "legal_moves",
     "may_move",
     "movement_allowance",
     "new_game",
     "odds_column",
+    "odds_report",
     "other_side",
     "position",
     "preview_attack",
@@ -270,4 +283,5 @@ __all__ = [
     "setup_hexes",
     "state_hash",
     "supply_net",
+    "supply_report",
 ]

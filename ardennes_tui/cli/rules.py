@@ -5,6 +5,16 @@
 ``ardennes rules apply --position P --commands C``
     Applies a JSONL file of commands in order. Prints one JSON line per command (its events
     and the state hash after it, or its rejection), then the final position as one JSON line.
+``ardennes rules options --position P``
+    JSON: what may be done now and by whom (``rules.Game.options()``).
+``ardennes rules supply --position P [--side S]``
+    JSON: each unit's supply marker, what a Supply Judgment would mark now, its supply as a
+    defender now, and its supply path (``rules.supply_report``); both sides by default.
+``ardennes rules interdiction --position P``
+    JSON: the bridges interdicted for each side, stored and now (``rules.interdiction_report``).
+``ardennes rules odds --position P --attackers A,B --defenders HEX[,HEX]``
+    JSON: the attack hex by hex and class by class, the odds and the CRT, and the refusal a
+    declaration would get (``rules.odds_report``); exit 1 when it would be refused.
 
 Instead of ``--position P`` (a position file, ``docs/position-format.md``; ``-`` reads stdin),
 ``--scenario N`` starts from scenario N before the Allied set-up. Commands that roll (combat,
@@ -31,18 +41,23 @@ from rules import (
     Board,
     DiceError,
     DiceSource,
+    Game,
     GameState,
     Rejection,
     ScriptedDice,
     SeededDice,
+    Side,
     apply,
     decode_command,
     encode_command,
     encode_event,
+    interdiction_report,
     legal_moves,
     new_game,
+    odds_report,
     position,
     state_hash,
+    supply_report,
 )
 from scenarios import load_board, scenario_numbers
 
@@ -76,6 +91,21 @@ def register(subparsers: Any) -> None:
         help="scripted dice for the draws from the position's dice index on, e.g. 3,5,1",
     )
     app.set_defaults(func=run_apply)
+    opts = sub.add_parser("options", help="what may be done now, and by whom")
+    _start_options(opts)
+    opts.set_defaults(func=run_options)
+    sup = sub.add_parser("supply", help="every unit's supply: marker, judged now, as defender")
+    _start_options(sup)
+    sup.add_argument("--side", choices=("german", "allied"), help="one side (default: both)")
+    sup.set_defaults(func=run_supply)
+    inter = sub.add_parser("interdiction", help="the bridges interdicted for each side")
+    _start_options(inter)
+    inter.set_defaults(func=run_interdiction)
+    odds = sub.add_parser("odds", help="an attack's strengths, odds and CRT, with every factor")
+    _start_options(odds)
+    odds.add_argument("--attackers", required=True, metavar="A,B", help="attacking unit ids")
+    odds.add_argument("--defenders", required=True, metavar="HEX,HEX", help="attacked hexes")
+    odds.set_defaults(func=run_odds)
 
 
 def _start_options(parser: argparse.ArgumentParser) -> None:
@@ -177,3 +207,57 @@ def run_apply(args: argparse.Namespace) -> int:
     out.write(final + b"\n")
     out.flush()
     return code
+
+
+def _write(value: object) -> None:
+    sys.stdout.buffer.write(msgspec.json.encode(value) + b"\n")
+    sys.stdout.buffer.flush()
+
+
+def run_options(args: argparse.Namespace) -> int:
+    board, state = _start(args)
+    _write(Game(board, state).options())
+    return 0
+
+
+def run_supply(args: argparse.Namespace) -> int:
+    board, state = _start(args)
+    sides: tuple[Side, ...] = (args.side,) if args.side else ("german", "allied")
+    _write(
+        {"state_hash": state_hash(state), "sides": [supply_report(board, state, s) for s in sides]}
+    )
+    return 0
+
+
+def run_interdiction(args: argparse.Namespace) -> int:
+    board, state = _start(args)
+    _write(
+        {"state_hash": state_hash(state), **msgspec.to_builtins(interdiction_report(board, state))}
+    )
+    return 0
+
+
+def _names(text: str, what: str) -> list[str]:
+    names = [x.strip() for x in text.split(",") if x.strip()]
+    if not names:
+        raise UserError(f"--{what}: name at least one", 2)
+    return names
+
+
+def run_odds(args: argparse.Namespace) -> int:
+    board, state = _start(args)
+    attackers = _names(args.attackers, "attackers")
+    defenders = _names(args.defenders, "defenders")
+    for uid in attackers:
+        us = state.find(uid)
+        if us is None or us.hex is None or us.status != "on_map":
+            raise UserError(f"--attackers: {uid!r} is not a unit on the map", 2)
+    for h in defenders:
+        if h not in board.game_map:
+            raise UserError(f"--defenders: {h!r} is not a hex of the map", 2)
+    report = odds_report(board, state, attackers, defenders)
+    _write({"state_hash": state_hash(state), **msgspec.to_builtins(report)})
+    if report.refusal is not None:
+        print(f"ardennes: the attack would be refused: {report.refusal.message}", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,164 @@
+"""``ardennes rules options|supply|interdiction|odds``: the engine's answers as JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import msgspec
+import pytest
+
+import rules
+from ardennes_tui import cli
+from rules import position
+from rules.combat import defender_supply, preview_attack
+from rules.interdiction import interdiction_for
+from rules.state import GameState, UnitState, state_hash
+from rules.supply import supply_judgment
+from scenarios import load_board
+from tests.enginekit import scenario_gt1_german_combat
+from tests.realmap import needs_real_map
+
+pytestmark = needs_real_map
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, dict, str]:
+    code = cli.main(argv)
+    out, err = capsys.readouterr()
+    return code, (json.loads(out) if out.strip() else {}), err
+
+
+@pytest.fixture(scope="module")
+def gt1() -> tuple[rules.Board, GameState]:
+    return scenario_gt1_german_combat(1)
+
+
+def write(tmp_path: Path, state: GameState) -> str:
+    path = tmp_path / "pos.json"
+    path.write_text(position.dumps(state))
+    return str(path)
+
+
+def test_options_is_the_game_s_options(
+    gt1: tuple[rules.Board, GameState], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    board, state = gt1
+    code, out, _ = run(["rules", "options", "--position", write(tmp_path, state)], capsys)
+    assert code == 0
+    o = rules.Game(board, state).options()
+    assert out == json.loads(msgspec.json.encode(o))
+    assert (out["mode"], out["acting"], out["hash"]) == ("combat", "german", state_hash(state))
+    assert out["targets"] and out["attackers"]
+
+
+def _adjacent_attack(board: rules.Board, state: GameState) -> tuple[str, str]:
+    """A German unit and an American hex next to it."""
+    m = board.game_map
+    for u in state.units:
+        if u.hex is None or u.status != "on_map" or board.defs[u.id].side != "german":
+            continue
+        for n in m.neighbours(u.hex):
+            if any(board.defs[e.id].side == "allied" for e in state.at(n)):
+                return u.id, n
+    raise AssertionError("no contact on the GT1 start line")
+
+
+@pytest.mark.rule("AO-4.2d")
+@pytest.mark.rule("AO-4.2e")
+def test_odds_break_the_attack_down_and_agree_with_the_engine(
+    gt1: tuple[rules.Board, GameState], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    board, state = gt1
+    attacker, target = _adjacent_attack(board, state)
+    pos = write(tmp_path, state)
+    argv = ["rules", "odds", "--position", pos, "--attackers", attacker, "--defenders", target]
+    code, out, err = run(argv, capsys)
+    preview = preview_attack(board, state, [attacker], [target])
+    assert not isinstance(preview, rules.Rejection)
+    assert code == 0 and err == ""
+    assert (out["attack"], out["defence"], out["column"], out["table"]) == (
+        preview.attack,
+        preview.defence,
+        preview.column,
+        preview.table,
+    )
+    # GT1: the German attack is tripled (AO-4.2d), the American defence is not multiplied
+    (hex_term,) = out["attackers"]
+    strength = board.defs[attacker].strength
+    assert hex_term["factor"] == 3 and hex_term["classes"][0]["printed"] == strength
+    assert hex_term["value"] == hex_term["total"] * 3 == out["attack"]
+    assert all(t["factor"] == 1 for t in out["defenders"])
+    printed = sum(board.defs[u.id].strength for u in state.at(target))
+    assert sum(c["printed"] for t in out["defenders"] for c in t["classes"]) == printed
+    assert "refusal" not in out
+
+
+def test_a_refused_attack_says_its_rule_and_exits_1(
+    gt1: tuple[rules.Board, GameState], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    board, state = gt1
+    attacker, target = _adjacent_attack(board, state)
+    far = next(
+        h
+        for h in sorted(board.game_map)
+        if rules.hexgrid.distance(h, state.unit(attacker).hex or h) > 3
+        and any(board.defs[e.id].side == "allied" for e in state.at(h))
+    )
+    pos = write(tmp_path, state)
+    argv = ["rules", "odds", "--position", pos, "--attackers", attacker, "--defenders", far]
+    code, out, err = run(argv, capsys)
+    assert code == 1 and out["refusal"]["case"] == "AO-9.1A"
+    assert err.startswith("ardennes: the attack would be refused: AO-9.1A")
+    bad = ["rules", "odds", "--position", pos, "--attackers", "nobody", "--defenders", target]
+    code, _, err = run(bad, capsys)
+    assert code == 2 and "'nobody' is not a unit on the map" in err
+
+
+@pytest.mark.rule("AO-12.0")
+@pytest.mark.rule("AO-12.4K")
+def test_supply_gives_marker_judgment_and_defence_with_paths(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    board = load_board(1)
+    state = rules.new_game(board)
+    # a German unit far behind the American line, its marker still "supplied": judged now, cut
+    deep = next(
+        u for u in state.units if u.status == "on_map" and board.defs[u.id].side == "german"
+    )
+    moved = UnitState(id=deep.id, hex="0510")
+    state = state.replace_units([moved])
+    state = msgspec.structs.replace(state, turn=3, side="allied", phase="combat")
+    code, out, _ = run(["rules", "supply", "--position", write(tmp_path, state)], capsys)
+    assert code == 0 and out["state_hash"] == state_hash(state)
+    german, allied = out["sides"]
+    assert (german["side"], allied["side"]) == ("german", "allied")
+    judged = supply_judgment(
+        board, state, "german", interdicted=interdiction_for(board, state, "german", 3)
+    )
+    defending = defender_supply(board, state, "german")
+    rows = {r["unit"]: r for r in german["units"]}
+    assert set(rows) == set(judged)
+    for uid, row in rows.items():
+        assert row["judged"] == judged[uid] and row["defending"] == defending[uid]
+        assert row["marker"] == state.unit(uid).supply
+        # GT3: a defender is supplied exactly when it has a path (AO-12.1A)
+        assert ("path" in row) == (row["defending"] == "supplied")
+    cut = rows[deep.id]
+    assert cut["marker"] == "supplied" and cut["judged"] != "supplied" and "path" not in cut
+    code, one, _ = run(
+        ["rules", "supply", "--position", write(tmp_path, state), "--side", "allied"], capsys
+    )
+    assert [s["side"] for s in one["sides"]] == ["allied"]
+
+
+@pytest.mark.rule("AO-13.1A")
+def test_interdiction_stored_and_now(
+    gt1: tuple[rules.Board, GameState], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    board, state = gt1
+    code, out, _ = run(["rules", "interdiction", "--position", write(tmp_path, state)], capsys)
+    assert code == 0
+    for side in ("german", "allied"):
+        now = [list(b) for b in interdiction_for(board, state, side, state.turn)]
+        assert out["now"][side] == now
+        assert out["stored"][side] == [list(b) for b in getattr(state.interdicted, side)]
