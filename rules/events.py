@@ -232,10 +232,17 @@ class VictoryPointsScored(_Event, tag="victory_points_scored", frozen=True):
 
 
 class DecisionPending(_Event, tag="decision_pending", frozen=True):
+    """The resolution stops for a decision (``GameState.combat.pending``, see
+    :class:`rules.state.Decision`): who decides, what, under which case, and the choices (and
+    for losses the face strength ``need``), so a log says what could have been chosen."""
+
     side: Side
     kind: str
     unit: str | None = None
     hex: str | None = None
+    case: str = ""
+    choices: tuple[tuple[str, ...], ...] = ()
+    need: int = 0
 
 
 class StandingOrdersSet(_Event, tag="standing_orders_set", frozen=True):

@@ -46,7 +46,13 @@ def ask(state: GameState, decision: Decision, events: list[Event]) -> GameState:
     """Stop the resolution on ``decision`` (``combat.pending``) and report it."""
     events.append(
         DecisionPending(
-            side=decision.side, kind=decision.kind, unit=decision.unit, hex=decision.hex
+            side=decision.side,
+            kind=decision.kind,
+            unit=decision.unit,
+            hex=decision.hex,
+            case=decision.case,
+            choices=decision.choices,
+            need=decision.need,
         )
     )
     return set_combat(state, pending=decision)

@@ -9,7 +9,13 @@ import pytest
 
 from rules.commands import Advance, ChooseLosses, EndPhase, Move, Roll, StandingOrders
 from rules.engine import apply, pending_decision
-from rules.events import CrtSwitchRolled, RollRequired, UnitEliminated, VictoryPointsScored
+from rules.events import (
+    CrtSwitchRolled,
+    DecisionPending,
+    RollRequired,
+    UnitEliminated,
+    VictoryPointsScored,
+)
 from rules.rejection import Rejection
 from rules.state import GameState, RollDue, UnitState, VictoryPoints
 from tests.enginekit import (
@@ -65,6 +71,15 @@ def test_exchange_defenders_go_and_the_attacker_picks_losses_by_face_value() -> 
     d = pending_decision(b4, st)
     assert d is not None and (d.side, d.kind, d.need) == ("german", "losses", 4)
     assert d.choices == (("g1",), ("g2",), ("g3",))
+    # the event says the same: who, what, the case, the choices and the need
+    (asked,) = [e for e in done.events if isinstance(e, DecisionPending)]
+    assert (asked.side, asked.kind, asked.case, asked.choices, asked.need) == (
+        "german",
+        "losses",
+        d.case,
+        (("g1",), ("g2",), ("g3",)),
+        4,
+    )
     assert refused(b4, st, EndPhase()) == "decision-pending"
     assert refused(b4, st, ChooseLosses(units=())) == "AO-10.1b"
     assert refused(b4, st, ChooseLosses(units=("a",))) == "AO-10.1b"
