@@ -165,8 +165,22 @@ def loads(text: str | bytes) -> GameState:
     )
 
 
+def fill(board: Board, state: GameState) -> GameState:
+    """``state`` with every unit of ``board`` it does not list added as ``not_in_play`` (a
+    hand-written position names only the units it is about; the others count for nothing)."""
+    missing = sorted(set(board.defs) - {u.id for u in state.units})
+    if not missing:
+        return state
+    rows = [*state.units, *(UnitState(id=uid, status="not_in_play") for uid in missing)]
+    return msgspec.structs.replace(state, units=tuple(sorted(rows, key=lambda u: u.id)))
+
+
 def check(board: Board, state: GameState) -> list[str]:
-    """Problems of ``state`` against ``board`` (unknown or missing units, hexes off the map)."""
+    """Problems of ``state`` against ``board``: unknown or missing units (:func:`fill` adds
+    the missing ones), hexes off the map, and VP that the position cannot have: the Allied VP
+    are the German units eliminated, the German VP the Allied units eliminated plus the exit
+    VP held at the last tabulation, at most every exit's (AO-16.A, AO-16.E). The VP are kept
+    as written until the next tabulation recomputes them, never silently replaced."""
     out: list[str] = []
     ids = {u.id for u in state.units}
     for uid in sorted(ids - set(board.defs)):
@@ -176,4 +190,22 @@ def check(board: Board, state: GameState) -> list[str]:
     for u in state.units:
         if u.hex is not None and u.hex not in board.game_map:
             out.append(f"unit {u.id!r} is on {u.hex}, which is not on the map")
+    if out:
+        return out
+    lost = {"german": 0, "allied": 0}
+    for u in state.units:
+        if u.status == "eliminated":
+            lost[board.defs[u.id].side] += 1
+    exits = sum(h.exit_vp or 0 for h in board.game_map.exit_hexes())
+    vp = state.vp
+    if vp.allied != lost["german"]:
+        out.append(
+            f"vp: {vp.allied} Allied VP, but {lost['german']} German units are eliminated "
+            "(AO-16.A: one VP each)"
+        )
+    if not lost["allied"] <= vp.german <= lost["allied"] + exits:
+        out.append(
+            f"vp: {vp.german} German VP, but {lost['allied']} Allied units are eliminated and "
+            f"the exits are worth {exits} at most (AO-16.A, AO-16.E)"
+        )
     return out

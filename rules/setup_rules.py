@@ -407,6 +407,11 @@ def setup_hexes(board: Board, state: GameState, unit: str) -> frozenset[HexId]:
     )
 
 
+def _not_in_play(state: GameState, unit: str) -> bool:
+    us = state.find(unit)
+    return us is not None and us.status == "not_in_play"
+
+
 def setup_end_check(board: Board, state: GameState) -> Rejection | None:
     """The first problem with the deploying side's whole set-up when its set-up step ends
     (:func:`validate_free_setup`'s reading on the board), or None. Never refuses a set-up
@@ -428,7 +433,7 @@ def setup_end_check(board: Board, state: GameState) -> Rejection | None:
         side=side,
         kind=kind,
         units=board.defs,
-        at_start=areas.setup_units,
+        at_start=frozenset(u for u in areas.setup_units if not _not_in_play(state, u)),
         historical=areas.historical,
         front_units=areas.front_units,
         placement=placement,

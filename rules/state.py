@@ -63,9 +63,10 @@ LAST_TURN: Final = 18
 Supply = Literal["supplied", "unsupplied", "isolated"]
 """The supply marker on a unit (AO-12.3); ``supplied`` means no marker."""
 
-Status = Literal["on_map", "dormant", "not_arrived", "eliminated"]
+Status = Literal["on_map", "dormant", "not_arrived", "eliminated", "not_in_play"]
 """Where a unit is: in play, dormant on an Allied Map Edge hex (AO-5.3M), a reinforcement not
-yet placed (AO-14), or eliminated."""
+yet placed (AO-14), eliminated, or not in play at all (a unit a hand-written position leaves
+out, :func:`rules.position.fill`: no rule counts it, it never enters, it is worth no VP)."""
 
 Crt = Literal["initial", "standard"]
 """The CRT the German player uses (AO-10.3a)."""

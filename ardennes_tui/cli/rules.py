@@ -130,6 +130,7 @@ def _start(args: argparse.Namespace) -> tuple[Board, GameState]:
     if state.scenario not in scenario_numbers():
         raise UserError(f"position {args.position}: no scenario {state.scenario}", 2)
     board = load_board(state.scenario)
+    state = position.fill(board, state)  # the units it does not name are not in play
     problems = position.check(board, state)
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""

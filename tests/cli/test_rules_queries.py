@@ -162,3 +162,60 @@ def test_interdiction_stored_and_now(
         now = [list(b) for b in interdiction_for(board, state, side, state.turn)]
         assert out["now"][side] == now
         assert out["stored"][side] == [list(b) for b in getattr(state.interdicted, side)]
+
+
+def _hand(units: str, vp: str = "") -> str:
+    return (
+        '{"format": "ardennes-position/1", "scenario": 1, "turn": 2, "side": "allied", '
+        f'"phase": "reinforcement", "units": [{units}]{vp}}}'
+    )
+
+
+def test_units_a_position_leaves_out_are_not_in_play(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A hand-written position names only the units it is about; the others are
+    ``not_in_play``: not due as reinforcements, worth no VP, never placed."""
+    board = load_board(1)
+    path = tmp_path / "hand.json"
+    path.write_text(_hand('{"id": "us-109-i", "hex": "3432"}, {"id": "de-1128-i", "hex": "3325"}'))
+    code, out, err = run(["rules", "options", "--position", str(path)], capsys)
+    assert code == 0, err
+    # GT2 Allied Reinforcement Phase: nothing is due, though scenario 1 schedules units now
+    due_now = [
+        u
+        for u, (turn, _sec) in rules.reinforcements.schedule(board).items()
+        if turn == 2 and board.defs[u].side == "allied"
+    ]
+    assert due_now and out["mode"] == "reinforcement" and "reinforcements" not in out
+    state = position.fill(board, position.loads(path.read_text()))
+    named = ("us-109-i", "de-1128-i")
+    assert {u.status for u in state.units if u.id not in named} == {"not_in_play"}
+    assert position.check(board, state) == []
+    assert rules.Game(board, state).options().reinforcements == ()
+    refused = rules.apply(board, state, rules.Place(due_now[0], "0101"))
+    assert isinstance(refused, rules.Rejection)
+    # and the full position round-trips with them
+    assert position.loads(position.dumps(state)) == state
+
+
+@pytest.mark.rule("AO-16.A")
+def test_a_position_s_vp_are_checked_not_ignored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "vp.json"
+    one = '{"id": "us-109-i", "hex": "3432"}'
+    path.write_text(_hand(one, ', "vp": {"german": 0, "allied": 3}'))
+    code, _, err = run(["rules", "options", "--position", str(path)], capsys)
+    assert code == 2
+    assert "vp: 3 Allied VP, but 0 German units are eliminated (AO-16.A: one VP each)" in err
+    path.write_text(_hand(one, ', "vp": {"german": 999, "allied": 0}'))
+    code, _, err = run(["rules", "options", "--position", str(path)], capsys)
+    assert code == 2 and "vp: 999 German VP, but 0 Allied units are eliminated" in err
+    # German VP between the kills and the kills plus every exit: kept as written
+    killed = one + ', {"id": "us-110-i", "status": "eliminated"}'
+    path.write_text(_hand(killed, ', "vp": {"german": 11, "allied": 0}'))
+    code, _, err = run(["rules", "options", "--position", str(path)], capsys)
+    assert code == 0, err
+    state = position.fill(load_board(1), position.loads(path.read_text()))
+    assert state.vp == rules.VictoryPoints(german=11, allied=0)
