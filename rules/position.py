@@ -19,6 +19,7 @@ from typing import Final
 
 import msgspec
 
+from rules.combat.gt1 import gt1_obliged
 from rules.hexgrid import HexIdError, parse
 from rules.state import (
     LAST_TURN,
@@ -166,13 +167,22 @@ def loads(text: str | bytes) -> GameState:
 
 
 def fill(board: Board, state: GameState) -> GameState:
-    """``state`` with every unit of ``board`` it does not list added as ``not_in_play`` (a
-    hand-written position names only the units it is about; the others count for nothing)."""
+    """``state`` completed against ``board``: every unit it does not list added as
+    ``not_in_play`` (a hand-written position names only the units it is about; the others
+    count for nothing), and in the German Combat Phase of Game-Turn 1 the AO-4.2h*
+    obligations derived from the position when it gives none (the engine fixes them when the
+    phase begins; a position that starts inside the phase would otherwise lose them)."""
     missing = sorted(set(board.defs) - {u.id for u in state.units})
-    if not missing:
-        return state
-    rows = [*state.units, *(UnitState(id=uid, status="not_in_play") for uid in missing)]
-    return msgspec.structs.replace(state, units=tuple(sorted(rows, key=lambda u: u.id)))
+    if missing:
+        rows = [*state.units, *(UnitState(id=uid, status="not_in_play") for uid in missing)]
+        state = msgspec.structs.replace(state, units=tuple(sorted(rows, key=lambda u: u.id)))
+    gt1 = (state.turn, state.side, state.phase) == (1, "german", "combat")
+    if gt1 and not state.combat.obliged:
+        obliged = gt1_obliged(board, state)
+        state = msgspec.structs.replace(
+            state, combat=msgspec.structs.replace(state.combat, obliged=obliged)
+        )
+    return state
 
 
 def check(board: Board, state: GameState) -> list[str]:

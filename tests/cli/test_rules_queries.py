@@ -16,7 +16,7 @@ from rules.interdiction import interdiction_for
 from rules.state import GameState, UnitState, state_hash
 from rules.supply import supply_judgment
 from scenarios import load_board
-from tests.enginekit import scenario_gt1_german_combat
+from tests.enginekit import ended, scenario_start, without_gt1_obligations
 from tests.realmap import needs_real_map
 
 pytestmark = needs_real_map
@@ -30,7 +30,12 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, dict,
 
 @pytest.fixture(scope="module")
 def gt1() -> tuple[rules.Board, GameState]:
-    return scenario_gt1_german_combat(1)
+    """Scenario 1 at the German Combat Phase of Game-Turn 1, its AO-4.2h* obligations set."""
+    b, s = scenario_start(1)
+    while not (s.side == "german" and s.phase == "combat"):
+        s = ended(b, s)
+    assert s.combat.obliged
+    return b, s
 
 
 def write(tmp_path: Path, state: GameState) -> str:
@@ -51,16 +56,20 @@ def test_options_is_the_game_s_options(
     assert out["targets"] and out["attackers"]
 
 
-def _adjacent_attack(board: rules.Board, state: GameState) -> tuple[str, str]:
-    """A German unit and an American hex next to it."""
+def _adjacent_attack(board: rules.Board, state: GameState) -> tuple[list[str], str]:
+    """A legal GT1 attack: an American hex and every German unit next to it."""
     m = board.game_map
-    for u in state.units:
-        if u.hex is None or u.status != "on_map" or board.defs[u.id].side != "german":
-            continue
-        for n in m.neighbours(u.hex):
-            if any(board.defs[e.id].side == "allied" for e in state.at(n)):
-                return u.id, n
-    raise AssertionError("no contact on the GT1 start line")
+    for target in rules.Game(board, state).options().targets:
+        near = sorted(
+            u.id
+            for n in m.neighbours(target)
+            for u in state.at(n)
+            if board.defs[u.id].side == "german"
+        )
+        attack = rules.Attack(attackers=tuple(near), defenders=(target,))
+        if not isinstance(rules.combat.check_attack(board, state, attack), rules.Rejection):
+            return near, target
+    raise AssertionError("no legal attack on the GT1 start line")
 
 
 @pytest.mark.rule("AO-4.2d")
@@ -69,11 +78,12 @@ def test_odds_break_the_attack_down_and_agree_with_the_engine(
     gt1: tuple[rules.Board, GameState], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     board, state = gt1
-    attacker, target = _adjacent_attack(board, state)
+    attackers, target = _adjacent_attack(board, state)
     pos = write(tmp_path, state)
-    argv = ["rules", "odds", "--position", pos, "--attackers", attacker, "--defenders", target]
+    names = ",".join(attackers)
+    argv = ["rules", "odds", "--position", pos, "--attackers", names, "--defenders", target]
     code, out, err = run(argv, capsys)
-    preview = preview_attack(board, state, [attacker], [target])
+    preview = preview_attack(board, state, attackers, [target])
     assert not isinstance(preview, rules.Rejection)
     assert code == 0 and err == ""
     assert (out["attack"], out["defence"], out["column"], out["table"]) == (
@@ -83,13 +93,15 @@ def test_odds_break_the_attack_down_and_agree_with_the_engine(
         preview.table,
     )
     # GT1: the German attack is tripled (AO-4.2d), the American defence is not multiplied
-    (hex_term,) = out["attackers"]
-    strength = board.defs[attacker].strength
-    assert hex_term["factor"] == 3 and hex_term["classes"][0]["printed"] == strength
-    assert hex_term["value"] == hex_term["total"] * 3 == out["attack"]
+    terms = out["attackers"]
+    assert [t["hex"] for t in terms] == sorted({state.unit(a).hex for a in attackers})
+    assert all(t["factor"] == 3 and t["value"] == t["total"] * 3 for t in terms)
+    assert sum(t["value"] for t in terms) == out["attack"]
+    printed = sum(board.defs[a].strength for a in attackers)
+    assert sum(c["printed"] for t in terms for c in t["classes"]) == printed
     assert all(t["factor"] == 1 for t in out["defenders"])
-    printed = sum(board.defs[u.id].strength for u in state.at(target))
-    assert sum(c["printed"] for t in out["defenders"] for c in t["classes"]) == printed
+    printed_d = sum(board.defs[u.id].strength for u in state.at(target))
+    assert sum(c["printed"] for t in out["defenders"] for c in t["classes"]) == printed_d
     assert "refusal" not in out
 
 
@@ -97,7 +109,8 @@ def test_a_refused_attack_says_its_rule_and_exits_1(
     gt1: tuple[rules.Board, GameState], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     board, state = gt1
-    attacker, target = _adjacent_attack(board, state)
+    attackers, target = _adjacent_attack(board, state)
+    attacker = attackers[0]
     far = next(
         h
         for h in sorted(board.game_map)
@@ -219,3 +232,19 @@ def test_a_position_s_vp_are_checked_not_ignored(
     assert code == 0, err
     state = position.fill(load_board(1), position.loads(path.read_text()))
     assert state.vp == rules.VictoryPoints(german=11, allied=0)
+
+
+@pytest.mark.rule("AO-4.2h*")
+def test_a_gt1_combat_position_without_obligations_gets_them_derived(
+    gt1: tuple[rules.Board, GameState], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The engine fixes the AO-4.2h* obligations when the phase begins; a position written
+    inside the phase without them gets them from its units, the same as the real game's."""
+    board, state = gt1
+    bare = without_gt1_obligations(state)
+    code, out, _ = run(["rules", "options", "--position", write(tmp_path, bare)], capsys)
+    assert code == 0
+    real = rules.Game(board, state).options()
+    assert out["must_be_attacked"] == list(real.must_be_attacked) != []
+    assert out["must_attack"] == list(real.must_attack) != []
+    assert position.fill(board, bare).combat.obliged == state.combat.obliged
