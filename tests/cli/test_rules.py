@@ -186,22 +186,42 @@ def test_apply_rolls_the_dice_it_is_given(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Combat needs dice: --dice scripts them, --dice-seed draws them, none is refused."""
-    from rules import combat
+    from rules import Attack, Rejection, combat
     from rules.commands import DeclareAttack, ResolveAttacks, encode_command
     from rules.dice import SeededDice
     from tests.enginekit import scenario_gt1_german_combat
 
     board, state = scenario_gt1_german_combat(1)
-    attacker, target = next(
-        (u.id, hexes[0])
+    state = position.fill(board, state)  # as the command reads it: the GT1 obligations back
+    attack = next(
+        a
         for u in state.units
-        if u.id.startswith("de-")
-        and u.hex
-        and (hexes := combat.attackable_hexes(board, state, [u.id]))
+        if u.id.startswith("de-") and u.hex
+        for h in combat.attackable_hexes(board, state, [u.id])
+        if not isinstance(
+            combat.check_attack(
+                board,
+                state,
+                a := Attack(
+                    attackers=tuple(
+                        sorted(
+                            o.id
+                            for n in board.game_map.neighbours(h)
+                            for o in state.at(n)
+                            if o.id.startswith("de-")
+                        )
+                    ),
+                    defenders=(h,),
+                ),
+            ),
+            Rejection,
+        )
     )
     cmds = tmp_path / "c.jsonl"
     cmds.write_text(
-        encode_command(DeclareAttack(attackers=(attacker,), defenders=(target,))).decode()
+        encode_command(
+            DeclareAttack(attackers=attack.attackers, defenders=attack.defenders)
+        ).decode()
         + "\n"
         + encode_command(ResolveAttacks()).decode()
         + "\n"
