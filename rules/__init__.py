@@ -106,10 +106,13 @@ from rules.odds import (
 )
 from rules.options import Due, Mode, Options, acting_side
 from rules.queries import (
+    HexLinks,
     InterdictionReport,
+    MapGraph,
     OddsReport,
     SupplyReport,
     interdiction_report,
+    map_graph,
     odds_report,
     supply_report,
 )
@@ -180,11 +183,13 @@ __all__ = [
     "GameMap",
     "GameState",
     "HexId",
+    "HexLinks",
     "HexsideData",
     "ImmunityWaived",
     "InterdictionReport",
     "InterdictionSet",
     "MapError",
+    "MapGraph",
     "Mode",
     "Move",
     "OddsReport",
@@ -264,6 +269,7 @@ __all__ = [
     "immunity_case",
     "interdiction_report",
     "legal_moves",
+    "map_graph",
     "may_move",
     "movement_allowance",
     "new_game",

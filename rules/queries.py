@@ -13,6 +13,8 @@ Each answer is computed by the engine's own code, never a second implementation 
   AO-12.6 supply, AO-6.6K Road Mode, AO-11.h/i and AO-4.2d/e factors; AO-9.2F* retreated
   defenders), the odds column and CRT, and the refusal :func:`rules.combat.check_attack` would
   give a declaration. The totals are checked against :func:`rules.odds` (a test does too).
+* :func:`map_graph`: per hex of a map, its neighbours, road links, Road Mode links, road exit
+  hexsides and supply sources (``ardennes map --graph``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import msgspec
 from rules.combat import check_attack, defender_supply
 from rules.combat.protocol import defending_units
 from rules.crt import Table, crt_for
+from rules.gamemap import GameMap
 from rules.hexgrid import HexId, Hexside
 from rules.interdiction import interdiction_at_combat, interdiction_for
 from rules.odds import (
@@ -36,8 +39,15 @@ from rules.odds import (
     odds_column,
 )
 from rules.rejection import Rejection
+from rules.roadmode import road_links, road_mode_passable
 from rules.state import Attack, Board, GameState, Supply, other_side
-from rules.supply import path_to_net, supply_judgment, supply_net
+from rules.supply import (
+    allied_exit_hexsides,
+    german_exit_hexes,
+    path_to_net,
+    supply_judgment,
+    supply_net,
+)
 from rules.units import Side
 
 
@@ -230,3 +240,49 @@ def odds_report(
         column=col if isinstance(col, str) else None,
         refusal=refusal,
     )
+
+
+class HexLinks(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """One hex and what the grid and the map make of it: its on-map ``neighbours``, the
+    neighbours joined by a road hexside (``roads``, AO-6.5G), ``road_mode`` the neighbours a
+    Road Mode move may enter (a road or bridge hexside, a river only by a bridge, AO-6.5F),
+    the ``exits`` (for an Allied road exit: the live hex of its exit hexside, AO-12.2F,
+    AO-16.B; for a German one: ``east``), and ``source`` the side whose supply it is a source
+    of (AO-12.2D/F)."""
+
+    id: HexId
+    neighbours: tuple[HexId, ...]
+    roads: tuple[HexId, ...] = ()
+    road_mode: tuple[HexId, ...] = ()
+    exits: tuple[HexId, ...] = ()
+    source: Side | None = None
+
+
+class MapGraph(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Every hex of a map with its :class:`HexLinks`, sorted by id (``ardennes map --graph``):
+    what tools would otherwise rebuild from the grid geometry and the hexside list."""
+
+    hexes: tuple[HexLinks, ...]
+
+
+def map_graph(game_map: GameMap) -> MapGraph:
+    """The links of every hex of ``game_map``."""
+    german = german_exit_hexes(game_map)
+    allied: dict[HexId, list[HexId]] = {}
+    for live, edge in allied_exit_hexsides(game_map):
+        allied.setdefault(edge, []).append(live)
+    rows = []
+    for h in sorted(game_map):
+        neighbours = tuple(game_map.neighbours(h))
+        source: Side | None = "german" if h in german else "allied" if h in allied else None
+        rows.append(
+            HexLinks(
+                id=h,
+                neighbours=neighbours,
+                roads=road_links(game_map, h),
+                road_mode=tuple(n for n in neighbours if road_mode_passable(game_map, h, n)),
+                exits=("east",) if h in german else tuple(sorted(allied.get(h, ()))),
+                source=source,
+            )
+        )
+    return MapGraph(hexes=tuple(rows))

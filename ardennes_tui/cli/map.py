@@ -13,10 +13,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from ardennes_tui.errors import UserError
 from ardennes_tui.render.counters import UnitsByHex
 from ardennes_tui.scenario_view import get_map, scenario_or_error, setup_units
-from rules import GameMap, encode_map
+from rules import GameMap, encode_map, map_graph
 
 LEGEND_WIDTH = 120
 """The legend wraps here, so it reads in an ordinary terminal even though the map is wider."""
@@ -34,6 +36,11 @@ def register(subparsers: Any) -> None:
     )
     fmt.add_argument(
         "--overview", action="store_true", help="print the compact overview (one line per row)"
+    )
+    fmt.add_argument(
+        "--graph",
+        action="store_true",
+        help="JSON: per hex its neighbours, road and Road Mode links, road exits, supply sources",
     )
     colour = parser.add_mutually_exclusive_group()
     colour.add_argument(
@@ -102,6 +109,10 @@ def run(args: argparse.Namespace) -> int:
     game_map = get_map(args.map_file)
     if args.json:
         sys.stdout.write(encode_map(game_map.data).decode("utf-8"))
+        return 0
+    if args.graph:
+        sys.stdout.buffer.write(msgspec.json.encode(map_graph(game_map)) + b"\n")
+        sys.stdout.buffer.flush()
         return 0
     units = None
     if args.scenario is not None:

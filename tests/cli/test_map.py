@@ -175,3 +175,45 @@ def test_real_map_json(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["map", "--json"], capsys)
     assert code == 0
     assert out == encode_map(load_map().data).decode("utf-8")
+
+
+@needs_real_map
+@pytest.mark.rule("AO-12.2D")
+@pytest.mark.rule("AO-12.2F")
+def test_real_map_graph(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--graph``: what tools would otherwise rebuild, each fact checked from the map itself."""
+    import json
+
+    from rules import hexgrid
+
+    code, out, _ = run(["map", "--graph"], capsys)
+    assert code == 0
+    game_map = load_map()
+    hexes = {h["id"]: h for h in json.loads(out)["hexes"]}
+    assert list(hexes) == sorted(game_map)
+    for h, row in hexes.items():
+        # neighbours: the on-map hexes one step away, and the relation is symmetric
+        assert set(row["neighbours"]) == {n for n in hexgrid.neighbours(h) if n in game_map}
+        assert all(h in hexes[n]["neighbours"] for n in row["neighbours"])
+        # roads: exactly the hexsides the map says carry a road, both ways
+        roads = set(row.get("roads", []))
+        assert roads == {n for n in row["neighbours"] if game_map.side(h, n).road}
+        assert all(h in hexes[n].get("roads", []) for n in roads)
+        # Road Mode never crosses a river but by a bridge (AO-6.5F)
+        for n in row.get("road_mode", []):
+            side = game_map.side(h, n)
+            bridge = side.crossing == "bridge"
+            assert (side.road or bridge) and (side.river is None or bridge)
+    sources = {h: row["source"] for h, row in hexes.items() if "source" in row}
+    german = {h for h, s in sources.items() if s == "german"}
+    allied = {h for h, s in sources.items() if s == "allied"}
+    # German sources: east-edge hexes with a road (AO-12.2D); Allied: edge hexes whose road
+    # hexside leads onto the live map (AO-12.2F), each with the live hexes of its exits
+    assert german and all(game_map.hex(h).edge == "east" and hexes[h]["roads"] for h in german)
+    assert all(hexes[h]["exits"] == ["east"] for h in german)
+    assert allied and all(game_map.is_allied_edge(h) for h in allied)
+    for h in allied:
+        for live in hexes[h]["exits"]:
+            assert not game_map.is_allied_edge(live) and game_map.side(h, live).road
+    bastogne = game_map.towns()["Bastogne"]
+    assert len(hexes[bastogne]["roads"]) >= 4  # the road hub
