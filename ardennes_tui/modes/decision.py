@@ -33,6 +33,12 @@ class DecisionMode(Mode):
 
     def enter(self) -> None:
         """The cursor goes to the unit or hex concerned."""
+        where = self.selection_hex()
+        if where is not None:
+            self.host.focus_hex(where)
+
+    def selection_hex(self) -> rules.HexId | None:
+        """The unit or hex concerned (``C`` centres on it)."""
         d, state = self.decision, self.game.state
         where = d.hex if d.kind == "advance" else None
         if d.unit is not None:
@@ -40,8 +46,7 @@ class DecisionMode(Mode):
         elif d.kind != "advance" and d.choices:
             first = d.choices[0][0]
             where = first if d.kind == "waive_immunity" else state.unit(first).hex
-        if where is not None:
-            self.host.focus_hex(where)
+        return where
 
     # -- what the widgets show --------------------------------------------------------------
 
