@@ -36,19 +36,26 @@ from ardennes_tui.render.palette import rich_style
 from ardennes_tui.render.picture import Line
 from rules import crt
 
-SECTIONS: Final[tuple[tuple[str, str], ...]] = (
-    ("counters", "Counters and map symbols"),
-    ("sequence", "Sequence of play"),
-    ("crt", "Combat results tables"),
-    ("terrain", "Terrain effects chart"),
-    ("keys", "Keys"),
+SECTIONS: Final[tuple[tuple[str, str, str], ...]] = (
+    ("counters", "Counters", "Counters and map symbols"),
+    ("sequence", "Sequence", "Sequence of play"),
+    ("crt", "CRTs", "Combat results tables"),
+    ("terrain", "Terrain", "Terrain effects chart"),
+    ("keys", "Keys", "Keys"),
 )
-"""``(id, title)`` of the help's sections, in order (keys 1-5 jump to them)."""
+"""``(id, short name, title)`` of the help's sections, in order (keys 1-5 jump to them)."""
 
 LIT: Final = "reverse"
 MARK: Final = "bold"
-WIDTH: Final = 74
-"""The help's text width: the 80-column screen less the box's border and padding."""
+WIDTH: Final = 72
+"""The help's text width: the 80-column screen less the box's border, padding and
+scroll bar."""
+
+
+def _para(out: Text, text: str, indent: str = "") -> None:
+    """``text`` wrapped to :data:`WIDTH`, each line starting with ``indent``."""
+    out.append(textwrap.fill(text, WIDTH, initial_indent=indent, subsequent_indent=indent))
+    out.append("\n")
 
 
 def _row(out: Text, head: str, text: str, indent: int, style: str = MARK) -> None:
@@ -182,10 +189,12 @@ def counter_key() -> Text:
         place = where.town or _FORT_NAMES.get(where.fortification or "", where.terrain)
         out.append(f"  {i}. {counter_short(top)}", MARK)
         out.append(f" in {place}: {top.side.capitalize()} {counter_long(top)}{more}\n")
-    out.append(
-        "  A counter reads: unit type letter, combat strength - movement allowance\n"
-        "  (MP). The panel lists every unit of the hex under the cursor with its\n"
-        "  state: road (Road Mode), moved, MP spent, unsupplied, isolated, dormant.\n"
+    _para(
+        out,
+        "A counter reads: unit type letter, combat strength - movement allowance (MP). "
+        "The panel lists every unit of the hex under the cursor with its state: road "
+        "(Road Mode), moved, MP spent, unsupplied, isolated, dormant.",
+        "  ",
     )
     for line in _legend():
         out.append_text(_reflow(line))
@@ -314,12 +323,14 @@ def crt_tables(ctx: HelpContext) -> Text:
     if ctx.column is not None and ctx.table is not None:
         out.append(f"The attack being built is read on {ctx.column}, lit above.\n", MARK)
     lo, hi = crt.ODDS_COLUMNS[0], crt.ODDS_COLUMNS[-1]
-    out.append(
-        "Ar n / Dr n: attackers / defenders retreat n hexes; Ex: exchange, the\n"
-        "attacker loses at least the defender's printed strength; De: defenders\n"
-        f"eliminated. Odds worse than {lo} count as {lo}, better than {hi} as {hi}\n"
-        "(AO-10.0); '-' lowers the odds of the attack being built (AO-9.4L)."
+    _para(
+        out,
+        "Ar n / Dr n: attackers / defenders retreat n hexes; Ex: exchange, the attacker "
+        "loses at least the defender's printed strength; De: defenders eliminated. Odds "
+        f"worse than {lo} count as {lo}, better than {hi} as {hi} (AO-10.0); '-' lowers "
+        "the odds of the attack being built (AO-9.4L).",
     )
+    out.rstrip()
     return out
 
 
@@ -356,13 +367,14 @@ def terrain_chart() -> Text:
     out.append(f"{'terrain':<14}{'case':<9}{'MP mech/foot':<13}combat\n", MARK)
     for name, mp, combat, case in terrain_rows():
         _row(out, f"{name:<14}{case:<9}{mp:<13}", combat, 36, "")
-    out.append(
-        "Costs add up (AO-5.1D); hexside costs apply on a road too. A hex holding\n"
-        "friendly units costs +6 / +2 to enter and to leave (AO-8.1A). Game-Turn 1:\n"
-        "German x3 attacking and defending (AO-4.2d/e), never more than x3. Allied\n"
-        "units get no terrain factor. Immune units ignore Ar/Dr unless they waive\n"
-        "it (AO-11.f*)."
+    _para(
+        out,
+        "Costs add up (AO-5.1D); hexside costs apply on a road too. A hex holding friendly "
+        "units costs +6 / +2 to enter and to leave (AO-8.1A). Game-Turn 1: German x3 "
+        "attacking and defending (AO-4.2d/e), never more than x3. Allied units get no "
+        "terrain factor. Immune units ignore Ar/Dr unless they waive it (AO-11.f*).",
     )
+    out.rstrip()
     return out
 
 

@@ -20,6 +20,8 @@ class ReinforcementMode(Mode):
         due = options.reinforcements
         self.placing: str | None = due[0].unit if due else None
         """The reinforcement to place next (the panel marks it ``>``; Tab picks another)."""
+        self._shown = False
+        """``.`` has gone to :attr:`placing` (the next ``.`` marks the next unit due)."""
 
     def due(self) -> list[tuple[str, tuple[rules.HexId, ...]]]:
         """``(unit, open entry hexes)`` of the reinforcements that may enter now."""
@@ -71,17 +73,19 @@ class ReinforcementMode(Mode):
             self.host.say(said_after(self.host, r))
 
     def next_unit(self, step: int) -> None:
-        """``.``/``,``: the cursor to an open entry hex of the unit marked ``>`` (the nearest);
-        already on one, the next (previous) unit due is marked and the cursor goes to one of
-        its entry hexes, staying where it is when that hex is open to it too."""
+        """``.``/``,``: the first time, the cursor to an open entry hex of the unit marked
+        ``>`` (the nearest); then the next (previous) unit due is marked and the cursor goes
+        to one of its entry hexes, staying where it is when that hex is open to it too. So
+        ``.`` Enter places the first unit due, and again the next."""
         due = [d.unit for d in self.options.reinforcements]
         if not due:
             self.host.say(self.hint())
             return
         if self.placing not in due:
             self.placing = due[0]
-        elif self.host.cursor in self._entry_hexes():
+        elif self._shown:
             self.placing = due[(due.index(self.placing) + step) % len(due)]
+        self._shown = True
         entries = self._entry_hexes()
         here = self.host.cursor
         target = here if here in entries else navigation.cycle_hex(entries, here)

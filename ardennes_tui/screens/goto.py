@@ -17,7 +17,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.suggester import SuggestFromList
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -68,17 +67,12 @@ class GotoDialog(ModalScreen[HexId | None]):
         """The places matching what is typed, in the list's order."""
 
     def compose(self) -> ComposeResult:
-        towns = sorted(self.game_map.towns())
         with Vertical(id="goto-box"):
             yield Static("Go to a hex or a town", classes="title")
-            yield Input(
-                placeholder="3412, or a town: bas, st vith ...",
-                suggester=SuggestFromList(towns, case_sensitive=False),
-                id="goto-input",
-            )
+            yield Input(placeholder="3412, or a town: bas, st vith ...", id="goto-input")
             yield OptionList(id="goto-list")
             yield Static(
-                "Enter goes, Up/Down pick, Tab completes, Escape cancels",
+                "Enter goes, Up/Down pick, Tab completes, Esc cancels",
                 id="goto-hint",
                 classes="hint",
             )
@@ -96,7 +90,7 @@ class GotoDialog(ModalScreen[HexId | None]):
         options.display = bool(self.found)
         if self.found:
             options.highlighted = 0
-        self._hint("Enter goes, Up/Down pick, Tab completes, Escape cancels")
+        self._hint("Enter goes, Up/Down pick, Tab completes, Esc cancels")
 
     def _hint(self, text: str) -> None:
         self.query_one("#goto-hint", Static).update(text)

@@ -20,7 +20,7 @@ from textual.widgets import Static
 
 from ardennes_tui.help_text import SECTIONS, HelpContext, section_text
 
-SECTION_IDS = tuple(s for s, _ in SECTIONS)
+SECTION_IDS = tuple(s for s, _, _ in SECTIONS)
 
 
 class HelpScreen(ModalScreen[None]):
@@ -30,7 +30,7 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,q,question_mark", "dismiss", "close", id="help.close"),
         *(
             Binding(str(i), f"section({i})", title, id=f"help.section{i}")
-            for i, (_, title) in enumerate(SECTIONS, 1)
+            for i, (_, _, title) in enumerate(SECTIONS, 1)
         ),
         Binding("down,j", "scroll('down')", "scroll down", id="help.down"),
         Binding("up,k", "scroll('up')", "scroll up", id="help.up"),
@@ -79,11 +79,11 @@ class HelpScreen(ModalScreen[None]):
         """The section shown first (None: the top)."""
 
     def compose(self) -> ComposeResult:
-        bar = "  ".join(f"{i} {title.split()[0]}" for i, (_, title) in enumerate(SECTIONS, 1))
+        bar = "  ".join(f"{i} {short}" for i, (_, short, _) in enumerate(SECTIONS, 1))
         with Vertical(id="help-frame"):
             yield Static(f"Help   {bar}", id="help-bar")
             with VerticalScroll(id="help-scroll", can_focus=False):
-                for sid, title in SECTIONS:
+                for sid, _, title in SECTIONS:
                     yield Static(title, id=f"help-{sid}", classes="title")
                     yield Static(section_text(sid, self.context), id=f"help-{sid}-text")
             yield Static("1-5 sections, Up/Down/PgUp/PgDn scroll, Escape q ? close", classes="hint")

@@ -136,7 +136,7 @@ def view_commands(screen: ViewHost) -> list[PaletteCommand]:
         PaletteCommand(f"Zoom: the {other} view", "z", view.action_toggle_zoom),
         PaletteCommand("Show or hide the side panel", "p", screen.action_toggle_panel),
     ]
-    for sid, title in SECTIONS:
+    for sid, _, title in SECTIONS:
         out.append(PaletteCommand(f"Help: {title.lower()}", "?", _bind(screen.open_help, sid)))
     out.append(PaletteCommand("Quit", "q", screen.app.exit))
     return out
