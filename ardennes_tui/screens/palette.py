@@ -199,10 +199,12 @@ def play_commands(screen: PlayHost) -> list[PaletteCommand]:
         out.append(PaletteCommand(f"{what} ({name})", "e e", screen.end_phase, order=True))
     if game.can_undo():
         last = type(game.history[-1].command).__name__
-        out.append(PaletteCommand(f"Undo the last order ({last})", "Backspace", screen.action_undo))
+        title = f"Undo the last order ({last})"
+        out.append(PaletteCommand(title, "Backspace", screen.action_undo, True))
     if o.acting is not None:
         side = o.acting.capitalize()
-        out.append(PaletteCommand(f"Standing orders ({side})", "O", screen.action_standing_orders))
+        title = f"Standing orders ({side})"
+        out.append(PaletteCommand(title, "O", screen.action_standing_orders, True))
     out += [
         PaletteCommand("Combat log", "c", screen.action_combat_log),
         PaletteCommand("Where the game is saved", "s", screen.action_save),
@@ -252,7 +254,7 @@ def _combat_commands(screen: PlayHost, mode: CombatMode) -> list[PaletteCommand]
     enemy = game_view.enemy_units(mode.game, here)
     if not mode.building():
         if enemy and here in mode.highlight():
-            out.append(PaletteCommand(f"Attack {here}", "a", screen.action_attack))
+            out.append(PaletteCommand(f"Attack {here}", "a", screen.action_attack, True))
     else:
         targets = "+".join(mode.targets)
         out.append(

@@ -39,6 +39,9 @@ class PlayScreen(MapScreen):
         *keymap.bindings("decide"),
     ]
 
+    ORDERS_NEVER_ASK: ClassVar[bool] = False
+    """The standing orders may not ask (play by email: the engine answers every choice)."""
+
     def __init__(
         self,
         game: rules.Game,
@@ -368,7 +371,8 @@ class PlayScreen(MapScreen):
             return
         current = self.game.state.combat.orders(side)
         immune = game_view.immune_hexes_held(self.game, side)
-        self.app.push_screen(OrdersScreen(side, immune, current), self._give_orders)
+        dialog = OrdersScreen(side, immune, current, never_ask=self.ORDERS_NEVER_ASK)
+        self.app.push_screen(dialog, self._give_orders)
 
     def _give_orders(self, command: rules.StandingOrders | None) -> None:
         if command is None:
