@@ -21,7 +21,7 @@ from ardennes_tui.email_session import EmailSession, Outgoing
 from ardennes_tui.errors import UserError
 from ardennes_tui.render import UnitsByHex
 from ardennes_tui.screens.map_screen import MapScreen
-from ardennes_tui.screens.palette import ScreenCommands
+from ardennes_tui.screens.palette import Palette, ScreenCommands
 from ardennes_tui.widgets.map_view import Zoom
 from pbem.store import GameLocked
 from rules.hexgrid import HexId
@@ -74,6 +74,11 @@ class ArdennesApp(App[None]):
         self.outgoing = outgoing
         """With ``email``: text to send, shown at once on the send screen (an invitation, an
         acceptance)."""
+
+    def action_command_palette(self) -> None:
+        """Ctrl+P: the commands valid now (:mod:`ardennes_tui.screens.palette`)."""
+        if self.use_command_palette and not isinstance(self.screen, Palette):
+            self.push_screen(Palette(id="--command-palette"))
 
     def on_mount(self) -> None:
         self.theme = THEME

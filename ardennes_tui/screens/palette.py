@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from textual.app import App
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Provider, SearchIcon
 
 import rules
 from ardennes_tui import game_view
@@ -32,6 +32,7 @@ from ardennes_tui.modes import (
     ReinforcementMode,
     RollMode,
 )
+from ardennes_tui.modes.decision import supply_after_retreat
 from ardennes_tui.widgets.map_view import MapView
 from rules import crt
 
@@ -97,6 +98,13 @@ class PaletteCommand:
     @property
     def help(self) -> str:
         return f"key: {self.key}" if self.key else ""
+
+
+class Palette(CommandPalette):
+    """Textual's command palette with an ASCII mark before the line (no emoji over SSH)."""
+
+    def on_mount(self) -> None:
+        self.query_one(SearchIcon).icon = ">"
 
 
 class ScreenCommands(Provider):
@@ -302,15 +310,13 @@ def _decision_commands(screen: PlayHost, mode: DecisionMode) -> list[PaletteComm
             PaletteCommand(f"Keep the immunity in {hexes}", "n", _bind(screen.action_waive, False)),
         ]
     if d.kind == "retreat":
-        return [
-            PaletteCommand(
-                f"Retreat {d.unit} by path {i}: {'-'.join(path)}",
-                str(i),
-                _bind(screen.action_pick, i),
-                True,
-            )
-            for i, path in enumerate(d.choices[:9], 1)
-        ]
+        assert d.unit is not None
+        out = []
+        for i, path in enumerate(d.choices[:9], 1):
+            supply = supply_after_retreat(mode.game, d.unit, path[-1])
+            title = f"Retreat {d.unit} by path {i} to {path[-1]}, {supply}: {'-'.join(path)}"
+            out.append(PaletteCommand(title, str(i), _bind(screen.action_pick, i), True))
+        return out
     if d.kind == "advance":
         out = [
             PaletteCommand(
