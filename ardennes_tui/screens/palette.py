@@ -256,37 +256,41 @@ def _mode_commands(screen: PlayHost, mode: Mode) -> list[PaletteCommand]:
     return []
 
 
+def _attack_ok(mode: CombatMode, odds: str | None) -> bool:
+    """The engine would accept the attack being built, at ``odds`` (None: the real odds)."""
+    attack = rules.Attack(
+        attackers=tuple(mode.attackers),
+        defenders=tuple(mode.targets),
+        odds=odds,
+        waive=mode.waived_hexes(),
+    )
+    return isinstance(rules.check_attack(mode.game.board, mode.game.state, attack), rules.Preview)
+
+
 def _combat_commands(screen: PlayHost, mode: CombatMode) -> list[PaletteCommand]:
     out: list[PaletteCommand] = []
     here = screen.cursor
     enemy = game_view.enemy_units(mode.game, here)
+    ready = False
+    """An attack is being built that the engine would accept as it stands."""
     if not mode.building():
         if enemy and here in mode.highlight():
             out.append(PaletteCommand(f"Attack {here}", "a", screen.action_attack, True))
     else:
         targets = "+".join(mode.targets)
-        out.append(
-            PaletteCommand(f"Cancel the attack on {targets}", "Escape", screen.action_deselect)
-        )
+        cancel = f"Cancel the attack on {targets}"
+        out.append(PaletteCommand(cancel, "Escape", screen.action_deselect))
         if enemy and here not in mode.targets:
-            out.append(
-                PaletteCommand(f"Add {here} as a further defender", "a", screen.action_attack)
-            )
-        if mode.attackers:
-            p = rules.check_attack(
-                mode.game.board,
-                mode.game.state,
-                rules.Attack(
-                    attackers=tuple(mode.attackers),
-                    defenders=tuple(mode.targets),
-                    odds=mode.odds_asked,
-                    waive=mode.waived_hexes(),
-                ),
-            )
-            if isinstance(p, rules.Preview):
-                out.append(
-                    PaletteCommand(f"Declare the attack on {targets}", "Enter", mode.declare, True)
-                )
+            further = f"Add {here} as a further defender"
+            out.append(PaletteCommand(further, "a", screen.action_attack))
+        p = rules.preview_attack(mode.game.board, mode.game.state, mode.attackers, mode.targets)
+        if mode.attackers and isinstance(p, rules.Preview):
+            ready = _attack_ok(mode, mode.odds_asked)
+            if ready:
+                declare = f"Declare the attack on {targets}"
+                out.append(PaletteCommand(declare, "Enter", mode.declare, True))
+            now = crt.ODDS_COLUMNS.index(mode.odds_asked or p.column)
+            if now > 0 and _attack_ok(mode, crt.ODDS_COLUMNS[now - 1]):
                 out.append(PaletteCommand("Lower the odds", "-", _bind(screen.action_odds, -1)))
             if mode.odds_asked is not None:
                 out.append(PaletteCommand("Raise the odds", "+", _bind(screen.action_odds, 1)))
@@ -294,8 +298,9 @@ def _combat_commands(screen: PlayHost, mode: CombatMode) -> list[PaletteCommand]
                 verb = "keep" if mode.waived else "waive"
                 title = f"The attackers {verb} their Ar immunity"
                 out.append(PaletteCommand(title, "w", screen.action_waive_attackers))
-    if mode.options.declared or (mode.building() and mode.attackers):
-        n = len(mode.options.declared) + (1 if mode.building() and mode.attackers else 0)
+    building = mode.building() and bool(mode.attackers)
+    n = len(mode.options.declared) + (1 if building else 0)
+    if (ready or not building) and n:
         title = f"Resolve the attacks ({n}: the dice roll)"
         out.append(PaletteCommand(title, "r", screen.action_resolve, True))
     return out

@@ -140,8 +140,23 @@ def test_the_palette_offers_only_what_the_engine_accepts_now() -> None:
         await press(pilot, "a")
         assert f"Cancel the attack on {view_of(app).cursor}" in titles(app)
         assert not any(t.startswith("Declare") for t in titles(app))  # no attacker yet
-        await press(pilot, "full_stop", "enter")
-        assert any(t.startswith("Resolve the attacks (1: the dice roll)") for t in titles(app))
+
+        def accepted() -> bool:
+            combat = mode(app, CombatMode)
+            attack = rules.Attack(tuple(combat.attackers), tuple(combat.targets))
+            return isinstance(rules.check_attack(s.board, s.state, attack), rules.Preview)
+
+        await press(pilot, "full_stop", "enter")  # one stack: GT1 refuses it (AO-4.2h*)
+        assert not accepted() and "AO-4.2h*" in message(app)
+        assert not any(t.startswith(("Resolve", "Declare")) for t in titles(app))
+        while mode(app, CombatMode).actors():  # every neighbour joins
+            await press(pilot, "full_stop", "enter")
+        assert accepted()
+        assert f"Declare the attack on {mode(app, CombatMode).targets[0]}" in titles(app)
+        assert "Resolve the attacks (1: the dice roll)" in titles(app)
+        assert "Lower the odds" in titles(app) and "Raise the odds" not in titles(app)
+        await press(pilot, "minus")
+        assert "Raise the odds" in titles(app)
 
     drive(body, session=german_gt1_combat())
 
