@@ -217,6 +217,8 @@ def test_a_reply_is_the_standing_orders_dialog_then_sent(
         assert app.screen.never_ask  # by email: no setting asks, the orders are not cleared
         await press(pilot, "escape")
         assert "Your reply is due" in message(app)
+        offered = [c.title for c in play_screen(app).palette_commands()]
+        assert offered[0] == "Give your standing orders and send the reply"
         await press(pilot, "x")
         assert isinstance(app.screen, OrdersScreen)
         await press(pilot, "enter")  # Retreat: engine stays (no ask by email)
@@ -225,6 +227,11 @@ def test_a_reply_is_the_standing_orders_dialog_then_sent(
         assert app.screen.seq == 4
         await press(pilot, "escape")
         assert "waiting for" in message(app)
+        # not his move: the palette offers the view and import, no order
+        commands = play_screen(app).palette_commands()
+        assert not [c.title for c in commands if c.order]
+        assert "Import your opponent's packets" in [c.title for c in commands]
+        assert "Go to a hex or a town" in [c.title for c in commands]
 
     ran = run_as(monkeypatch, match.allied.home, allied)
     assert main(["--email", match.game_id[:8]]) == 0

@@ -247,3 +247,30 @@ def test_a_click_on_the_cursors_hex_costs_nothing() -> None:
         assert s.state_hash() == state and app.screen.selections == {}
 
     drive(body, cursor="2328", session=saves.new_game(1, "nav"))
+
+
+def test_the_bare_map_goes_to_towns_and_offers_only_the_view() -> None:
+    """The map viewer (no game): ``g`` works, ``C`` centres on the cursor, the palette offers
+    the view commands and, when typed, the towns."""
+    import asyncio
+
+    from ardennes_tui.screens.map_screen import MapScreen
+    from scenarios import load_map
+
+    game_map = load_map()
+    app = ArdennesApp(game_map, cursor="4009")
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, MapScreen) and not isinstance(screen, PlayScreen)
+            await press(pilot, "g", "s", "t", "v", "enter")
+            view = screen.map_view
+            assert view.cursor == "3217" and centred(view, "3217")
+            offered = [c.title for c in screen.palette_commands()]
+            assert "Go to a hex or a town" in offered and "Zoom: the overview view" in offered
+            assert not any("unit" in t or "lit" in t for t in offered)
+            assert "Go to Bastogne (2328)" in [c.title for c in screen.town_commands()]
+
+    asyncio.run(main())
