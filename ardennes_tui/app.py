@@ -7,11 +7,13 @@ It uses the ``ansi-dark`` theme, so the UI is drawn in the terminal's own 16 ANS
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
 from textual.app import App
 from textual.binding import BindingType
+from textual.command import Provider
 
 import rules
 from ardennes_tui import hotseat, saves
@@ -19,6 +21,7 @@ from ardennes_tui.email_session import EmailSession, Outgoing
 from ardennes_tui.errors import UserError
 from ardennes_tui.render import UnitsByHex
 from ardennes_tui.screens.map_screen import MapScreen
+from ardennes_tui.screens.palette import Palette, ScreenCommands
 from ardennes_tui.widgets.map_view import Zoom
 from pbem.store import GameLocked
 from rules.hexgrid import HexId
@@ -36,6 +39,8 @@ class ArdennesApp(App[None]):
     TITLE = "The Ardennes Offensive"
     CSS_PATH = "app.tcss"
     BINDINGS: ClassVar[list[BindingType]] = []
+    COMMANDS: ClassVar[set[type[Provider] | Callable[[], type[Provider]]]] = {ScreenCommands}
+    """The command palette (Ctrl+P) offers the screen's commands valid now, nothing else."""
 
     def __init__(
         self,
@@ -69,6 +74,11 @@ class ArdennesApp(App[None]):
         self.outgoing = outgoing
         """With ``email``: text to send, shown at once on the send screen (an invitation, an
         acceptance)."""
+
+    def action_command_palette(self) -> None:
+        """Ctrl+P: the commands valid now (:mod:`ardennes_tui.screens.palette`)."""
+        if self.use_command_palette and not isinstance(self.screen, Palette):
+            self.push_screen(Palette(id="--command-palette"))
 
     def on_mount(self) -> None:
         self.theme = THEME

@@ -7,8 +7,10 @@ an id; a user keymap (``{binding id: "key,key"}``) can later be applied with
 ``k j`` go straight up/down the column (alternating NW/NE and SW/SE, which keeps ``CC``).
 The numeric keypad works the same way: ``7 9 4 6 1 3`` and ``8 2``.
 
-The ``play`` scope holds the orders of the play screen (select, move, road mode, undo, end
-phase, attack, resolve, standing orders, save); ``u`` is north-east, so undo is ``backspace``
+The ``app`` scope works on every map screen (go to ``g``, centre ``C``, panel, help, the
+command palette, quit). The ``play`` scope holds the orders of the play screen (select, move,
+road mode, undo, end phase, attack, resolve, standing orders, save) and its jumps (next unit
+that may act ``.`` ``,``; next lit hex ``]`` ``[``); ``u`` is north-east, so undo is ``backspace``
 or ``U``. The ``decide`` scope answers a pending combat decision: its bindings have priority
 over the map's cursor keys (``y n`` and the digits), but only while a decision is pending
 (otherwise the action raises ``SkipAction`` and the key moves the cursor as usual).
@@ -47,6 +49,39 @@ KEYMAP: Final[tuple[KeyBinding, ...]] = (
     KeyBinding("map.up", ("k", "up", "8"), "move('up')", "cursor up the column (NW/NE)"),
     KeyBinding("map.down", ("j", "down", "2"), "move('down')", "cursor down the column (SW/SE)"),
     KeyBinding("map.zoom", ("z",), "toggle_zoom", "zoom: detail / overview", show=True),
+    KeyBinding(
+        "app.goto",
+        ("g",),
+        "goto",
+        "go to a hex (g 3412 Enter) or a town (g bas Enter; Up/Down pick among the matches)",
+        "app",
+        show=True,
+    ),
+    KeyBinding(
+        "app.center",
+        ("C",),
+        "center",
+        "centre the view on the selection (the selected unit, the attack, the decision)",
+        "app",
+    ),
+    KeyBinding(
+        "play.next_unit",
+        ("full_stop",),
+        "next_unit(1)",
+        "next unit that may act now: moves, arrives (its entry hex), attacks; selects it",
+        "play",
+    ),
+    KeyBinding(
+        "play.prev_unit", ("comma",), "next_unit(-1)", "previous unit that may act now", "play"
+    ),
+    KeyBinding(
+        "play.next_lit",
+        ("right_square_bracket",),
+        "lit(1)",
+        "next lit hex: entry, drop, reach, target, attacker, retreat path (nearest first)",
+        "play",
+    ),
+    KeyBinding("play.prev_lit", ("left_square_bracket",), "lit(-1)", "previous lit hex", "play"),
     KeyBinding(
         "play.select",
         ("enter",),
@@ -157,7 +192,21 @@ KEYMAP: Final[tuple[KeyBinding, ...]] = (
         show=True,
     ),
     KeyBinding("app.panel", ("p",), "toggle_panel", "show / hide the side panel", "app"),
-    KeyBinding("app.help", ("question_mark",), "help", "key help", "app", show=True),
+    KeyBinding(
+        "app.help",
+        ("question_mark",),
+        "help",
+        "help: counters, sequence of play, CRTs, terrain, keys (1-5 jump)",
+        "app",
+        show=True,
+    ),
+    KeyBinding(
+        "app.palette",
+        ("ctrl+p",),
+        "app.command_palette",
+        "the command palette: the commands valid now, typed by name",
+        "app",
+    ),
     KeyBinding("app.quit", ("q",), "app.quit", "quit", "app", show=True),
 )
 
@@ -188,6 +237,11 @@ def key_label(key: str) -> str:
         "minus": "-",
         "plus": "+",
         "equals_sign": "=",
+        "full_stop": ".",
+        "comma": ",",
+        "right_square_bracket": "]",
+        "left_square_bracket": "[",
+        "ctrl+p": "Ctrl+P",
     }
     if key in special:
         return special[key]
@@ -204,3 +258,25 @@ def help_rows() -> list[tuple[str, str]]:
             continue
         rows.append((" ".join(key_label(k) for k in kb.keys), kb.description))
     return rows
+
+
+SCOPE_TITLES: Final[dict[Scope, str]] = {
+    "map": "The cursor and the view",
+    "app": "Everywhere",
+    "play": "Orders and jumps (play screen)",
+    "decide": "Decisions (only while one is pending)",
+    "email": "By email",
+}
+"""The help's heading for each scope, in the help's order."""
+
+
+def help_groups() -> list[tuple[str, list[tuple[str, str]]]]:
+    """Every binding for the help screen, one group a scope: ``(heading, [(keys, what)])``."""
+    grouped: dict[Scope, list[tuple[str, str]]] = {s: [] for s in SCOPE_TITLES}
+    for kb in KEYMAP:
+        if kb.id.startswith("decide.pick"):
+            if kb.id == "decide.pick1":
+                grouped[kb.scope].append(("1-9", kb.description))
+            continue
+        grouped[kb.scope].append((" ".join(key_label(k) for k in kb.keys), kb.description))
+    return [(SCOPE_TITLES[s], grouped[s]) for s in SCOPE_TITLES if grouped[s]]

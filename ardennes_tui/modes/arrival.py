@@ -8,6 +8,7 @@ from __future__ import annotations
 from rich.text import Text
 
 import rules
+from ardennes_tui import navigation
 from ardennes_tui.modes.base import Host, Mode, said_after
 
 
@@ -19,6 +20,8 @@ class ReinforcementMode(Mode):
         due = options.reinforcements
         self.placing: str | None = due[0].unit if due else None
         """The reinforcement to place next (the panel marks it ``>``; Tab picks another)."""
+        self._shown = False
+        """``.`` has gone to :attr:`placing` (the next ``.`` marks the next unit due)."""
 
     def due(self) -> list[tuple[str, tuple[rules.HexId, ...]]]:
         """``(unit, open entry hexes)`` of the reinforcements that may enter now."""
@@ -33,8 +36,8 @@ class ReinforcementMode(Mode):
             return "Reinforcement Phase: none due now, e ends the phase"
         many = "reinforcements" if len(due) > 1 else "reinforcement"
         return (
-            f"{len(due)} {many} due: Enter on a lit entry hex places {self.placing}, "
-            "Tab picks another, e ends"
+            f"{len(due)} {many} due: ] jumps to an entry hex, Enter places {self.placing}, "
+            ". the next unit, e ends"
         )
 
     def highlight(self) -> frozenset[rules.HexId]:
@@ -68,6 +71,30 @@ class ReinforcementMode(Mode):
         r = self.host.play(rules.Place(self.placing, self.host.cursor))
         if r is not None:
             self.host.say(said_after(self.host, r))
+
+    def next_unit(self, step: int) -> None:
+        """``.``/``,``: the first time, the cursor to an open entry hex of the unit marked
+        ``>`` (the nearest); then the next (previous) unit due is marked and the cursor goes
+        to one of its entry hexes, staying where it is when that hex is open to it too. So
+        ``.`` Enter places the first unit due, and again the next."""
+        due = [d.unit for d in self.options.reinforcements]
+        if not due:
+            self.host.say(self.hint())
+            return
+        if self.placing not in due:
+            self.placing = due[0]
+        elif self._shown:
+            self.placing = due[(due.index(self.placing) + step) % len(due)]
+        self._shown = True
+        entries = self._entry_hexes()
+        here = self.host.cursor
+        target = here if here in entries else navigation.cycle_hex(entries, here)
+        self.host.redraw()
+        if target is None:
+            self.host.say(f"{self.placing} has no open entry hex now")
+            return
+        self.host.focus_hex(target, keep_message=True)
+        self.host.say(f"Enter places {self.placing} on {target} (. next unit, ] next hex)")
 
     def cycle(self) -> None:
         """Tab: the next reinforcement due."""

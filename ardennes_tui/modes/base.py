@@ -22,7 +22,7 @@ from rich.text import Text
 from textual.actions import SkipAction
 
 import rules
-from ardennes_tui import game_view
+from ardennes_tui import game_view, navigation
 
 WAIVE_KEY: Final = "w"
 
@@ -38,8 +38,9 @@ class Host(Protocol):
         """The hex under the map's cursor."""
         ...
 
-    def focus_hex(self, hex_id: rules.HexId) -> None:
-        """Put the map's cursor on ``hex_id``."""
+    def focus_hex(self, hex_id: rules.HexId, *, keep_message: bool = False) -> None:
+        """Put the map's cursor on ``hex_id``; ``keep_message``: the message said next stays
+        (the cursor's arrival does not replace it with what the hex would do)."""
 
     def say(self, message: str) -> None:
         """Show ``message`` on the message line."""
@@ -106,6 +107,34 @@ class Mode:
         """Why ``e`` is refused at once (the engine's rule), else None."""
         bad = self.options.end_phase
         return bad.message if bad is not None else None
+
+    def selection_hex(self) -> rules.HexId | None:
+        """Where the selection is (``C`` centres the view on it): the selected unit's hex."""
+        return self.game.state.unit(self.selected).hex if self.selected else None
+
+    # -- jumps ------------------------------------------------------------------------------
+
+    def actors(self) -> list[str]:
+        """The units that may act now, which ``.`` and ``,`` go through (none here)."""
+        return []
+
+    def next_unit(self, step: int) -> None:
+        """``.`` (``step`` 1) / ``,`` (-1): the cursor to the next unit that may act now, in
+        the reading order of the map (:func:`ardennes_tui.navigation.cycle_unit`), and
+        :meth:`act` on it."""
+        state = self.game.state
+        units = [(u, h) for u in self.actors() if (h := state.unit(u).hex) is not None]
+        found = navigation.cycle_unit(units, self.selected, self.host.cursor, step)
+        if found is None:
+            self.host.say(f"No unit may act now. {self.hint()}")
+            return
+        unit, hex_id = found
+        self.host.focus_hex(hex_id, keep_message=True)
+        self.act(unit)
+
+    def act(self, unit: str) -> None:
+        """``unit`` was reached by ``.``/``,``: select it (and say what it may do)."""
+        self.choose(unit)
 
     # -- keys -------------------------------------------------------------------------------
 

@@ -104,6 +104,31 @@ class CombatMode(Mode):
         m = self.game.board.game_map
         return ", ".join(m.hex(h).town or h for h in hexes)
 
+    # -- jumps -----------------------------------------------------------------------------
+
+    def actors(self) -> list[str]:
+        """Building an attack: the units that may still join it; else the units that may
+        still attack (``options().attackers``) and are not in the declared batch."""
+        if self.building():
+            return [u for u in self.eligible_attackers() if u not in self.attackers]
+        busy = {u for a in self.options.declared for u in a.attackers}
+        return [u for u in self.options.attackers if u not in busy]
+
+    def act(self, unit: str) -> None:
+        """Mark ``unit`` (``>``) and say what it may do."""
+        self.choose(unit)
+        if self.building():
+            self.host.say(f"> {unit}: Enter adds its stack to the attack, Space only {unit}")
+            return
+        here = self.game.state.unit(unit).hex
+        near = sorted(h for h in self.highlight() if here and hexgrid.adjacent(here, h))
+        where = f" {', '.join(near)}: ] jumps there, a attacks" if near else ""
+        self.host.say(f"> {unit} may attack{where}")
+
+    def selection_hex(self) -> rules.HexId | None:
+        """The attack's first target, else the unit marked ``>``."""
+        return self.targets[0] if self.targets else super().selection_hex()
+
     # -- what the widgets show --------------------------------------------------------------
 
     def hint(self) -> str:

@@ -9,14 +9,18 @@ after another decision, on opening a game saved on one, after an undo back to on
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import msgspec
 from rich.text import Text
 from textual.actions import SkipAction
 
 import rules
 from ardennes_tui import game_view
-from ardennes_tui.combat_text import decision_lines, decision_prompt, loss_units, side_name
+from ardennes_tui.combat_text import decision_prompt, loss_units, side_name
 from ardennes_tui.modes.base import Host, Mode
 from ardennes_tui.modes.combat import append_orders, result_message
+from ardennes_tui.render.counters import counter_short
 
 
 class DecisionMode(Mode):
@@ -33,6 +37,12 @@ class DecisionMode(Mode):
 
     def enter(self) -> None:
         """The cursor goes to the unit or hex concerned."""
+        where = self.selection_hex()
+        if where is not None:
+            self.host.focus_hex(where)
+
+    def selection_hex(self) -> rules.HexId | None:
+        """The unit or hex concerned (``C`` centres on it)."""
         d, state = self.decision, self.game.state
         where = d.hex if d.kind == "advance" else None
         if d.unit is not None:
@@ -40,8 +50,7 @@ class DecisionMode(Mode):
         elif d.kind != "advance" and d.choices:
             first = d.choices[0][0]
             where = first if d.kind == "waive_immunity" else state.unit(first).hex
-        if where is not None:
-            self.host.focus_hex(where)
+        return where
 
     # -- what the widgets show --------------------------------------------------------------
 
@@ -71,7 +80,7 @@ class DecisionMode(Mode):
             if d.kind == "retreat":
                 text.append(" retreats")
             text.append("\n")
-        for line in decision_lines(d, self.losses):
+        for line in choice_lines(self.game, d, self.losses):
             text.append(line + "\n")
         append_orders(text, self.game.state)
         return text
@@ -160,3 +169,61 @@ class DecisionMode(Mode):
             self.host.say("Choose at least one unit (1-9), then Enter")
             return
         self._answer(rules.ChooseLosses(tuple(self.losses)))
+
+
+# -- the choices and what each leads to ----------------------------------------------------------
+
+
+def supply_after_retreat(game: rules.Game, unit: str, end: rules.HexId) -> rules.Supply:
+    """The supply ``unit`` would have in ``end`` (the end of a retreat path), judged as at
+    the moment of combat (:func:`rules.defender_supply` on the state with the unit there)."""
+    state = game.state
+    there = state.replace_units([msgspec.structs.replace(state.unit(unit), hex=end)])
+    side = game.board.defs[unit].side
+    return rules.defender_supply(game.board, there, side).get(unit, "supplied")
+
+
+def choice_lines(game: rules.Game, d: rules.Decision, chosen: Sequence[str] = ()) -> list[str]:
+    """The choices of ``d`` numbered for the panel, each with what it leads to: a retreat
+    path's end hex and the supply the unit has there, each unit's printed strength for Ex
+    losses (and the total ticked against the need), the advancing unit and the hex it enters,
+    the hexes and units whose immunity a waiver gives up."""
+    board, state = game.board, game.state
+    if d.kind == "waive_immunity":
+        out = []
+        for i, c in enumerate(d.choices, 1):
+            town = board.game_map.hex(c[0]).town
+            held = " ".join(u.id for u in state.at(c[0]))
+            out.append(f"{i}) {c[0]}{' ' + town if town else ''}: {held}")
+        return [*out, "y waives: Ar/Dr retreat them", "n keeps: they ignore Ar/Dr"]
+    if d.kind == "losses":
+        units = loss_units(d)
+        out = [
+            f"{i}) {'[x]' if u in chosen else '[ ]'} {u} {board.defs[u].strength}"
+            for i, u in enumerate(units, 1)
+        ]
+        total = sum(board.defs[u].strength for u in chosen)
+        enough = "enough" if total >= d.need else "short"
+        sets = "; ".join(
+            f"{'+'.join(c)}={sum(board.defs[u].strength for u in c)}" for c in d.choices
+        )
+        return [f"need {d.need}, ticked {total}: {enough}", *out, f"minimal sets: {sets}"]
+    if d.kind == "retreat":
+        assert d.unit is not None
+        start = state.unit(d.unit).hex
+        n = len(d.choices[0]) if d.choices else 0
+        out = [f"from {start}, {n} hex{'es' if n != 1 else ''}:"]
+        for i, path in enumerate(d.choices, 1):
+            supply = supply_after_retreat(game, d.unit, path[-1])
+            out.append(f"{i}) ends {path[-1]}, {supply}")
+            if len(path) > 1:
+                out.append(f"   {'-'.join(path)}")
+        return out
+    if d.kind == "advance":
+        out = []
+        for i, c in enumerate(d.choices, 1):
+            here = state.unit(c[0]).hex
+            out.append(f"{i}) {c[0]} {counter_short(board.defs[c[0]])}")
+            out.append(f"   {here} -> {d.hex}")
+        return [*out, "0) stay: no advance"]
+    return []  # pragma: no cover - a new kind of decision

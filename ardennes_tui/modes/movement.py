@@ -16,7 +16,11 @@ class MovementMode(Mode):
     def hint(self) -> str:
         n = len(self.options.movable)
         units = "unit may" if n == 1 else "units may"
-        return f"{n} {units} move: Enter selects, e ends the phase, ? help"
+        return f"{n} {units} move: . selects the next, Enter selects, e ends the phase, ? help"
+
+    def actors(self) -> list[str]:
+        """The units that may still move (``options().movable``)."""
+        return list(self.options.movable)
 
     def highlight(self) -> frozenset[rules.HexId]:
         """Where the selected unit can go (``game.legal_moves``)."""

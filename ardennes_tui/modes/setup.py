@@ -30,6 +30,10 @@ class SetupMode(Mode):
             )
         return f"{self.side} set-up placed (historical): e accepts it"
 
+    def actors(self) -> list[str]:
+        """A free set-up: the units that may be rearranged (``options().placeable``)."""
+        return list(self.options.placeable) if self.free else []
+
     def highlight(self) -> frozenset[rules.HexId]:
         """The hexes the selected unit may be placed in (the engine's own check)."""
         if self.selected is None or not self.free:

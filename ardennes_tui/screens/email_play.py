@@ -26,6 +26,7 @@ import rules
 from ardennes_tui import game_view, keymap
 from ardennes_tui.email_session import EmailSession, Outgoing, mail_address, mail_text
 from ardennes_tui.modes import Mode
+from ardennes_tui.screens.palette import PaletteCommand
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.map_view import Zoom
 from pbem.errors import PbemError
@@ -38,6 +39,7 @@ class EmailPlayScreen(PlayScreen):
         *PlayScreen.BINDINGS,
         *keymap.bindings("email"),
     ]
+    ORDERS_NEVER_ASK = True
 
     def __init__(
         self,
@@ -227,7 +229,8 @@ class EmailPlayScreen(PlayScreen):
         side = self.session.draft.body.author if self.session.draft else "german"
         current = self.game.state.combat.orders(side)
         immune = game_view.immune_hexes_held(self.game, side)
-        self.app.push_screen(OrdersScreen(side, immune, current), self._give_reply)
+        dialog = OrdersScreen(side, immune, current, never_ask=True)
+        self.app.push_screen(dialog, self._give_reply)
 
     def _give_reply(self, command: rules.StandingOrders | None) -> None:
         if command is None:
@@ -239,6 +242,24 @@ class EmailPlayScreen(PlayScreen):
             self.session.refresh()  # a fresh draft for the next try
             return
         self._seal()
+
+    def palette_commands(self) -> list[PaletteCommand]:
+        """As in hot-seat play while it is your move (only the view when it is not), with
+        sealing once the packet is complete, and import."""
+        s = self.session
+        out = super().palette_commands()
+        if s.draft is None:
+            return [c for c in out if not c.order] + [self._import_command()]
+        if s.kind == "reply":
+            title = "Give your standing orders and send the reply"
+            out.insert(0, PaletteCommand(title, "x", self._reply_dialog, True))
+        elif s.complete():
+            title = f"Seal and send packet {s.draft.body.seq}"
+            out.insert(0, PaletteCommand(title, "x x", self._seal, True))
+        return [*out, self._import_command()]
+
+    def _import_command(self) -> PaletteCommand:
+        return PaletteCommand("Import your opponent's packets", "i", self.action_import)
 
     def action_import(self) -> None:
         """i: import the opponent's packets (a dialog)."""

@@ -1,48 +1,123 @@
-"""The key help screen (``?``), built from :data:`ardennes_tui.keymap.KEYMAP`."""
+"""The help screen (``?``, and the command palette's ``Help: ...``): five sections in one
+scrolling box that fits 80x24 (:mod:`ardennes_tui.help_text` writes them).
+
+1 the counter key and the map symbols, 2 the sequence of play with the current phase marked,
+3 both CRTs with the odds column of the attack being built lit, 4 the terrain effects chart,
+5 every key. ``1``-``5`` jump to a section; the arrows, ``j``/``k``, PgUp/PgDn, Home/End and
+Space scroll; Escape, ``q`` or ``?`` close it. It opens at the section asked for, else at the
+CRTs while an attack is being built, else at the top.
+"""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
-from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ardennes_tui import keymap
+from ardennes_tui.help_text import SECTIONS, HelpContext, section_text
 
-
-def help_table() -> Table:
-    table = Table.grid(padding=(0, 2))
-    table.add_column(style="bold", no_wrap=True)
-    table.add_column()
-    for keys, description in keymap.help_rows():
-        table.add_row(keys, description)
-    return table
-
-
-MAP_KEY = (
-    "Hexsides  ~ river  = bridge  : ford  * start line  (/ \\ | none)\n"
-    "Hexes     . road  ^ rough  # impassable  W Westwall  F fortified  5 exit\n"
-    "Overview  + road  $ exit  w/f fortified  B town  * German  @ Allied"
-)
+SECTION_IDS = tuple(s for s, _, _ in SECTIONS)
 
 
 class HelpScreen(ModalScreen[None]):
-    """Keys and map symbols; any of escape, q or ? closes it."""
+    """The help, marked for ``context`` (the phase, the CRT, the odds), at ``section``."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,question_mark", "dismiss", "close", id="help.close"),
+        *(
+            Binding(str(i), f"section({i})", title, id=f"help.section{i}")
+            for i, (_, _, title) in enumerate(SECTIONS, 1)
+        ),
+        Binding("down,j", "scroll('down')", "scroll down", id="help.down"),
+        Binding("up,k", "scroll('up')", "scroll up", id="help.up"),
+        Binding("pagedown,space", "scroll('page_down')", "page down", id="help.pagedown"),
+        Binding("pageup", "scroll('page_up')", "page up", id="help.pageup"),
+        Binding("home", "scroll('home')", "top", id="help.home"),
+        Binding("end", "scroll('end')", "bottom", id="help.end"),
     ]
 
+    DEFAULT_CSS = """
+    HelpScreen {
+        align: center middle;
+    }
+    #help-frame {
+        width: 78;
+        max-width: 100%;
+        height: 100%;
+        border: round $primary;
+        padding: 0 1;
+        background: $background;
+    }
+    #help-bar {
+        height: 1;
+        text-style: bold;
+    }
+    #help-scroll {
+        height: 1fr;
+        scrollbar-size-vertical: 1;
+    }
+    #help-scroll .title {
+        text-style: bold underline;
+        margin-top: 1;
+    }
+    #help-frame .hint {
+        height: 1;
+        color: $foreground 60%;
+    }
+    """
+
+    def __init__(self, context: HelpContext | None = None, section: str | None = None) -> None:
+        super().__init__()
+        self.context = context or HelpContext()
+        if section is None and self.context.column is not None:
+            section = "crt"
+        self.section = section
+        """The section shown first (None: the top)."""
+
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="help-box"):
-            yield Static("Keys", classes="title")
-            yield Static(help_table())
-            yield Static(MAP_KEY, classes="mapkey")
-            yield Static("escape, q or ? closes this help", classes="hint")
+        bar = "  ".join(f"{i} {short}" for i, (_, short, _) in enumerate(SECTIONS, 1))
+        with Vertical(id="help-frame"):
+            yield Static(f"Help   {bar}", id="help-bar")
+            with VerticalScroll(id="help-scroll", can_focus=False):
+                for sid, _, title in SECTIONS:
+                    yield Static(title, id=f"help-{sid}", classes="title")
+                    yield Static(section_text(sid, self.context), id=f"help-{sid}-text")
+            yield Static("1-5 sections, Up/Down/PgUp/PgDn scroll, Escape q ? close", classes="hint")
+
+    def on_mount(self) -> None:
+        if self.section is not None:
+            self.call_after_refresh(self.show_section, self.section)
+
+    @property
+    def box(self) -> VerticalScroll:
+        return self.query_one("#help-scroll", VerticalScroll)
+
+    def show_section(self, section: str) -> None:
+        """Scroll so that ``section``'s title is the first line."""
+        title = self.query_one(f"#help-{section}", Static)
+        self.box.scroll_to_widget(title, top=True, animate=False, immediate=True)
+
+    def action_section(self, n: int) -> None:
+        self.show_section(SECTION_IDS[n - 1])
+
+    def action_scroll(self, how: str) -> None:
+        box = self.box
+        if how == "down":
+            box.scroll_down(animate=False)
+        elif how == "up":
+            box.scroll_up(animate=False)
+        elif how == "page_down":
+            box.scroll_page_down(animate=False)
+        elif how == "page_up":
+            box.scroll_page_up(animate=False)
+        elif how == "home":
+            box.scroll_home(animate=False)
+        else:
+            box.scroll_end(animate=False)
 
     async def action_dismiss(self, result: None = None) -> None:
         self.dismiss(result)

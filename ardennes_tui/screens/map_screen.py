@@ -21,7 +21,9 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ardennes_tui import keymap
+from ardennes_tui.help_text import HelpContext
 from ardennes_tui.render import UnitsByHex
+from ardennes_tui.screens.palette import PaletteCommand, town_commands, view_commands
 from ardennes_tui.widgets.map_view import MapView, Zoom
 from ardennes_tui.widgets.side_panel import SidePanel
 from ardennes_tui.widgets.status_line import StatusLine
@@ -146,6 +148,42 @@ class MapScreen(Screen[None]):
             self._layout()
 
     def action_help(self) -> None:
+        self.open_help()
+
+    def open_help(self, section: str | None = None) -> None:
+        """The help screen, at ``section`` (``counters``, ``sequence``, ``crt``, ``terrain``,
+        ``keys``; None: where the moment suggests)."""
         from ardennes_tui.screens.help import HelpScreen
 
-        self.app.push_screen(HelpScreen())
+        self.app.push_screen(HelpScreen(self.help_context(), section=section))
+
+    def help_context(self) -> HelpContext:
+        """What the help marks: nothing on the bare map (the play screen: the phase, the CRT,
+        the odds of the attack being built)."""
+        return HelpContext()
+
+    def selection_hex(self) -> HexId:
+        """The hex ``C`` centres on: the cursor's here (the play screen: the selection)."""
+        return self.map_view.cursor
+
+    def action_center(self) -> None:
+        """C: centre the view on the selection."""
+        self.map_view.center_on(self.selection_hex())
+
+    def action_goto(self) -> None:
+        """g: go to a hex or a town (a small dialog with completion)."""
+        from ardennes_tui.screens.goto import GotoDialog
+
+        self.app.push_screen(GotoDialog(self.game_map), self._went_to)
+
+    def palette_commands(self) -> list[PaletteCommand]:
+        """The command palette's commands valid now (Ctrl+P)."""
+        return view_commands(self)
+
+    def town_commands(self) -> list[PaletteCommand]:
+        """``Go to <town>``: what typed text in the palette also finds."""
+        return town_commands(self)
+
+    def _went_to(self, hex_id: HexId | None) -> None:
+        if hex_id is not None:
+            self.map_view.center_on(hex_id)

@@ -12,7 +12,7 @@ command through the game, so the orders are in the record.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar, Final, Literal
+from typing import ClassVar, Final, Literal, TypeVar
 
 from rich.text import Text
 from textual import on
@@ -32,6 +32,19 @@ Advance = Literal["decline", "strongest", "ask"]
 RETREATS: Final[tuple[Retreat, ...]] = ("engine", "ask")
 ADVANCES: Final[tuple[Advance, ...]] = ("decline", "strongest", "ask")
 
+WHY: Final[dict[str, str]] = {
+    "retreat": "When your side wins a combat, the path each beaten enemy unit retreats by. "
+    "engine: the best-ranked path (AO-10.2a); ask: you pick it.",
+    "losses": "Ex losses of your attackers (AO-10.1b). engine: the first minimal set "
+    "(the least strength that meets the need); ask: you tick them.",
+    "advance": "After your side wins a combat, one unit may advance into the emptied hex "
+    "(AO-9.6N). decline: none; strongest: your strongest eligible unit; ask: you pick.",
+    "all": "Tick (or untick) every immune hex listed below at once.",
+    "give": "Give these orders: they go into the game's record (by email: into the packet).",
+    "clear": "Take your orders away: every decision is asked again.",
+}
+"""What each line of the dialog means, shown under the list for the highlighted line."""
+
 
 def choice_line(label: str, values: Sequence[str], current: str) -> str:
     """``Retreat   (*) engine  ( ) ask``: one setting and its values, the current one ticked."""
@@ -41,25 +54,39 @@ def choice_line(label: str, values: Sequence[str], current: str) -> str:
 
 class OrdersScreen(ModalScreen[rules.StandingOrders | None]):
     """``side``'s standing orders: ``immune`` lists the hexes it may waive (hex, what makes it
-    immune), ``current`` its orders in force (None: every decision is asked)."""
+    immune), ``current`` its orders in force (None: every decision is asked). With
+    ``never_ask`` (play by email: the engine must answer every choice while the opponent
+    resolves) no setting offers ``ask`` and the orders cannot be cleared."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "cancel", id="orders.cancel"),
     ]
+
+    DEFAULT_CSS = """
+    #orders-why {
+        height: 2;
+        color: $foreground 80%;
+    }
+    """
 
     def __init__(
         self,
         side: rules.Side,
         immune: Sequence[tuple[rules.HexId, str]],
         current: rules.Orders | None,
+        *,
+        never_ask: bool = False,
     ) -> None:
         super().__init__()
         self.side: rules.Side = side
         self.immune = list(immune)
+        self.never_ask = never_ask
+        self.retreats: tuple[Retreat, ...] = RETREATS[:1] if never_ask else RETREATS
+        self.advances: tuple[Advance, ...] = ADVANCES[:2] if never_ask else ADVANCES
         orders = current if current is not None else rules.Orders()
-        self.retreat: Retreat = orders.retreat
-        self.losses: Retreat = orders.losses
-        self.advance: Advance = orders.advance
+        self.retreat: Retreat = orders.retreat if orders.retreat in self.retreats else "engine"
+        self.losses: Retreat = orders.losses if orders.losses in self.retreats else "engine"
+        self.advance: Advance = orders.advance if orders.advance in self.advances else "decline"
         self.waive: set[rules.HexId] = set(orders.waive)
 
     # -- what it shows ------------------------------------------------------------------------
@@ -67,15 +94,29 @@ class OrdersScreen(ModalScreen[rules.StandingOrders | None]):
     def prompts(self) -> dict[str, str]:
         """Option id -> its line, in order (the hexes as ``hex-CCRR``)."""
         out = {
-            "retreat": choice_line("Retreat", RETREATS, self.retreat),
-            "losses": choice_line("Losses", RETREATS, self.losses),
-            "advance": choice_line("Advance", ADVANCES, self.advance),
+            "retreat": choice_line("Retreat", self.retreats, self.retreat),
+            "losses": choice_line("Losses", self.retreats, self.losses),
+            "advance": choice_line("Advance", self.advances, self.advance),
         }
+        if len(self.immune) > 1:
+            every = {h for h, _ in self.immune} <= self.waive
+            out["all"] = f"[{'x' if every else ' '}] waive all {len(self.immune)} hexes below"
         for h, what in self.immune:
             out[f"hex-{h}"] = f"[{'x' if h in self.waive else ' '}] waive {h} {what}"
         out["give"] = "> Give these orders"
-        out["clear"] = "> Clear the orders: every decision is asked"
+        if not self.never_ask:
+            out["clear"] = "> Clear the orders: every decision is asked"
         return out
+
+    def why(self, key: str | None) -> str:
+        """What line ``key`` means (the line under the list)."""
+        if key is not None and key.startswith("hex-"):
+            h = key.removeprefix("hex-")
+            return (
+                f"Waive: an Ar/Dr result retreats your units in {h} like any other; keep: "
+                "they ignore it (AO-11.f*)."
+            )
+        return WHY.get(key or "", "")
 
     def compose(self) -> ComposeResult:
         enemy = side_name("allied" if self.side == "german" else "german")
@@ -86,15 +127,18 @@ class OrdersScreen(ModalScreen[rules.StandingOrders | None]):
                     options.append(Option("no immune hex held: nothing to waive", disabled=True))
                 options.append(None)
             options.append(Option(Text(line), id=key))
+        email = (
+            " By email the engine answers every choice: no setting asks." if self.never_ask else ""
+        )
         with Vertical(id="orders-box"):
             yield Static(f"Standing orders: {side_name(self.side)}", classes="title")
             yield Static(
-                f"In {enemy} attacks the engine decides for you. engine: the first choice "
-                "offered (best retreat path, first minimal loss set); strongest: the "
-                "strongest unit advances; ask: you are asked. Unticked hexes keep their "
-                "immunity (AO-11.f*)."
+                f"What the engine decides for you in combat ({enemy} attacks, and your own "
+                f"batch by email).{email}",
+                id="orders-intro",
             )
             yield OptionList(*options, id="orders-list")
+            yield Static("", id="orders-why")
             yield Static(
                 "Enter: change a line, or give; End: Give, Clear; Escape: cancel",
                 classes="hint",
@@ -102,6 +146,10 @@ class OrdersScreen(ModalScreen[rules.StandingOrders | None]):
 
     def on_mount(self) -> None:
         self.query_one(OptionList).highlighted = 0
+
+    @on(OptionList.OptionHighlighted)
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self.query_one("#orders-why", Static).update(self.why(event.option.id))
 
     # -- keys -----------------------------------------------------------------------------------
 
@@ -111,21 +159,27 @@ class OrdersScreen(ModalScreen[rules.StandingOrders | None]):
         if key == "give":
             self.dismiss(self.command())
             return
-        if key == "clear":
+        if key == "clear" and not self.never_ask:
             self.dismiss(rules.StandingOrders(side=self.side, clear=True))
             return
         if key == "retreat":
-            self.retreat = RETREATS[(RETREATS.index(self.retreat) + 1) % len(RETREATS)]
+            self.retreat = _next(self.retreats, self.retreat)
         elif key == "losses":
-            self.losses = RETREATS[(RETREATS.index(self.losses) + 1) % len(RETREATS)]
+            self.losses = _next(self.retreats, self.losses)
         elif key == "advance":
-            self.advance = ADVANCES[(ADVANCES.index(self.advance) + 1) % len(ADVANCES)]
+            self.advance = _next(self.advances, self.advance)
+        elif key == "all":
+            hexes = {h for h, _ in self.immune}
+            self.waive = self.waive - hexes if hexes <= self.waive else self.waive | hexes
         elif key is not None and key.startswith("hex-"):
             self.waive ^= {key.removeprefix("hex-")}
         else:  # pragma: no cover - every option has one of the ids above
             return
-        assert key is not None
-        event.option_list.replace_option_prompt(key, Text(self.prompts()[key]))
+        prompts = self.prompts()
+        waives = ["all", *(f"hex-{h}" for h, _ in self.immune)]
+        for k in waives if key in waives else [key]:
+            if k in prompts:
+                event.option_list.replace_option_prompt(k, Text(prompts[k]))
 
     def command(self) -> rules.StandingOrders:
         """The orders as the dialog holds them now."""
@@ -139,3 +193,11 @@ class OrdersScreen(ModalScreen[rules.StandingOrders | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+T = TypeVar("T")
+
+
+def _next(values: tuple[T, ...], current: T) -> T:
+    """The value after ``current``, round."""
+    return values[(values.index(current) + 1) % len(values)]

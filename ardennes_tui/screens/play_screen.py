@@ -18,12 +18,14 @@ from textual import on
 from textual.binding import BindingType
 
 import rules
-from ardennes_tui import game_view, hotseat, keymap, saves
+from ardennes_tui import game_view, hotseat, keymap, navigation, saves
 from ardennes_tui.combat_text import combat_log, orders_text
+from ardennes_tui.help_text import HelpContext
 from ardennes_tui.modes import Mode, mode_for
 from ardennes_tui.modes.base import said_after
 from ardennes_tui.modes.combat import result_message
 from ardennes_tui.screens.map_screen import MapScreen
+from ardennes_tui.screens.palette import PaletteCommand, help_context, play_commands
 from ardennes_tui.widgets.map_view import MapView, Zoom
 from ardennes_tui.widgets.status_line import StatusLine
 
@@ -36,6 +38,9 @@ class PlayScreen(MapScreen):
         *keymap.bindings("play"),
         *keymap.bindings("decide"),
     ]
+
+    ORDERS_NEVER_ASK: ClassVar[bool] = False
+    """The standing orders may not ask (play by email: the engine answers every choice)."""
 
     def __init__(
         self,
@@ -68,6 +73,8 @@ class PlayScreen(MapScreen):
         self._confirm_end = False
         self._confirm_export = False
         self._verdict_shown = False
+        self._quiet_at: rules.HexId | None = None
+        """The hex a jump put the cursor on, whose arrival keeps the jump's message."""
         self.mode: Mode = mode_for(self, game.options())
 
     # -- the Host of the modes -----------------------------------------------------------------
@@ -80,7 +87,9 @@ class PlayScreen(MapScreen):
     def cursor(self) -> rules.HexId:
         return self.map_view.cursor
 
-    def focus_hex(self, hex_id: rules.HexId) -> None:
+    def focus_hex(self, hex_id: rules.HexId, *, keep_message: bool = False) -> None:
+        if keep_message and hex_id != self.map_view.cursor:
+            self._quiet_at = hex_id
         self.map_view.cursor = hex_id
 
     def say(self, message: str) -> None:
@@ -168,6 +177,10 @@ class PlayScreen(MapScreen):
             self._confirm_end = False
             self.say("End of phase cancelled")
             return
+        if self._quiet_at is not None:
+            quiet, self._quiet_at = self._quiet_at == message.hex_id, None
+            if quiet:
+                return
         text = self.mode.hover(message.hex_id)
         if text is not None:
             self.say(text)
@@ -227,6 +240,33 @@ class PlayScreen(MapScreen):
         """Enter (priority: only while an Ex-losses decision is pending)."""
         self.mode.confirm()
 
+    # -- jumps ------------------------------------------------------------------------------------
+
+    def action_next_unit(self, step: int) -> None:
+        """. / ,: the next (previous) unit that may act now."""
+        self._key().next_unit(step)
+
+    def action_lit(self, step: int) -> None:
+        """] / [: the next (previous) lit hex, the nearest first."""
+        self._key()
+        target = navigation.cycle_hex(self.highlight, self.cursor, step)
+        if target is None:
+            self.say(f"Nothing is lit now. {self.mode.hint()}")
+        elif target == self.cursor:
+            self.say(self.mode.hover(target) or self.mode.hint())
+        else:
+            self.focus_hex(target)
+
+    def selection_hex(self) -> rules.HexId:
+        return self.mode.selection_hex() or self.cursor
+
+    def help_context(self) -> HelpContext:
+        return help_context(self.game, self.mode)
+
+    def palette_commands(self) -> list[PaletteCommand]:
+        """The commands valid now, for the command palette (Ctrl+P)."""
+        return play_commands(self)
+
     # -- the keys every mode shares ---------------------------------------------------------------
 
     def action_end_phase(self) -> None:
@@ -246,6 +286,10 @@ class PlayScreen(MapScreen):
             )
             self.say(f"Press e again to {what}; any other key cancels")
             return
+        self.end_phase()
+
+    def end_phase(self) -> None:
+        """End the phase (or accept the set-up) now: ``e`` ``e``, or the command palette."""
         self._confirm_end = False
         r = self.play(rules.EndPhase())
         if r is not None:
@@ -327,7 +371,8 @@ class PlayScreen(MapScreen):
             return
         current = self.game.state.combat.orders(side)
         immune = game_view.immune_hexes_held(self.game, side)
-        self.app.push_screen(OrdersScreen(side, immune, current), self._give_orders)
+        dialog = OrdersScreen(side, immune, current, never_ask=self.ORDERS_NEVER_ASK)
+        self.app.push_screen(dialog, self._give_orders)
 
     def _give_orders(self, command: rules.StandingOrders | None) -> None:
         if command is None:

@@ -75,6 +75,9 @@ class MapView(ScrollView, can_focus=True):
     """Scrollable hex map with a cursor. Give it a map and, optionally, units per hex."""
 
     BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("map")  # type: ignore[assignment]
+    ALLOW_SELECT = False
+    """No text selection on the map: a click only moves the cursor (a click on the cursor's
+    own hex then repaints nothing; selecting text would repaint the whole map)."""
 
     DEFAULT_CSS = """
     MapView {
@@ -295,6 +298,12 @@ class MapView(ScrollView, can_focus=True):
             self.refresh(a.translate(offset), b.translate(offset))
         self.scroll_to_cursor()
         self.post_message(self.CursorMoved(new))
+
+    def center_on(self, hex_id: HexId) -> None:
+        """Put the cursor on ``hex_id`` and scroll the view to centre it."""
+        self.cursor = hex_id
+        region = self.hex_region(hex_id)
+        self.scroll_to_region(region, animate=False, center=True, force=True, immediate=True)
 
     def watch_zoom(self, zoom: Zoom) -> None:
         self._strips.clear()

@@ -123,7 +123,7 @@ def test_the_german_plays_a_packet_and_the_allied_imports_it(
         # A refusal of the protocol or the rules is one line, nothing changes.
         assert screen.play(rules.ResolveAttacks()) is None
         assert message(app)
-        await press(pilot, "O", "end", "up", "enter")  # standing orders, then undo them
+        await press(pilot, "O", "end", "enter")  # standing orders (Give), then undo them
         assert screen.session.draft is not None and len(screen.session.draft.steps) == 1
         await press(pilot, "backspace")
         assert message(app) == "Undone: StandingOrders"
@@ -214,16 +214,24 @@ def test_a_reply_is_the_standing_orders_dialog_then_sent(
 
     async def allied(app: ArdennesApp, pilot: Pilot[None]) -> None:
         assert isinstance(app.screen, OrdersScreen)
-        await press(pilot, "enter")  # Retreat: ask
-        await press(pilot, "end", "up", "enter")  # Give: orders that ask are refused
-        assert "never ask" in message(app), message(app)
+        assert app.screen.never_ask  # by email: no setting asks, the orders are not cleared
+        await press(pilot, "escape")
+        assert "Your reply is due" in message(app)
+        offered = [c.title for c in play_screen(app).palette_commands()]
+        assert offered[0] == "Give your standing orders and send the reply"
         await press(pilot, "x")
         assert isinstance(app.screen, OrdersScreen)
-        await press(pilot, "end", "up", "enter")  # Give
+        await press(pilot, "enter")  # Retreat: engine stays (no ask by email)
+        await press(pilot, "end", "enter")  # Give (the last line: no Clear by email)
         assert isinstance(app.screen, SendScreen), message(app)
         assert app.screen.seq == 4
         await press(pilot, "escape")
         assert "waiting for" in message(app)
+        # not his move: the palette offers the view and import, no order
+        commands = play_screen(app).palette_commands()
+        assert not [c.title for c in commands if c.order]
+        assert "Import your opponent's packets" in [c.title for c in commands]
+        assert "Go to a hex or a town" in [c.title for c in commands]
 
     ran = run_as(monkeypatch, match.allied.home, allied)
     assert main(["--email", match.game_id[:8]]) == 0

@@ -33,6 +33,11 @@ def lines(app: ArdennesApp) -> list[str]:
     return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
 
 
+def why(app: ArdennesApp) -> str:
+    """The line under the list: what the highlighted line means."""
+    return str(dialog(app).query_one("#orders-why", Static).content)
+
+
 def panel_text(app: ArdennesApp) -> str:
     """The side panel's text with its wrapping undone."""
     return " ".join(app.screen.query_one(SidePanel).text.split())
@@ -73,6 +78,7 @@ def test_orders_given_at_a_decision_answer_the_later_attacks() -> None:
             "Retreat   (*) engine  ( ) ask",
             "Losses    (*) engine  ( ) ask",
             "Advance   (*) decline  ( ) strongest  ( ) ask",
+            "[ ] waive all 2 hexes below",
             "[ ] waive 0301 A",
             "[ ] waive 0501 B",
             "> Give these orders",
@@ -80,8 +86,12 @@ def test_orders_given_at_a_decision_answer_the_later_attacks() -> None:
         ]
         title = dialog(app).query_one(".title", Static).content
         assert title == "Standing orders: Allied"
-        await press(pilot, "down", "down", "down", "down", "enter")
-        assert lines(app)[4] == "[x] waive 0501 B"
+        await press(pilot, "down", "down", "down", "down", "down", "enter")
+        assert lines(app)[5] == "[x] waive 0501 B"
+        assert why(app) == (
+            "Waive: an Ar/Dr result retreats your units in 0501 like any other; keep: they "
+            "ignore it (AO-11.f*)."
+        )
         await press(pilot, "down", "enter")
         assert isinstance(app.screen, PlayScreen)
         orders = StandingOrders(side="allied", waive=("0501",))
@@ -113,7 +123,10 @@ def test_the_acting_side_sets_and_clears_its_orders_in_the_record() -> None:
         await press(pilot, "O")
         held = game_view.immune_hexes_held(s, "allied")
         assert ("2328", "Bastogne") in held and ("3217", "St. Vith") in held
-        assert [x for x in lines(app) if "waive" in x] == [f"[ ] waive {h} {w}" for h, w in held]
+        assert [x for x in lines(app) if "waive" in x] == [
+            f"[ ] waive all {len(held)} hexes below",
+            *(f"[ ] waive {h} {w}" for h, w in held),
+        ]
         await press(pilot, "escape")
         assert isinstance(app.screen, PlayScreen) and s.history == []
         assert message(app) == "Standing orders unchanged"
@@ -149,3 +162,57 @@ def test_o_in_the_keys_help() -> None:
     assert rows["O"].startswith("standing orders")
     assert rows["s"].startswith("where the game is saved")
     assert [b.id for b in keymap.bindings("play") if b.key == "O"] == ["play.orders"]
+
+
+def test_waive_all_ticks_every_hex_and_each_line_says_what_it_means() -> None:
+    """``waive all`` ticks every immune hex at once (again: unticks them); the line under the
+    list explains the highlighted setting."""
+
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+        await press(pilot, "r", "O")  # the Allied player is asked: his orders
+        assert why(app).startswith("When your side wins a combat, the path each beaten")
+        await press(pilot, "down")
+        assert why(app).startswith("Ex losses of your attackers (AO-10.1b)")
+        await press(pilot, "down")
+        assert why(app).startswith("After your side wins a combat, one unit may advance")
+        await press(pilot, "down", "enter")
+        assert lines(app)[3:6] == [
+            "[x] waive all 2 hexes below",
+            "[x] waive 0301 A",
+            "[x] waive 0501 B",
+        ]
+        await press(pilot, "down", "enter")  # untick 0301: "all" is no longer ticked
+        assert lines(app)[3:5] == ["[ ] waive all 2 hexes below", "[ ] waive 0301 A"]
+        await press(pilot, "up", "enter", "enter")  # all, then none
+        assert [x[:3] for x in lines(app)[3:6]] == ["[ ]"] * 3
+        await press(pilot, "enter", "end", "up", "enter")  # all; Give
+        assert s.commands[-1] == StandingOrders(side="allied", waive=("0301", "0501"))
+
+    drive(body, cursor="0201", session=two_towns())
+
+
+def test_by_email_the_orders_never_ask_and_are_never_cleared() -> None:
+    """An email game's dialog (``never_ask``): no setting offers ``ask``, no Clear line, and
+    orders that asked are shown as the engine's."""
+
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+        asked = rules.Orders(retreat="ask", losses="ask", advance="ask")
+        app.push_screen(OrdersScreen("allied", [("0301", "A")], asked, never_ask=True))
+        await pilot.pause()
+        assert lines(app) == [
+            "Retreat   (*) engine",
+            "Losses    (*) engine",
+            "Advance   (*) decline  ( ) strongest",
+            "[ ] waive 0301 A",
+            "> Give these orders",
+        ]
+        text = str(dialog(app).query_one("#orders-intro", Static).content)
+        assert "By email the engine answers every choice: no setting asks." in text
+        await press(pilot, "enter", "down", "down", "enter")
+        assert lines(app)[:3] == [
+            "Retreat   (*) engine",
+            "Losses    (*) engine",
+            "Advance   ( ) decline  (*) strongest",
+        ]
+
+    drive(body, cursor="0201", session=two_towns())

@@ -1,6 +1,7 @@
 """SVG snapshots of the app at 80x24 on the real map: the viewer in both zooms, and the play
 screen in each of its modes (set-up, a unit selected with its reach lit, the attack builder
-with its odds, a pending decision, the verdict, the key help, the standing orders dialog).
+with its odds, a pending decision and a retreat with its consequences, the verdict, the help
+at its top and at the CRTs, the standing orders dialog).
 
 Regenerate with ``make snapshots`` (``pytest tests/tui/test_snapshots.py --snapshot-update``)
 and look at the report before committing (a change to ``scenarios/ardennes/map.json``, to the
@@ -104,6 +105,16 @@ class TestDecision:
         game = gt1_german_combat("d")
         assert snap_compare(play_app(game, "2328"), terminal_size=SIZE, press=["r"])
 
+    def test_retreat_paths_with_their_end_and_supply(self, snap_compare: Any) -> None:
+        """Seed ``d``, after the losses and advances: the victor picks a retreat path; the
+        panel gives each path's end hex and the supply the unit has there."""
+        from tests.tui.test_help_palette import until
+
+        game = gt1_german_combat("d")
+        assert not isinstance(game.push(rules.ResolveAttacks()), rules.Rejection)
+        until(game, "retreat")
+        assert snap_compare(play_app(game, "2328"), terminal_size=SIZE)
+
 
 class TestGameOver:
     """Game-over mode: the verdict modal over the map."""
@@ -124,16 +135,29 @@ class TestGameOver:
 
 
 class TestHelp:
-    """The key help (``?``) over the play screen."""
+    """The help (``?``) over the play screen: its top (the counters drawn by the renderer),
+    and the CRTs with an attack's odds column lit."""
 
     def test_help(self, snap_compare: Any) -> None:
         game = saves.new_game(1, "snap")
         assert snap_compare(play_app(game, "4009"), terminal_size=SIZE, press=["question_mark"])
 
+    def test_help_at_the_crts_with_the_attacks_column_lit(self, snap_compare: Any) -> None:
+        """An attack being built on GT1: ``?`` opens at the CRTs, its odds column lit."""
+        game = saves.new_game(1, "snap")
+        while game.state.phase != "combat":
+            assert not isinstance(game.push(rules.EndPhase()), rules.Rejection)
+        target = game.options().must_be_attacked[0]
+        h = game.state.unit(target).hex
+        assert h is not None
+        press = ["a", "full_stop", "enter", "question_mark"]
+        assert snap_compare(play_app(game, h), terminal_size=SIZE, press=press)
+
 
 class TestOrders:
     """The standing orders dialog (``O``) of the Allied player at his set-up: the settings, the
-    towns he holds (Bastogne ticked to waive its immunity), Give and Clear."""
+    towns he holds (all ticked by ``waive all`` to waive their immunity), what the highlighted
+    line means, Give and Clear."""
 
     def test_orders_dialog(self, snap_compare: Any) -> None:
         game = saves.new_game(1, "snap")

@@ -134,7 +134,7 @@ def test_hot_seat_game_in_the_store_quit_and_resumed(tmp_path: Path) -> None:
     store = Store(home)
     log = tmp_path / "ardennes-s1.jsonl"
     position = "GT1 16 Dec · German · Reinforcement · VP 0-0"
-    due = "1 reinforcement due: Enter on a lit entry hex places de-1-a"
+    due = "1 reinforcement due: ] jumps to an entry hex, Enter places de-1-a"
     panel = ("Reinforcements GT1", ">de-1-a (6 hexes)")
     exported = "Saved 2 orders to ardennes-s1.jsonl (ardennes --load ardennes-s1.jsonl)"
 
