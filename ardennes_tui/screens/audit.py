@@ -90,6 +90,10 @@ class AuditScreen(Screen[None]):
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._detail(event.cursor_row)
 
+    @on(DataTable.RowSelected)
+    def _selected(self, event: DataTable.RowSelected) -> None:
+        self.action_play_back()
+
     @property
     def highlighted(self) -> int:
         """The index of the highlighted roll."""

@@ -115,8 +115,12 @@ class StartScreen(Screen[None]):
         self.store = store if store is not None else Store()
         self.notice = notice
         self.games: list[dict[str, Any]] = []
+        self._moved = False
         self.chosen: Launch | None = None
         """The game to play once this app ends (None: quit)."""
+        self.note = ""
+        """What the last action did, said before the highlighted game until the cursor
+        moves."""
 
     # -- layout ----------------------------------------------------------------------------------
 
@@ -163,6 +167,7 @@ class StartScreen(Screen[None]):
             self.games, trouble = [], f"Cannot read the store at {self.store.root}: {exc}"
         table: DataTable[str] = self.query_one("#st-games", DataTable)
         table.clear()
+        self._moved = False  # the table's own highlight after a reload keeps the note
         for i, g in enumerate(self.games):
             table.add_row(*self.game_cells(g), key=str(i))
         if trouble:
@@ -209,11 +214,15 @@ class StartScreen(Screen[None]):
                 f"Hot-seat game {g['id']}: scenario {g['scenario'] or '?'}, {g['to_move']} "
                 f"(ardennes --resume {short_name(g['id'])})."
             )
-        self.say(f"{text} Enter opens it; w plays it back; a audits it.")
+        note = f"{self.note} " if self.note else ""
+        self.say(f"{note}{text} Enter opens it; w plays it back; a audits it.")
 
     @on(DataTable.RowHighlighted, "#st-games")
     def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._describe(event.cursor_row)
+        if self._moved:
+            self.note = ""
+        self._moved = True
 
     @on(DataTable.RowSelected, "#st-games")
     def _row_selected(self, event: DataTable.RowSelected) -> None:
@@ -272,9 +281,8 @@ class StartScreen(Screen[None]):
         from ardennes_tui.screens.import_dialog import ImportDialog
 
         def done(accepted: bool | None) -> None:
+            self.note = "Imported." if accepted else ""
             self.reload()
-            if accepted:
-                self.say("Imported: the games are read again. Enter opens the game.")
 
         self.app.push_screen(ImportDialog(Service(self.store)), done)
 

@@ -231,7 +231,7 @@ def test_escape_closes_a_pushed_playback_and_q_quits_a_lone_one() -> None:
     run(screen, body)
 
 
-# -- ardennes --watch --------------------------------------------------------------------------------
+# -- ardennes --watch ------------------------------------------------------------------------------
 
 
 def watch_app(monkeypatch: pytest.MonkeyPatch, body) -> list[str]:
