@@ -93,8 +93,9 @@ class EmailPlayScreen(PlayScreen):
             self.say("Attacks declared (a declares more; sealed dice: no roll before the reply).")
         return r
 
-    def reload(self, said: str = "") -> None:
-        """Read the store again (after a seal, an import): a new draft or the stored game."""
+    def reload(self, said: str = "", offer: bool = True) -> None:
+        """Read the store again (after a seal, an import): a new draft or the stored game;
+        ``offer``: open the reply dialog at once when a reply is due."""
         try:
             self.session.refresh()
         except PbemError as exc:
@@ -104,7 +105,8 @@ class EmailPlayScreen(PlayScreen):
         self.game = self.session.game
         self._changed()
         self.say(" ".join(x for x in (said, self.session.notice, self.opening()) if x))
-        self._offer_reply()
+        if offer:
+            self._offer_reply()
 
     def opening(self) -> str:
         """What the message line says about the game: whose move, what to do."""
@@ -268,14 +270,21 @@ class EmailPlayScreen(PlayScreen):
         return len(game.history) if game is not None else 0
 
     def _imported(self, accepted: bool | None, before: int = 0) -> None:
+        """After the import dialog: new orders are offered for playback first (a reply due
+        waits for ``x``, or for the end of the playback)."""
         said = "Imported." if accepted else ""
+        new = 0
         if accepted:
             self.session.service.forget(self.session.game_id)
             new = self._stored_commands() - before
             if new > 0:
                 self.imported_from = before
-                said = f"Imported {new} new order{'s' if new != 1 else ''}: R plays them back."
-        self.reload(said)
+                said = (
+                    "Imported 1 new order: R plays it back."
+                    if new == 1
+                    else f"Imported {new} new orders: R plays them back."
+                )
+        self.reload(said, offer=new <= 0)
 
     def action_playback(self) -> None:
         """R: the game as stored, played back from before the last import (else its start)."""
@@ -293,7 +302,10 @@ class EmailPlayScreen(PlayScreen):
             return
         since = self.imported_from
         title = f"Game {s.short}" + (" (new since your import)" if since is not None else "")
-        self.app.push_screen(PlaybackScreen(game, start=since or 0, title=title, since=since))
+        self.app.push_screen(
+            PlaybackScreen(game, start=since or 0, title=title, since=since),
+            lambda _: self._offer_reply(),
+        )
 
     def action_audit(self) -> None:
         """A: the audit of this game (every packet verified again, every roll)."""
