@@ -25,6 +25,7 @@ from rules.hexgrid import HexId
 
 __all__ = [
     "focus_hex",
+    "headline",
     "position_line",
     "step_hexes",
     "step_lines",
@@ -274,3 +275,15 @@ def step_lines(game: rules.Game, k: int) -> list[str]:
     lines += [line for line in fights if "CRT roll" not in line]
     lines += _other_lines(events, " ".join(lines))
     return lines
+
+
+def headline(game: rules.Game, k: int) -> str:
+    """One line for step ``k``: its first combat result with the die (``German: de-15-pt +
+    de-352-i (36) vs us-109-i (5) at 7-1 on the Initial CRT: die 6 -> Dr3``), else what the
+    order did (the first line of :func:`step_lines`)."""
+    lines = step_lines(game, k)
+    fight = next((line for line in lines[1:] if " CRT: die " in line), None)
+    if fight is None:
+        return lines[0]
+    who = lines[0].split(":", 1)[0]
+    return f"{who}: {fight}"

@@ -119,9 +119,12 @@ class PlaybackScreen(Screen[None]):
         return self.game.history[self.step - 1].hash
 
     def compose(self) -> ComposeResult:
-        cursor = playback_text.focus_hex(self.game, self.step) or _first_unit(self.units)
+        game_map = self.game.board.game_map
+        cursor = playback_text.focus_hex(self.game, self.step) or game_map.towns().get(
+            "Bastogne", next(iter(game_map))
+        )
         with Horizontal(id="pb-main"):
-            yield MapView(self.game.board.game_map, self.units, cursor=cursor).data_bind(
+            yield MapView(game_map, self.units, cursor=cursor).data_bind(
                 PlaybackScreen.units, PlaybackScreen.highlight
             )
             with VerticalScroll(id="pb-panel"):
@@ -154,8 +157,7 @@ class PlaybackScreen(Screen[None]):
         text.append(f" {k}/{n} ", "reverse")
         text.append(f" {playback_text.position_line(self.game, k)} ", "bold")
         text.append(f"· {self.title_text}\n")
-        first = playback_text.step_lines(self.game, k)[0] if k else ""
-        text.append(f" {first}" if first and k else f" {HINT}")
+        text.append(f" {playback_text.headline(self.game, k)}" if k else f" {HINT}")
         return text
 
     def _show(self) -> None:
@@ -207,7 +209,3 @@ class PlaybackScreen(Screen[None]):
             self.app.exit()
         else:
             self.dismiss()
-
-
-def _first_unit(units: UnitsByHex | None) -> HexId | None:
-    return min(units) if units else None

@@ -71,6 +71,10 @@ def test_a_resolution_names_each_die_its_crt_cell_and_result() -> None:
         for unit in (*e.attackers, *e.defenders):
             assert before.unit(unit).hex in lit
     assert playback_text.focus_hex(game, k) == before.unit(fights[0].defenders[0]).hex
+    e = fights[0]
+    head = playback_text.headline(game, k)
+    assert head.startswith("German: ")
+    assert f"at {e.column} on the {e.table.capitalize()} CRT: die {e.die} -> {e.result}" in head
 
 
 def test_a_decision_says_who_decided_and_a_retreat_lights_its_path() -> None:
@@ -149,6 +153,8 @@ def test_forwards_each_step_shows_its_state_hash_units_and_lit_hexes() -> None:
             expect = {h: [d.id for d in s] for h, s in playback_text.units_at(game, want).items()}
             assert units == expect
             assert lit == playback_text.step_hexes(game, want)
+            status = str(screen.query_one("#pb-status", Static).content)
+            assert status.splitlines()[1] == f" {playback_text.headline(game, want)}"
             focus = playback_text.focus_hex(game, want)
             if focus is not None:
                 assert screen.query_one(MapView).cursor == focus
