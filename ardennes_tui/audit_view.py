@@ -198,24 +198,25 @@ def roll_row(r: Roll) -> tuple[str, ...]:
 
 
 def roll_detail(r: Roll) -> str:
-    """The whole story of roll ``r`` in three lines: the die, whose, where and what for, its
-    effect; the packet and where its seed came from; who could have known it when."""
+    """The whole story of roll ``r`` in three lines of at most 78 columns: the die, for whom,
+    where and what for, its effect; where its seed came from; who could have known it when."""
+    turn = f"{r.side.capitalize()} " if r.side != r.of else ""
     head = (
-        f"Die {r.index} = {r.value}, the {r.of.capitalize()}'s: GT{r.turn} "
-        f"{r.side.capitalize()} {r.phase.replace('_', ' ')}, {r.purpose} -> {r.effect or '-'}"
+        f"Die {r.index} = {r.value} for the {r.of.capitalize()}: GT{r.turn} {turn}"
+        f"{r.phase.replace('_', ' ')}, {r.purpose} -> {effect_short(r)}"
     )
     if r.packet is None:
-        return f"{head}\nThe record's dice: seed {r.seed[:16]}\nKnown: recorded."
+        return f"{head}\nSeed: the record's dice, {r.seed[:16]}\nKnown: recorded."
     a, o, rep = r.author_link[:8], r.other_link[:8], r.reply[:8]
     if r.derivation == "batch":
-        src = f"sealed batch {r.batch}, links {a} + {o}, reply {rep}"
+        src = f"(batch {r.batch}): links {a} + {o}, reply {rep}"
     elif r.derivation == "switch":
-        src = f"sealed CRT switch, links {a} + {o}, previous packet {rep}"
+        src = f"(CRT switch): links {a} + {o}, previous packet {rep}"
     elif r.derivation == "local":
-        src = f"local seed {r.seed[:8]} (the invitation's)"
+        src = f": the local seed {r.seed[:8]} (the invitation's)"
     else:
-        src = f"{r.derivation} dice, links {a} + {o}"
-    return f"{head}\nPacket {r.packet} ({r.author} {r.packet_kind}): {src}\nKnown: {r.known}."
+        src = f"({r.derivation} dice): links {a} + {o}"
+    return f"{head}\nSeed of packet {r.packet} {src}\nKnown: {r.known}.".replace(" :", ":")
 
 
 def stats_line(s: DiceStats) -> str:
