@@ -287,7 +287,8 @@ class EmailPlayScreen(PlayScreen):
         self.reload(said, offer=new <= 0)
 
     def action_playback(self) -> None:
-        """R: the game as stored, played back from before the last import (else its start)."""
+        """R: the game as stored, played back from before the last import of this session,
+        else from the opponent's first command after our last packet, else from its start."""
         from ardennes_tui.screens.playback import PlaybackScreen
 
         self._key()
@@ -301,7 +302,14 @@ class EmailPlayScreen(PlayScreen):
             self.say("Nothing to play back yet")
             return
         since = self.imported_from
-        title = f"Game {s.short}" + (" (new since your import)" if since is not None else "")
+        what = " (new since your import)"
+        if since is None:
+            try:
+                since = s.since_our_last_packet()
+            except PbemError:
+                since = None
+            what = " (new since your last packet)"
+        title = f"Game {s.short}" + (what if since is not None else "")
         self.app.push_screen(
             PlaybackScreen(game, start=since or 0, title=title, since=since),
             lambda _: self._offer_reply(),

@@ -281,7 +281,7 @@ class StartScreen(Screen[None]):
         from ardennes_tui.screens.import_dialog import ImportDialog
 
         def done(accepted: bool | None) -> None:
-            self.note = "Imported." if accepted else ""
+            self.note = "Imported (in the game, R plays the new orders back)." if accepted else ""
             self.reload()
 
         self.app.push_screen(ImportDialog(Service(self.store)), done)

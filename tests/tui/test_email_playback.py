@@ -93,7 +93,32 @@ def test_r_plays_back_the_opponents_new_orders_after_an_import(
     assert ran == ["ok"]
 
 
-def test_r_without_an_import_plays_the_game_from_its_start(
+def test_r_opens_on_the_opponents_orders_since_my_last_packet(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Imported before the app opened (``ardennes import``, the start screen's ``i``): ``R``
+    starts where the German's packet begins, after the Allied's last one."""
+    match = new_match(tmp_path)
+    text, n = german_orders(match)
+    assert match.allied.service.import_text(text).ok
+    stored = match.allied.service.load(match.game_id).game
+    assert stored is not None
+    before = len(stored.history) - n
+
+    async def allied(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        await press(pilot, "escape")  # the reply dialog opens first, as before
+        await press(pilot, "R")
+        playback = app.screen
+        assert isinstance(playback, PlaybackScreen)
+        assert (playback.step, playback.since, playback.last) == (before, before, before + n)
+        assert playback.title_text.endswith("(new since your last packet)")
+
+    ran = run_as(monkeypatch, match.allied.home, allied)
+    assert main(["--email", match.game_id[:8]]) == 0
+    assert ran == ["ok"]
+
+
+def test_r_for_the_first_packet_plays_the_game_from_its_start(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     match = new_match(tmp_path)
@@ -102,9 +127,10 @@ def test_r_without_an_import_plays_the_game_from_its_start(
         await press(pilot, "R")
         playback = app.screen
         assert isinstance(playback, PlaybackScreen)
-        assert (playback.step, playback.since, playback.last) == (0, None, 1)
+        assert (playback.step, playback.since, playback.last) == (0, 0, 1)
         await press(pilot, "right")
-        assert "Allied: ends the phase" in "\n".join(playback.step_text())
+        text = "\n".join(playback.step_text())
+        assert "Allied: ends the phase" in text and "(new: 1 of 1)" in text
 
     ran = run_as(monkeypatch, match.german.home, german)
     assert main(["--email", match.game_id[:8]]) == 0
