@@ -9,11 +9,12 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual.app import App
 from textual.binding import BindingType
 from textual.command import Provider
+from textual.screen import Screen
 
 import rules
 from ardennes_tui import hotseat, saves
@@ -30,7 +31,8 @@ THEME = "ansi-dark"
 
 
 class ArdennesApp(App[None]):
-    """The game. With ``email``: that game by email (``EmailPlayScreen``). With a ``game``:
+    """The game. With ``screen``: the screen it makes (the start screen, a playback, an
+    audit). With ``email``: that game by email (``EmailPlayScreen``). With a ``game``:
     hot-seat play of it (:class:`PlayScreen`; ``loaded``: what ``--load`` or ``--resume``
     found; ``stored``: its place in the store, written after every command, None for a game
     kept nowhere); without, the map viewer, and ``units`` (hex -> stack) are drawn when
@@ -56,6 +58,7 @@ class ArdennesApp(App[None]):
         email: EmailSession | None = None,
         has_smtp: bool = False,
         outgoing: Outgoing | None = None,
+        screen: Callable[[], Screen[Any]] | None = None,
     ) -> None:
         # Native ANSI colours from the start: with NO_COLOR, Textual then strips colours
         # (NoColor) instead of mapping them to greys, which a 16-colour TERM shows as black.
@@ -74,6 +77,8 @@ class ArdennesApp(App[None]):
         self.outgoing = outgoing
         """With ``email``: text to send, shown at once on the send screen (an invitation, an
         acceptance)."""
+        self.first_screen = screen
+        """Makes the screen to open instead (the start screen, a playback, an audit)."""
 
     def action_command_palette(self) -> None:
         """Ctrl+P: the commands valid now (:mod:`ardennes_tui.screens.palette`)."""
@@ -82,6 +87,9 @@ class ArdennesApp(App[None]):
 
     def on_mount(self) -> None:
         self.theme = THEME
+        if self.first_screen is not None:
+            self.push_screen(self.first_screen())
+            return
         if self.email is not None:
             from ardennes_tui.screens.email_play import EmailPlayScreen
 
@@ -159,3 +167,9 @@ def play_email(
         outgoing=outgoing,
     ).run()
     return 0
+
+
+def run_screen(screen: Callable[[], Screen[Any]], game_map: rules.GameMap) -> None:
+    """Run the app on the screen ``screen`` makes (``game_map``: the map of the game it shows,
+    or the shipped map) until it quits."""
+    ArdennesApp(game_map, screen=screen).run()

@@ -154,6 +154,22 @@ class EmailSession:
         """The sequence number of the next packet."""
         return self.service.store.count(self.game_id)
 
+    def since_our_last_packet(self) -> int | None:
+        """How many commands of the stored game came before the opponent's packets that
+        followed our last one (where a playback of his new orders starts); None when he has
+        sent no command since, or both sides are ours (a local game)."""
+        email = self.service.load(self.game_id)
+        game = email.game
+        if game is None or email.mode == "local":
+            return None
+        ours = self.service.store.meta(self.game_id).our_side
+        last = max((p.body.seq for p in email.packets if p.body.author == ours), default=-1)
+        for d, first in zip(email.derivations, email.first_command, strict=True):
+            author = email.packets[d.seq].body.author
+            if d.seq > last and author != ours and first < len(game.history):
+                return first
+        return None
+
     def ended(self) -> bool:
         """Nothing more goes in the draft: the turn passes to the opponent (or the game is
         over, or, sealed, the drop waits for the reply)."""

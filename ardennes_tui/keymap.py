@@ -191,6 +191,20 @@ KEYMAP: Final[tuple[KeyBinding, ...]] = (
         "email",
         show=True,
     ),
+    KeyBinding(
+        "email.playback",
+        ("R",),
+        "playback",
+        "by email: play back the game (from before the last import) step by step",
+        "email",
+    ),
+    KeyBinding(
+        "email.audit",
+        ("A",),
+        "audit",
+        "by email: the audit: every roll, the dice statistics, the signatures",
+        "email",
+    ),
     KeyBinding("app.panel", ("p",), "toggle_panel", "show / hide the side panel", "app"),
     KeyBinding(
         "app.help",

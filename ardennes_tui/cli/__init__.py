@@ -54,14 +54,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="ardennes",
         description="The Ardennes Offensive (SPI, 1973) in the terminal, by email. "
-        "With no command, starts a hot-seat game.",
+        "With no command and no option, opens the start screen (your games, new games, "
+        "import, watch, audit, keys); --scenario N (or --seed) starts a hot-seat game.",
     )
     parser.add_argument(
         "--scenario",
         type=int,
-        default=1,
+        default=None,
         metavar="N",
-        help="the scenario to play (1-10, default 1)",
+        help="start a hot-seat game of scenario N (1-10; default 1 with --seed)",
     )
     source = parser.add_mutually_exclusive_group()
     source.add_argument(
@@ -89,6 +90,18 @@ def build_parser() -> argparse.ArgumentParser:
         "ardennes games lists them); 'new' starts one (with --scenario, --side, --dice, "
         "--opponent) and 'accept FILE' accepts the invitation in FILE, then the app opens on "
         "the text to send",
+    )
+    source.add_argument(
+        "--watch",
+        metavar="FILE|GAME",
+        help="play a game back step by step from its start: a game record (an exported "
+        "game, a self-play game), a file of packets, or a game of the store",
+    )
+    source.add_argument(
+        "--audit",
+        metavar="FILE|GAME",
+        help="the audit on screen: every roll, who could have known it when, the dice "
+        "statistics, and whether the chain and every signature verify",
     )
     parser.add_argument(
         "--key",
@@ -131,6 +144,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _run_app(args: argparse.Namespace) -> int:
+    """``ardennes`` with no command: the start screen (no option at all), a playback
+    (``--watch``), the audit (``--audit``), or a hot-seat game."""
+    from ardennes_tui.cli import start
+
+    viewing = args.watch is not None or args.audit is not None
+    if viewing and (args.scenario is not None or args.seed is not None):
+        raise UserError("--scenario and --seed do not go with --watch or --audit", 2)
+    if args.watch is not None:
+        return start.run_watch(args.watch)
+    if args.audit is not None:
+        return start.run_audit(args.audit)
+    alone = all(getattr(args, x) is None for x in ("scenario", "seed", "load", "resume"))
+    if alone:
+        return start.run_start()
+    from ardennes_tui.cli.play import run_app
+
+    scenario = args.scenario if args.scenario is not None else 1
+    return run_app(scenario, args.load, seed=args.seed, resume=args.resume)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -143,11 +177,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None and args.email is not None:
             from ardennes_tui.cli.play import run_email
 
+            if args.scenario is None:
+                args.scenario = 1
             return run_email(args)
         if args.command is None:
-            from ardennes_tui.cli.play import run_app
-
-            return run_app(args.scenario, args.load, seed=args.seed, resume=args.resume)
+            return _run_app(args)
         code: int = args.func(args)
         return code
     except UserError as exc:

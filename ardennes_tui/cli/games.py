@@ -16,21 +16,17 @@ import json
 from pathlib import Path
 from typing import Any
 
-import msgspec
-
 from ardennes_tui.errors import UserError
-from ardennes_tui.game_view import PHASE_NAMES
+from ardennes_tui.game_list import rows, when
 from ardennes_tui.saves import short_name
-from pbem.store import LocalInfo, Store, StoreError
-from rules import record
+from pbem.store import Store, StoreError
+
+__all__ = ["RESUME_HINT", "register", "render", "rows", "run"]
 
 RESUME_HINT = (
     "Hot-seat games: ardennes --resume NAME (a start of the name will do; "
     "--resume alone: the most recent)"
 )
-
-_HEAD_BYTES = 64 << 10
-"""How much of a hot-seat record the listing reads at each end (a header, a footer)."""
 
 
 def register(subparsers: Any) -> None:
@@ -42,77 +38,6 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print a JSON list")
     parser.set_defaults(func=run)
-
-
-def _local_standing(store: Store, info: LocalInfo) -> tuple[int | None, str]:
-    """The scenario of a hot-seat record and where it stands (``GT3 Combat``), from its
-    header and end lines only; ``(None, "?")`` for a record that does not say."""
-    path = store.local_dir / f"{info.name}.jsonl"
-    try:
-        with path.open("rb") as fh:
-            head = fh.read(_HEAD_BYTES)
-            fh.seek(max(0, info.size - _HEAD_BYTES))
-            tail = fh.read(_HEAD_BYTES)
-    except OSError:
-        return None, "?"
-    lines = [x for x in head.splitlines()[:1] + tail.splitlines()[-1:] if x.strip()]
-    try:
-        header = msgspec.json.decode(lines[0], type=record.Header)
-    except (IndexError, msgspec.DecodeError):
-        return None, "?"
-    try:
-        footer = msgspec.json.decode(lines[-1], type=record.Footer)
-    except msgspec.DecodeError:
-        return header.scenario, "?"
-    if footer.phase == "game_over":
-        return header.scenario, "over"
-    names: dict[str, str] = {k: v for k, v in PHASE_NAMES.items()}
-    phase = names.get(footer.phase, footer.phase)
-    return header.scenario, f"GT{footer.turn} {phase}"
-
-
-def rows(store: Store) -> list[dict[str, Any]]:
-    """The games of ``store`` as ``ardennes games --json`` prints them."""
-    out: list[dict[str, Any]] = []
-    for g in store.games():
-        out.append(
-            {
-                "id": g.game_id,
-                "kind": "pbem",
-                "scenario": g.scenario or None,
-                "side": g.our_side,
-                "to_move": g.to_move,
-                "last_activity": g.last_activity,
-                "opponent": g.opponent,
-                "status": g.problem or g.status,
-                "packets": g.packets,
-                "evidence": g.evidence,
-            }
-        )
-    for info in store.list_local():
-        scenario, standing = _local_standing(store, info)
-        out.append(
-            {
-                "id": info.name,
-                "kind": "hot-seat",
-                "scenario": scenario,
-                "side": "both",
-                "to_move": standing,
-                "last_activity": info.last_activity,
-                "opponent": "",
-                "status": "",
-                "packets": None,
-                "evidence": 0,
-            }
-        )
-    return out
-
-
-def _when(iso: str) -> str:
-    """``2024-12-16T05:31:00+00:00`` as ``2024-12-16 05:31 UTC``."""
-    if len(iso) >= 16 and iso.endswith("+00:00"):
-        return f"{iso[:10]} {iso[11:16]} UTC"
-    return iso or "?"
 
 
 def render(games: list[dict[str, Any]]) -> str:
@@ -132,7 +57,7 @@ def render(games: list[dict[str, Any]]) -> str:
                 str(g["scenario"] or "?"),
                 g["side"].capitalize() if g["side"] else "?",
                 move.capitalize() if move in ("german", "allied") else move,
-                _when(g["last_activity"]),
+                when(g["last_activity"]),
                 " ".join(x for x in (g["opponent"], note and f"[{note}]") if x),
             )
         )
@@ -150,7 +75,7 @@ def render(games: list[dict[str, Any]]) -> str:
 def run(args: argparse.Namespace, root: Path | None = None) -> int:
     store = Store(root)
     try:
-        games = rows(store)
+        games = [{k: v for k, v in g.items() if k != "dice"} for g in rows(store)]
     except (StoreError, OSError) as exc:
         raise UserError(f"cannot list the games in {store.root}: {exc}") from None
     if args.json:

@@ -12,7 +12,10 @@ wait for his reply) ``x`` (or ``e``) twice seals it: stored, then the send scree
 (:mod:`ardennes_tui.screens.send`). A sealed-mode reply is a dialog: our standing orders
 (:mod:`ardennes_tui.screens.orders`), then sealed and sent. When the next packet is not ours
 the game is shown read-only and the message line says who we wait for and since when; ``i``
-imports the opponent's packets (:mod:`ardennes_tui.screens.import_dialog`).
+imports the opponent's packets (:mod:`ardennes_tui.screens.import_dialog`); when they brought
+new orders, ``R`` plays them back from where the game was before the import
+(:mod:`ardennes_tui.screens.playback`; without an import, the whole game), and ``A`` opens the
+audit of the game (:mod:`ardennes_tui.screens.audit`).
 """
 
 from __future__ import annotations
@@ -57,6 +60,9 @@ class EmailPlayScreen(PlayScreen):
         """Text to send shown at once (``--email new|accept``: the invitation, the
         acceptance)."""
         self._confirm_send = False
+        self.imported_from: int | None = None
+        """The number of stored commands before the last import that brought new ones (the
+        playback, ``R``, starts there); None: no such import in this session."""
 
     # -- what changes from hot-seat play ------------------------------------------------------
 
@@ -89,8 +95,9 @@ class EmailPlayScreen(PlayScreen):
             self.say("Attacks declared (a declares more; sealed dice: no roll before the reply).")
         return r
 
-    def reload(self, said: str = "") -> None:
-        """Read the store again (after a seal, an import): a new draft or the stored game."""
+    def reload(self, said: str = "", offer: bool = True) -> None:
+        """Read the store again (after a seal, an import): a new draft or the stored game;
+        ``offer``: open the reply dialog at once when a reply is due."""
         try:
             self.session.refresh()
         except PbemError as exc:
@@ -100,7 +107,8 @@ class EmailPlayScreen(PlayScreen):
         self.game = self.session.game
         self._changed()
         self.say(" ".join(x for x in (said, self.session.notice, self.opening()) if x))
-        self._offer_reply()
+        if offer:
+            self._offer_reply()
 
     def opening(self) -> str:
         """What the message line says about the game: whose move, what to do."""
@@ -266,7 +274,79 @@ class EmailPlayScreen(PlayScreen):
         from ardennes_tui.screens.import_dialog import ImportDialog
 
         self._key()
-        self.app.push_screen(ImportDialog(self.session.service), self._imported)
+        before = self._stored_commands()
 
-    def _imported(self, accepted: bool | None) -> None:
-        self.reload("Imported." if accepted else "")
+        def imported(accepted: bool | None) -> None:
+            self._imported(accepted, before)
+
+        self.app.push_screen(ImportDialog(self.session.service), imported)
+
+    def _stored_commands(self) -> int:
+        """How many commands the store's game holds (not the draft's)."""
+        s = self.session
+        try:
+            game = s.service.load(s.game_id).game
+        except PbemError:
+            return 0
+        return len(game.history) if game is not None else 0
+
+    def _imported(self, accepted: bool | None, before: int = 0) -> None:
+        """After the import dialog: new orders are offered for playback first (a reply due
+        waits for ``x``, or for the end of the playback)."""
+        said = "Imported." if accepted else ""
+        new = 0
+        if accepted:
+            self.session.service.forget(self.session.game_id)
+            new = self._stored_commands() - before
+            if new > 0:
+                self.imported_from = before
+                said = (
+                    "Imported 1 new order: R plays it back."
+                    if new == 1
+                    else f"Imported {new} new orders: R plays them back."
+                )
+        self.reload(said, offer=new <= 0)
+
+    def action_playback(self) -> None:
+        """R: the game as stored, played back from before the last import of this session,
+        else from the opponent's first command after our last packet, else from its start."""
+        from ardennes_tui.screens.playback import PlaybackScreen
+
+        self._key()
+        s = self.session
+        try:
+            game = s.service.load(s.game_id).game
+        except PbemError as exc:
+            self.say(f"No playback: {exc}")
+            return
+        if game is None or not game.history:
+            self.say("Nothing to play back yet")
+            return
+        since = self.imported_from
+        what = " (new since your import)"
+        if since is None:
+            try:
+                since = s.since_our_last_packet()
+            except PbemError:
+                since = None
+            what = " (new since your last packet)"
+        title = f"Game {s.short}" + (what if since is not None else "")
+        self.app.push_screen(
+            PlaybackScreen(game, start=since or 0, title=title, since=since),
+            lambda _: self._offer_reply(),
+        )
+
+    def action_audit(self) -> None:
+        """A: the audit of this game (every packet verified again, every roll)."""
+        from ardennes_tui import audit_view, game_list
+        from ardennes_tui.screens.audit import AuditScreen
+
+        self._key()
+        s = self.session
+        try:
+            verified = audit_view.load(s.game_id, s.service.store)
+        except ValueError as exc:
+            self.say(f"No audit: {exc}")
+            return
+        mine = {k.fingerprint: k.name for k in game_list.key_rows() if k.fingerprint}
+        self.app.push_screen(AuditScreen(audit_view.view(verified, mine)))

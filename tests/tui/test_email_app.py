@@ -337,7 +337,7 @@ def test_the_import_dialog_reads_the_config_mailbox_when_empty(
         assert any("accepted; your move" in line for line in dialog.report), dialog.report
         await press(pilot, "escape")
         assert play_screen(app).session.draft is not None
-        assert "Imported." in message(app)
+        assert "Imported 1 new order: R plays it back." in message(app)
 
     ran = run_as(monkeypatch, german.home, body)
     assert main(["--email", inv.game_id[:8]]) == 0

@@ -163,3 +163,63 @@ class TestOrders:
         game = saves.new_game(1, "snap")
         press = ["O", "down", "down", "down", "enter"]
         assert snap_compare(play_app(game, "4009"), terminal_size=SIZE, press=press)
+
+
+class TestStart:
+    """The start screen (``ardennes`` alone): the menu, two games of the store (a game by
+    email waiting for the opponent, a hot-seat game), the highlighted game in full."""
+
+    def test_start_screen(self, snap_compare: Any, monkeypatch: Any) -> None:
+        from ardennes_tui import game_list
+        from ardennes_tui.screens.start import StartScreen
+
+        games = [
+            {
+                "id": "3e18a929dd231ace8532536471e3a18d", "kind": "pbem", "scenario": 1,
+                "side": "german", "to_move": "allied", "opponent": "joe@example.org",
+                "last_activity": "2026-11-24T07:43:00+00:00", "status": "waiting for the reply",
+                "packets": 4, "evidence": 0, "dice": "sealed",
+            },
+            {
+                "id": "a99ed88a0123456789abcdef01234567", "kind": "hot-seat", "scenario": 3,
+                "side": "both", "to_move": "GT2 Combat", "opponent": "",
+                "last_activity": "2026-11-23T21:05:00+00:00", "status": "", "packets": None,
+                "evidence": 0, "dice": "",
+            },
+        ]  # fmt: skip
+        monkeypatch.setattr(game_list, "rows", lambda store: games)
+        app = ArdennesApp(load_map(), screen=StartScreen)
+        assert snap_compare(app, terminal_size=SIZE)
+
+
+class TestPlayback:
+    """Playback of a self-play record (scenario 1, bots, Game-Turn 1) on its first combat
+    resolution: the attackers' and defender's hexes lit, the die with the CRT cell it read."""
+
+    def test_playback_of_a_combat(self, snap_compare: Any) -> None:
+        from ardennes_tui.screens.playback import PlaybackScreen
+        from tests.tui.recordkit import record_game
+
+        game = record_game()
+        k = next(
+            k
+            for k, s in enumerate(game.history, start=1)
+            if any(isinstance(e, rules.CombatResolved) for e in s.events)
+        )
+        screen = PlaybackScreen(game, start=k, title="Record selfplay.jsonl")
+        app = ArdennesApp(game.board.game_map, screen=lambda: screen)
+        assert snap_compare(app, terminal_size=SIZE)
+
+
+class TestAudit:
+    """The audit of a sealed game by email (two bots, Game-Turn 1): the check with the pinned
+    keys, the rolls, the highlighted roll in full, the face counts and the chi-square."""
+
+    def test_audit_of_a_sealed_game(self, snap_compare: Any, tmp_path: Any) -> None:
+        from ardennes_tui import audit_view
+        from ardennes_tui.screens.audit import AuditScreen
+        from tests.tui.recordkit import packets_file
+
+        view = audit_view.view(audit_view.load(str(packets_file(tmp_path))))
+        app = ArdennesApp(load_map(), screen=lambda: AuditScreen(view))
+        assert snap_compare(app, terminal_size=SIZE, press=["down"])

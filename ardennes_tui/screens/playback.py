@@ -1,0 +1,211 @@
+"""Playback: a game shown step by step on the map, forwards and backwards.
+
+The screen holds a finished-or-not :class:`rules.Game` (a record watched with ``ardennes
+--watch``, the opponent's new orders after an import, a game of the store) and the step shown,
+``k`` (0: the start; ``k``: after the ``k``-th command, ``game.state_at(k)``, whose hash is
+``game.history[k - 1].hash``). Each step lights the hexes it touched (a move's path, the
+attackers and defenders, retreats, advances, placements, the drop) and puts the map's cursor on
+the main one; the panel says what happened (:mod:`ardennes_tui.playback_text`: every order and
+decision, every die with the CRT cell it read and the result). Nothing here changes the game.
+
+Keys: Right/Space/``.`` next step, Left/Backspace/``,`` back, Home/End the first and last,
+``]``/``[`` the next/previous phase, PgDn/PgUp ten steps, the map's letters and keypad move the
+cursor, ``z`` zooms, ``?`` lists the keys, Escape or ``q`` closes (quits when alone).
+"""
+
+from __future__ import annotations
+
+import bisect
+from typing import ClassVar, Final
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.reactive import var
+from textual.screen import Screen
+from textual.widgets import Static
+
+import rules
+from ardennes_tui import playback_text
+from ardennes_tui.render import UnitsByHex
+from ardennes_tui.widgets.map_view import MapView
+from rules.hexgrid import HexId
+
+KEYS_HELP: Final = (
+    ("Right Space .", "next step"),
+    ("Left Backspace ,", "previous step"),
+    ("Home End", "the start / the last step"),
+    ("] [", "next / previous phase"),
+    ("PgDn PgUp", "ten steps on / back"),
+    ("hjkl yubn Up Down", "move the map's cursor (the keypad too)"),
+    ("z", "zoom: detail / overview"),
+    ("Escape q", "close the playback"),
+)
+
+HINT: Final = "<- -> step  Home End  [ ] phase  ? keys  q close"
+
+
+class PlaybackScreen(Screen[None]):
+    """Play ``game`` back from step ``start``; ``title`` says what it is; ``since``: the steps
+    after it are new (the opponent's orders just imported); ``alone``: the app's only screen
+    (``ardennes --watch``: closing quits)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right,space,full_stop", "step(1)", "next", id="playback.next", priority=True),
+        Binding("left,backspace,comma", "step(-1)", "back", id="playback.back", priority=True),
+        Binding("home", "first", "start", id="playback.first", priority=True),
+        Binding("end", "last", "last", id="playback.last", priority=True),
+        Binding("right_square_bracket", "phase(1)", "phase", id="playback.phase_next"),
+        Binding("left_square_bracket", "phase(-1)", "phase", id="playback.phase_back"),
+        Binding("pagedown", "step(10)", "+10", id="playback.ten_on", priority=True),
+        Binding("pageup", "step(-10)", "-10", id="playback.ten_back", priority=True),
+        Binding("question_mark", "keys", "keys", id="playback.keys"),
+        Binding("escape,q", "close", "close", id="playback.close", priority=True),
+    ]
+
+    DEFAULT_CSS = """
+    PlaybackScreen #pb-main { height: 1fr; }
+    PlaybackScreen MapView { width: 1fr; height: 1fr; }
+    PlaybackScreen #pb-panel {
+        width: 30; height: 1fr; padding: 0 1;
+        border-left: vkey $foreground 30%;
+    }
+    PlaybackScreen #pb-status {
+        height: 2; width: 1fr; text-wrap: nowrap; text-overflow: ellipsis;
+    }
+    """
+
+    step: var[int] = var(0, init=False)
+    """The step shown (0: the start)."""
+    units: var[UnitsByHex | None] = var(None, init=False)
+    highlight: var[frozenset[HexId]] = var(frozenset(), init=False)
+
+    def __init__(
+        self,
+        game: rules.Game,
+        *,
+        start: int = 0,
+        title: str = "",
+        since: int | None = None,
+        alone: bool = False,
+    ) -> None:
+        super().__init__()
+        self.game = game
+        self.title_text = title or f"Scenario {game.start.scenario}"
+        self.since = since
+        self.alone = alone
+        self._phases = playback_text.turn_starts(game)
+        start = max(0, min(start, self.last))
+        self.set_reactive(PlaybackScreen.step, start)
+        self.set_reactive(PlaybackScreen.units, playback_text.units_at(game, start))
+        self.set_reactive(PlaybackScreen.highlight, playback_text.step_hexes(game, start))
+
+    @property
+    def last(self) -> int:
+        """The last step (the number of commands)."""
+        return len(self.game.history)
+
+    @property
+    def shown_state(self) -> rules.GameState:
+        """The state on the map: after step :attr:`step`."""
+        return self.game.state_at(self.step)
+
+    @property
+    def shown_hash(self) -> str:
+        """The state hash of the step shown (the record's hash after that command)."""
+        if self.step == 0:
+            return rules.state_hash(self.game.start)
+        return self.game.history[self.step - 1].hash
+
+    def compose(self) -> ComposeResult:
+        game_map = self.game.board.game_map
+        cursor = playback_text.focus_hex(self.game, self.step) or game_map.towns().get(
+            "Bastogne", next(iter(game_map))
+        )
+        with Horizontal(id="pb-main"):
+            yield MapView(game_map, self.units, cursor=cursor).data_bind(
+                PlaybackScreen.units, PlaybackScreen.highlight
+            )
+            with VerticalScroll(id="pb-panel"):
+                yield Static("", id="pb-text", markup=False)
+        yield Static("", id="pb-status", markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one(MapView).focus()
+        self._show()
+
+    # -- what is shown -------------------------------------------------------------------------
+
+    def step_text(self) -> list[str]:
+        """The panel's lines: the step, where the game stands, the hash, what happened."""
+        k, n = self.step, self.last
+        new = ""
+        if self.since is not None and k > self.since:
+            new = f" (new: {k - self.since} of {n - self.since})"
+        return [
+            f"Step {k} of {n}{new}",
+            playback_text.position_line(self.game, k),
+            f"state {self.shown_hash[:16]}",
+            "",
+            *playback_text.step_lines(self.game, k),
+        ]
+
+    def status_text(self) -> Text:
+        k, n = self.step, self.last
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append(f" {k}/{n} ", "reverse")
+        text.append(f" {playback_text.position_line(self.game, k)} ", "bold")
+        text.append(f"· {self.title_text}\n")
+        text.append(f" {playback_text.headline(self.game, k)}" if k else f" {HINT}")
+        return text
+
+    def _show(self) -> None:
+        self.query_one("#pb-text", Static).update("\n".join(self.step_text()))
+        self.query_one("#pb-panel", VerticalScroll).scroll_home(animate=False)
+        self.query_one("#pb-status", Static).update(self.status_text())
+
+    def watch_step(self, k: int) -> None:
+        self.units = playback_text.units_at(self.game, k)
+        self.highlight = playback_text.step_hexes(self.game, k)
+        focus = playback_text.focus_hex(self.game, k)
+        if focus is not None:
+            self.query_one(MapView).cursor = focus
+        self._show()
+
+    # -- the keys ------------------------------------------------------------------------------
+
+    def go(self, k: int) -> None:
+        """Show step ``k`` (clamped to the game)."""
+        self.step = max(0, min(k, self.last))
+
+    def action_step(self, delta: int) -> None:
+        self.go(self.step + delta)
+
+    def action_first(self) -> None:
+        self.go(0)
+
+    def action_last(self) -> None:
+        self.go(self.last)
+
+    def action_phase(self, direction: int) -> None:
+        """The step where the next (previous) phase began."""
+        marks = self._phases
+        if direction > 0:
+            i = bisect.bisect_right(marks, self.step)
+            self.go(marks[i] if i < len(marks) else self.last)
+        else:
+            i = bisect.bisect_left(marks, self.step) - 1
+            self.go(marks[i] if i >= 0 else 0)
+
+    def action_keys(self) -> None:
+        from ardennes_tui.screens.start_dialogs import TextDialog
+
+        rows = [f"{keys:<20} {what}" for keys, what in KEYS_HELP]
+        self.app.push_screen(TextDialog("Playback keys", "\n".join(rows)))
+
+    def action_close(self) -> None:
+        if self.alone:
+            self.app.exit()
+        else:
+            self.dismiss()

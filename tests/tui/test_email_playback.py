@@ -1,0 +1,137 @@
+"""After an import in a game by email (``ardennes --email GAME``, ``i``), ``R`` plays back the
+opponent's new orders from where the game was before the import; ``A`` opens the audit of the
+game, the player's own pinned key marked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import TextArea
+
+import rules
+from ardennes_tui.app import ArdennesApp
+from ardennes_tui.cli import main
+from ardennes_tui.email_session import EmailSession
+from ardennes_tui.screens.audit import AuditScreen
+from ardennes_tui.screens.import_dialog import ImportDialog
+from ardennes_tui.screens.orders import OrdersScreen
+from ardennes_tui.screens.playback import PlaybackScreen
+from rules.bots import BotRng, bots_for
+from tests.realmap import needs_real_map
+from tests.tui.test_email_app import Match, message, new_match, play_screen, press, run_as
+
+pytestmark = needs_real_map
+
+
+def german_orders(match: Match) -> tuple[str, int]:
+    """The German's first orders packet, sealed by bots: its text and how many commands."""
+    g = match.german
+    session = EmailSession(g.service, match.game_id, g.key)
+    bots = bots_for(BotRng(b"email-playback"))
+    assert session.draft is not None
+    session.push(rules.StandingOrders(side="german", advance="strongest"))
+    while not session.ended():
+        cmd = bots["german"].choose(session.game)
+        if isinstance(cmd, rules.ResolveAttacks) and session.complete():
+            break
+        assert not isinstance(session.push(cmd), str)
+    assert session.draft is not None
+    n = len(session.draft.steps)
+    _, sent = session.seal()
+    return sent.text, n
+
+
+def test_r_plays_back_the_opponents_new_orders_after_an_import(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match = new_match(tmp_path)
+    text, n = german_orders(match)
+    stored = match.german.service.load(match.game_id).game
+    assert stored is not None
+    before = len(stored.history) - n
+
+    async def allied(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        screen = play_screen(app)
+        await press(pilot, "i")
+        dialog = app.screen
+        assert isinstance(dialog, ImportDialog)
+        dialog.query_one(TextArea).text = text
+        await press(pilot, "ctrl+s")
+        await press(pilot, "escape")
+        assert screen.imported_from == before
+        assert app.screen is screen  # not the reply dialog: the playback is offered first
+        assert f"Imported {n} new orders: R plays them back." in message(app)
+        assert "Your reply is due: x gives your standing orders" in message(app)
+        await press(pilot, "R")
+        playback = app.screen
+        assert isinstance(playback, PlaybackScreen)
+        assert (playback.step, playback.since, playback.last) == (before, before, before + n)
+        assert playback.shown_hash == stored.history[before - 1].hash
+        await press(pilot, "right")
+        assert f"(new: 1 of {n})" in "\n".join(playback.step_text())
+        first = stored.history[before].command
+        assert isinstance(first, rules.StandingOrders)
+        assert "German: German standing orders" in "\n".join(playback.step_text())
+        await press(pilot, "end")
+        assert playback.shown_hash == stored.state_hash()
+        await press(pilot, "escape")  # the reply due is offered after the playback
+        assert isinstance(app.screen, OrdersScreen)
+        await press(pilot, "escape")
+        assert app.screen is screen
+        await press(pilot, "A")
+        audit = app.screen
+        assert isinstance(audit, AuditScreen)
+        assert audit.view.ok and audit.view.keys[1].endswith("(yours: joe)")
+        assert "yours" not in audit.view.keys[0]
+        await press(pilot, "escape")
+        assert app.screen is screen
+
+    ran = run_as(monkeypatch, match.allied.home, allied)
+    assert main(["--email", match.game_id[:8]]) == 0
+    assert ran == ["ok"]
+
+
+def test_r_opens_on_the_opponents_orders_since_my_last_packet(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Imported before the app opened (``ardennes import``, the start screen's ``i``): ``R``
+    starts where the German's packet begins, after the Allied's last one."""
+    match = new_match(tmp_path)
+    text, n = german_orders(match)
+    assert match.allied.service.import_text(text).ok
+    stored = match.allied.service.load(match.game_id).game
+    assert stored is not None
+    before = len(stored.history) - n
+
+    async def allied(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        await press(pilot, "escape")  # the reply dialog opens first, as before
+        await press(pilot, "R")
+        playback = app.screen
+        assert isinstance(playback, PlaybackScreen)
+        assert (playback.step, playback.since, playback.last) == (before, before, before + n)
+        assert playback.title_text.endswith("(new since your last packet)")
+
+    ran = run_as(monkeypatch, match.allied.home, allied)
+    assert main(["--email", match.game_id[:8]]) == 0
+    assert ran == ["ok"]
+
+
+def test_r_for_the_first_packet_plays_the_game_from_its_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match = new_match(tmp_path)
+
+    async def german(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        await press(pilot, "R")
+        playback = app.screen
+        assert isinstance(playback, PlaybackScreen)
+        assert (playback.step, playback.since, playback.last) == (0, 0, 1)
+        await press(pilot, "right")
+        text = "\n".join(playback.step_text())
+        assert "Allied: ends the phase" in text and "(new: 1 of 1)" in text
+
+    ran = run_as(monkeypatch, match.german.home, german)
+    assert main(["--email", match.game_id[:8]]) == 0
+    assert ran == ["ok"]
