@@ -18,6 +18,7 @@ from textual.binding import BindingType
 from textual.containers import Horizontal
 from textual.reactive import var
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Static
 
 from ardennes_tui import keymap
@@ -75,6 +76,9 @@ class MapScreen(Screen[None]):
         self._start_cursor = cursor
         self._start_zoom: Zoom = zoom
         self._panel_wanted = True
+        self._focus_before_small: Widget | None = None
+        """What had the focus when the terminal became too small (hiding the map drops
+        it): given back when the terminal is large enough again."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
@@ -118,12 +122,21 @@ class MapScreen(Screen[None]):
     def _layout(self) -> None:
         width, height = self.app.size
         small = width < MIN_WIDTH or height < MIN_HEIGHT
+        was_small = bool(self.query_one("#too-small").display)
+        if small and not was_small:
+            self._focus_before_small = self.focused
         self.query_one("#too-small").display = small
         self.query_one("#main").display = not small
         self.query_one("#status").display = not small
         view = self.map_view
         wide_enough = view.zoom == "detail" or width - PANEL_WIDTH >= view.picture.width
         self.query_one(SidePanel).display = self._panel_wanted and wide_enough
+        if was_small and not small:
+            # Hidden widgets lose the focus, and nothing gives it back by itself: without
+            # this the cursor keys did nothing after the terminal was briefly too small.
+            before, self._focus_before_small = self._focus_before_small, None
+            target = before if before is not None and before.is_attached else view
+            self.set_focus(target)
 
     def set_units(self, units: UnitsByHex | None) -> None:
         """Show other units (hex -> stack, top counter first) on the map and in the panel."""
