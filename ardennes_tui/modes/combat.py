@@ -29,12 +29,12 @@ def append_orders(text: Text, state: rules.GameState) -> None:
 
 
 def result_message(applied: rules.Applied) -> str:
-    """The last combat of a resolution, and how many more the log holds."""
+    """Every combat of a resolution, whole, one to a line (the message area wraps them and
+    scrolls when they do not fit; ``c`` shows them again in the combat log)."""
     lines = combat_log(applied.events)
     if not lines:
         return "Done"
-    more = f" [+{len(lines) - 1} more: c shows the log]" if len(lines) > 1 else ""
-    return lines[-1] + more
+    return "\n".join(lines)
 
 
 class CombatMode(Mode):

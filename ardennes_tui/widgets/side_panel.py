@@ -20,6 +20,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ardennes_tui.render import UnitsByHex, describe_hex
+from ardennes_tui.widgets.ascii_scrollbar import AsciiScrollBarRender
 from rules import GameMap
 from rules.hexgrid import HexId
 
@@ -29,7 +30,8 @@ class SidePanel(ScrollView):
 
     DEFAULT_CSS = """
     SidePanel {
-        scrollbar-size: 0 0;
+        scrollbar-size-vertical: 1;
+        scrollbar-gutter: stable;
     }
     """
 
@@ -62,6 +64,9 @@ class SidePanel(ScrollView):
         """The panel's text (for tests and screen readers)."""
         return "\n".join(line.plain for line in self._lines)
 
+    def on_mount(self) -> None:
+        self.vertical_scrollbar.renderer = AsciiScrollBarRender
+
     def watch_hex_id(self) -> None:
         self._update_lines()
 
@@ -91,11 +96,8 @@ class SidePanel(ScrollView):
             width=width,
             notes=self.notes,
             selected=self.selected,
+            header=self.header,
         )
-        if self.header is not None and self.header.plain:
-            header = self.header.copy()
-            header.rstrip()
-            text = Text.assemble(header, "\n", text)
         console = self.app.console if self.is_attached else Console(width=width)
         new = list(text.wrap(console, width, overflow="ellipsis"))
         old = self._lines
