@@ -40,16 +40,17 @@ def units_lines(
     notes: Mapping[str, str] | None = None,
     selected: str | None = None,
 ) -> Text:
-    """The units of one hex: a heading naming their side (``% German units (2)``; a hex holds
+    """The units of one hex: a heading naming their side (``Units (2) % German``; a hex holds
     one side's units only), then a line per unit (``>`` marks the selected one) and its
     notes."""
     text = Text()
     if not stack:
         return text
-    sides = sorted({u.side for u in stack})
-    heading = " + ".join(f"{side_mark(s)} {s.capitalize()}" for s in sides)
-    text.append(heading, rich_style(sides[0]) if len(sides) == 1 else "")
-    text.append(f" units ({len(stack)})\n", "bold")
+    text.append(f"Units ({len(stack)})", "bold")
+    for side in sorted({u.side for u in stack}):
+        text.append(" ")
+        text.append(f"{side_mark(side)} {side.capitalize()}", rich_style(side))
+    text.append("\n")
     for u in stack:
         mark = ">" if u.id == selected else " "
         text.append(mark)

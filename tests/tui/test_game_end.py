@@ -225,13 +225,13 @@ def _check_prompt(app: ArdennesApp, d: Decision, chosen: list[str]) -> None:
     status = status_line(app)
     line = decision_prompt(d, chosen)
     assert status.prompt == line and status.has_class("decide")
-    position, shown, _message = status.plain.splitlines()
+    position, *lines = status.plain.splitlines()
     screen = app.screen
     assert isinstance(screen, PlayScreen)
     summary = game_view.summary(screen.game)
     assert " · Combat · VP " in summary and position.startswith(f" {summary} ")
-    # the whole prompt, or (80 columns) its head with the keys, cut with an ellipsis
-    assert shown == f" {line}" or (shown.endswith("...") and f" {line}".startswith(shown[:-3]))
+    # the whole prompt, wrapped on words under the position line, never cut
+    assert " ".join(x.strip() for x in lines).startswith(line)
     assert f"{side_name(d.side)} decides ({d.kind})" in panel_text(app)
 
 
@@ -259,12 +259,9 @@ def test_ex_losses_of_the_self_play_game_chosen_with_the_keys(german_game: SelfP
             d.choices[0]
         )  # the first minimal set, preselected
         _check_prompt(app, d, mode(app, DecisionMode).losses)
-        assert (
-            status_line(app)
-            .plain.splitlines()[1]
-            .startswith(
-                f" German: choose Ex losses (need {d.need}): 1-9 toggle (panel), Enter confirms ["
-            )
+        shown = " ".join(x.strip() for x in status_line(app).plain.splitlines()[1:])
+        assert shown.startswith(
+            f"German: choose Ex losses (need {d.need}): 1-9 toggle (panel), Enter confirms ["
         )
         assert " CRT: die " in status_line(app).message  # the result, under the question
         units = loss_units(d)

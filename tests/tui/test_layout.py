@@ -13,9 +13,12 @@ from textual.pilot import Pilot
 import rules
 from ardennes_tui import saves
 from ardennes_tui.app import ArdennesApp
+from ardennes_tui.combat_text import combat_log
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.map_view import MapView
+from ardennes_tui.widgets.side_panel import SidePanel
 from tests.realmap import needs_real_map
+from tests.tui.test_saves import gt1_german_combat
 
 pytestmark = needs_real_map
 
@@ -74,3 +77,126 @@ class TestResize:
             assert view.cursor == "3909"
 
         drive(body, size=(60, 20))
+
+
+def screen_lines(app: ArdennesApp) -> list[str]:
+    """The terminal's lines as the player sees them (plain text)."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def status_rows(app: ArdennesApp) -> list[str]:
+    """The screen's lines from the position line down (the status area)."""
+    lines = screen_lines(app)
+    top = next(i for i, line in enumerate(lines) if line.startswith(" GT"))
+    return lines[top:]
+
+
+def words(lines: list[str]) -> str:
+    return " ".join(" ".join(lines).split())
+
+
+LONG = (
+    "AO-4.2h*: de-15-pt must take part in an attack against us-109-i, us-110-i, us-112-i, "
+    "us-18-ac, us-394-i or us-395-i before the German Combat Phase ends; it may not be "
+    "dropped from the batch, and the last word of this message is SENTINEL."
+)
+
+
+class TestStatus:
+    """The position line is always on screen; a long message wraps under it, whole."""
+
+    def test_a_long_message_never_pushes_the_position_line_off(self) -> None:
+        async def body(app: ArdennesApp, pilot: Pilot[None], game: rules.Game) -> None:
+            screen = app.screen
+            assert isinstance(screen, PlayScreen)
+            screen.say(LONG)
+            await pilot.pause()
+            rows = status_rows(app)
+            assert rows[0].startswith(" GT1 16 Dec · Allied · Set-up · VP ")
+            assert words(rows[1:]) == " ".join(LONG.split())  # whole, nothing cut
+            assert len(rows) == 5 and len(screen_lines(app)) == 24
+
+        drive(body)
+
+    def test_the_message_area_keeps_two_lines_for_short_messages(self) -> None:
+        """The map does not change size as the cursor moves over short and 2-line messages."""
+
+        async def body(app: ArdennesApp, pilot: Pilot[None], game: rules.Game) -> None:
+            screen = app.screen
+            assert isinstance(screen, PlayScreen)
+            view = view_of(app)
+            heights = set()
+            for text in ("Short.", LONG[:120], "x"):
+                screen.say(text)
+                await pilot.pause()
+                heights.add(view.size.height)
+            assert heights == {21}
+
+        drive(body)
+
+    def test_a_message_longer_than_the_area_scrolls(self) -> None:
+        async def body(app: ArdennesApp, pilot: Pilot[None], game: rules.Game) -> None:
+            screen = app.screen
+            assert isinstance(screen, PlayScreen)
+            text = "\n".join(f"line {i}" for i in range(1, 11))
+            screen.say(text)
+            await pilot.pause()
+            status = screen.status
+            rows = status_rows(app)
+            assert rows[1:6] == [f" line {i}".ljust(80) for i in range(1, 6)]
+            assert rows[6].startswith(" [5 more lines: the mouse wheel scrolls; c shows")
+            for _ in range(9):
+                status._scroll_by(1)
+            await pilot.pause()
+            rows = status_rows(app)
+            assert rows[1].startswith(" line 6") and rows[5].startswith(" line 10")
+            assert rows[6].startswith(" [end: the mouse wheel scrolls back]")
+            assert status.message_lines == [f" line {i}" for i in range(1, 11)]
+
+        drive(body)
+
+    def test_a_long_combat_result_is_shown_whole(self) -> None:
+        """Dice ``d``: ``r`` resolves two attacks before the Ex-losses decision; both results
+        are on screen whole, the first one's second loss (de-352-i) included (before: the last
+        one only, cut at 80 columns: ``... [+1 mor...``)."""
+
+        async def body(app: ArdennesApp, pilot: Pilot[None], game: rules.Game) -> None:
+            await pilot.press("r")
+            await pilot.pause()
+            rows = status_rows(app)
+            assert rows[0].startswith(" GT1 16 Dec · German · Combat · VP ")
+            shown = words(rows[1:])
+            for result in combat_log(game.events[-1]):
+                assert result in shown
+            assert "de-352-i eliminated (AO-10.1b); Allied +1 VP" in shown
+            assert "..." not in shown
+
+        drive(body, gt1_german_combat("d"), cursor="2328")
+
+
+class TestPanel:
+    """The side panel starts with the hex, its town and its units; the mode's lines follow."""
+
+    def test_the_attacked_hex_units_come_before_the_gt1_list(self) -> None:
+        async def body(app: ArdennesApp, pilot: Pilot[None], game: rules.Game) -> None:
+            target = game.options().must_be_attacked[0]
+            hex_id = game.state.unit(target).hex
+            assert hex_id is not None
+            view_of(app).cursor = hex_id
+            await pilot.pause()
+            panel = app.screen.query_one(SidePanel)
+            seen = panel.text.splitlines()[: panel.size.height]
+            assert seen[0].startswith(f"Hex {hex_id}")
+            assert seen[2] == "Units (1) @ Allied"
+            assert any(target.split("-")[1] in line for line in seen[3:4])
+            assert "GT1 must (AO-4.2h*)" in panel.text
+            assert panel.virtual_size.height > panel.size.height  # it scrolls
+
+        drive(body, gt1_german_combat("d"), cursor="2328")
+
+    def test_a_town_under_units_is_named_in_the_panel(self) -> None:
+        async def body(app: ArdennesApp, pilot: Pilot[None], game: rules.Game) -> None:
+            panel = app.screen.query_one(SidePanel)
+            assert panel.text.splitlines()[1:3] == ["Town Bastogne", "Units (1) @ Allied"]
+
+        drive(body, cursor="2328")

@@ -375,7 +375,10 @@ def test_cursor_move_with_a_unit_selected_repaints_two_hexes_only(tmp_path: Path
             message(app)
             == f"Saved 2 orders to {screen.save_path} (ardennes --load {screen.save_path})"
         )
-        assert status(app).startswith(" Saved 2 orders")  # a long message takes both lines
+        # a long message wraps in the message area; the position line stays on top
+        first, *lines = status(app).splitlines()
+        assert first.startswith(" GT1 16 Dec · German · Mechanized Movement")
+        assert lines[0] == " Saved 2 orders to" and len(lines) >= 3
         # the game started past the GT1 German attacks, so replay from its own start
         rec = game_record.decode(screen.save_path.read_bytes())
         assert rec.header.dice == s.dice_spec and rec.header.scenario == 1
