@@ -54,6 +54,11 @@ def units_by_hex(game: rules.Game) -> dict[rules.HexId, list[rules.UnitDef]]:
     return out
 
 
+def road_mode_units(game: rules.Game) -> frozenset[str]:
+    """The units on the map in Road Mode (marked ``r`` on the map)."""
+    return frozenset(u.id for u in game.state.units if u.hex is not None and u.road_mode)
+
+
 def stack(game: rules.Game, hex_id: rules.HexId) -> list[str]:
     """Ids of the units in ``hex_id`` (dormant included), sorted."""
     return sorted(

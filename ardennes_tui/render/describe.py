@@ -6,9 +6,9 @@ from collections.abc import Mapping, Sequence
 
 from rich.text import Text
 
+from ardennes_tui.render import palette as P
 from ardennes_tui.render.counters import UnitsByHex, counter_long
 from ardennes_tui.render.names import wrap_list
-from ardennes_tui.render import palette as P
 from ardennes_tui.render.palette import rich_style
 from rules import GameMap, HexsideData, UnitDef, hexgrid
 from rules.hexgrid import HexId

@@ -26,7 +26,7 @@ def help_table() -> Table:
 MAP_KEY = (
     "Hexsides  ~ river  = bridge  : ford  * start line  (/ \\ | none)\n"
     "Hexes     . road  ^ rough  # impassable  W Westwall  F fortified  5 exit\n"
-    "Overview  + road  $ exit  w/f fortified  B town  * German  @ Allied"
+    "Overview  + road  $ exit  w/f fortified  Ba town (2 letters)  % German  @ Allied"
 )
 
 

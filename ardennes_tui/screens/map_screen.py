@@ -48,6 +48,8 @@ class MapScreen(Screen[None]):
     """The map's zoom (status line), from :class:`MapView.ZoomChanged`."""
     highlight: var[frozenset[HexId]] = var(frozenset(), init=False)
     """The lit hexes (play)."""
+    road: var[frozenset[str]] = var(frozenset(), init=False)
+    """The units in Road Mode (play), marked on the map."""
     notes: var[Mapping[str, str] | None] = var(None, init=False)
     """Unit id -> status words in the panel (play)."""
     selected: var[str | None] = var(None, init=False)
@@ -84,7 +86,7 @@ class MapScreen(Screen[None]):
         with Horizontal(id="main"):
             yield MapView(
                 self.game_map, self.units, cursor=self._start_cursor, zoom=self._start_zoom
-            ).data_bind(MapScreen.units, MapScreen.highlight)
+            ).data_bind(MapScreen.units, MapScreen.highlight, MapScreen.road)
             yield SidePanel(self.game_map, self.units, id="panel").data_bind(
                 MapScreen.hex_id,
                 MapScreen.units,

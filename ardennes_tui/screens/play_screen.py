@@ -129,6 +129,7 @@ class PlayScreen(MapScreen):
         self.store()
         self.mode = mode_for(self, self.game.options())
         self.units = game_view.units_by_hex(self.game)
+        self.road = game_view.road_mode_units(self.game)
         self.mode.enter()
         self.redraw()
 
@@ -151,6 +152,7 @@ class PlayScreen(MapScreen):
     def on_mount(self) -> None:
         super().on_mount()
         self.store()  # a new game, a loaded file: in the store from the start
+        self.road = game_view.road_mode_units(self.game)
         self.mode.enter()  # e.g. a game opened on a decision: the cursor goes to it
         self.redraw()
         opening = (

@@ -8,11 +8,15 @@ so it shows as nothing with ``NO_COLOR``; this one reads with neither (the side 
 from __future__ import annotations
 
 from math import ceil
+from typing import Final
 
 from rich.color import Color
 from rich.segment import Segment, Segments
 from rich.style import Style
 from textual.scrollbar import ScrollBarRender
+
+_BACK: Final = Color.parse("#555555")
+_BAR: Final = Color.parse("bright_magenta")
 
 
 class AsciiScrollBarRender(ScrollBarRender):
@@ -27,8 +31,8 @@ class AsciiScrollBarRender(ScrollBarRender):
         position: float = 0,
         thickness: int = 1,
         vertical: bool = True,
-        back_color: Color = Color.parse("#555555"),
-        bar_color: Color = Color.parse("bright_magenta"),
+        back_color: Color = _BACK,
+        bar_color: Color = _BAR,
     ) -> Segments:
         width = thickness if vertical else 1
         track = ("|" if vertical else "-") * width
@@ -54,4 +58,4 @@ class AsciiScrollBarRender(ScrollBarRender):
     def _bar(segments: list[Segment], vertical: bool, thickness: int) -> Segments:
         if vertical:
             return Segments(segments, new_lines=True)
-        return Segments((segments + [Segment.line()]) * thickness, new_lines=False)
+        return Segments([*segments, Segment.line()] * thickness, new_lines=False)

@@ -65,7 +65,7 @@ class SidePanel(ScrollView):
         return "\n".join(line.plain for line in self._lines)
 
     def on_mount(self) -> None:
-        self.vertical_scrollbar.renderer = AsciiScrollBarRender
+        self.vertical_scrollbar.renderer = AsciiScrollBarRender  # type: ignore[misc]
 
     def watch_hex_id(self) -> None:
         self._update_lines()

@@ -26,7 +26,10 @@ Body = Callable[[ArdennesApp, Pilot[None], rules.Game], Awaitable[None]]
 
 
 def drive(
-    body: Body, game: rules.Game | None = None, cursor: str = "4009", size: tuple[int, int] = (80, 24)
+    body: Body,
+    game: rules.Game | None = None,
+    cursor: str = "4009",
+    size: tuple[int, int] = (80, 24),
 ) -> None:
     game = game or saves.new_game(1, "layout")
     app = ArdennesApp(game.board.game_map, cursor=cursor, game=game)
