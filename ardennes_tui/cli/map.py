@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ardennes_tui.errors import UserError
@@ -91,7 +91,6 @@ def render_text(
     """The map and legend as one string (ANSI colour or plain ASCII)."""
     from ardennes_tui.render import draw_detail, draw_overview, legend_lines
     from ardennes_tui.render.legend import overview_legend_lines
-    from ardennes_tui.render.picture import Line
 
     legend: list[Line]
     if overview:
@@ -131,7 +130,7 @@ def overview_parts(lines: Sequence[Line], columns: int, width: int = OVERVIEW_WI
         for y, line in enumerate(lines):
             row = y - overview.TOP + 1
             shift = 1 if row >= 1 and hexgrid.is_shifted(row) else 0
-            margin = crop_line(line, 0, overview.LEFT) + ((" " * shift, ""),)
+            margin = (*crop_line(line, 0, overview.LEFT), (" " * shift, ""))
             out.append(margin + crop_line(line, start + shift, end + shift))
         if last < columns:
             out.append(())

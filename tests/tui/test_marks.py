@@ -16,8 +16,8 @@ from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.map_view import MapView
 from rules import EndPhase, Rejection
 from scenarios import load_board, load_map
-from tests.fixtures_maps import fixture_map, fixture_units
 from tests.enginekit import scenario_gt1_german_combat
+from tests.fixtures_maps import fixture_map, fixture_units
 from tests.realmap import needs_real_map
 from tests.tui.test_play import game_of
 
