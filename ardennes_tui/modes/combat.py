@@ -14,7 +14,13 @@ from textual.actions import SkipAction
 
 import rules
 from ardennes_tui import game_view
-from ardennes_tui.combat_text import TABLE_NAMES, combat_log, odds_notes, orders_lines
+from ardennes_tui.combat_text import (
+    TABLE_NAMES,
+    combat_log,
+    odds_note,
+    odds_notes,
+    orders_lines,
+)
 from ardennes_tui.modes.base import WAIVE_KEY, Host, Mode
 from rules import crt, hexgrid
 
@@ -143,7 +149,9 @@ class CombatMode(Mode):
         if isinstance(p, rules.Rejection):
             return p.message
         col = f"{p.column} lowered to {self.odds_asked}" if self.odds_asked else p.column
-        line = f"{p.attack} vs {p.defence} = {col} ({TABLE_NAMES.get(p.table, p.table)} CRT)"
+        note = odds_note(p.attack, p.defence, p.column)
+        table = f"{TABLE_NAMES.get(p.table, p.table)} CRT" + (f"; {note}" if note else "")
+        line = f"{p.attack} vs {p.defence} = {col} ({table})"
         immune = self.immune_attacker_hexes()
         if immune and self.waived:
             line += f"; attackers in {self._hex_names(immune)} waive immunity (AO-11.f*)"
@@ -168,6 +176,9 @@ class CombatMode(Mode):
             if isinstance(p, rules.Preview):
                 text.append(f"{p.attack} vs {p.defence} = {p.column}", "bold")
                 text.append(f" {TABLE_NAMES.get(p.table, p.table)}\n")
+                note = odds_note(p.attack, p.defence, p.column)
+                if note:
+                    text.append(f"({note})\n")
                 if self.odds_asked:
                     text.append(f"asked {self.odds_asked} (AO-9.4L)\n")
             for note in odds_notes(self.game.board, state, self.attackers, self.targets):

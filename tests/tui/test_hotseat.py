@@ -128,7 +128,7 @@ def test_quit_and_resume_in_the_same_phase(
     run_app_with(monkeypatch, first)
     assert run_app(1, seed="7") == 0
     name = str(seen["name"])
-    assert seen["summary"] == "GT1 16 Dec · German · Reinforcement · VP 0-0"
+    assert seen["summary"] == "GT1 16 Dec | German | Reinforcement | VP German 0, Allied 0"
     assert [g.name for g in Store(ardennes_home).list_local()] == [name]
 
     async def again(app: ArdennesApp, pilot: Pilot[None]) -> None:

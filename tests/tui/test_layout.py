@@ -115,7 +115,7 @@ class TestStatus:
             screen.say(LONG)
             await pilot.pause()
             rows = status_rows(app)
-            assert rows[0].startswith(" GT1 16 Dec · Allied · Set-up · VP ")
+            assert rows[0].startswith(" GT1 16 Dec | Allied | Set-up | VP ")
             assert words(rows[1:]) == " ".join(LONG.split())  # whole, nothing cut
             assert len(rows) == 5 and len(screen_lines(app)) == 24
 
@@ -167,7 +167,7 @@ class TestStatus:
             await pilot.press("r")
             await pilot.pause()
             rows = status_rows(app)
-            assert rows[0].startswith(" GT1 16 Dec · German · Combat · VP ")
+            assert rows[0].startswith(" GT1 16 Dec | German | Combat | VP ")
             shown = words(rows[1:])
             for result in combat_log(game.events[-1]):
                 assert result in shown

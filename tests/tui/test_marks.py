@@ -147,3 +147,28 @@ def test_road_mode_shows_on_the_map_in_the_app() -> None:
             assert cells(view.picture.plain_lines(), col, row)[2][0] == "r"
 
     asyncio.run(main())
+
+
+def test_odds_off_the_table_say_what_they_count_as() -> None:
+    from ardennes_tui.combat_text import odds_note
+
+    assert odds_note(4, 27, "1-2") == "worse than 1-2 counts as 1-2"
+    assert odds_note(5, 10, "1-2") == ""
+    assert odds_note(50, 5, "9-1") == "better than 9-1 counts as 9-1"
+    assert odds_note(45, 5, "9-1") == "" and odds_note(36, 5, "7-1") == ""
+
+
+def test_the_position_line_names_the_sides_of_the_vp_in_ascii() -> None:
+    from ardennes_tui import saves
+
+    summary = game_view.summary(saves.new_game(1, "vp"))
+    assert summary == "GT1 16 Dec | Allied | Set-up | VP German 0, Allied 0"
+    assert summary.isascii()
+
+
+def test_the_supply_judgment_says_what_happens() -> None:
+    from ardennes_tui.modes.base import SupplyMode
+
+    hint = SupplyMode.hint(None)  # type: ignore[arg-type]
+    assert "not playable" not in hint
+    assert "judged automatically" in hint and "e ends the phase" in hint

@@ -133,7 +133,7 @@ def test_hot_seat_game_in_the_store_quit_and_resumed(tmp_path: Path) -> None:
     env = {"TERM": "xterm-256color", "ARDENNES_HOME": str(home)}
     store = Store(home)
     log = tmp_path / "ardennes-s1.jsonl"
-    position = "GT1 16 Dec · German · Reinforcement · VP 0-0"
+    position = "GT1 16 Dec | German | Reinforcement | VP German 0, Allied 0"
     due = "1 reinforcement due: Enter on a lit entry hex places de-1-a"
     panel = ("Reinforcements GT1", ">de-1-a (6 hexes)")
     exported = "Saved 2 orders to ardennes-s1.jsonl (ardennes --load ardennes-s1.jsonl)"
@@ -141,12 +141,16 @@ def test_hot_seat_game_in_the_store_quit_and_resumed(tmp_path: Path) -> None:
     game = start(env, [str(ARDENNES), "--scenario", "1", "--seed", "7"], cwd=tmp_path)
     pane = next(game)
     try:
-        pane.wait_for("GT1 16 Dec · Allied · Set-up · VP 0-0", "Dice seed 7.", timeout=20)
+        pane.wait_for(
+            "GT1 16 Dec | Allied | Set-up | VP German 0, Allied 0", "Dice seed 7.", timeout=20
+        )
         pane.wait_for("Allied set-up placed (historical): e accepts it")
         pane.keys("e")
         pane.wait_for("Press e again to accept the Allied set-up")
         pane.keys("e")
-        pane.wait_for("GT1 16 Dec · German · Set-up · VP 0-0", "German set-up placed")
+        pane.wait_for(
+            "GT1 16 Dec | German | Set-up | VP German 0, Allied 0", "German set-up placed"
+        )
         pane.keys("e")
         pane.wait_for("Press e again to accept the German set-up")
         pane.keys("e")
