@@ -51,6 +51,7 @@ class ArdennesApp(App[None]):
         email: EmailSession | None = None,
         has_smtp: bool = False,
         outgoing: Outgoing | None = None,
+        handover: bool = False,
     ) -> None:
         # Native ANSI colours from the start: with NO_COLOR, Textual then strips colours
         # (NoColor) instead of mapping them to greys, which a 16-colour TERM shows as black.
@@ -69,6 +70,8 @@ class ArdennesApp(App[None]):
         self.outgoing = outgoing
         """With ``email``: text to send, shown at once on the send screen (an invitation, an
         acceptance)."""
+        self.handover = handover
+        """Hot-seat: the hand-over screen between the sides (:func:`play` turns it on)."""
 
     def on_mount(self) -> None:
         self.theme = THEME
@@ -96,6 +99,7 @@ class ArdennesApp(App[None]):
                     loaded=self.loaded,
                     save_path=self.save_path,
                     stored=self.stored,
+                    handover=self.handover,
                 )
             )
             return
@@ -129,7 +133,12 @@ def play(
         except hotseat.SAVE_ERRORS as exc:
             raise UserError(f"cannot open hot-seat game {stored.name}: {exc}", 1) from None
         ArdennesApp(
-            game_map, cursor=default_cursor(game_map), game=game, loaded=loaded, stored=stored
+            game_map,
+            cursor=default_cursor(game_map),
+            game=game,
+            loaded=loaded,
+            stored=stored,
+            handover=True,
         ).run()
     return 0
 

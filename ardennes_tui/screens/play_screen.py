@@ -46,11 +46,15 @@ class PlayScreen(MapScreen):
         loaded: saves.Loaded | None = None,
         save_path: Path | None = None,
         stored: hotseat.StoredGame | None = None,
+        handover: bool = False,
     ) -> None:
         super().__init__(
             game.board.game_map, game_view.units_by_hex(game), cursor=cursor, zoom=zoom
         )
         self.game = game
+        self.handover = handover
+        """Hide the map behind :class:`HandoverScreen` when the phasing side changes (a
+        hot-seat game: ``ardennes``; off in the tests that drive both sides)."""
         self.loaded = loaded
         """What ``--load`` or ``--resume`` found (None: a new game)."""
         self.stored = stored
@@ -68,6 +72,8 @@ class PlayScreen(MapScreen):
         self._confirm_end = False
         self._confirm_export = False
         self._verdict_shown = False
+        self._side = game.state.side
+        """The phasing side last shown (a change calls for the hand-over screen)."""
         self.mode: Mode = mode_for(self, game.options())
 
     # -- the Host of the modes -----------------------------------------------------------------
@@ -132,6 +138,16 @@ class PlayScreen(MapScreen):
         self.road = game_view.road_mode_units(self.game)
         self.mode.enter()
         self.redraw()
+        state = self.game.state
+        if self.handover and state.side != self._side and state.phase != "game_over":
+            self._hand_over()
+        self._side = state.side
+
+    def _hand_over(self) -> None:
+        from ardennes_tui.screens.handover import HandoverScreen
+
+        side = self.game.state.side.capitalize()
+        self.app.push_screen(HandoverScreen(side, game_view.summary(self.game)))
 
     # -- plumbing ------------------------------------------------------------------------------
 

@@ -31,7 +31,7 @@ from textual.strip import Strip
 
 from ardennes_tui import keymap
 from ardennes_tui.render import Picture, UnitsByHex, draw_detail, draw_overview
-from ardennes_tui.render.palette import CURSOR, REACH, REACH_MONO, rich_style
+from ardennes_tui.render.palette import CURSOR, REACH, REACH_MONO, colours_of, rich_style
 from ardennes_tui.render.picture import PAINTED_BACKGROUND, Line, Span
 from rules import GameMap, hexgrid
 from rules.hexgrid import HexId
@@ -262,6 +262,7 @@ class MapView(ScrollView, can_focus=True):
     ) -> Strip:
         base = self.rich_style
         mark = REACH_MONO if self.is_attached and self.app.no_color else REACH
+        colours = colours_of(self.app.console.color_system) if self.is_attached else 16
         cuts: set[int] = set()
         for x0, x1 in reach or ():
             cuts.update((x0, x1))
@@ -270,7 +271,7 @@ class MapView(ScrollView, can_focus=True):
         segments: list[Segment] = []
         x = 0
         for text, name in line:
-            style = base + rich_style(name) if name else base
+            style = base + rich_style(name, colours) if name else base
             end = x + len(text)
             points = sorted({x, end, *(c for c in cuts if x < c < end)})
             for a, b in pairwise(points):

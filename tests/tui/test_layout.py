@@ -203,3 +203,46 @@ class TestPanel:
             assert panel.text.splitlines()[1:3] == ["Town Bastogne", "Units (1) @ Allied"]
 
         drive(body, cursor="2328")
+
+
+class TestHandover:
+    """Hot-seat (``ardennes``: ``handover=True``): when the phasing side changes, a screen
+    hides the map until Enter."""
+
+    def test_the_map_is_hidden_until_enter(self) -> None:
+        from ardennes_tui.screens.handover import HandoverScreen
+
+        game = saves.new_game(1, "handover")
+        app = ArdennesApp(game.board.game_map, cursor="2328", game=game, handover=True)
+
+        async def main() -> None:
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause()
+                play = app.screen
+                assert isinstance(play, PlayScreen)
+                await pilot.press("e", "e")  # the Allied set-up accepted: the German's turn
+                await pilot.pause()
+                screen = app.screen
+                assert isinstance(screen, HandoverScreen)
+                assert screen.text == "German player's turn: hand over, press Enter"
+                assert not any(line.strip().startswith("Hex ") for line in screen_lines(app))
+                await pilot.press("l")  # nothing moves behind the screen
+                assert play.map_view.cursor == "2328"
+                await pilot.press("enter")
+                await pilot.pause()
+                assert app.screen is play and game.state.side == "german"
+                await pilot.press("e", "e")  # the German set-up: the same side, no screen
+                await pilot.pause()
+                assert app.screen is play and game.state.phase == "reinforcement"
+                await pilot.press("l")
+                assert play.map_view.cursor == "2428"
+
+        asyncio.run(main())
+
+    def test_off_by_default(self) -> None:
+        async def body(app: ArdennesApp, pilot: Pilot[None], game: rules.Game) -> None:
+            await pilot.press("e", "e")
+            await pilot.pause()
+            assert isinstance(app.screen, PlayScreen) and game.state.side == "german"
+
+        drive(body)

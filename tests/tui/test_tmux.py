@@ -148,13 +148,15 @@ def test_hot_seat_game_in_the_store_quit_and_resumed(tmp_path: Path) -> None:
         pane.keys("e")
         pane.wait_for("Press e again to accept the Allied set-up")
         pane.keys("e")
+        pane.wait_for("German player's turn: hand over, press Enter")  # the map is hidden
+        pane.keys("Enter")
         pane.wait_for(
             "GT1 16 Dec | German | Set-up | VP German 0, Allied 0", "German set-up placed"
         )
         pane.keys("e")
         pane.wait_for("Press e again to accept the German set-up")
         pane.keys("e")
-        # the phase's hint is longer than a line: it takes both status lines for a while
+        # the phase's hint is longer than a line: it wraps under the position line
         pane.wait_for(due, *panel)
         (info,) = store.list_local()  # saved after every order, no key needed
         name = info.name[:8]
@@ -183,13 +185,14 @@ def test_hot_seat_game_in_the_store_quit_and_resumed(tmp_path: Path) -> None:
     game = start(env, [str(ARDENNES), "--resume"], cwd=tmp_path)
     pane = next(game)
     try:
-        # a long message: it takes both status lines for a while
+        # a long message: it wraps under the position line
         pane.wait_for(f"Hot-seat game {name} resumed: 2 orders replayed", *panel, timeout=20)
         pane.keys("s")
         pane.wait_for("s again exports a copy to ardennes-s1.jsonl")
         pane.keys("s")
         screen = pane.wait_for(exported, f" {position} ")
-        assert f" {position} " in screen.splitlines()[-2]  # the status line again
+        lines = screen.splitlines()  # the position line, then the message area (2 lines)
+        assert f" {position} " in lines[-3] and exported in lines[-2]
         assert record.decode(log.read_bytes()).commands == rec.commands
         pane.keys("q")
         pane.wait_closed()
