@@ -1,7 +1,10 @@
 """The Textual app: a thin shell that opens the play screen (or the bare map viewer).
 
 It uses the ``ansi-dark`` theme, so the UI is drawn in the terminal's own 16 ANSI colours
-(right over SSH and on any terminal); ``NO_COLOR`` is honoured by Textual itself.
+(right over SSH and on any terminal), and the map in 256 colours where the terminal has them
+(:mod:`ardennes_tui.render.palette`); ``NO_COLOR`` is honoured by Textual itself. Every glyph
+is ASCII: borders (``app.tcss``) and scroll bars (:mod:`ardennes_tui.widgets.ascii_scrollbar`)
+included.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from typing import ClassVar
 
 from textual.app import App
 from textual.binding import BindingType
+from textual.scrollbar import ScrollBar
 
 import rules
 from ardennes_tui import hotseat, saves
@@ -19,6 +23,7 @@ from ardennes_tui.email_session import EmailSession, Outgoing
 from ardennes_tui.errors import UserError
 from ardennes_tui.render import UnitsByHex
 from ardennes_tui.screens.map_screen import MapScreen
+from ardennes_tui.widgets.ascii_scrollbar import AsciiScrollBarRender
 from ardennes_tui.widgets.map_view import Zoom
 from pbem.store import GameLocked
 from rules.hexgrid import HexId
@@ -56,6 +61,9 @@ class ArdennesApp(App[None]):
         # Native ANSI colours from the start: with NO_COLOR, Textual then strips colours
         # (NoColor) instead of mapping them to greys, which a 16-colour TERM shows as black.
         super().__init__(ansi_color=True)
+        # Every scroll bar in ASCII (Textual's draws its ends with Unicode blocks and its
+        # track in colour only, which NO_COLOR erases).
+        ScrollBar.renderer = AsciiScrollBarRender
         self.game_map = game_map
         self.units = units
         self._cursor = cursor

@@ -39,7 +39,7 @@ class AsciiScrollBarRender(ScrollBarRender):
         up = Style(color=back_color, meta={"@mouse.down": "scroll_up"})
         down = Style(color=back_color, meta={"@mouse.down": "scroll_down"})
         thumb = Style(color=bar_color, bold=True, meta={"@mouse.down": "grab"})
-        if not (window_size and size and virtual_size and size != virtual_size):
+        if not (window_size and size and virtual_size > window_size):
             return cls._bar([Segment(" " * width, up)] * size, vertical, thickness)
         thumb_size = max(1, ceil(window_size / (virtual_size / size)))
         span = max(1.0, virtual_size - window_size)

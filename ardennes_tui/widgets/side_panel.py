@@ -20,7 +20,6 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ardennes_tui.render import UnitsByHex, describe_hex
-from ardennes_tui.widgets.ascii_scrollbar import AsciiScrollBarRender
 from rules import GameMap
 from rules.hexgrid import HexId
 
@@ -63,9 +62,6 @@ class SidePanel(ScrollView):
     def text(self) -> str:
         """The panel's text (for tests and screen readers)."""
         return "\n".join(line.plain for line in self._lines)
-
-    def on_mount(self) -> None:
-        self.vertical_scrollbar.renderer = AsciiScrollBarRender  # type: ignore[misc]
 
     def watch_hex_id(self) -> None:
         self._update_lines()
