@@ -43,13 +43,13 @@ class StatusLine(Widget):
     }
     """
 
-    hex_id: reactive[HexId | None] = reactive(None, layout=True)
+    hex_id: reactive[HexId | None] = reactive(None)
     zoom: reactive[str] = reactive("detail")
-    summary: reactive[str] = reactive("", layout=True)
+    summary: reactive[str] = reactive("")
     """The game position (play screen), e.g. ``GT1 16 Dec | German | Set-up | VP ...``."""
-    message: reactive[str] = reactive("", layout=True)
+    message: reactive[str] = reactive("")
     """What happened, a move's cost, a refusal (play): wrapped in the message area."""
-    prompt: reactive[str] = reactive("", layout=True)
+    prompt: reactive[str] = reactive("")
     """A pending decision (play): its own reverse-video lines between the position and the
     message, for as long as it is pending."""
 
@@ -58,15 +58,33 @@ class StatusLine(Widget):
         self.game_map = game_map
         self._scroll = 0
         """The first message line shown when the message is longer than the area."""
+        self._height = 0
+        """The number of lines at the last layout."""
 
     def watch_summary(self, summary: str) -> None:
         self.set_class(bool(summary), "play")
+        self._resize()
 
     def watch_prompt(self, prompt: str) -> None:
         self.set_class(bool(prompt), "decide")
+        self._resize()
 
     def watch_message(self) -> None:
         self._scroll = 0
+        self._resize()
+
+    def on_resize(self) -> None:
+        self._resize()
+
+    def _resize(self) -> None:
+        """A new layout only when the number of lines changes (the map then changes size);
+        else the text repaints in place (a cursor move's message costs no layout)."""
+        if not self.is_attached:
+            return
+        height = len(self.lines())
+        if height != self._height:
+            self._height = height
+            self.refresh(layout=True)
 
     @property
     def plain(self) -> str:
