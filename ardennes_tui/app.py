@@ -1,7 +1,10 @@
 """The Textual app: a thin shell that opens the play screen (or the bare map viewer).
 
 It uses the ``ansi-dark`` theme, so the UI is drawn in the terminal's own 16 ANSI colours
-(right over SSH and on any terminal); ``NO_COLOR`` is honoured by Textual itself.
+(right over SSH and on any terminal), and the map in 256 colours where the terminal has them
+(:mod:`ardennes_tui.render.palette`); ``NO_COLOR`` is honoured by Textual itself. Every glyph
+is ASCII: borders (``app.tcss``) and scroll bars (:mod:`ardennes_tui.widgets.ascii_scrollbar`)
+included.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from textual.app import App
 from textual.binding import BindingType
 from textual.command import Provider
 from textual.screen import Screen
+from textual.scrollbar import ScrollBar
 
 import rules
 from ardennes_tui import hotseat, saves
@@ -23,6 +27,7 @@ from ardennes_tui.errors import UserError
 from ardennes_tui.render import UnitsByHex
 from ardennes_tui.screens.map_screen import MapScreen
 from ardennes_tui.screens.palette import Palette, ScreenCommands
+from ardennes_tui.widgets.ascii_scrollbar import AsciiScrollBarRender
 from ardennes_tui.widgets.map_view import Zoom
 from pbem.store import GameLocked
 from rules.hexgrid import HexId
@@ -59,10 +64,14 @@ class ArdennesApp(App[None]):
         has_smtp: bool = False,
         outgoing: Outgoing | None = None,
         screen: Callable[[], Screen[Any]] | None = None,
+        handover: bool = False,
     ) -> None:
         # Native ANSI colours from the start: with NO_COLOR, Textual then strips colours
         # (NoColor) instead of mapping them to greys, which a 16-colour TERM shows as black.
         super().__init__(ansi_color=True)
+        # Every scroll bar in ASCII (Textual's draws its ends with Unicode blocks and its
+        # track in colour only, which NO_COLOR erases).
+        ScrollBar.renderer = AsciiScrollBarRender
         self.game_map = game_map
         self.units = units
         self._cursor = cursor
@@ -79,6 +88,8 @@ class ArdennesApp(App[None]):
         acceptance)."""
         self.first_screen = screen
         """Makes the screen to open instead (the start screen, a playback, an audit)."""
+        self.handover = handover
+        """Hot-seat: the hand-over screen between the sides (:func:`play` turns it on)."""
 
     def action_command_palette(self) -> None:
         """Ctrl+P: the commands valid now (:mod:`ardennes_tui.screens.palette`)."""
@@ -114,6 +125,7 @@ class ArdennesApp(App[None]):
                     loaded=self.loaded,
                     save_path=self.save_path,
                     stored=self.stored,
+                    handover=self.handover,
                 )
             )
             return
@@ -147,7 +159,12 @@ def play(
         except hotseat.SAVE_ERRORS as exc:
             raise UserError(f"cannot open hot-seat game {stored.name}: {exc}", 1) from None
         ArdennesApp(
-            game_map, cursor=default_cursor(game_map), game=game, loaded=loaded, stored=stored
+            game_map,
+            cursor=default_cursor(game_map),
+            game=game,
+            loaded=loaded,
+            stored=stored,
+            handover=True,
         ).run()
     return 0
 

@@ -34,6 +34,7 @@ from rules import (
     UnitRetreated,
     VictoryPointsScored,
     attack_factor,
+    crt,
     defence_factor,
     defender_supply,
     immunity_case,
@@ -141,6 +142,19 @@ def odds_notes(
                 words.append("immune to Ar/Dr (" + ", ".join(sorted(str(c) for c in immune)) + ")")
             note("def", h, words)
     return [f"{who} {' '.join(hexes)}: {words}" for (who, words), hexes in grouped.items()]
+
+
+def odds_note(attack: int, defence: int, column: str) -> str:
+    """What odds off the table count as: ``worse than 1-2 counts as 1-2`` (``4 vs 27``),
+    ``better than 9-1 counts as 9-1`` (``50 vs 5``); ``""`` for odds on the table."""
+    lowest, highest = crt.ODDS_COLUMNS[0], crt.ODDS_COLUMNS[-1]
+    if not defence:
+        return ""
+    if column == lowest and 2 * attack < defence:
+        return f"worse than {lowest} counts as {lowest}"
+    if column == highest and attack >= 10 * defence:
+        return f"better than {highest} counts as {highest}"
+    return ""
 
 
 def _keys(n: int) -> str:

@@ -3,7 +3,7 @@
 The engine answers "what may be done" (``game.options()``, ``game.legal_moves``, the public
 functions of :mod:`rules`); these helpers only arrange its answers for the screen::
 
-    summary(game)                  # 'GT1 16 Dec · Allied · Set-up · VP 0-0'
+    summary(game)                  # 'GT1 16 Dec | Allied | Set-up | VP German 0, Allied 0'
     units_by_hex(game)["4009"]     # [UnitDef(id='de-12ss-a', ...)]
     why_not(game, "de-12ss-a", "0101").message   # 'AO-...: ...' (the engine's refusal)
 """
@@ -37,11 +37,12 @@ def turn_date(turn: int) -> str:
 
 
 def summary(game: rules.Game) -> str:
-    """One line, e.g. ``GT3 17 Dec · German · Initial Movement · VP 4-1``."""
+    """One line in ASCII, e.g. ``GT3 17 Dec | German | Initial Movement | VP German 4, Allied
+    1`` (the victory points with their sides)."""
     s = game.state
     return (
-        f"GT{s.turn} {turn_date(s.turn)} · {s.side.capitalize()} · "
-        f"{PHASE_NAMES[s.phase]} · VP {s.vp.german}-{s.vp.allied}"
+        f"GT{s.turn} {turn_date(s.turn)} | {s.side.capitalize()} | "
+        f"{PHASE_NAMES[s.phase]} | VP German {s.vp.german}, Allied {s.vp.allied}"
     )
 
 
@@ -52,6 +53,11 @@ def units_by_hex(game: rules.Game) -> dict[rules.HexId, list[rules.UnitDef]]:
         if u.hex is not None and u.status in ("on_map", "dormant"):
             out.setdefault(u.hex, []).append(game.board.defs[u.id])
     return out
+
+
+def road_mode_units(game: rules.Game) -> frozenset[str]:
+    """The units on the map in Road Mode (marked ``r`` on the map)."""
+    return frozenset(u.id for u in game.state.units if u.hex is not None and u.road_mode)
 
 
 def stack(game: rules.Game, hex_id: rules.HexId) -> list[str]:

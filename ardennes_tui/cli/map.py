@@ -10,8 +10,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -20,8 +21,13 @@ from ardennes_tui.render.counters import UnitsByHex
 from ardennes_tui.scenario_view import get_map, scenario_or_error, setup_units
 from rules import GameMap, encode_map, map_graph
 
+if TYPE_CHECKING:
+    from ardennes_tui.render.picture import Line
+
 LEGEND_WIDTH = 120
 """The legend wraps here, so it reads in an ordinary terminal even though the map is wider."""
+OVERVIEW_WIDTH = 80
+"""``--overview`` fits here: the map in parts of whole columns, then its own legend."""
 
 
 def register(subparsers: Any) -> None:
@@ -91,18 +97,51 @@ def render_text(
 ) -> str:
     """The map and legend as one string (ANSI colour or plain ASCII)."""
     from ardennes_tui.render import draw_detail, draw_overview, legend_lines
+    from ardennes_tui.render.legend import overview_legend_lines
 
-    picture = draw_overview(game_map, units) if overview else draw_detail(game_map, units)
-    legend = legend_lines(
-        game_map, width=LEGEND_WIDTH, ascii_only=not colour, units=units is not None
-    )
+    legend: list[Line]
+    if overview:
+        rows = overview_parts(draw_overview(game_map, units).lines, game_map.columns)
+        legend = overview_legend_lines(game_map, width=OVERVIEW_WIDTH, ascii_only=not colour)
+    else:
+        rows = list(draw_detail(game_map, units).lines)
+        legend = legend_lines(
+            game_map, width=LEGEND_WIDTH, ascii_only=not colour, units=units is not None
+        )
     if colour:
         from ardennes_tui.render.palette import ansi_lines
 
-        lines = ansi_lines(picture.lines) + ansi_lines(legend)
+        lines = ansi_lines(rows) + ansi_lines(legend)
     else:
-        lines = picture.plain_lines() + ["".join(t for t, _ in ln).rstrip() for ln in legend]
+        lines = ["".join(t for t, _ in ln).rstrip() for ln in [*rows, *legend]]
     return "".join(line + "\n" for line in lines)
+
+
+def overview_parts(lines: Sequence[Line], columns: int, width: int = OVERVIEW_WIDTH) -> list[Line]:
+    """The overview's lines in parts of whole hex columns, each at most ``width`` cells wide
+    with the row numbers, under a heading naming its columns."""
+    from ardennes_tui.render import overview
+    from ardennes_tui.render.picture import crop_line
+    from rules import hexgrid
+
+    per_part = (width - overview.LEFT - 2) // 2
+    parts = max(1, -(-columns // per_part))
+    per_part = -(-columns // parts)  # parts of equal size
+    out: list[Line] = []
+    for first in range(1, columns + 1, per_part):
+        last = min(columns, first + per_part - 1)
+        start = overview.LEFT + 2 * (first - 1)
+        end = overview.LEFT + 2 * last
+        if parts > 1:
+            out.append(((f"Columns {first:02d}-{last:02d}", "heading"),))
+        for y, line in enumerate(lines):
+            row = y - overview.TOP + 1
+            shift = 1 if row >= 1 and hexgrid.is_shifted(row) else 0
+            margin = (*crop_line(line, 0, overview.LEFT), (" " * shift, ""))
+            out.append(margin + crop_line(line, start + shift, end + shift))
+        if last < columns:
+            out.append(())
+    return out
 
 
 def run(args: argparse.Namespace) -> int:

@@ -213,7 +213,10 @@ class SupplyMode(Mode):
     """The Supply Judgment Phase: automatic (AO-12.0), nothing to choose."""
 
     def hint(self) -> str:
-        return "Supply Judgment: not playable yet, e ends the phase"
+        return (
+            "Supply Judgment (AO-12.0): nothing to choose, the supply of every unit is judged "
+            "automatically; e ends the phase (units out of supply show in the panel)"
+        )
 
 
 def said_after(host: Host, applied: rules.Applied) -> str:

@@ -14,7 +14,13 @@ from textual.actions import SkipAction
 
 import rules
 from ardennes_tui import game_view
-from ardennes_tui.combat_text import TABLE_NAMES, combat_log, odds_notes, orders_lines
+from ardennes_tui.combat_text import (
+    TABLE_NAMES,
+    combat_log,
+    odds_note,
+    odds_notes,
+    orders_lines,
+)
 from ardennes_tui.modes.base import WAIVE_KEY, Host, Mode
 from rules import crt, hexgrid
 
@@ -29,12 +35,12 @@ def append_orders(text: Text, state: rules.GameState) -> None:
 
 
 def result_message(applied: rules.Applied) -> str:
-    """The last combat of a resolution, and how many more the log holds."""
+    """Every combat of a resolution, whole, one to a line (the message area wraps them and
+    scrolls when they do not fit; ``c`` shows them again in the combat log)."""
     lines = combat_log(applied.events)
     if not lines:
         return "Done"
-    more = f" [+{len(lines) - 1} more: c shows the log]" if len(lines) > 1 else ""
-    return lines[-1] + more
+    return "\n".join(lines)
 
 
 class CombatMode(Mode):
@@ -168,7 +174,9 @@ class CombatMode(Mode):
         if isinstance(p, rules.Rejection):
             return p.message
         col = f"{p.column} lowered to {self.odds_asked}" if self.odds_asked else p.column
-        line = f"{p.attack} vs {p.defence} = {col} ({TABLE_NAMES.get(p.table, p.table)} CRT)"
+        note = odds_note(p.attack, p.defence, p.column)
+        table = f"{TABLE_NAMES.get(p.table, p.table)} CRT" + (f"; {note}" if note else "")
+        line = f"{p.attack} vs {p.defence} = {col} ({table})"
         immune = self.immune_attacker_hexes()
         if immune and self.waived:
             line += f"; attackers in {self._hex_names(immune)} waive immunity (AO-11.f*)"
@@ -193,6 +201,9 @@ class CombatMode(Mode):
             if isinstance(p, rules.Preview):
                 text.append(f"{p.attack} vs {p.defence} = {p.column}", "bold")
                 text.append(f" {TABLE_NAMES.get(p.table, p.table)}\n")
+                note = odds_note(p.attack, p.defence, p.column)
+                if note:
+                    text.append(f"({note})\n")
                 if self.odds_asked:
                     text.append(f"asked {self.odds_asked} (AO-9.4L)\n")
             for note in odds_notes(self.game.board, state, self.attackers, self.targets):

@@ -42,10 +42,18 @@ def counter_short(unit: UnitDef) -> str:
     The letter is upper-case for German units and lower-case for Allied ones, so the side
     reads without colour too (``NO_COLOR``).
     """
+    return type_letter(unit) + counter_values(unit)
+
+
+def type_letter(unit: UnitDef) -> str:
+    """The type letter of a counter: upper case German, lower case Allied."""
     letter = TYPE_LETTER.get(unit.type, "?")
-    if unit.side == "allied":
-        letter = letter.lower()
-    return f"{letter}{unit.strength}-{unit.movement}"
+    return letter.lower() if unit.side == "allied" else letter
+
+
+def counter_values(unit: UnitDef) -> str:
+    """Strength-movement, e.g. ``10-10``."""
+    return f"{unit.strength}-{unit.movement}"
 
 
 def counter_long(unit: UnitDef) -> str:

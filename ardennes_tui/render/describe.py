@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from rich.text import Text
 
+from ardennes_tui.render import palette as P
 from ardennes_tui.render.counters import UnitsByHex, counter_long
 from ardennes_tui.render.names import wrap_list
 from ardennes_tui.render.palette import rich_style
-from rules import GameMap, HexsideData, hexgrid
+from rules import GameMap, HexsideData, UnitDef, hexgrid
 from rules.hexgrid import HexId
 
 
@@ -27,6 +28,40 @@ def side_features(side: HexsideData) -> list[str]:
     return out
 
 
+def side_mark(side: str) -> str:
+    """The mark of a side, the same in the panel and on the overview: ``%`` German, ``@``
+    Allied (never a unit-type letter)."""
+    return P.OVERVIEW_UNITS.get(side, "?")
+
+
+def units_lines(
+    stack: Sequence[UnitDef],
+    *,
+    notes: Mapping[str, str] | None = None,
+    selected: str | None = None,
+) -> Text:
+    """The units of one hex: a heading naming their side (``Units (2) % German``; a hex holds
+    one side's units only), then a line per unit (``>`` marks the selected one) and its
+    notes."""
+    text = Text()
+    if not stack:
+        return text
+    text.append(f"Units ({len(stack)})", "bold")
+    for side in sorted({u.side for u in stack}):
+        text.append(" ")
+        text.append(f"{side_mark(side)} {side.capitalize()}", rich_style(side))
+    text.append("\n")
+    for u in stack:
+        mark = ">" if u.id == selected else " "
+        text.append(mark)
+        text.append(side_mark(u.side), rich_style(u.side))
+        text.append(f" {counter_long(u)}\n")
+        note = (notes or {}).get(u.id)
+        if note:
+            text.append(f"    {note}\n")
+    return text
+
+
 def describe_hex(
     game_map: GameMap,
     hex_id: HexId,
@@ -35,25 +70,35 @@ def describe_hex(
     width: int = 26,
     notes: Mapping[str, str] | None = None,
     selected: str | None = None,
+    header: Text | None = None,
 ) -> Text:
     """A multi-line description of ``hex_id`` for the side panel (``width`` cells wide).
 
-    In play, ``notes`` (unit id -> e.g. ``"road, moved, 4 MP"``) add a line under a unit and
-    the ``selected`` unit is marked with ``>``.
+    The hex, its town and its units come first, so that nothing pushes them out of sight;
+    then ``header`` (in play: the mode's lines, e.g. the attack being built or a decision's
+    choices), then the fortification, edge, exit and the six hexsides. In play, ``notes``
+    (unit id -> e.g. ``"road, moved, 4 MP"``) add a line under a unit and the ``selected``
+    unit is marked with ``>``.
     """
     h = game_map.hex(hex_id)
     text = Text()
     text.append(f"Hex {hex_id}", "bold")
     text.append(f"  {h.terrain}\n")
-    # Always the same rows, so the panel's layout is stable from hex to hex (and a cursor
-    # move repaints only the rows that differ).
+    text.append("Town ", "bold")
+    text.append(f"{h.town or '-'}\n", rich_style("town") if h.town else "")
+    stack = units.get(hex_id, ()) if units else ()
+    text.append_text(units_lines(stack, notes=notes, selected=selected))
+    if header is not None and header.plain.strip():
+        head = header.copy()
+        head.rstrip()
+        text.append_text(head)
+        text.append("\n")
     fort = {"westwall": "Westwall", "fortified": "fortified", None: "-"}[h.fortification]
     if h.edge is None:
         edge = "-"
     else:
         edge = "German east edge" if h.edge == "east" else f"Allied {h.edge} section"
     rows = (
-        ("Town", h.town or "-"),
         ("Fort", fort),
         ("Edge", edge),
         ("Exit", "-" if h.exit_vp is None else f"{h.exit_vp} VP road exit"),
@@ -70,15 +115,5 @@ def describe_hex(
             words = side_features(game_map.side(hex_id, n)) or ["-"]
         text.append(f" {name:<2} ", "bold")
         text.append("\n".join(wrap_list(words, width - 4, "    ")) + "\n")
-    stack = units.get(hex_id, ()) if units else ()
-    if stack:
-        text.append(f"Units ({len(stack)})\n", "bold")
-        for u in stack:
-            mark = ">" if u.id == selected else " "
-            text.append(mark + ("G " if u.side == "german" else "A "), rich_style(u.side))
-            text.append(f" {counter_long(u)}\n")
-            note = (notes or {}).get(u.id)
-            if note:
-                text.append(f"    {note}\n")
     text.rstrip()
     return text

@@ -15,22 +15,35 @@ sides one), so neighbouring hexes share their side glyphs and the picture tiles 
 
 Interior: the middle line holds the town abbreviation (or the top unit counter); roads are
 drawn from the centre towards each road hexside with ``.``; the cell above the centre holds the
-fortification (``W``/``F``), the lower line the road-exit victory points or the stack size;
-other cells are filled with the terrain glyph.
+fortification (``W``/``F``), the lower line the road-exit victory points; other cells are
+filled with the terrain glyph. A hex with units shows its top counter (``A6-10``, ``i4-4``)
+on the middle line, never cut: a counter too wide for the hex's five cells (``A10-10``) has
+its type letter on the upper line, west of the centre. On the upper line too, a town under
+units keeps a three-letter code (``Bas`` Bastogne, ``StV`` St. Vith). The lower line holds
+the stack size (``+2``: two more units) after ``r`` when a unit of the stack is in Road
+Mode::
+
+       / \\              / \\
+      /Bas\\            /A.W\\
+     |i4-4 |          |10-10|
+      \\r+1/            \\.  /
+       \\ /              \\ /
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Final
 
 from ardennes_tui.render import palette as P
-from ardennes_tui.render.counters import UnitsByHex, counter_short
-from ardennes_tui.render.names import town_abbreviations
+from ardennes_tui.render.counters import UnitsByHex, counter_short, counter_values, type_letter
+from ardennes_tui.render.names import town_abbreviations, town_codes
 from ardennes_tui.render.picture import Canvas, Picture, Span
 from rules import GameMap, hexgrid
 from rules.hexgrid import HexId
 
+ROAD_MODE_MARK: Final = "r"
+"""On the lower line of a hex where a unit is in Road Mode (AO-6)."""
 HEX_W: Final = 6
 ROW_H: Final = 3
 SHIFT: Final = 3
@@ -97,19 +110,31 @@ def side_glyph(game_map: GameMap, a: HexId, b: HexId | None, plain: str) -> tupl
     return plain, "side"
 
 
-def draw_detail(game_map: GameMap, units: UnitsByHex | None = None) -> Picture:
-    """Draw the whole map in the detailed layout, margins and edge sections included."""
+def draw_detail(
+    game_map: GameMap, units: UnitsByHex | None = None, road: Collection[str] = ()
+) -> Picture:
+    """Draw the whole map in the detailed layout, margins and edge sections included;
+    ``road``: the ids of the units in Road Mode (marked ``r``)."""
     width, height = size(game_map.columns, game_map.rows)
     canvas = Canvas(width, height)
-    abbrev = town_abbreviations(game_map)
+    names = _Names(town_abbreviations(game_map), town_codes(game_map, 3))
     spans: dict[HexId, tuple[Span, ...]] = {}
     for hex_id in game_map:
         col, row = hexgrid.parse(hex_id)
         x, y = origin(col, row)
-        _draw_hex(canvas, game_map, hex_id, x, y, abbrev, units)
+        _draw_hex(canvas, game_map, hex_id, x, y, names, units)
+        _draw_stack(canvas, game_map, hex_id, x, y, names, units, road)
         spans[hex_id] = tuple((y + dy, x + a, x + b) for dy, a, b in INTERIOR)
     _draw_margins(canvas, game_map)
     return canvas.freeze(spans)
+
+
+class _Names:
+    """The town names a hex has room for: five letters alone, three above a counter."""
+
+    def __init__(self, abbrev: dict[str, str], codes: dict[str, str]) -> None:
+        self.abbrev = abbrev
+        self.codes = codes
 
 
 def _draw_hex(
@@ -118,7 +143,7 @@ def _draw_hex(
     hex_id: HexId,
     x: int,
     y: int,
-    abbrev: dict[str, str],
+    names: _Names,
     units: UnitsByHex | None,
 ) -> None:
     h = game_map.hex(hex_id)
@@ -146,15 +171,42 @@ def _draw_hex(
         vp = str(h.exit_vp)[:3]
         canvas.text(x + 2 + (3 - len(vp)) // 2, y + 1, vp, "exit")
     stack = units.get(hex_id, ()) if units else ()
-    if stack:
-        top = stack[0]
-        label = counter_short(top)[:5]
-        canvas.text(x + 1 + (5 - len(label)) // 2, y, label, top.side)
-        if len(stack) > 1:
-            canvas.text(x + 2, y + 1, f"+{len(stack) - 1}"[:3].center(3), top.side)
-    elif h.town is not None:
-        name = abbrev[h.town]
+    if not stack and h.town is not None:
+        name = names.abbrev[h.town]
         canvas.text(x + 1 + (5 - len(name)) // 2, y, name, "town")
+
+
+def _draw_stack(
+    canvas: Canvas,
+    game_map: GameMap,
+    hex_id: HexId,
+    x: int,
+    y: int,
+    names: _Names,
+    units: UnitsByHex | None,
+    road: Collection[str],
+) -> None:
+    """The top counter, whole; the town's code above it; the stack size and the Road Mode
+    mark under it."""
+    stack = units.get(hex_id, ()) if units else ()
+    if not stack:
+        return
+    top = stack[0]
+    town = game_map.hex(hex_id).town
+    label = counter_short(top)
+    letter = ""
+    if len(label) > 5:
+        label, letter = counter_values(top), type_letter(top)
+    canvas.text(x + 1 + (5 - len(label)) // 2, y, label, top.side)
+    if town is not None:
+        code = names.codes[town]
+        canvas.text(x + 2 + len(letter), y - 1, code[: 3 - len(letter)], "town")
+    if letter:
+        canvas.put(x + 2, y - 1, letter, top.side)
+    if len(stack) > 1:
+        canvas.text(x + 2, y + 1, f"+{len(stack) - 1}"[:3].rjust(3), top.side)
+    if any(u.id in road for u in stack):
+        canvas.put(x + 2, y + 1, ROAD_MODE_MARK, top.side)
 
 
 def _edge_runs(labels: Sequence[str | None]) -> list[tuple[int, int, str]]:

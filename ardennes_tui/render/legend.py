@@ -1,10 +1,14 @@
-"""The legend printed under ``ardennes map``: glyph key, town key, rivers and road exits."""
+"""The legends printed under ``ardennes map``: glyph key, town key, rivers and road exits of
+the detailed map (:func:`legend_lines`), and the overview's own (:func:`overview_legend_lines`,
+80 columns)."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from ardennes_tui.render import palette as P
 from ardennes_tui.render.counters import TYPE_LETTER
-from ardennes_tui.render.names import ascii_name, town_abbreviations, wrap_list
+from ardennes_tui.render.names import ascii_name, town_abbreviations, town_codes, wrap_list
 from ardennes_tui.render.picture import Line, Run
 from rules import GameMap, hexgrid
 
@@ -75,7 +79,13 @@ def legend_lines(
                 ("  Counters  ", ""),
                 *_key("A6-10", "german", "German (upper-case type letter)"),
                 *_key("i4-4", "allied", "Allied (lower-case)"),
-                ("strength-movement; +2: two more units in the hex", ""),
+                ("strength-movement", ""),
+            ),
+            _line(
+                ("            ", ""),
+                ("under it: +2 two more units, r Road Mode; above it: the type letter of ", ""),
+                ("10-10", "german"),
+                (", Bas a town", ""),
             ),
             _line(("            ", ""), (f"type letters: {letters}", "")),
             _line(
@@ -117,4 +127,39 @@ def legend_lines(
             ),
         )
     )
+    return out
+
+
+OVERVIEW_KEY: Final = (
+    ("Hexes", ". clear  ^ rough  # impassable  + road  $ road exit"),
+    ("", "w Westwall  f fortified"),
+    ("Sides", "~ river  = bridge  : ford  * start line (after a hex: its E/SE sides)"),
+    ("Units", f"{P.OVERVIEW_UNITS['german']} German  {P.OVERVIEW_UNITS['allied']} Allied"),
+    ("Towns", "two letters: Ba Bastogne, Bo Bouillon, SV St. Vith... (the list below)"),
+)
+"""The overview's glyphs (the help screen shows them too)."""
+
+
+def overview_legend_lines(
+    game_map: GameMap, *, width: int = 80, ascii_only: bool = True
+) -> list[Line]:
+    """The overview's own legend, at most ``width`` columns: its glyphs, side marks and the
+    two-letter town codes (:func:`ardennes_tui.render.names.town_codes`)."""
+
+    def name(n: str) -> str:
+        return ascii_name(n) if ascii_only else n
+
+    out: list[Line] = [(), _line(("Legend (overview: one line per hex row)", "heading"))]
+    for label, text in OVERVIEW_KEY:
+        out.append(_line((f"  {label:<7}", "heading"), (text, "")))
+    codes = town_codes(game_map, 2)
+    towns = game_map.towns()
+    if towns:
+        out += [(), _line(("Towns", "heading"))]
+        entries = [f"{codes[n]} {name(n)} {towns[n]}" for n in sorted(towns, key=ascii_name)]
+        col_w = max(len(e) for e in entries) + 2
+        per_line = max(1, (width - 2) // col_w)
+        for i in range(0, len(entries), per_line):
+            chunk = entries[i : i + per_line]
+            out.append(_line(("  " + "".join(e.ljust(col_w) for e in chunk).rstrip(), "")))
     return out

@@ -3,9 +3,12 @@
 Hex ``(col, row)`` takes cell ``x = LEFT + 2*(col-1)`` (one more on shifted rows), and the
 cell after it stands for its east and south-east hexsides (``~`` river, ``=`` bridge,
 ``:`` ford, ``*`` start line), so a river running along a row shows as a line of ``~``.
-The hex cell shows, first that applies: units (``%`` German, ``@`` Allied), the town's
-initial, road exit (``$``), fortification (``w`` Westwall, ``f`` fortified), road (``+``),
-terrain (``.`` clear, ``^`` rough, ``#`` impassable).
+The hex cell shows, first that applies: units (``%`` German, ``@`` Allied), the town, road
+exit (``$``), fortification (``w`` Westwall, ``f`` fortified), road (``+``), terrain (``.``
+clear, ``^`` rough, ``#`` impassable). A town takes its hex cell and the cell after it for
+its two-letter code, unique on the map (``Ba`` Bastogne, ``Bo`` Bouillon, ``Bi`` Bitburg,
+``Bu`` Buellingen, ``SV`` St. Vith: :func:`ardennes_tui.render.names.town_codes`); units on
+it hide it. :func:`ardennes_tui.render.legend.overview_legend_lines` is its legend.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from typing import Final
 
 from ardennes_tui.render import palette as P
 from ardennes_tui.render.counters import UnitsByHex
-from ardennes_tui.render.names import town_abbreviations
+from ardennes_tui.render.names import town_codes
 from ardennes_tui.render.picture import Canvas, Picture, Span
 from rules import GameMap, HexsideData, hexgrid
 from rules.hexgrid import HexId
@@ -57,7 +60,7 @@ def draw_overview(game_map: GameMap, units: UnitsByHex | None = None) -> Picture
     """Draw the whole map in the overview layout (with column and row numbers)."""
     width, height = size(game_map.columns, game_map.rows)
     canvas = Canvas(width, height)
-    abbrev = town_abbreviations(game_map)
+    codes = town_codes(game_map, 2)
     spans: dict[HexId, tuple[Span, ...]] = {}
     for c in range(1, game_map.columns + 1):
         x = LEFT + 2 * (c - 1)
@@ -72,10 +75,15 @@ def draw_overview(game_map: GameMap, units: UnitsByHex | None = None) -> Picture
         stack = units.get(hex_id, ()) if units else ()
         glyph: str
         style: str
+        nbrs = hexgrid.neighbours(hex_id)
+        sides = [game_map.side(hex_id, n) for n in (nbrs[1], nbrs[2]) if n in game_map and n]
+        g, s = _gap(sides)
         if stack:
             glyph, style = P.OVERVIEW_UNITS[stack[0].side], stack[0].side
         elif h.town is not None:
-            glyph, style = abbrev[h.town][0].upper(), "town"
+            code = codes[h.town]
+            glyph, style = code[0], "town"
+            g, s = code[1], "town"
         elif h.exit_vp is not None:
             glyph, style = P.OVERVIEW_EXIT, "exit"
         elif h.fortification is not None:
@@ -85,9 +93,6 @@ def draw_overview(game_map: GameMap, units: UnitsByHex | None = None) -> Picture
         else:
             glyph, style = P.OVERVIEW_TERRAIN[h.terrain], h.terrain
         canvas.put(x, y, glyph, style)
-        nbrs = hexgrid.neighbours(hex_id)
-        sides = [game_map.side(hex_id, n) for n in (nbrs[1], nbrs[2]) if n in game_map and n]
-        g, s = _gap(sides)
         canvas.put(x + 1, y, g, s)
         spans[hex_id] = ((y, x, x + 1),)
     return canvas.freeze(spans)

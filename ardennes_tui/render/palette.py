@@ -1,9 +1,17 @@
 """Glyphs and colours of the map, shared by ``ardennes map`` and the map viewer.
 
 Every glyph is ASCII, so the map reads the same with and without colour (``NO_COLOR``) and on
-any terminal; colour only reinforces what the glyph already says. Colours are named from the
-16-colour ANSI palette only (Rich names such as ``bright_blue``), so they come out as the
-terminal's own colours over SSH.
+any terminal; colour only reinforces what the glyph already says. Two palettes:
+
+- :data:`STYLES`, 16 colours: named from the ANSI palette only (Rich names such as
+  ``bright_blue``), so they come out as the terminal's own colours over SSH (``ardennes map``,
+  and the app on a terminal without 256 colours);
+- :data:`STYLES_256`, used by the app where the terminal has 256 colours (``TERM``
+  ``*-256color``, or true colour): field grey and olive counters, softer terrain.
+
+Both read on dark and light backgrounds: no text in yellow, cyan or white on the terminal's
+own background, and each side's counters on a background of their own that is neither black
+nor white (German counters were black on white, invisible as counters on a light terminal).
 """
 
 from __future__ import annotations
@@ -44,15 +52,33 @@ STYLES: Final[dict[str, str]] = {
     "rough": "green",
     "impassable": "bright_black",
     "town": "bold",
-    "fort": "bold yellow",
-    "exit": "bold cyan",
+    "fort": "bold black on yellow",
+    "exit": "bold blue",
     "margin": "",
-    "edge": "cyan",
-    "german": "bold black on white",
+    "edge": "blue",
+    "german": "bold bright_white on bright_black",
     "allied": "bold black on green",
     "heading": "bold",
 }
 """Style name -> Rich style (16 ANSI colours and attributes only)."""
+
+STYLES_256: Final[dict[str, str]] = {
+    **STYLES,
+    "side": "color(245)",
+    "river": "bold color(33)",
+    "bridge": "bold color(231) on color(25)",
+    "ford": "bold color(16) on color(44)",
+    "start": "bold color(164)",
+    "road": "bold color(160)",
+    "rough": "color(65)",
+    "impassable": "color(241)",
+    "fort": "bold color(16) on color(178)",
+    "exit": "bold color(25)",
+    "edge": "color(31)",
+    "german": "bold color(255) on color(240)",
+    "allied": "bold color(16) on color(107)",
+}
+"""The same in the 256-colour palette (mid tones that read on dark and light backgrounds)."""
 
 CURSOR: Final = Style(reverse=True)
 REACH: Final = Style(bgcolor="blue")
@@ -62,10 +88,17 @@ REACH_MONO: Final = Style(underline=True)
 
 
 @cache
-def rich_style(name: str) -> Style:
-    """The Rich style of a style name (``""`` -> the null style)."""
-    spec = STYLES.get(name, "")
+def rich_style(name: str, colours: int = 16) -> Style:
+    """The Rich style of a style name (``""`` -> the null style), from the palette of
+    ``colours`` (16 or 256)."""
+    spec = (STYLES_256 if colours >= 256 else STYLES).get(name, "")
     return Style.parse(spec) if spec else Style.null()
+
+
+def colours_of(color_system: str | None) -> int:
+    """The palette for a Rich console's colour system: 256 for ``256`` and ``truecolor``,
+    else 16."""
+    return 256 if color_system in ("256", "truecolor") else 16
 
 
 def ansi_line(line: Line) -> str:

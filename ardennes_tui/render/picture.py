@@ -115,5 +115,17 @@ class Picture:
         return None
 
 
+def crop_line(line: Line, start: int, end: int) -> Line:
+    """The runs of ``line`` between cells ``start`` (included) and ``end`` (excluded)."""
+    out: list[Run] = []
+    x = 0
+    for text, style in line:
+        a, b = max(start, x), min(end, x + len(text))
+        if a < b:
+            out.append((text[a - x : b - x], style))
+        x += len(text)
+    return tuple(out)
+
+
 def join_plain(lines: Iterable[str]) -> str:
     return "".join(line + "\n" for line in lines)

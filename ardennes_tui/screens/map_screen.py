@@ -18,6 +18,7 @@ from textual.binding import BindingType
 from textual.containers import Horizontal
 from textual.reactive import var
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Static
 
 from ardennes_tui import keymap
@@ -49,6 +50,8 @@ class MapScreen(Screen[None]):
     """The map's zoom (status line), from :class:`MapView.ZoomChanged`."""
     highlight: var[frozenset[HexId]] = var(frozenset(), init=False)
     """The lit hexes (play)."""
+    road: var[frozenset[str]] = var(frozenset(), init=False)
+    """The units in Road Mode (play), marked on the map."""
     notes: var[Mapping[str, str] | None] = var(None, init=False)
     """Unit id -> status words in the panel (play)."""
     selected: var[str | None] = var(None, init=False)
@@ -77,12 +80,15 @@ class MapScreen(Screen[None]):
         self._start_cursor = cursor
         self._start_zoom: Zoom = zoom
         self._panel_wanted = True
+        self._focus_before_small: Widget | None = None
+        """What had the focus when the terminal became too small (hiding the map drops
+        it): given back when the terminal is large enough again."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
             yield MapView(
                 self.game_map, self.units, cursor=self._start_cursor, zoom=self._start_zoom
-            ).data_bind(MapScreen.units, MapScreen.highlight)
+            ).data_bind(MapScreen.units, MapScreen.highlight, MapScreen.road)
             yield SidePanel(self.game_map, self.units, id="panel").data_bind(
                 MapScreen.hex_id,
                 MapScreen.units,
@@ -120,12 +126,21 @@ class MapScreen(Screen[None]):
     def _layout(self) -> None:
         width, height = self.app.size
         small = width < MIN_WIDTH or height < MIN_HEIGHT
+        was_small = bool(self.query_one("#too-small").display)
+        if small and not was_small:
+            self._focus_before_small = self.focused
         self.query_one("#too-small").display = small
         self.query_one("#main").display = not small
         self.query_one("#status").display = not small
         view = self.map_view
         wide_enough = view.zoom == "detail" or width - PANEL_WIDTH >= view.picture.width
         self.query_one(SidePanel).display = self._panel_wanted and wide_enough
+        if was_small and not small:
+            # Hidden widgets lose the focus, and nothing gives it back by itself: without
+            # this the cursor keys did nothing after the terminal was briefly too small.
+            before, self._focus_before_small = self._focus_before_small, None
+            target = before if before is not None and before.is_attached else view
+            self.set_focus(target)
 
     def set_units(self, units: UnitsByHex | None) -> None:
         """Show other units (hex -> stack, top counter first) on the map and in the panel."""

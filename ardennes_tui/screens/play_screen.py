@@ -51,11 +51,15 @@ class PlayScreen(MapScreen):
         loaded: saves.Loaded | None = None,
         save_path: Path | None = None,
         stored: hotseat.StoredGame | None = None,
+        handover: bool = False,
     ) -> None:
         super().__init__(
             game.board.game_map, game_view.units_by_hex(game), cursor=cursor, zoom=zoom
         )
         self.game = game
+        self.handover = handover
+        """Hide the map behind :class:`HandoverScreen` when the phasing side changes (a
+        hot-seat game: ``ardennes``; off in the tests that drive both sides)."""
         self.loaded = loaded
         """What ``--load`` or ``--resume`` found (None: a new game)."""
         self.stored = stored
@@ -75,6 +79,8 @@ class PlayScreen(MapScreen):
         self._verdict_shown = False
         self._quiet_at: rules.HexId | None = None
         """The hex a jump put the cursor on, whose arrival keeps the jump's message."""
+        self._side = game.state.side
+        """The phasing side last shown (a change calls for the hand-over screen)."""
         self.mode: Mode = mode_for(self, game.options())
 
     # -- the Host of the modes -----------------------------------------------------------------
@@ -138,8 +144,19 @@ class PlayScreen(MapScreen):
         self.store()
         self.mode = mode_for(self, self.game.options())
         self.units = game_view.units_by_hex(self.game)
+        self.road = game_view.road_mode_units(self.game)
         self.mode.enter()
         self.redraw()
+        state = self.game.state
+        if self.handover and state.side != self._side and state.phase != "game_over":
+            self._hand_over()
+        self._side = state.side
+
+    def _hand_over(self) -> None:
+        from ardennes_tui.screens.handover import HandoverScreen
+
+        side = self.game.state.side.capitalize()
+        self.app.push_screen(HandoverScreen(side, game_view.summary(self.game)))
 
     # -- plumbing ------------------------------------------------------------------------------
 
@@ -160,6 +177,7 @@ class PlayScreen(MapScreen):
     def on_mount(self) -> None:
         super().on_mount()
         self.store()  # a new game, a loaded file: in the store from the start
+        self.road = game_view.road_mode_units(self.game)
         self.mode.enter()  # e.g. a game opened on a decision: the cursor goes to it
         self.redraw()
         opening = (

@@ -31,7 +31,7 @@ from textual.strip import Strip
 
 from ardennes_tui import keymap
 from ardennes_tui.render import Picture, UnitsByHex, draw_detail, draw_overview
-from ardennes_tui.render.palette import CURSOR, REACH, REACH_MONO, rich_style
+from ardennes_tui.render.palette import CURSOR, REACH, REACH_MONO, colours_of, rich_style
 from ardennes_tui.render.picture import PAINTED_BACKGROUND, Line, Span
 from rules import GameMap, hexgrid
 from rules.hexgrid import HexId
@@ -93,6 +93,8 @@ class MapView(ScrollView, can_focus=True):
     """The counters to draw: hex -> stack, top counter first (bound by the screen)."""
     highlight: var[frozenset[HexId]] = var(frozenset(), init=False)
     """The lit hexes, e.g. where the selected unit can go (bound by the screen)."""
+    road: var[frozenset[str]] = var(frozenset(), init=False)
+    """The units in Road Mode, marked on the map (bound by the screen)."""
 
     class CursorMoved(Message):
         """The cursor moved to ``hex_id``."""
@@ -136,8 +138,11 @@ class MapView(ScrollView, can_focus=True):
         """The drawn map for the current zoom (drawn on first use)."""
         pic = self._pictures.get(self.zoom)
         if pic is None:
-            draw = draw_detail if self.zoom == "detail" else draw_overview
-            pic = self._pictures[self.zoom] = draw(self.game_map, self.units)
+            if self.zoom == "detail":
+                pic = draw_detail(self.game_map, self.units, self.road)
+            else:
+                pic = draw_overview(self.game_map, self.units)
+            self._pictures[self.zoom] = pic
         return pic
 
     def watch_units(self, old: UnitsByHex | None, new: UnitsByHex | None) -> None:
@@ -150,6 +155,18 @@ class MapView(ScrollView, can_focus=True):
             for h in set(before) | set(after)
             if tuple(before.get(h, ())) != tuple(after.get(h, ()))
         )
+        self._redraw_hexes(changed)
+
+    def watch_road(self, old: frozenset[str], new: frozenset[str]) -> None:
+        """A unit entered or left Road Mode: its hex is drawn again (its ``r`` mark)."""
+        units = old ^ new
+        changed = sorted(
+            h for h, stack in (self.units or {}).items() if any(u.id in units for u in stack)
+        )
+        self._redraw_hexes(changed)
+
+    def _redraw_hexes(self, changed: list[HexId]) -> None:
+        """The pictures are drawn again; only the lines of ``changed`` lose their strips."""
         old_pictures, self._pictures = self._pictures, {}
         if not changed:
             self._pictures = old_pictures
@@ -248,6 +265,7 @@ class MapView(ScrollView, can_focus=True):
     ) -> Strip:
         base = self.rich_style
         mark = REACH_MONO if self.is_attached and self.app.no_color else REACH
+        colours = colours_of(self.app.console.color_system) if self.is_attached else 16
         cuts: set[int] = set()
         for x0, x1 in reach or ():
             cuts.update((x0, x1))
@@ -256,7 +274,7 @@ class MapView(ScrollView, can_focus=True):
         segments: list[Segment] = []
         x = 0
         for text, name in line:
-            style = base + rich_style(name) if name else base
+            style = base + rich_style(name, colours) if name else base
             end = x + len(text)
             points = sorted({x, end, *(c for c in cuts if x < c < end)})
             for a, b in pairwise(points):

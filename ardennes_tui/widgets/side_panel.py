@@ -29,7 +29,8 @@ class SidePanel(ScrollView):
 
     DEFAULT_CSS = """
     SidePanel {
-        scrollbar-size: 0 0;
+        scrollbar-size-vertical: 1;
+        scrollbar-gutter: stable;
     }
     """
 
@@ -91,11 +92,8 @@ class SidePanel(ScrollView):
             width=width,
             notes=self.notes,
             selected=self.selected,
+            header=self.header,
         )
-        if self.header is not None and self.header.plain:
-            header = self.header.copy()
-            header.rstrip()
-            text = Text.assemble(header, "\n", text)
         console = self.app.console if self.is_attached else Console(width=width)
         new = list(text.wrap(console, width, overflow="ellipsis"))
         old = self._lines

@@ -1,54 +1,114 @@
-"""The status line at the bottom: the hex under the cursor, the zoom, and the main keys.
+"""The status area at the bottom: the position line, a pending decision and the message area.
 
-In play it has two lines: the game position (``summary``) and the hex, then a ``message``
-(the cost of a move to the cursor hex, a refusal with its rule case, what just happened); a
-message too long for one line takes both until the next one. A pending decision adds a
-third line (``prompt``). Everything comes down from the screen (``data_bind``); the widget
-sets its own classes (``play``: two lines, ``decide``: three) from what it shows.
+In play its first line is always the game position (``summary``) and the hex under the
+cursor: no message ever pushes it off. Under it, a pending decision (``prompt``, reverse
+video) and the ``message`` (the cost of a move to the cursor hex, a refusal with its rule case,
+what just happened), both wrapped on words, never cut. The message area is at least
+:data:`MESSAGE_MIN` lines high, so that the map does not change size while the cursor moves
+(most messages take one or two lines at 80 columns), and grows up to :data:`MESSAGE_MAX` lines
+for a long one (a combat result); a message longer still scrolls (the mouse wheel) and its
+last line says how many lines are below. In the viewer it is one line: the hex, the zoom and
+the main keys.
+
+Everything comes down from the screen (``data_bind``); the widget sets its own classes
+(``play``, ``decide``) from what it shows, and its height is its number of lines.
 """
 
 from __future__ import annotations
 
+from typing import Final
+
 from rich.text import Text
+from textual import events
+from textual.geometry import Size
 from textual.reactive import reactive
-from textual.widgets import Static
+from textual.widget import Widget
 
 from rules import GameMap
 from rules.hexgrid import HexId
 
+MESSAGE_MIN: Final = 2
+"""Lines the message area always takes in play."""
+MESSAGE_MAX: Final = 6
+"""Lines it may grow to; a longer message scrolls."""
 
-def _fit(line: str, width: int) -> str:
-    """``line`` cut to ``width`` cells (an ellipsis marks the cut)."""
-    return line if len(line) <= width else line[: max(0, width - 3)] + "..."
 
+class StatusLine(Widget):
+    """``GT1 16 Dec | German | Combat | VP German 0, Allied 0  2328 clear Bastogne``, then the
+    decision and the message (play); ``0605 clear Bastogne | detail | z zoom ...`` (viewer)."""
 
-class StatusLine(Static):
-    """``0605 clear Bastogne | detail | z zoom  ? help  q quit``."""
+    DEFAULT_CSS = """
+    StatusLine {
+        height: auto;
+    }
+    """
 
     hex_id: reactive[HexId | None] = reactive(None)
     zoom: reactive[str] = reactive("detail")
     summary: reactive[str] = reactive("")
-    """The game position (play screen), e.g. ``GT1 16 Dec · German · Set-up · VP 0-0``."""
+    """The game position (play screen), e.g. ``GT1 16 Dec | German | Set-up | VP ...``."""
     message: reactive[str] = reactive("")
-    """The second line in play: move preview, refusal or what happened."""
+    """What happened, a move's cost, a refusal (play): wrapped in the message area."""
     prompt: reactive[str] = reactive("")
-    """A pending decision (play): shown on its own line, between the position and the
-    message, for as long as it is pending (the screen gives the status a third line)."""
+    """A pending decision (play): its own reverse-video lines between the position and the
+    message, for as long as it is pending."""
+
+    def __init__(self, game_map: GameMap, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.game_map = game_map
+        self._scroll = 0
+        """The first message line shown when the message is longer than the area."""
+        self._height = 0
+        """The number of lines at the last layout."""
 
     def watch_summary(self, summary: str) -> None:
         self.set_class(bool(summary), "play")
+        self._resize()
 
     def watch_prompt(self, prompt: str) -> None:
         self.set_class(bool(prompt), "decide")
+        self._resize()
 
-    def __init__(self, game_map: GameMap, *, id: str | None = None) -> None:
-        super().__init__("", id=id)
-        self.game_map = game_map
+    def watch_message(self) -> None:
+        self._scroll = 0
+        self._resize()
+
+    def on_resize(self) -> None:
+        self._resize()
+
+    def _resize(self) -> None:
+        """A new layout only when the number of lines changes (the map then changes size);
+        else the text repaints in place (a cursor move's message costs no layout)."""
+        if not self.is_attached:
+            return
+        height = len(self.lines())
+        if height != self._height:
+            self._height = height
+            self.refresh(layout=True)
 
     @property
     def plain(self) -> str:
-        """The status text without styles (tests)."""
-        return self.render().plain
+        """The text shown, without styles and trailing blank lines (tests)."""
+        return "\n".join(line.plain.rstrip() for line in self.lines()).rstrip("\n ")
+
+    @property
+    def message_lines(self) -> list[str]:
+        """The whole message as wrapped on screen, every line (tests)."""
+        return [line.plain for line in self._wrap(self.message, self._width())]
+
+    # -- lines ----------------------------------------------------------------------------------
+
+    def _width(self) -> int:
+        return self.size.width or (self.app.size.width if self.is_attached else 80)
+
+    def _wrap(self, text: str, width: int, style: str = "") -> list[Text]:
+        if not text:
+            return []
+        out: list[Text] = []
+        for line in Text(text, style=style).wrap(self.app.console, max(1, width - 1)):
+            line.rstrip()
+            out.append(Text(" ", style=style) + line)
+        return out
 
     def _hex(self, text: Text) -> None:
         if self.hex_id is None:
@@ -61,35 +121,61 @@ class StatusLine(Static):
         if h.fortification:
             text.append(f" {h.fortification}")
 
-    def render(self) -> Text:
-        if self.summary and self.prompt:
-            width = self.size.width or 80
-            text = Text(no_wrap=True, overflow="ellipsis")
-            text.append(f" {self.summary} ", "bold")
-            self._hex(text)
-            text.truncate(width, overflow="ellipsis")
-            text.append("\n")
-            text.append(_fit(f" {self.prompt}", width), "reverse")
-            text.append("\n")
-            text.append(_fit(f" {self.message}", width))
-            return text
-        if self.summary and len(self.message) + 1 > self.size.width > 0:
-            # A long message (a refusal with its reason) takes both lines for a moment.
-            return Text(f" {self.message}", overflow="ellipsis")
-        if self.summary:
-            text = Text(no_wrap=True, overflow="ellipsis")
-            text.append(f" {self.summary} ", "bold")
-            self._hex(text)
-            text.append("\n")
-            text.append(f" {self.message}" if self.message else " ? help")
-            return text
+    def _first_line(self, width: int) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
-        self._hex(text)
-        text.append(f" | {self.zoom} | ")
-        text.append("z", "bold")
-        text.append(" zoom  ")
-        text.append("?", "bold")
-        text.append(" help  ")
-        text.append("q", "bold")
-        text.append(" quit")
+        if self.summary:
+            text.append(f" {self.summary} ", "bold")
+            self._hex(text)
+        else:
+            self._hex(text)
+            text.append(f" | {self.zoom} | ")
+            for key, what in (("z", " zoom  "), ("?", " help  "), ("q", " quit")):
+                text.append(key, "bold")
+                text.append(what)
+        text.truncate(width, overflow="ellipsis")
         return text
+
+    def lines(self, width: int | None = None) -> list[Text]:
+        """Every line shown at ``width`` (default: the widget's), top to bottom."""
+        width = width or self._width()
+        first = self._first_line(width)
+        if not self.summary:
+            return [first]
+        prompt = self._wrap(self.prompt, width, "reverse")
+        message = self._wrap(self.message, width) or [Text(" ? help")]
+        if len(message) > MESSAGE_MAX:
+            top = min(self._scroll, len(message) - MESSAGE_MAX + 1)
+            shown = message[top : top + MESSAGE_MAX - 1]
+            below = len(message) - top - len(shown)
+            more = (
+                f" [{below} more lines: the mouse wheel scrolls; c shows the combat log]"
+                if below
+                else " [end: the mouse wheel scrolls back]"
+            )
+            shown.append(Text(more, style="dim", no_wrap=True, overflow="ellipsis"))
+            message = shown
+        message += [Text("")] * (MESSAGE_MIN - len(message))
+        return [first, *prompt, *message]
+
+    # -- Textual ------------------------------------------------------------------------------
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self.lines(width))
+
+    def render(self) -> Text:
+        return Text("\n").join(self.lines())
+
+    def _scroll_by(self, step: int) -> None:
+        n = len(self._wrap(self.message, self._width()))
+        if n <= MESSAGE_MAX:
+            return
+        new = max(0, min(self._scroll + step, n - MESSAGE_MAX + 1))
+        if new != self._scroll:
+            self._scroll = new
+            self.refresh()
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        self._scroll_by(1)
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        self._scroll_by(-1)

@@ -186,8 +186,8 @@ def test_a_self_play_game_is_finished_with_e_e_and_the_verdict_shown(
         assert isinstance(screen, PlayScreen)
         status = status_line(app)
         assert status.summary == (
-            f"GT18 2 Jan · Allied · Mechanized Movement · VP {s.state.vp.german}-"
-            f"{s.state.vp.allied}"
+            f"GT18 2 Jan | Allied | Mechanized Movement | VP German {s.state.vp.german}, "
+            f"Allied {s.state.vp.allied}"
         )
         await press(pilot, "e")
         assert status.message == (
@@ -210,7 +210,10 @@ def test_a_self_play_game_is_finished_with_e_e_and_the_verdict_shown(
         # Escape closes it; the map stays with the final position and the last tabulation
         await press(pilot, "escape")
         assert app.screen is screen
-        assert status.summary == f"GT18 2 Jan · Allied · Game over · VP {v.german_vp}-{v.allied_vp}"
+        assert (
+            status.summary
+            == f"GT18 2 Jan | Allied | Game over | VP German {v.german_vp}, Allied {v.allied_vp}"
+        )
         assert f"GT18 VP: German {v.german_vp}, Allied {v.allied_vp}." in status.message
         assert status.message.endswith("The game is over")
         await press(pilot, "e")
@@ -225,13 +228,13 @@ def _check_prompt(app: ArdennesApp, d: Decision, chosen: list[str]) -> None:
     status = status_line(app)
     line = decision_prompt(d, chosen)
     assert status.prompt == line and status.has_class("decide")
-    position, shown, _message = status.plain.splitlines()
+    position, *lines = status.plain.splitlines()
     screen = app.screen
     assert isinstance(screen, PlayScreen)
     summary = game_view.summary(screen.game)
-    assert " · Combat · VP " in summary and position.startswith(f" {summary} ")
-    # the whole prompt, or (80 columns) its head with the keys, cut with an ellipsis
-    assert shown == f" {line}" or (shown.endswith("...") and f" {line}".startswith(shown[:-3]))
+    assert " | Combat | VP " in summary and position.startswith(f" {summary} ")
+    # the whole prompt, wrapped on words under the position line, never cut
+    assert " ".join(x.strip() for x in lines).startswith(line)
     assert f"{side_name(d.side)} decides ({d.kind})" in panel_text(app)
 
 
@@ -259,12 +262,9 @@ def test_ex_losses_of_the_self_play_game_chosen_with_the_keys(german_game: SelfP
             d.choices[0]
         )  # the first minimal set, preselected
         _check_prompt(app, d, mode(app, DecisionMode).losses)
-        assert (
-            status_line(app)
-            .plain.splitlines()[1]
-            .startswith(
-                f" German: choose Ex losses (need {d.need}): 1-9 toggle (panel), Enter confirms ["
-            )
+        shown = " ".join(x.strip() for x in status_line(app).plain.splitlines()[1:])
+        assert shown.startswith(
+            f"German: choose Ex losses (need {d.need}): 1-9 toggle (panel), Enter confirms ["
         )
         assert " CRT: die " in status_line(app).message  # the result, under the question
         units = loss_units(d)
@@ -391,7 +391,7 @@ def test_a_self_play_record_opens_in_the_app_and_s_saves_it_to_a_file_of_its_own
         assert app.loaded.players.german.kind == "bot" and s.state_hash() == record.final_hash
         assert screen.save_path == saved
         status = status_line(app)
-        assert status.summary.startswith(f"GT{record.final_turn} 17 Dec · ")
+        assert status.summary.startswith(f"GT{record.final_turn} 17 Dec | ")
         assert status.message.startswith(
             "Record of bot heuristic/3 (German) vs bot heuristic/3 (Allied), scenario 1: "
             f"{len(record.commands)} orders replayed and checked; s saves to {saved}. "

@@ -119,7 +119,7 @@ def test_quit_and_resume_in_the_same_phase(
     async def first(app: ArdennesApp, pilot: Pilot[None]) -> None:
         screen = app.screen
         assert isinstance(screen, PlayScreen) and screen.stored is not None
-        await press(pilot, "e", "e", "e", "e")
+        await press(pilot, "e", "e", "enter", "e", "e")  # Enter: the hand-over screen
         seen["summary"] = game_view.summary(screen.game)
         seen["name"] = screen.stored.name
         seen["hash"] = screen.game.state_hash()
@@ -128,7 +128,7 @@ def test_quit_and_resume_in_the_same_phase(
     run_app_with(monkeypatch, first)
     assert run_app(1, seed="7") == 0
     name = str(seen["name"])
-    assert seen["summary"] == "GT1 16 Dec · German · Reinforcement · VP 0-0"
+    assert seen["summary"] == "GT1 16 Dec | German | Reinforcement | VP German 0, Allied 0"
     assert [g.name for g in Store(ardennes_home).list_local()] == [name]
 
     async def again(app: ArdennesApp, pilot: Pilot[None]) -> None:
@@ -281,7 +281,7 @@ def test_s_never_overwrites_another_game_or_file(
         screen = app.screen
         assert isinstance(screen, PlayScreen) and screen.stored is not None
         names.append(screen.stored.name)
-        await press(pilot, "e", "e", "s", "s")
+        await press(pilot, "e", "e", "enter", "s", "s")  # Enter: the hand-over screen
         said.append(message(app))
 
     run_app_with(monkeypatch, body)

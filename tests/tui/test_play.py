@@ -165,7 +165,7 @@ def test_gt1_combat_and_the_turn_played_through_the_ui() -> None:
         assert isinstance(screen, PlayScreen)
         view = view_of(app)
         panel = app.screen.query_one(SidePanel)
-        assert status(app).startswith(" GT1 16 Dec · Allied · Set-up · VP 0-0  4009")
+        assert status(app).startswith(" GT1 16 Dec | Allied | Set-up | VP German 0, Allied 0  4009")
         assert "e accepts it" in message(app)
         # Enter does not select in set-up; e asks, a cursor move cancels, e e accepts
         await press(pilot, "enter")
@@ -175,7 +175,7 @@ def test_gt1_combat_and_the_turn_played_through_the_ui() -> None:
         await press(pilot, "h", "l")
         assert str(s.state.phase) == "setup_allied"  # str: no narrowing across the awaits
         await end_phases(pilot, 2)
-        assert game_view.summary(s) == "GT1 16 Dec · German · Reinforcement · VP 0-0"
+        assert game_view.summary(s) == "GT1 16 Dec | German | Reinforcement | VP German 0, Allied 0"
         await end_phases(pilot, 2)  # Supply Judgment; Initial Movement lost: Combat
         assert "Initial Movement lost (AO-4.2c)" in message(app)
         assert s.state.phase == "combat"
@@ -211,7 +211,7 @@ def test_gt1_combat_and_the_turn_played_through_the_ui() -> None:
             assert isinstance(p, rules.Preview)
             shown = f"{p.attack} vs {p.defence} = {p.column}"
             assert shown in panel.text and message(app).startswith(
-                f"{shown} ({p.table.capitalize()} CRT)"
+                f"{shown} ({p.table.capitalize()} CRT"
             )
             assert "GT1 x3" in panel.text  # the German attack is tripled (AO-4.2d)
             if n == 0:
@@ -265,23 +265,23 @@ def test_gt1_combat_and_the_turn_played_through_the_ui() -> None:
         vp = s.state.vp
         assert vp.german + vp.allied > 0
         await end_phases(pilot, 1)
-        assert status(app).startswith(" GT1 16 Dec · German · Mechanized Movement · VP ")
+        assert status(app).startswith(" GT1 16 Dec | German | Mechanized Movement | VP ")
         assert "units may move" in message(app)
         # through the Allied player-turn (its Combat Phase too) to GT2
         await end_phases(pilot, 3)
-        assert game_view.summary(s).startswith("GT1 16 Dec · Allied · Combat")
+        assert game_view.summary(s).startswith("GT1 16 Dec | Allied | Combat")
         assert "a on an enemy hex (lit) starts an attack" in message(app)
         await end_phases(pilot, 1)
-        assert game_view.summary(s).startswith("GT1 16 Dec · Allied · Mechanized Movement"), (
+        assert game_view.summary(s).startswith("GT1 16 Dec | Allied | Mechanized Movement"), (
             message(app)
         )
         await press(pilot, "backspace")
         assert message(app) == "Nothing to undo in this phase"
         await end_phases(pilot, 3)
-        assert game_view.summary(s).startswith("GT2 17 Dec · German · Initial Movement · VP "), (
+        assert game_view.summary(s).startswith("GT2 17 Dec | German | Initial Movement | VP "), (
             message(app)
         )
-        assert f"VP {s.state.vp.german}-{s.state.vp.allied}" in status(app)
+        assert f"VP German {s.state.vp.german}, Allied {s.state.vp.allied}" in status(app)
         # von der Heydte drops first (AO-15.a): the drop hexes are lit, Enter drops, one die
         assert message(app).endswith("de-vdh must drop first: Enter on a lit hex (AO-15.a)")
         drops = s.options().drop_hexes
@@ -375,7 +375,10 @@ def test_cursor_move_with_a_unit_selected_repaints_two_hexes_only(tmp_path: Path
             message(app)
             == f"Saved 2 orders to {screen.save_path} (ardennes --load {screen.save_path})"
         )
-        assert status(app).startswith(" Saved 2 orders")  # a long message takes both lines
+        # a long message wraps in the message area; the position line stays on top
+        first, *lines = status(app).splitlines()
+        assert first.startswith(" GT1 16 Dec | German | Mechanized Movement")
+        assert lines[0] == " Saved 2 orders to" and len(lines) >= 3
         # the game started past the GT1 German attacks, so replay from its own start
         rec = game_record.decode(screen.save_path.read_bytes())
         assert rec.header.dice == s.dice_spec and rec.header.scenario == 1

@@ -92,13 +92,13 @@ def played(seed: str = "save-seed") -> rules.Game:
 
 def test_summary_of_a_new_game() -> None:
     g = saves.new_game(1)
-    assert game_view.summary(g) == "GT1 16 Dec · Allied · Set-up · VP 0-0"
+    assert game_view.summary(g) == "GT1 16 Dec | Allied | Set-up | VP German 0, Allied 0"
     assert g.history == [] and not g.can_undo() and g.state is g.start
     assert g.players == saves.HOT_SEAT
     g.push(EndPhase())
-    assert game_view.summary(g) == "GT1 16 Dec · German · Set-up · VP 0-0"
+    assert game_view.summary(g) == "GT1 16 Dec | German | Set-up | VP German 0, Allied 0"
     assert game_view.summary(to_german_gt1_mech()) == (
-        "GT1 16 Dec · German · Mechanized Movement · VP 0-0"
+        "GT1 16 Dec | German | Mechanized Movement | VP German 0, Allied 0"
     )
 
 

@@ -1,7 +1,7 @@
 """SVG snapshots of the app at 80x24 on the real map: the viewer in both zooms, and the play
 screen in each of its modes (set-up, a unit selected with its reach lit, the attack builder
-with its odds, a pending decision and a retreat with its consequences, the verdict, the help
-at its top and at the CRTs, the standing orders dialog).
+with its odds, a pending decision and a retreat with its consequences, a long combat result,
+the verdict, the help at its top and at the CRTs, the standing orders dialog).
 
 Regenerate with ``make snapshots`` (``pytest tests/tui/test_snapshots.py --snapshot-update``)
 and look at the report before committing (a change to ``scenarios/ardennes/map.json``, to the
@@ -95,6 +95,17 @@ class TestCombat:
             await pilot.pause()
 
         assert snap_compare(play_app(game, h), terminal_size=SIZE, run_before=build)
+
+
+class TestCombatResult:
+    """A long combat result: dice ``d``, the German standing orders (no question), ``r``
+    resolves the ten attacks of GT1 at once; the message area under the position line shows
+    the first results whole, says how many lines are below, and scrolls."""
+
+    def test_long_combat_result(self, snap_compare: Any) -> None:
+        game = gt1_german_combat("d")
+        assert not isinstance(game.push(rules.StandingOrders(side="german")), rules.Rejection)
+        assert snap_compare(play_app(game, "2328"), terminal_size=SIZE, press=["r"])
 
 
 class TestDecision:

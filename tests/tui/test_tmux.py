@@ -133,7 +133,7 @@ def test_hot_seat_game_in_the_store_quit_and_resumed(tmp_path: Path) -> None:
     env = {"TERM": "xterm-256color", "ARDENNES_HOME": str(home)}
     store = Store(home)
     log = tmp_path / "ardennes-s1.jsonl"
-    position = "GT1 16 Dec · German · Reinforcement · VP 0-0"
+    position = "GT1 16 Dec | German | Reinforcement | VP German 0, Allied 0"
     due = "1 reinforcement due: ] jumps to an entry hex, Enter places de-1-a"
     panel = ("Reinforcements GT1", ">de-1-a (6 hexes)")
     exported = "Saved 2 orders to ardennes-s1.jsonl (ardennes --load ardennes-s1.jsonl)"
@@ -141,16 +141,22 @@ def test_hot_seat_game_in_the_store_quit_and_resumed(tmp_path: Path) -> None:
     game = start(env, [str(ARDENNES), "--scenario", "1", "--seed", "7"], cwd=tmp_path)
     pane = next(game)
     try:
-        pane.wait_for("GT1 16 Dec · Allied · Set-up · VP 0-0", "Dice seed 7.", timeout=20)
+        pane.wait_for(
+            "GT1 16 Dec | Allied | Set-up | VP German 0, Allied 0", "Dice seed 7.", timeout=20
+        )
         pane.wait_for("Allied set-up placed (historical): e accepts it")
         pane.keys("e")
         pane.wait_for("Press e again to accept the Allied set-up")
         pane.keys("e")
-        pane.wait_for("GT1 16 Dec · German · Set-up · VP 0-0", "German set-up placed")
+        pane.wait_for("German player's turn: hand over, press Enter")  # the map is hidden
+        pane.keys("Enter")
+        pane.wait_for(
+            "GT1 16 Dec | German | Set-up | VP German 0, Allied 0", "German set-up placed"
+        )
         pane.keys("e")
         pane.wait_for("Press e again to accept the German set-up")
         pane.keys("e")
-        # the phase's hint is longer than a line: it takes both status lines for a while
+        # the phase's hint is longer than a line: it wraps under the position line
         pane.wait_for(due, *panel)
         (info,) = store.list_local()  # saved after every order, no key needed
         name = info.name[:8]
@@ -179,13 +185,14 @@ def test_hot_seat_game_in_the_store_quit_and_resumed(tmp_path: Path) -> None:
     game = start(env, [str(ARDENNES), "--resume"], cwd=tmp_path)
     pane = next(game)
     try:
-        # a long message: it takes both status lines for a while
+        # a long message: it wraps under the position line
         pane.wait_for(f"Hot-seat game {name} resumed: 2 orders replayed", *panel, timeout=20)
         pane.keys("s")
         pane.wait_for("s again exports a copy to ardennes-s1.jsonl")
         pane.keys("s")
         screen = pane.wait_for(exported, f" {position} ")
-        assert f" {position} " in screen.splitlines()[-2]  # the status line again
+        lines = screen.splitlines()  # the position line, then the message area (2 lines)
+        assert f" {position} " in lines[-3] and exported in lines[-2]
         assert record.decode(log.read_bytes()).commands == rec.commands
         pane.keys("q")
         pane.wait_closed()
