@@ -278,7 +278,7 @@ def test_a_game_turn_by_email_between_two_stores_by_keys(tmp_path: Path) -> None
             allied.wait_for("us-ccr9")
             allied.go("2823")
             allied.keys("Enter")
-            allied.wait_for("us-ccr9 moved 2923 -> 2823")
+            allied.wait_for("moved, 1/12 MP")  # the panel on 2823
             end_phase(allied)
             allied.wait_for("GT1 VP: German")
             seal(allied, 6)
