@@ -65,8 +65,12 @@ class Pane:
         too long to show the name)."""
 
     def screen(self, escapes: bool = False) -> str:
-        """The visible screen, one line a row (``escapes``: with the SGR sequences)."""
-        return tmux("capture-pane", "-p", *(["-e"] if escapes else []), "-t", self.name)
+        """The visible screen, one line a row (``escapes``: with the SGR sequences). Fails
+        when the program has ended (its session with it)."""
+        try:
+            return tmux("capture-pane", "-p", *(["-e"] if escapes else []), "-t", self.name)
+        except subprocess.CalledProcessError as exc:
+            raise AssertionError(f"the program has ended (tmux: {exc.stderr.strip()})") from exc
 
     def wait_for(self, *texts: str, timeout: float = 10.0) -> str:
         """Poll until every one of ``texts`` is on screen, on one line or wrapped over several
@@ -127,6 +131,14 @@ class Pane:
     def alternate_screen(self) -> bool:
         """Whether the program switched to the terminal's alternate screen (a full-screen app)."""
         return tmux("display-message", "-p", "-t", self.name, "#{alternate_on}").strip() == "1"
+
+    def wait_alternate_screen(self, timeout: float = 10.0) -> None:
+        """Poll until the program has switched to the alternate screen."""
+        deadline = time.monotonic() + timeout
+        while not self.alternate_screen():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no full-screen program:\n{self.screen()}")
+            time.sleep(0.05)
 
     def cursor_hex(self) -> str:
         """The hex under the map's cursor, as the side panel names it (``Hex 2328``)."""
