@@ -117,7 +117,13 @@ def send(pane: Pane, player: Player, game: str, seq: int) -> Path:
 
 
 def open_import(pane: Pane) -> None:
-    """``i``: the import dialog, once it has given the focus to its text area."""
+    """``i``: the import dialog, once it has given the focus to its text area.
+
+    Paced on purpose, as a typist is: the dialog focuses its text area after its first
+    frame, so a Shift+Tab sent with the ``i`` is undone (the path then goes into the text
+    area); and Ctrl+S is a priority binding, which runs before the path field has taken the
+    keys typed just before it (a cut path is read). Both are type-ahead races of the app
+    (a slow SSH link delivers type-ahead in one piece), reported, not tested here."""
     pane.keys("i")
     pane.wait_for(IMPORT)
     pane.settle(escapes=True)
