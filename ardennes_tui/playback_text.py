@@ -46,11 +46,12 @@ def units_at(game: rules.Game, k: int) -> UnitsByHex:
 
 
 def position_line(game: rules.Game, k: int) -> str:
-    """Where the game stands after step ``k``: ``GT1 16 Dec · German · Combat · VP 0-0``."""
+    """Where the game stands after step ``k``, as the play screen's position line (ASCII):
+    ``GT1 16 Dec | German | Combat | VP German 0, Allied 0``."""
     s = game.state_at(k)
     return (
-        f"GT{s.turn} {game_view.turn_date(s.turn)} · {s.side.capitalize()} · "
-        f"{game_view.PHASE_NAMES[s.phase]} · VP {s.vp.german}-{s.vp.allied}"
+        f"GT{s.turn} {game_view.turn_date(s.turn)} | {s.side.capitalize()} | "
+        f"{game_view.PHASE_NAMES[s.phase]} | VP German {s.vp.german}, Allied {s.vp.allied}"
     )
 
 

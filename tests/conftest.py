@@ -8,6 +8,9 @@ found by the rule audit against the rule book carry ``@pytest.mark.audit``.
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import settings
@@ -39,3 +42,34 @@ def real_scenario() -> RealScenario:
         return built[number]
 
     return get
+
+
+@pytest.fixture(scope="session", autouse=True)
+def tmux_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The tests' own tmux server (``TMUX_TMPDIR`` a temporary folder, so a user's tmux is
+    never touched), started once from a clean environment: a server that a test started
+    inherited pytest's environment, and its apps then never heard of a window resize
+    (no SIGWINCH: the app stayed 80 columns wide in a 79-column window)."""
+    if shutil.which("tmux") is None:
+        yield
+        return
+    folder = tmp_path_factory.mktemp("tmux")
+    before = os.environ.get("TMUX_TMPDIR")
+    os.environ["TMUX_TMPDIR"] = str(folder)
+    env = {k: os.environ[k] for k in ("PATH", "HOME", "LANG", "TMUX_TMPDIR") if k in os.environ}
+    subprocess.run(
+        ["tmux", "new-session", "-d", "-s", "tests-keepalive", "sleep 86400"],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=10,
+        check=False,
+    )
+    try:
+        yield
+    finally:
+        subprocess.run(["tmux", "kill-server"], env=env, capture_output=True, timeout=10)
+        if before is None:
+            os.environ.pop("TMUX_TMPDIR", None)
+        else:
+            os.environ["TMUX_TMPDIR"] = before

@@ -44,7 +44,7 @@ class GotoDialog(ModalScreen[HexId | None]):
         max-width: 100%;
         height: auto;
         max-height: 100%;
-        border: round $primary;
+        border: ascii $primary;
         padding: 0 1;
         background: $background;
     }

@@ -48,7 +48,7 @@ class HelpScreen(ModalScreen[None]):
         width: 78;
         max-width: 100%;
         height: 100%;
-        border: round $primary;
+        border: ascii $primary;
         padding: 0 1;
         background: $background;
     }

@@ -12,10 +12,11 @@ from collections.abc import Mapping
 from typing import ClassVar, Final
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal
+from textual.geometry import Size
 from textual.reactive import var
 from textual.screen import Screen
 from textual.widget import Widget
@@ -120,11 +121,13 @@ class MapScreen(Screen[None]):
         self.zoom = view.zoom
         self._layout()
 
-    def on_resize(self) -> None:
-        self._layout()
+    def on_resize(self, event: events.Resize) -> None:
+        # The event's size, not ``app.size``: the screen may hear of a resize before the app
+        # has stored the new size (seen in tmux: the notice never came at 79x24).
+        self._layout(event.size)
 
-    def _layout(self) -> None:
-        width, height = self.app.size
+    def _layout(self, size: Size | None = None) -> None:
+        width, height = size if size is not None else self.app.size
         small = width < MIN_WIDTH or height < MIN_HEIGHT
         was_small = bool(self.query_one("#too-small").display)
         if small and not was_small:

@@ -69,7 +69,7 @@ class PlaybackScreen(Screen[None]):
     PlaybackScreen MapView { width: 1fr; height: 1fr; }
     PlaybackScreen #pb-panel {
         width: 30; height: 1fr; padding: 0 1;
-        border-left: vkey $foreground 30%;
+        border-left: ascii $foreground 30%;
     }
     PlaybackScreen #pb-status {
         height: 2; width: 1fr; text-wrap: nowrap; text-overflow: ellipsis;
@@ -156,7 +156,7 @@ class PlaybackScreen(Screen[None]):
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append(f" {k}/{n} ", "reverse")
         text.append(f" {playback_text.position_line(self.game, k)} ", "bold")
-        text.append(f"· {self.title_text}\n")
+        text.append(f"| {self.title_text}\n")
         text.append(f" {playback_text.headline(self.game, k)}" if k else f" {HINT}")
         return text
 

@@ -103,8 +103,8 @@ class StartScreen(Screen[None]):
     DEFAULT_CSS = """
     StartScreen #st-title { height: 1; text-style: bold; padding: 0 1; }
     StartScreen #st-body { height: 1fr; }
-    StartScreen #st-menu { width: 22; height: 1fr; border: round $primary; }
-    StartScreen #st-games-box { width: 1fr; height: 1fr; border: round $primary; }
+    StartScreen #st-menu { width: 22; height: 1fr; border: ascii $primary; }
+    StartScreen #st-games-box { width: 1fr; height: 1fr; border: ascii $primary; }
     StartScreen #st-games { height: 1fr; }
     StartScreen #st-detail { height: 3; padding: 0 1; }
     StartScreen #st-hint { height: 1; padding: 0 1; color: $foreground 60%; }

@@ -47,7 +47,7 @@ DIALOG_CSS: Final = """
     align: center middle;
     & > Vertical, & > VerticalScroll {
         width: 78; max-width: 100%; height: auto; max-height: 100%;
-        border: round $primary; padding: 0 1; background: $background;
+        border: ascii $primary; padding: 0 1; background: $background;
     }
     & .title { text-style: bold; }
     & .hint { color: $foreground 60%; }
