@@ -123,6 +123,8 @@ def test_a_login_lands_in_the_game(server: tuple[SshServer, Path], tmp_path: Pat
         pane.keys("e")
         pane.wait_for("Press e again to accept the Allied set-up")
         pane.keys("e")
+        pane.wait_for("German player's turn: hand over, press Enter")  # hot-seat hand-over
+        pane.keys("Enter")
         pane.wait_for("German set-up placed (historical)")
         pane.keys("l")  # a cursor key, through ssh
         pane.wait_for("Hex 2428")

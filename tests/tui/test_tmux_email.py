@@ -233,7 +233,7 @@ def test_a_game_turn_by_email_between_two_stores_by_keys(tmp_path: Path) -> None
             german.wait_for("Your move (packet 3)")
             german.keys("O")
             german.wait_for("Standing orders: German")
-            german.keys("End", "Up", "Enter")  # Give
+            german.keys("End", "Enter")  # Give (by email the dialog has no Clear)
             german.wait_for("German standing orders: keep immunity; retreat engine")
             end_phase(german)
             german.wait_for("1 reinforcement due", "de-1-a")
@@ -250,14 +250,17 @@ def test_a_game_turn_by_email_between_two_stores_by_keys(tmp_path: Path) -> None
             seal(german, 3)
             orders = send(german, hans, game, 3)
 
-            # The Allied reply: his standing orders (the dialog opens by itself).
+            # The Allied reply: his standing orders (x opens the dialog; R would first play
+            # the German orders back).
             import_file(
                 allied,
                 orders,
                 "packet 3 (german orders): accepted; your move (Allied reply",
             )
+            allied.wait_for("R plays them back", "Your reply is due")
+            allied.keys("x")
             allied.wait_for("Standing orders: Allied")
-            allied.keys("End", "Up", "Enter")  # Give: the reply is sealed at once
+            allied.keys("End", "Enter")  # Give: the reply is sealed at once
             allied.wait_for("Packet 4 of game", "BEGIN ARDENNES")
             reply = send(allied, joe, game, 4)
 
