@@ -72,7 +72,7 @@ class PlaybackScreen(Screen[None]):
         border-left: ascii $foreground 30%;
     }
     PlaybackScreen #pb-status {
-        height: 2; width: 1fr; text-wrap: nowrap; text-overflow: ellipsis;
+        height: 2; width: 1fr; text-wrap: nowrap; text-overflow: clip;
     }
     """
 
@@ -153,7 +153,7 @@ class PlaybackScreen(Screen[None]):
 
     def status_text(self) -> Text:
         k, n = self.step, self.last
-        text = Text(no_wrap=True, overflow="ellipsis")
+        text = Text(no_wrap=True, overflow="crop")
         text.append(f" {k}/{n} ", "reverse")
         text.append(f" {playback_text.position_line(self.game, k)} ", "bold")
         text.append(f"| {self.title_text}\n")

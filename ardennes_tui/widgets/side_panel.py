@@ -95,7 +95,7 @@ class SidePanel(ScrollView):
             header=self.header,
         )
         console = self.app.console if self.is_attached else Console(width=width)
-        new = list(text.wrap(console, width, overflow="ellipsis"))
+        new = list(text.wrap(console, width, overflow="fold"))
         old = self._lines
         self._lines = new
         size = Size(width, max(len(new), self.size.height))

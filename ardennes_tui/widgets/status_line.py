@@ -33,6 +33,16 @@ MESSAGE_MAX: Final = 6
 """Lines it may grow to; a longer message scrolls."""
 
 
+def ascii_fit(text: Text, width: int) -> Text:
+    """``text`` cut to ``width`` cells, ending in ``...`` when cut (ASCII: Rich's own
+    ellipsis is the Unicode character)."""
+    if text.cell_len <= width:
+        return text
+    text.truncate(max(0, width - 3), overflow="crop")
+    text.append("...")
+    return text
+
+
 class StatusLine(Widget):
     """``GT1 16 Dec | German | Combat | VP German 0, Allied 0  2328 clear Bastogne``, then the
     decision and the message (play); ``0605 clear Bastogne | detail | z zoom ...`` (viewer)."""
@@ -122,7 +132,7 @@ class StatusLine(Widget):
             text.append(f" {h.fortification}")
 
     def _first_line(self, width: int) -> Text:
-        text = Text(no_wrap=True, overflow="ellipsis")
+        text = Text(no_wrap=True, overflow="crop")
         if self.summary:
             text.append(f" {self.summary} ", "bold")
             self._hex(text)
@@ -132,8 +142,7 @@ class StatusLine(Widget):
             for key, what in (("z", " zoom  "), ("?", " help  "), ("q", " quit")):
                 text.append(key, "bold")
                 text.append(what)
-        text.truncate(width, overflow="ellipsis")
-        return text
+        return ascii_fit(text, width)
 
     def lines(self, width: int | None = None) -> list[Text]:
         """Every line shown at ``width`` (default: the widget's), top to bottom."""
@@ -152,7 +161,7 @@ class StatusLine(Widget):
                 if below
                 else " [end: the mouse wheel scrolls back]"
             )
-            shown.append(Text(more, style="dim", no_wrap=True, overflow="ellipsis"))
+            shown.append(ascii_fit(Text(more, style="dim", no_wrap=True), width))
             message = shown
         message += [Text("")] * (MESSAGE_MIN - len(message))
         return [first, *prompt, *message]
