@@ -28,14 +28,16 @@ bridge hexside interdicted for S is never crossed (AO-13.2B: "may not be used fo
    friendly-held hexes in enemy ZOC (AO-12.1A) - on the road part too - because they are
    not enemy-controlled.
 
-**States** (AO-12.3): no path is ``unsupplied`` (G); ``isolated`` (H) when in addition every
-one of the six neighbours is closed to the unit - enemy-occupied, enemy-controlled, and also
-impassable, off the map, or (for a German unit) an Allied Map Edge hex, terrain that cuts off
-as well as the enemy does (J speaks of being "cut off by terrain") - and no *supplied* friendly
-unit in play is within three hexes (straight distance). Never isolated (J): a unit within three
-hexes of one of its own side's road exit hexsides, whoever holds it - for the Allied side,
-either hex of an exit hexside within three hexes; for the German side, the east-edge exit hex
-within three hexes (its exit hexside's other hex is off the map).
+**States** (AO-12.3): no path is ``unsupplied`` (G); ``isolated`` (H) when in addition it is
+"totally surrounded on all six adjacent hexes by Enemy units or Enemy controlled hexes": each
+of its six neighbours is on the map and enemy-occupied (dormant units too: they are there) or
+enemy-controlled. Terrain never surrounds: an impassable hex does not, nor does an Allied Map
+Edge hex that no enemy holds or controls, and a unit with fewer than six map hexes around it is
+never surrounded. And no *supplied* friendly unit in play is within three hexes (straight
+distance). Never isolated (J): a unit within three hexes of one of its own side's road exit
+hexsides, whoever holds it - for the Allied side, either hex of an exit hexside within three
+hexes; for the German side, the east-edge exit hex within three hexes (its exit hexside's other
+hex is off the map).
 
 **When** (AO-12.0, AO-12.4K, AO-12.0*): :func:`supply_judgment` at the phasing side's Supply
 Judgment Phase, with the interdiction fixed then (``state.interdicted``); the markers hold for
@@ -203,13 +205,17 @@ def _cut(board: Board, bridges: Iterable[Hexside]) -> frozenset[Hexside]:
 
 class SupplyNet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """What one side's supply search found: the open sources and the road hexes joined to them
-    (``net``), the hexes closed to its supply paths, the bridges it may not cross."""
+    (``net``), the hexes closed to its supply paths, the bridges it may not cross, and the
+    enemy-held or -controlled hexes (``enemy``, a part of ``closed``)."""
 
     side: Side
     sources: frozenset[HexId]
     net: frozenset[HexId]
     closed: frozenset[HexId]
     interdicted: frozenset[Hexside]
+    enemy: frozenset[HexId]
+    """The hexes enemy-occupied or enemy-controlled for ``side``: the only hexes that surround
+    a unit (AO-12.3H)."""
 
 
 def supply_net(
@@ -224,9 +230,8 @@ def supply_net(
     Supply Judgment, AO-13.1A)."""
     t = _tables(board)
     enemy = other_side(side)
-    closed = set(t.impassable)
-    closed |= occupied_by(board, state, enemy)
-    closed |= enemy_controlled(board, state, side)
+    hostile = occupied_by(board, state, enemy) | enemy_controlled(board, state, side)
+    closed = set(t.impassable) | hostile
     if side == "german":
         closed |= t.allied_edge
     cut = _cut(board, state.interdicted.for_side(side) if interdicted is None else interdicted)
@@ -249,6 +254,7 @@ def supply_net(
         net=frozenset(seen),
         closed=frozenset(closed),
         interdicted=cut,
+        enemy=frozenset(hostile),
     )
 
 
@@ -280,13 +286,11 @@ def path_to_net(board: Board, net: SupplyNet, hex_id: HexId) -> tuple[HexId, ...
 
 
 def _surrounded(board: Board, net: SupplyNet, hex_id: HexId) -> bool:
-    """All six neighbours closed: enemy-occupied or -controlled, impassable, off the map, or
-    (German) Allied Map Edge hexes (AO-12.3H)."""
+    """ "Totally surrounded on all six adjacent hexes by Enemy units or Enemy controlled hexes"
+    (AO-12.3H): all six neighbours on the map and enemy-occupied or -controlled."""
     m = board.game_map
     for n in hexgrid.neighbours(hex_id):
-        if n is None or n not in m:
-            continue
-        if n not in net.closed:
+        if n is None or n not in m or n not in net.enemy:
             return False
     return True
 

@@ -165,9 +165,9 @@ def test_one_mechanized_participant_may_advance_into_the_cleared_hex() -> None:
         ],
     )
     s = cpos({"m": "0201", "m2": "0201", "i": "0401", "a": "0301"})
-    # a is ringed (0201, 0401 German): isolated, 4 halved to 2; 14-2 7-1, die 5: Dr3;
-    # both hexes one away are German: eliminated (AO-10.2b)
-    done = fight(b, s, ["m", "m2", "i"], ["0301"], [5])
+    # a has no supply path but a one-row map surrounds nobody (AO-12.3H): unsupplied, 4;
+    # 14-4 3-1, die 1: Dr3; both hexes one away are German: eliminated (AO-10.2b)
+    done = fight(b, s, ["m", "m2", "i"], ["0301"], [1])
     assert resolved(done).result == "Dr3"
     assert done.state.unit("a").status == "eliminated"
     d = done.state.combat.pending
@@ -195,9 +195,10 @@ def test_the_defender_advances_into_the_attackers_cleared_hex() -> None:
 # Adversarial cases on small synthetic maps with scripted dice, every outcome worked out by hand
 # from the rule text (AO-4.2, AO-6.6-6.7, AO-7.3, AO-9 to AO-13 and the errata). Maps carry no
 # supply sources unless they have an ``E`` hex with a road, so a defender is unsupplied at the
-# moment of combat (defence normal) unless every on-map neighbour is closed to its supply and no
-# supplied friend is within three hexes, when it is isolated (defence halved). ``LINE8`` is the
-# eight-hex line ``0101``-``0801``.
+# moment of combat (defence normal) unless all six of its neighbours are on the map and
+# enemy-held or enemy-controlled and no supplied friend is within three hexes, when it is
+# isolated (defence halved, AO-12.3H; a hex of a one-row map is never surrounded). ``LINE8`` is
+# the eight-hex line ``0101``-``0801``.
 #
 # German Initial CRT rows (1-2 1-1 2-1 3-1 4-1 5-1 6-1 7-1 8-1 9-1):
 #     1  Ar1 Dr1 Dr2 Dr3 Ex  Ex  De  De  De  De
@@ -220,25 +221,36 @@ def test_standard_ar3_retreats_the_attacker_three_hexes() -> None:
     assert retreats(done) == [("a", ("0401", "0301", "0201"))]
 
 
+RING3 = """
+. . . . .
+. . . . .
+. . . . .
+"""
+"""Five by three; 0302 has all six neighbours on the map: units in 0202 and 0402 hold two of
+them and control the other four."""
+
+
 @pytest.mark.audit
 @pytest.mark.rule("AO-10.1b")
 @pytest.mark.rule("AO-12.6")
 def test_exchange_counts_the_defenders_face_value_not_their_halved_defence() -> None:
-    # a (10) ringed in 0201 (0101 impassable, 0301 German): isolated, defends 5.
+    # a (10) in 0302, ringed by the attackers' stack in 0402 and h in 0202 (they hold two of
+    # its neighbours and control the other four): isolated, defends 5 (AO-12.3H).
     # 6 + 5 + 12 = 23 against 5 is 4-1, Initial die 1: Ex. The attacker must lose at least 10
-    # printed points: {g3} (12) or {g1, g2} (11) - not a single 5 or 6.
-    m = make_map("x . . .")
+    # printed points: {g3} (12) or {g1, g2} (11) - not a single 5 or 6, and never h.
+    m = make_map(RING3)
     b = board(
         m,
         [
             unit("g1", strength=6),
             unit("g2", strength=5),
             unit("g3", strength=12),
+            unit("h"),
             unit("a", "allied", strength=10),
         ],
     )
-    s = cpos({"g1": "0301", "g2": "0301", "g3": "0301", "a": "0201"})
-    done = fight(b, s, ["g1", "g2", "g3"], ["0201"], [1])
+    s = cpos({"g1": "0402", "g2": "0402", "g3": "0402", "h": "0202", "a": "0302"})
+    done = fight(b, s, ["g1", "g2", "g3"], ["0302"], [1])
     assert (resolved(done).defence, resolved(done).result) == (5, "Ex")
     d = pending_decision(b, done.state)
     assert d is not None and d.kind == "losses" and d.need == 10
@@ -252,28 +264,30 @@ def test_exchange_counts_the_defenders_face_value_not_their_halved_defence() -> 
 @pytest.mark.rule("AO-10.1b")
 def test_exchange_counts_an_unsupplied_attackers_face_value() -> None:
     # unsupplied Allied u (12), v (1), w (1) in one hex: 14 halved as a stack, 7; the German
-    # g (2) ringed in 0201 (0101 impassable): isolated, 2 -> 1. The Ex needs 2 printed points:
-    # {u} (printed 12, though it attacked at half) or {v, w}.
-    m = make_map("x . . .")
+    # g (2) in 0302 ringed by that stack (0402) and x (0202): isolated, 2 -> 1. The Ex needs 2
+    # printed points: {u} (printed 12, though it attacked at half) or {v, w}.
+    m = make_map(RING3)
     b = board(
         m,
         [
             unit("u", "allied", strength=12),
             unit("v", "allied", strength=1),
             unit("w", "allied", strength=1),
+            unit("x", "allied"),
             unit("g", strength=2),
         ],
     )
     s = cpos(
         {
-            "u": UnitState(id="u", hex="0301", supply="unsupplied"),
-            "v": UnitState(id="v", hex="0301", supply="unsupplied"),
-            "w": UnitState(id="w", hex="0301", supply="unsupplied"),
-            "g": "0201",
+            "u": UnitState(id="u", hex="0402", supply="unsupplied"),
+            "v": UnitState(id="v", hex="0402", supply="unsupplied"),
+            "w": UnitState(id="w", hex="0402", supply="unsupplied"),
+            "x": "0202",
+            "g": "0302",
         },
         side="allied",
     )
-    done = fight(b, s, ["u", "v", "w"], ["0201"], [1])
+    done = fight(b, s, ["u", "v", "w"], ["0302"], [1])
     # 14 -> 7 against 1: 7-1, Standard die 1: Ex
     assert (resolved(done).attack, resolved(done).defence) == (7, 1)
     assert resolved(done).result == "Ex"
