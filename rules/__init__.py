@@ -18,6 +18,7 @@ of a state) and :mod:`rules.record` (the game record). The app, the bots, the co
 """
 
 from rules import crt, hexgrid, position, record
+from rules.column import ColumnFix, column_contacts, contact_fixes
 from rules.combat import (
     Preview,
     RetreatOptions,
@@ -159,6 +160,7 @@ __all__ = [
     "Board",
     "ChooseLosses",
     "ChooseRetreat",
+    "ColumnFix",
     "CombatResolved",
     "Command",
     "CrtSwitchRolled",
@@ -243,6 +245,8 @@ __all__ = [
     "canonical_bytes",
     "check_attack",
     "check_stack",
+    "column_contacts",
+    "contact_fixes",
     "crt",
     "decode_command",
     "decode_jsonl",

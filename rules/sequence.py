@@ -16,7 +16,8 @@ reported as events:
   the live map (AO-5.3M);
 * entering an Initial Movement Phase makes the phasing units marked ``must_leave_road_mode``
   leave Road Mode, paying its MP, or eliminates them when they cannot pay (AO-6.7L*), before
-  anything else in the phase;
+  anything else in the phase; ending it needs the road-column contacts a retreat left moved
+  apart where a move can do it (AO-6.7N, :mod:`rules.column`);
 * entering a Supply Judgment Phase stores the phasing side's bridge interdiction (AO-13.1A)
   and sets its supply markers (AO-12.0; all Germans supplied on GT1, AO-4.2b); the end of the
   player-turn removes the markers (AO-4.1b) and lifts interdiction (AO-13.2C);
@@ -32,7 +33,7 @@ from __future__ import annotations
 
 import msgspec
 
-from rules import combat, paradrop, reinforcements, roadmode, rolls, victory
+from rules import column, combat, paradrop, reinforcements, roadmode, rolls, victory
 from rules.events import (
     DormantReactivated,
     Event,
@@ -395,6 +396,8 @@ def end_phase_check(board: Board, state: GameState) -> Rejection | None:
         return paradrop.check_not_pending(board, state, "the end of the phase") or Rejection(
             "AO-15.a", "the paratroop unit must drop first"
         )
+    if state.phase == "initial_movement":
+        return column.contact_end_check(board, state)  # AO-6.7N
     return None
 
 

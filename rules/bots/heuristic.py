@@ -19,7 +19,7 @@ from rules.bots.combat import attack
 from rules.bots.context import Context
 from rules.bots.decisions import decide
 from rules.bots.free_setup import setup_command
-from rules.bots.movement import move
+from rules.bots.movement import move, owed
 from rules.bots.protocol import Bot
 from rules.bots.reinforce import drop, reinforce
 from rules.bots.rng import BotRng
@@ -55,7 +55,9 @@ class HeuristicBot:
         if phase == "reinforcement":
             return reinforce(self.ctx, game) or EndPhase()
         if phase in ("initial_movement", "mechanized_movement"):
-            return drop(self.ctx, game) or move(self.ctx, game) or EndPhase()
+            return (
+                drop(self.ctx, game) or owed(self.ctx, game) or move(self.ctx, game) or EndPhase()
+            )
         if phase == "combat":
             return attack(self.ctx, game, self.batch) or EndPhase()
         if phase in ("setup_allied", "setup_german"):
