@@ -31,6 +31,7 @@ from rules.combat import (
     immunity_case,
     preview_attack,
     retreat_options,
+    stacks_with_road_mode,
 )
 from rules.commands import (
     ENTER_ROAD_MODE,
@@ -285,6 +286,7 @@ __all__ = [
     "road_mode_passable",
     "setup_areas",
     "setup_hexes",
+    "stacks_with_road_mode",
     "state_hash",
     "supply_net",
     "supply_report",

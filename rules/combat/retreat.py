@@ -49,6 +49,18 @@ def breaks_road_spacing(board: Board, state: GameState, uid: str, hex_id: HexId)
     )
 
 
+def stacks_with_road_mode(board: Board, state: GameState, uid: str, hex_id: HexId) -> bool:
+    """Whether ``uid`` entering ``hex_id`` would stack with a friendly Road Mode unit there: a
+    Road Mode unit "may not stack with ... any other unit" (AO-6.5G), a stacking limitation
+    that a retreat may not break (AO-10.2b). Allied Map Edge hexes do not count (AO-8.3F)."""
+    if board.game_map.is_allied_edge(hex_id):
+        return False
+    side = side_of(board, uid)
+    return any(
+        o.road_mode and o.id != uid and side_of(board, o.id) == side for o in state.at(hex_id)
+    )
+
+
 def road_friends(board: Board, state: GameState, uid: str, hex_id: HexId) -> list[str]:
     """The friends of ``uid`` next to ``hex_id`` along the road (a Road Mode unit ending there
     meets them: AO-6.5G, AO-6.7N)."""
@@ -110,10 +122,12 @@ def retreat_options(
     (AO-7.3C). It must end where the unit may stack (AO-8.0; no limit on Allied Map Edge hexes,
     AO-8.3F). A Road Mode unit retreats along road/bridge hexsides only and never enters a hex
     holding a friendly unit (AO-6.7M); it may end next to a friend on the road (AO-6.7N). A unit
-    not in Road Mode may not end on or next to (along the road) a friendly Road Mode unit
-    (AO-6.5G). German units never enter Allied Map Edge hexes (AO-5.3L/N); an Allied unit may
-    retreat onto one only when it has no other path, and stops on the first one it enters
-    (AO-9.7P).
+    not in Road Mode never enters a hex holding a friendly Road Mode unit (AO-6.5G: a Road Mode
+    unit "may not stack with" another, a stacking limitation of AO-10.2b) but may end next to
+    one along the road: that contact is cleared at its side's next Initial Movement Phase
+    (:mod:`rules.column`). German units never enter Allied Map Edge hexes (AO-5.3L/N); an
+    Allied unit may retreat onto one only when it has no other path, and stops on the first
+    one it enters (AO-9.7P).
 
     Ranking (errata first): the end hex can trace supply for the unit's side; then fewest
     unbridged rivers, interdicted bridges, rough/ford steps, clear off-road steps; then fewest
@@ -151,9 +165,6 @@ def retreat_options(
             if check_stack(m, d, end, others) is not None:
                 reasons.add("stack")
                 return
-            if not u.road_mode and breaks_road_spacing(board, state, uid, end):
-                reasons.add("spacing")
-                return
             live.append(tuple(path))
             return
         for n in sorted(m.neighbours(here)):
@@ -184,6 +195,9 @@ def retreat_options(
             if n in friends and check_stack(m, d, n, [board.defs[o] for o in friends[n]]):
                 reasons.add("stack")  # the limit holds at all times, mid-retreat too (AO-8.0)
                 continue
+            if not u.road_mode and stacks_with_road_mode(board, state, uid, n):
+                reasons.add("road_column")  # AO-6.5G: no unit stacks with a Road Mode unit
+                continue
             walk(n, [*path, n])
 
     walk(start, [])
@@ -195,7 +209,7 @@ def retreat_options(
             case = "AO-5.3N"
         elif "stack" in reasons:
             case = "AO-8.0"
-        elif "spacing" in reasons:
+        elif "road_column" in reasons:
             case = "AO-6.5G"
         elif "zoc" in reasons:
             case = "AO-7.3D"
@@ -240,9 +254,10 @@ def _do_retreat(
     events.append(UnitRetreated(unit=uid, start=u.hex, path=path, dormant=dormant))
     state = state.replace_units([new])
     state = set_combat(state, retreated=tuple(sorted({*state.combat.retreated, uid})))
-    if u.road_mode and not dormant:
+    if not dormant:
         for other in road_friends(board, state, uid, end):
-            events.append(RoadColumnContact(unit=uid, other=other, hex=end))
+            if u.road_mode or state.unit(other).road_mode:
+                events.append(RoadColumnContact(unit=uid, other=other, hex=end))
     return state
 
 

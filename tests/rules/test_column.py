@@ -12,7 +12,7 @@ import pytest
 from rules.column import column_contacts, contact_fixes
 from rules.commands import LEAVE_ROAD_MODE, EndPhase, Move
 from rules.engine import Applied, apply
-from rules.events import RoadColumnContact, RoadModeChanged
+from rules.events import RoadColumnContact, RoadModeChanged, UnitEliminated
 from rules.rejection import Rejection
 from rules.state import UnitState
 from tests.enginekit import board, cpos, ended, fight, make_map, ok, position, retreats, unit
@@ -88,3 +88,32 @@ def test_a_contact_that_no_move_can_break_does_not_hold_the_phase() -> None:
     assert column_contacts(b, im, "german") == (("y", "x"),)
     assert contact_fixes(b, im) == ()
     assert isinstance(apply(b, im, EndPhase()), Applied)
+
+
+@pytest.mark.rule("AO-10.2b")
+@pytest.mark.rule("AO-6.5G")
+@pytest.mark.rule("AO-6.7N")
+def test_a_retreat_may_end_next_to_a_friendly_road_column_but_not_in_it() -> None:
+    """AO-10.2b: units are eliminated when they cannot retreat "because of the interposition of
+    Enemy-controlled hexes, the position of Impassable hexes, and/or because the violation of
+    Stacking limitations" - ending next to a friendly Road Mode unit is none of these."""
+    b = board(LINE, [unit("g", strength=8), unit("a", "allied"), unit("a2", "allied")])
+    # g (8) on a (4): 2-1, Initial die 2: Dr1. a's only hex one away is 0401 (0201 is German),
+    # next to a2 in Road Mode in 0501 along the road: a retreats there
+    s = cpos({"g": "0201", "a": "0301", "a2": rm("a2", "0501")})
+    r = fight(b, s, ["g"], ["0301"], [2])
+    assert retreats(r) == [("a", ("0401",))]
+    assert RoadColumnContact(unit="a", other="a2", hex="0401") in r.events
+    # the Allied Initial Movement Phase that follows: one or both must be moved (AO-6.7N)
+    im = ended(b, r.state, 4)
+    assert (im.side, im.phase) == ("allied", "initial_movement")
+    assert column_contacts(b, im, "allied") == (("a2", "a"),)
+    refusal = apply(b, im, EndPhase())
+    assert isinstance(refusal, Rejection) and refusal.case == "AO-6.7N"
+    after = ok(b, im, Move("a2", (LEAVE_ROAD_MODE,))).state
+    assert isinstance(apply(b, after, EndPhase()), Applied)
+    # a2 in 0401 itself: a may not stack with a Road Mode unit (AO-6.5G, a stacking
+    # limitation): no retreat, eliminated
+    s2 = cpos({"g": "0201", "a": "0301", "a2": rm("a2", "0401")})
+    r2 = fight(b, s2, ["g"], ["0301"], [2])
+    assert UnitEliminated(unit="a", hex="0301", case="AO-6.5G") in r2.events
