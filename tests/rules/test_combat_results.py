@@ -179,6 +179,40 @@ def test_one_mechanized_participant_may_advance_into_the_cleared_hex() -> None:
     assert declined.unit("m").hex == declined.unit("m2").hex == "0201"
 
 
+@pytest.mark.rule("AO-11.h")
+@pytest.mark.rule("AO-9.6N")
+def test_no_advance_into_the_west_wall_in_road_mode() -> None:
+    """AO-11.h: West Wall hex, "May not enter in Road Mode" - by an advance after combat too."""
+    m = make_map(
+        """
+        . . W . .
+        . . . . .
+        """,
+        roads=["0101-0201", "0301-0401-0501"],
+        bridges=["0201/0301"],
+    )
+    b = board(
+        m,
+        [
+            unit("g", mech=True, strength=16),
+            unit("g2", mech=True, strength=4),
+            unit("a", "allied"),
+        ],
+    )
+    # g in Road Mode (16 halved, 8, AO-6.6K) and g2 (4) on a in the West Wall hex 0301: 12-4
+    # 3-1, Initial die 2: Dr2; a's hexes away are German or in g2's ZOC: eliminated. (g faces
+    # 0301 across a bridge, so g2 in 0301 would not be next to it along a road, AO-6.5G.)
+    s = cpos({"g": UnitState(id="g", hex="0201", road_mode=True), "g2": "0302", "a": "0301"})
+    done = fight(b, s, ["g", "g2"], ["0301"], [2])
+    assert (resolved(done).column, resolved(done).result) == ("3-1", "Dr2")
+    assert done.state.unit("a").status == "eliminated"
+    # only g2 may advance: g would enter the West Wall in Road Mode
+    d = done.state.combat.pending
+    assert d is not None and (d.kind, d.hex, d.choices) == ("advance", "0301", (("g2",),))
+    assert refused(b, done.state, Advance(hex="0301", unit="g")) == "AO-11.h"
+    assert ok(b, done.state, Advance(hex="0301", unit="g2")).state.unit("g2").hex == "0301"
+
+
 @pytest.mark.rule("AO-9.6N")
 @pytest.mark.rule("AO-10.2a")
 def test_the_defender_advances_into_the_attackers_cleared_hex() -> None:
