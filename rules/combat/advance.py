@@ -6,7 +6,7 @@ import msgspec
 
 from rules import hexgrid, reinforcements
 from rules.combat.protocol import PENDING, answered, ask, set_combat, set_current, side_of
-from rules.combat.retreat import breaks_road_spacing, road_friends
+from rules.combat.retreat import breaks_road_spacing, interdicted_for, road_friends
 from rules.events import AdvanceDeclined, Event, UnitAdvanced
 from rules.hexgrid import HexId
 from rules.rejection import Rejection
@@ -20,10 +20,13 @@ def advance_refusal(
 ) -> Rejection | None:
     """Why ``uid`` may not advance into the cleared ``hex_id`` now, naming the case, else None
     (AO-9.6N: mechanized, took part, still in play and adjacent). An advance enters the hex as
-    a move would: a Road Mode unit only across a road or bridge hexside (AO-6.5F), never into a
-    West Wall hex (AO-11.h), never next to a friend on the road (AO-6.5G); a unit in normal mode
-    not on or next to a friendly Road Mode unit on the road (AO-6.5G); a German unit never onto
-    an Allied Map Edge hex (AO-5.3L); a West-bank unit not across the Meuse (AO-14.3C)."""
+    a move would: never across a bridge interdicted for the unit's side (AO-13.2B: "may not be
+    used for supply or movement purposes"; the phasing side's stored set, the other side's
+    judged at the moment of combat, AO-13.c*); a Road Mode unit only across a road or bridge
+    hexside (AO-6.5F), never into a West Wall hex (AO-11.h), never next to a friend on the road
+    (AO-6.5G); a unit in normal mode not on or next to a friendly Road Mode unit on the road
+    (AO-6.5G); a German unit never onto an Allied Map Edge hex (AO-5.3L); a West-bank unit not
+    across the Meuse (AO-14.3C)."""
     m = board.game_map
     u = state.find(uid)
     if uid not in r.advancing or u is None or not u.in_play or u.hex is None:
@@ -32,6 +35,13 @@ def advance_refusal(
         return Rejection("AO-9.6N", f"{uid} is not mechanized: only mechanized units advance")
     if not hexgrid.adjacent(u.hex, hex_id):
         return Rejection("AO-9.6N", f"{uid} in {u.hex} is not next to {hex_id}")
+    side = side_of(board, uid)
+    if hexgrid.hexside(u.hex, hex_id) in interdicted_for(board, state, side):
+        return Rejection(
+            "AO-6.5F" if u.road_mode else "AO-13.2B",
+            f"the bridge {u.hex}-{hex_id} is interdicted for {side} units: {uid} may not "
+            "advance across it",
+        )
     if u.road_mode:
         if not road_mode_passable(m, u.hex, hex_id):
             return Rejection(
@@ -51,7 +61,7 @@ def advance_refusal(
             "AO-6.5G",
             f"{hex_id} is on or next to a friendly Road Mode unit on a connected road hex",
         )
-    if side_of(board, uid) == "german" and m.is_allied_edge(hex_id):
+    if side == "german" and m.is_allied_edge(hex_id):
         return Rejection(
             "AO-5.3L", f"German units may never enter Allied Map Edge hexes ({hex_id})"
         )

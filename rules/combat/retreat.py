@@ -104,10 +104,14 @@ class RetreatOptions(msgspec.Struct, frozen=True):
     eliminated: str | None
 
 
-def _interdicted_for(state: GameState, side: Side, board: Board) -> tuple[tuple[HexId, HexId], ...]:
+def interdicted_for(board: Board, state: GameState, side: Side) -> frozenset[tuple[HexId, HexId]]:
+    """The bridges interdicted for ``side`` in a combat now: the phasing side's stored set
+    (AO-13.1A, AO-13.b*), the other side's judged at the moment of combat (AO-13.c*)."""
     if side == state.side:
-        return state.interdicted.for_side(side)
-    return interdiction_at_combat(board, state, side)
+        cut = state.interdicted.for_side(side)
+    else:
+        cut = interdiction_at_combat(board, state, side)
+    return frozenset(hexgrid.hexside(a, b) for a, b in cut)
 
 
 def retreat_options(
@@ -216,7 +220,7 @@ def retreat_options(
         else:
             case = "AO-10.2b"
         return RetreatOptions(paths=(), best=0, eliminated=case)
-    cut = frozenset(hexgrid.hexside(a, b) for a, b in _interdicted_for(state, side, board))
+    cut = interdicted_for(board, state, side)
     net = supply_net(board, state, side, cut)
 
     def rank(path: tuple[HexId, ...]) -> tuple[int, ...]:

@@ -213,6 +213,38 @@ def test_no_advance_into_the_west_wall_in_road_mode() -> None:
     assert ok(b, done.state, Advance(hex="0301", unit="g2")).state.unit("g2").hex == "0301"
 
 
+@pytest.mark.rule("AO-13.2B")
+@pytest.mark.rule("AO-9.6N")
+def test_no_advance_across_a_bridge_interdicted_for_the_advancing_side() -> None:
+    """AO-13.2B: "The road crossing an interdicted bridge is considered cut. This road hex-side
+    may not be used for supply or movement purposes" - an advance after combat is a move."""
+    m = make_map(
+        """
+        . . . . . .
+        . . . . . .
+        """,
+        roads=["0101-0201-0301-0401-0501-0601"],
+        bridges=["0401/0501"],
+    )
+    b = board(
+        m,
+        [unit("g", mech=True, strength=8), unit("g2", mech=True, strength=4), unit("a", "allied")],
+    )
+    # the bridge 0401/0501 is interdicted for the German (stored at his Supply Judgment)
+    s = cpos({"g": "0501", "g2": "0402", "a": "0401"}, interdicted_german=["0401/0501"])
+    # 12-4 3-1, Initial die 4: Dr1; a goes to 0301 (0302 is in g2's zone of control)
+    done = fight(b, s, ["g", "g2"], ["0401"], [4])
+    assert retreats(done) == [("a", ("0301",))]
+    # g faces 0401 across the interdicted bridge: only g2 may advance
+    d = done.state.combat.pending
+    assert d is not None and (d.kind, d.hex, d.choices) == ("advance", "0401", (("g2",),))
+    assert refused(b, done.state, Advance(hex="0401", unit="g")) == "AO-13.2B"
+    # not interdicted: both may
+    s2 = cpos({"g": "0501", "g2": "0402", "a": "0401"})
+    d2 = fight(b, s2, ["g", "g2"], ["0401"], [4]).state.combat.pending
+    assert d2 is not None and d2.choices == (("g",), ("g2",))
+
+
 @pytest.mark.rule("AO-9.6N")
 @pytest.mark.rule("AO-10.2a")
 def test_the_defender_advances_into_the_attackers_cleared_hex() -> None:
