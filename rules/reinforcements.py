@@ -348,6 +348,48 @@ def meuse_crossing_forbidden(
     )
 
 
+def west_bank_hexes(board: Board) -> frozenset[HexId] | None:
+    """The hexes west of the Meuse: reached from the West section's edge hexes without crossing
+    a Meuse hexside. None on a map where the Meuse separates nothing from the West section (no
+    Meuse, or one the flood goes round)."""
+
+    def build(b: Board) -> frozenset[HexId] | None:
+        m = b.game_map
+        seen = {h for h in m if m.hex(h).edge == "W"}
+        todo = sorted(seen)
+        while todo:
+            h = todo.pop()
+            for n in m.neighbours(h):
+                if n not in seen and not is_meuse_hexside(m, h, n):
+                    seen.add(n)
+                    todo.append(n)
+        return frozenset(seen) if 0 < len(seen) < len(list(m)) else None
+
+    return board.derived("reinforcements.west_bank", build)
+
+
+def west_bank_target_refused(
+    board: Board, state: GameState, unit_id: str, hex_id: HexId
+) -> Rejection | None:
+    """Until the release, a West-bank unit "may attack Enemy units which cross the Meuse and
+    those Enemy units adjacent to it" (AO-14.3C): the defending hex is west of the Meuse
+    (:func:`west_bank_hexes`) or has a Meuse hexside. No restriction on a map without banks."""
+    if not is_west_bank(board, unit_id) or west_bank_released(state):
+        return None
+    west = west_bank_hexes(board)
+    if west is None or hex_id in west:
+        return None
+    m = board.game_map
+    if any(is_meuse_hexside(m, hex_id, n) for n in m.neighbours(hex_id)):
+        return None
+    return Rejection(
+        "AO-14.3C",
+        f"{unit_id} is a West-bank unit: until the German has {WB_RELEASE_VP} VP (now "
+        f"{state.vp.german}) it may attack only enemy units across the Meuse or next to it, "
+        f"not {hex_id}",
+    )
+
+
 __all__ = [
     "ALLIED_SECTIONS",
     "FALLBACK",
@@ -363,4 +405,6 @@ __all__ = [
     "schedule",
     "staging_penalty",
     "staging_start",
+    "west_bank_hexes",
+    "west_bank_target_refused",
 ]

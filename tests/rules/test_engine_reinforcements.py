@@ -39,6 +39,9 @@ from tests.enginekit import (
     scenario_start,
     without_gt1_obligations,
 )
+from tests.enginekit import (
+    position as position_of,
+)
 from tests.rules.test_reinforcements import B as RING
 from tests.rules.test_reinforcements import state as ring_state
 
@@ -475,6 +478,49 @@ def test_gt1_german_reinforcement_enters_on_the_east_edge() -> None:
     a = ok(apply(b, s, Place(unit="de-1-a", hex="4215")))
     row = a.state.unit("de-1-a")
     assert (row.hex, row.road_mode, row.staging) == ("4215", True, 0)
+
+
+def _banks() -> Board:
+    """7 x 3: column 1 the West section's edge, the Meuse between columns 3 and 4 (every
+    hexside joining them). w is a West-bank unit."""
+    from rules import hexgrid
+    from rules.scenario import Arrival
+    from tests.enginekit import make_map, meuse, unit
+
+    grid = "\n".join(" ".join("e" if c == 1 else "." for c in range(1, 8)) for _ in range(3))
+    river = sorted(
+        f"{a}/{b}"
+        for a in (f"03{r:02d}" for r in (1, 2, 3))
+        for b in hexgrid.neighbours(a)
+        if b is not None and b[:2] == "04" and int(b[2:]) <= 3
+    )
+    m = meuse(make_map(grid, rivers=river), *river)
+    defs = [unit("w", "allied"), unit("g"), unit("g2"), unit("g3")]
+    return Board(m, defs, arrivals=[Arrival("w", 5, "WB")])
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-14.3C")
+def test_west_bank_units_attack_only_across_the_meuse_or_next_to_it() -> None:
+    """AO-14.3C: WB units "may not cross the Meuse River until the German Player accumulates 25
+    or more Victory Points. They may attack Enemy units which cross the Meuse and those Enemy
+    units adjacent to it." w stands on the east bank (as a unit sent round by the fallback
+    sections may); g (0602) is two hexes from the river, g2 (0402) next to it."""
+    from rules.commands import DeclareAttack
+
+    b = _banks()
+    s = msgspec.structs.replace(
+        position_of({"w": "0502", "g": "0602", "g2": "0402"}), side="allied", phase="combat"
+    )
+    r = refused(apply(b, s, DeclareAttack(attackers=("w",), defenders=("0602",))), "AO-14.3C")
+    assert "0602" in r.detail
+    ok(apply(b, s, DeclareAttack(attackers=("w",), defenders=("0402",))))
+    # a German unit that crossed the Meuse (0201, west bank): w attacks it from 0301
+    s2 = msgspec.structs.replace(s, units=position_of({"w": "0301", "g3": "0201"}).units)
+    ok(apply(b, s2, DeclareAttack(attackers=("w",), defenders=("0201",))))
+    # released (25 German VP reached): anywhere
+    free = msgspec.structs.replace(s, wb_released=True)
+    ok(apply(b, free, DeclareAttack(attackers=("w",), defenders=("0602",))))
 
 
 @pytest.mark.rule("AO-14.3C")
