@@ -374,10 +374,12 @@ def fight(
 
 def illegal_state(b: Board, s: GameState) -> list[str]:
     """What makes a state illegal: over the stacking limit (AO-8.0), a German unit on an Allied
-    Map Edge hex (AO-5.3L), both sides in one hex (AO-5.2F), Road Mode units stacked or next to
-    a friend on the road (AO-6.5G; except AO-6.7N). Reinforcements staging on an entry hex
-    (AO-14.2B) and units on Allied Map Edge hexes (AO-8.3F) are exempt."""
-    from rules.roadmode import road_links
+    Map Edge hex (AO-5.3L), both sides in one hex (AO-5.2F), Road Mode units stacked with a
+    friend (AO-6.5G). Reinforcements staging on an entry hex (AO-14.2B) and units on Allied Map
+    Edge hexes (AO-8.3F) are exempt. A Road Mode unit next to a friend on the road is not
+    flagged: a retreat may leave one (AO-6.7N, AO-10.2b), and it stands until the owner's next
+    Initial Movement Phase, longer when no move can break it (``rules.column``, whose tests
+    pin when it must be cleared)."""
     from rules.stacking import over_limit
 
     m = b.game_map
@@ -408,10 +410,6 @@ def illegal_state(b: Board, s: GameState) -> list[str]:
             ]
             if any(o.hex == u.hex for o in friends):
                 out.append(f"Road Mode {u.id} stacked in {u.hex}")
-            links = set(road_links(m, u.hex))
-            for o in friends:
-                if o.hex in links and not (u.must_leave_road_mode or o.must_leave_road_mode):
-                    out.append(f"Road Mode {u.id} next to {o.id} on the road")
     out += [f"both sides in {h}" for h, v in sides.items() if len(v) > 1]
     return out
 
