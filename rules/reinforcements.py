@@ -7,8 +7,9 @@ when the German blocks a section, staging on one entry hex, and the West-bank re
 section, AO-14.3C), ``east`` (German east edge) and ``drop`` (von der Heydte,
 :mod:`rules.paradrop`; never "due" here).
 
-**Entry hexes** (AO-14.1A). Allied: the Map Edge hexes of the section with a road hexside
-to the live map (on our map exactly the section's road exit hexes, AO-16.B). German: the
+**Entry hexes** (AO-14.1A). Allied: the edge hexes of the section with a road hexside to a
+hex off the edge ring (on our map exactly the section's road exit hexes, AO-16.B, which are
+live hexes, AO-16.H). German: the
 east-edge hexes with a road (the road leaves the map through their off-map hexside; the six
 German exits of :func:`rules.supply.german_exit_hexes`). Never an enemy-occupied hex or an
 enemy-controlled one (AO-14.1b); a friendly unit in the hex negates the enemy ZOC (AO-7.2B,
@@ -100,7 +101,7 @@ def _road_edge_hexes(game_map: GameMap, section: str) -> tuple[HexId, ...]:
         if game_map.hex(h).edge != section:
             continue
         for n in game_map.neighbours(h):
-            if game_map.side(h, n).road and not game_map.is_allied_edge(n):
+            if game_map.side(h, n).road and game_map.allied_section(n) is None:
                 out.append(h)
                 break
     return tuple(out)

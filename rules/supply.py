@@ -6,11 +6,12 @@ map-edge hex (``scenarios/ardennes/README.md``):
 * German: every German east-edge hex (``edge == "east"``) that is a road hex. Roads are laid
   through no edge hex but their exit hex, so a road hex on the east edge is where a road leaves
   the map eastward: its off-map hexside is the source. (:func:`german_exit_hexes`.)
-* Allied: every road hexside between an Allied Map Edge hex and a hex of the live map (the
-  road exit hexes of AO-16.B; :func:`allied_exit_hexsides`). The edge hex is the source hex;
-  it is usable while it is not German-controlled: a German ZOC reaching into the exit hex
+* Allied: every road hexside between a hex of an Allied edge section and a hex off the edge
+  ring (the road exit hexes of AO-16.B, live hexes on the edge, AO-16.H;
+  :func:`allied_exit_hexsides`). The exit hex is the source hex; it is usable while it is not
+  German-occupied or German-controlled: a German unit in it, or a German ZOC reaching into it,
   occupies it (AO-16.C) unless an Allied unit (dormant ones too) stands in it; an unoccupied
-  exit hex is Allied and usable for supply (AO-16.F). German units never enter edge hexes.
+  exit hex is Allied and usable for supply (AO-16.F).
 
 **The supply path** of a unit of side S (AO-12.1A-C, AO-7.3D, AO-6.6J, AO-13.2B). A hex is
 *closed* to S's supply when it is impassable, holds an enemy unit (dormant ones too), or is
@@ -126,14 +127,15 @@ def german_exit_hexes(game_map: GameMap) -> frozenset[HexId]:
 
 
 def allied_exit_hexsides(game_map: GameMap) -> tuple[tuple[HexId, HexId], ...]:
-    """Allied road exits: ``(live hex, edge hex)`` for every road hexside between a live hex and
-    an Allied Map Edge hex (AO-12.2F, AO-16.B), sorted."""
+    """Allied road exits: ``(live hex, exit hex)`` for every road hexside between a hex of an
+    Allied edge section (the exit hex) and a hex off the edge ring (AO-12.2F, AO-16.B),
+    sorted."""
     out: list[tuple[HexId, HexId]] = []
     for h in game_map:
-        if not game_map.is_allied_edge(h):
+        if game_map.allied_section(h) is None:
             continue
         for n in game_map.neighbours(h):
-            if not game_map.is_allied_edge(n) and game_map.side(h, n).road:
+            if game_map.allied_section(n) is None and game_map.side(h, n).road:
                 out.append((n, h))
     return tuple(sorted(out))
 

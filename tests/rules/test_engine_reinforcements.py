@@ -148,10 +148,12 @@ def test_staging_charges_two_road_hexes_per_earlier_unit() -> None:
     s = drive(b, s, (2, "allied", "initial_movement"), dice)
     second = "us-ccb7"
     assert s.unit(second).staging == 2
+    # the same unit without the penalty (staging 0: still waiting on the live exit hex 3001,
+    # so still free of its mates there, AO-14.2B)
     free = msgspec.structs.replace(
         s,
         units=tuple(
-            msgspec.structs.replace(u, staging=None) if u.id == second else u for u in s.units
+            msgspec.structs.replace(u, staging=0) if u.id == second else u for u in s.units
         ),
     )
     staged_moves = legal_moves(b, s, second, road_mode=True)
@@ -164,10 +166,15 @@ def test_staging_charges_two_road_hexes_per_earlier_unit() -> None:
     a = ok(apply(b, s, Move(unit=second, path=reach.path)))
     assert a.state.unit(second).mp_spent == reach.cost
     assert a.state.unit(second).staging is None
-    # the penalty of units that did not move is gone after the Initial Movement Phase
-    s = ok(apply(b, a.state, EndPhase(), dice)).state
+    # the penalty of units that did not move is gone after the Initial Movement Phase; the
+    # exit hex 3001 is a live hex, so the two left on it are a crowd: the first to enter
+    # stays, waiting, the other goes back off the map (AO-14.2B, AO-8.0)
+    r = ok(apply(b, a.state, EndPhase(), dice))
+    s = r.state
     assert all(not u.staging for u in s.units)
-    assert s.unit("us-ccr7").staging == 0  # still waiting on its entry hex
+    assert s.unit("us-cca7").staging == 0  # still waiting on its entry hex
+    back = [e.unit for e in r.events if isinstance(e, ReinforcementWithdrawn) and e.hex == "3001"]
+    assert back == ["us-ccr7"]
 
 
 # -- blocked sections (ring map) ----------------------------------------------------------------
