@@ -18,7 +18,7 @@ of a state) and :mod:`rules.record` (the game record). The app, the bots, the co
 """
 
 from rules import crt, hexgrid, position, record
-from rules.column import ColumnFix, column_contacts, contact_fixes
+from rules.column import ColumnFix, column_contacts, contact_fixes, crowd_fixes, owed_moves
 from rules.combat import (
     Preview,
     RetreatOptions,
@@ -248,6 +248,7 @@ __all__ = [
     "check_stack",
     "column_contacts",
     "contact_fixes",
+    "crowd_fixes",
     "crt",
     "decode_command",
     "decode_jsonl",
@@ -275,6 +276,7 @@ __all__ = [
     "odds_column",
     "odds_report",
     "other_side",
+    "owed_moves",
     "position",
     "preview_attack",
     "rear_area",

@@ -189,8 +189,8 @@ def due(board: Board, state: GameState, side: Side, turn: int) -> tuple[tuple[st
     """``(unit, section)`` of every ``side`` reinforcement that enters on ``turn`` and where
     (AO-14.1A, AO-14.1b, AO-17.d), sorted by unit: scheduled on ``turn`` or delayed to it, not
     yet placed, with a clear section. Units whose section is blocked are missing here: they are
-    recorded by :func:`delays_for_phase`. Allied units are placed before the Reinforcement Phase
-    ends (AO-14.1A, not voluntarily delayed); German ones may wait (see :func:`mandatory`).
+    recorded by :func:`delays_for_phase`. Every unit due is placed before the Reinforcement
+    Phase ends (AO-4.1b, AO-14.1A; :func:`rules.sequence.reinforcement_end_check`).
     No Allied reinforcements on Game-Turn 1 (AO-4.2g); von der Heydte drops (AO-15.a)."""
     out: list[tuple[str, str]] = []
     for uid, origin, n in _pending(board, state, side, turn, _delays(state)):
@@ -198,12 +198,6 @@ def due(board: Board, state: GameState, side: Side, turn: int) -> tuple[tuple[st
         if s is not None:
             out.append((uid, s))
     return tuple(sorted(out))
-
-
-def mandatory(side: Side) -> bool:
-    """Whether ``side`` must place every due reinforcement in its Reinforcement Phase: the
-    Allies may not delay voluntarily (AO-14.1A); the rule says it of them only."""
-    return side == "allied"
 
 
 def delays_for_phase(board: Board, state: GameState, side: Side, turn: int) -> tuple[Delay, ...]:
@@ -400,7 +394,6 @@ __all__ = [
     "delays_for_phase",
     "due",
     "entry_hexes",
-    "mandatory",
     "meuse_crossing_forbidden",
     "placed",
     "schedule",

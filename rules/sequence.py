@@ -119,8 +119,12 @@ def withdraw_crowded_reinforcements(
 
     Staging lets several Road Mode reinforcements wait on one entry hex while they drive off it
     (AO-14.2B), but the stacking limit and Road Mode spacing hold "at ALL times" (AO-8.0,
-    AO-6.5G): a crowd may not outlast the phase. The unit that entered first (lowest staging
-    penalty, then id) stays; Allied Map Edge hexes have no limit (AO-8.3F) and are left alone.
+    AO-6.5G): a crowd may not outlast the phase. The phase may not end while one of them can
+    still move off (:func:`rules.column.crowd_end_check`), so only units that could not get
+    onto the map are left: they have not entered, and are due again (and must be placed again,
+    AO-4.1b), as a unit that finds no open entry hex waits. The unit that entered first (lowest
+    staging penalty, then id) stays; Allied Map Edge hexes have no limit (AO-8.3F) and are left
+    alone.
     """
     m = board.game_map
     by_hex: dict[HexId, list[UnitState]] = {}
@@ -350,19 +354,22 @@ def _enter(board: Board, state: GameState, events: list[Event]) -> GameState:
 
 
 def reinforcement_end_check(board: Board, state: GameState) -> Rejection | None:
-    """The Allied player may not end his Reinforcement Phase while units are due (AO-14.1A:
-    they are "not voluntarily delayed"). The German may hold his back; they stay due on every
-    later Game-Turn until placed."""
-    if not reinforcements.mandatory(state.side):
-        return None
+    """No player may end his Reinforcement Phase while a unit is due with an entry hex open to
+    it: "the Phasing Player places all new units on the game map" (AO-4.1b phase 1; on
+    Game-Turn 1 "The German places his reinforcements on the map edge", AO-4.2b), and the
+    Allied ones "may not be voluntarily delayed" (AO-14.1A). A unit with no open entry hex is
+    not due now (:func:`rules.reinforcements.due`): it waits, and is not delayed by choice."""
     left = reinforcements.due(board, state, state.side, state.turn)
     if not left:
         return None
     names = ", ".join(f"{u} ({s})" for u, s in left)
-    return Rejection(
-        "AO-14.1A",
-        f"Allied reinforcements may not be delayed voluntarily: place {names} first",
-    )
+    if state.side == "allied":
+        return Rejection(
+            "AO-14.1A",
+            f"Allied reinforcements may not be delayed voluntarily: place {names} first",
+        )
+    case = "AO-4.2b" if state.turn == 1 else "AO-4.1b"
+    return Rejection(case, f"the German places all new units on the map: place {names} first")
 
 
 def paradrop_due(board: Board, state: GameState) -> bool:
@@ -397,7 +404,11 @@ def end_phase_check(board: Board, state: GameState) -> Rejection | None:
             "AO-15.a", "the paratroop unit must drop first"
         )
     if state.phase == "initial_movement":
-        return column.contact_end_check(board, state)  # AO-6.7N
+        bad = column.contact_end_check(board, state)  # AO-6.7N
+        if bad is not None:
+            return bad
+    if state.phase in ("initial_movement", "mechanized_movement"):
+        return column.crowd_end_check(board, state)  # AO-14.2B
     return None
 
 

@@ -315,12 +315,29 @@ def scenario_start(number: int) -> tuple[Board, GameState]:
     return b, new_game(b)
 
 
+def place_due(b: Board, s: GameState) -> GameState:
+    """``s`` with every reinforcement due now placed on its first open entry hex (AO-4.1b:
+    "the Phasing Player places all new units"); ``s`` itself outside a Reinforcement Phase."""
+    from rules.commands import Place
+    from rules.engine import Applied, apply, pending_reinforcements
+
+    if s.phase != "reinforcement":
+        return s
+    for uid, hexes in pending_reinforcements(b, s):
+        r = apply(b, s, Place(unit=uid, hex=hexes[0]))
+        if not isinstance(r, Applied):
+            raise AssertionError(f"placement refused: {r}")
+        s = r.state
+    return s
+
+
 def scenario_gt1_german_combat(scenario: int = 1) -> tuple[Board, GameState]:
-    """Scenario ``scenario`` at the GT1 German Combat Phase with the AO-4.2h* obligations
-    lifted (see :func:`without_gt1_obligations`)."""
+    """Scenario ``scenario`` at the GT1 German Combat Phase (its GT1 reinforcements placed on
+    their first entry hex) with the AO-4.2h* obligations lifted (see
+    :func:`without_gt1_obligations`)."""
     b, s = scenario_start(scenario)
     while not (s.side == "german" and s.phase == "combat"):
-        s = ended(b, s)
+        s = ended(b, place_due(b, s))
     return b, without_gt1_obligations(s)
 
 

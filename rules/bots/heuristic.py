@@ -1,4 +1,4 @@
-"""The heuristic bot (bots v3): for whatever the engine waits for, one command. Pure and
+"""The heuristic bot (bots v4): for whatever the engine waits for, one command. Pure and
 deterministic: the same game, the same stream position and the same phase memory give the same
 command.
 
@@ -25,7 +25,7 @@ from rules.bots.reinforce import drop, reinforce
 from rules.bots.rng import BotRng
 
 NAME: Final = "heuristic"
-VERSION: Final = "3"
+VERSION: Final = "4"
 
 
 class HeuristicBot:

@@ -25,9 +25,9 @@ from rules import (
     Reach,
     UnitState,
     apply,
-    contact_fixes,
     legal_moves,
     may_move,
+    owed_moves,
 )
 from rules.bots.context import Context
 from rules.bots.fields import INF
@@ -159,11 +159,12 @@ def unit_target(
 
 
 def owed(ctx: Context, game: Game) -> Command | None:
-    """A move the engine wants before the Initial Movement Phase ends: of its road-column fixes
-    (:func:`rules.contact_fixes`, AO-6.7N), the one this bot scores best (random among
-    equals); None when nothing is owed."""
+    """A move the engine wants before the movement phase ends: of its road-column fixes
+    (AO-6.7N) and moves of reinforcements off a crowded entry hex (AO-14.2B)
+    (:func:`rules.owed_moves`), the one this bot scores best (random among equals); None when
+    nothing is owed."""
     board, state = game.board, game.state
-    fixes = contact_fixes(board, state)
+    fixes = owed_moves(board, state)
     if not fixes:
         return None
     friends: dict[HexId, int] = {}

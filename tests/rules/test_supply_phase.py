@@ -27,6 +27,7 @@ from tests.enginekit import (
     ended,
     make_map,
     ok,
+    place_due,
     position,
     unit,
 )
@@ -158,7 +159,7 @@ def test_gt1_german_defenders_are_supplied_in_the_allied_combat() -> None:
 def test_gt1_bridges_behind_the_german_start_line_stay_open(real_scenario: RealScenario) -> None:
     b, s = real_scenario(1)
     while s.phase != "supply_judgment":
-        s = ended(b, s)
+        s = ended(b, place_due(b, s))
     ger = german_side(b.game_map)
     assert s.turn == 1 and s.interdicted.german
     assert all(not (x in ger and y in ger) for x, y in s.interdicted.german)
