@@ -80,7 +80,9 @@ def _step_class(
     board: Board, interdicted: frozenset[tuple[HexId, HexId]], a: HexId, b: HexId
 ) -> int:
     """The AO-10.2a class of the step a->b: road or intact bridge, clear, rough or ford,
-    interdicted bridge, unbridged river."""
+    interdicted bridge, unbridged river. A step is ranked by its worst feature: a ford is
+    "ford hex-sides" (priority 3) even where a road crosses it, as its cost stays in movement
+    (AO-11.b, AO-11.j)."""
     m = board.game_map
     s = m.side(a, b)
     cut = hexgrid.hexside(a, b) in interdicted
@@ -88,9 +90,11 @@ def _step_class(
         return _INTERDICTED if cut else _ROAD
     if s.river is not None and s.crossing is None:
         return _RIVER
+    if s.crossing == "ford":
+        return _ROUGH  # "through rough terrain and ford hex-sides" (priority 3)
     if s.road or m.is_road_hex(b):
         return _ROAD  # "to or along a road" (AO-10.2a priority 1)
-    if s.crossing == "ford" or m.hex(b).terrain == "rough":
+    if m.hex(b).terrain == "rough":
         return _ROUGH
     return _CLEAR
 

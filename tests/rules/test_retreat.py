@@ -118,6 +118,29 @@ def test_rivers_interdicted_bridges_and_fords_rank_in_that_order() -> None:
 
 
 @pytest.mark.rule("AO-10.2a")
+def test_a_road_across_a_ford_ranks_as_the_ford() -> None:
+    """AO-10.2a: "1. to or along a road and non-interdicted bridge hex-sides; 2. to or through
+    clear terrain; 3. through rough terrain and ford hex-sides" - a road that crosses a ford
+    is still a ford hexside, ranked below clear terrain."""
+    m = make_map(
+        """
+        . . . . . .
+        . . . . . .
+        . . . x . .
+        """,
+        roads=["0302-0402-0502"],
+        fords=["0302/0402"],
+    )
+    b = board(m, [unit("g", strength=8), unit("a", "allied")])
+    s = pos({"g": "0202", "a": "0302"})
+    # a in 0302: 0301 and 0303 are g's ZOC, 0403 impassable; 0402 along the road across the
+    # ford (priority 3), 0401 clear (priority 2): 0401 alone is best
+    opts = retreat_options(b, ok(b, s, attack(["g"], ["0302"])).state, "a", 1)
+    assert (opts.paths, opts.best) == ((("0401",), ("0402",)), 1)
+    assert retreats(fight(b, s, ["g"], ["0302"], [2])) == [("a", ("0401",))]
+
+
+@pytest.mark.rule("AO-10.2a")
 def test_fewest_friendly_units_then_the_victor_chooses() -> None:
     b = g3()
     s = pos({"g": "0202", "a": "0302", "a2": "0401", "a3": "0403"})
