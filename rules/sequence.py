@@ -244,7 +244,9 @@ def _reactivate_dormant(board: Board, state: GameState, events: list[Event]) -> 
 def forced_road_mode_exits(board: Board, state: GameState, events: list[Event]) -> GameState:
     """AO-6.7L*: at the start of the phasing side's Initial Movement Phase, every unit marked
     ``must_leave_road_mode`` leaves Road Mode, paying 3/6 MP out of its (possibly halved)
-    Movement Allowance; a unit that cannot pay is eliminated."""
+    Movement Allowance; a unit that cannot pay, or that is unsupplied or isolated with a printed
+    Movement Allowance under twelve, is eliminated (:func:`rules.roadmode.can_leave_when_forced`).
+    """
     rows: dict[str, UnitState] = {}
     eliminated: list[str] = []
     for u in state.units:
@@ -255,7 +257,7 @@ def forced_road_mode_exits(board: Board, state: GameState, events: list[Event]) 
             rows[u.id] = msgspec.structs.replace(u, must_leave_road_mode=False)
             continue
         cost = roadmode.mode_change_cost(d)
-        if movement_allowance(d, u) - u.mp_spent < cost:
+        if not roadmode.can_leave_when_forced(d, u.supply, movement_allowance(d, u) - u.mp_spent):
             eliminated.append(u.id)
         else:
             rows[u.id] = msgspec.structs.replace(
