@@ -439,6 +439,37 @@ def test_a_retreat_through_a_full_stack_eliminates() -> None:
     assert done.state.unit("a0").status == "eliminated"
 
 
+@pytest.mark.rule("AO-6.7M")
+@pytest.mark.rule("AO-8.0")
+def test_no_unit_bumps_friends_back_to_make_room() -> None:
+    """AO-6.7M: Road Mode units "may not 'bump' other units back in order to avoid elimination";
+    nothing says how any other unit would, and AO-8.0: "units that would violate stacking
+    limits when retreating due to combat are eliminated instead" (rules notes: no bumping)."""
+    b = board(LINE8, [unit("g", strength=8)] + [unit(f"a{i}", "allied") for i in range(4)])
+    # a0 (normal mode), Dr1: its only hex one away, 0301, holds three Allied regiments
+    s = cpos({"g": "0101", "a0": "0201", "a1": "0301", "a2": "0301", "a3": "0301"})
+    done = fight(b, s, ["g"], ["0201"], [2])  # 8-4 2-1, Initial die 2: Dr1
+    assert done.state.unit("a0").status == "eliminated"
+    assert UnitEliminated(unit="a0", hex="0201", case="AO-8.0") in done.events
+    assert {done.state.unit(u).hex for u in ("a1", "a2", "a3")} == {"0301"}  # nobody moved
+
+
+@pytest.mark.rule("AO-11.h")
+@pytest.mark.rule("AO-6.7M")
+def test_a_road_mode_unit_may_retreat_along_the_road_into_the_west_wall() -> None:
+    """AO-11.h's "May not enter in Road Mode" is in the chart's movement column; AO-10.2 repeats
+    the impassable hex's ban for retreats ("Units may not move into an Impassable hex when
+    retreated") and not this one, and AO-6.7M lists what binds a Road Mode retreat (roads, no
+    stacking): a retreat along the road may end in a West Wall hex (rules notes)."""
+    m = line_map(". . W . .", roads=["0101-0201-0301-0401-0501"])
+    b = board(m, [unit("g"), unit("a", "allied", strength=8)])
+    s = cpos({"a": "0101", "g": UnitState(id="g", hex="0201", road_mode=True)}, side="allied")
+    done = fight(b, s, ["a"], ["0201"], [6])  # 8 against 4 halved (AO-6.6K): 4-1, die 6: Dr1
+    assert retreats(done) == [("g", ("0301",))]
+    g = done.state.unit("g")
+    assert (g.hex, g.status, g.road_mode) == ("0301", "on_map", True)
+
+
 @pytest.mark.audit
 @pytest.mark.rule("AO-8.0")
 @pytest.mark.rule("AO-10.2b")
