@@ -18,6 +18,7 @@ of a state) and :mod:`rules.record` (the game record). The app, the bots, the co
 """
 
 from rules import crt, hexgrid, position, record
+from rules.column import ColumnFix, column_contacts, contact_fixes, crowd_fixes, owed_moves
 from rules.combat import (
     Preview,
     RetreatOptions,
@@ -30,6 +31,7 @@ from rules.combat import (
     immunity_case,
     preview_attack,
     retreat_options,
+    stacks_with_road_mode,
 )
 from rules.commands import (
     ENTER_ROAD_MODE,
@@ -162,6 +164,7 @@ __all__ = [
     "Board",
     "ChooseLosses",
     "ChooseRetreat",
+    "ColumnFix",
     "CombatResolved",
     "Command",
     "CrtSwitchRolled",
@@ -248,6 +251,9 @@ __all__ = [
     "canonical_bytes",
     "check_attack",
     "check_stack",
+    "column_contacts",
+    "contact_fixes",
+    "crowd_fixes",
     "crt",
     "decode_command",
     "decode_jsonl",
@@ -276,6 +282,7 @@ __all__ = [
     "odds_column",
     "odds_report",
     "other_side",
+    "owed_moves",
     "position",
     "preview_attack",
     "rear_area",
@@ -287,6 +294,7 @@ __all__ = [
     "road_mode_passable",
     "setup_areas",
     "setup_hexes",
+    "stacks_with_road_mode",
     "state_hash",
     "supply_net",
     "supply_report",

@@ -168,9 +168,21 @@ class GameMap:
         return any(self.side(hex_id, n).road for n in self._neighbours[hex_id])
 
     def is_allied_edge(self, hex_id: HexId) -> bool:
-        """An Allied Map Edge hex (AO-5.3L)."""
+        """An Allied Map Edge hex (AO-5.3L): a hex of an Allied section of the map's edge that
+        is not a road exit hex. Road exit hexes (the hexes printed with VP, AO-16.B) are live
+        hexes although they lie on the edge: German units may stand on them (AO-16.H) and
+        units there fight like anywhere else (AO-16.C)."""
+        h = self._hexes[hex_id]
+        return h.edge is not None and h.edge != "east" and h.exit_vp is None
+
+    def allied_section(self, hex_id: HexId) -> str | None:
+        """The Allied section of an edge hex, road exit hexes included (AO-14.1b), else None."""
         e = self._hexes[hex_id].edge
-        return e is not None and e != "east"
+        return e if e is not None and e != "east" else None
+
+    def is_exit(self, hex_id: HexId) -> bool:
+        """A road exit hex (VP printed in it, AO-16.B)."""
+        return self._hexes[hex_id].exit_vp is not None
 
     def exit_hexes(self) -> list[HexData]:
         """Road exit hexes with their victory points (AO-16.B), sorted by id."""

@@ -7,8 +7,9 @@ when the German blocks a section, staging on one entry hex, and the West-bank re
 section, AO-14.3C), ``east`` (German east edge) and ``drop`` (von der Heydte,
 :mod:`rules.paradrop`; never "due" here).
 
-**Entry hexes** (AO-14.1A). Allied: the Map Edge hexes of the section with a road hexside
-to the live map (on our map exactly the section's road exit hexes, AO-16.B). German: the
+**Entry hexes** (AO-14.1A). Allied: the edge hexes of the section with a road hexside to a
+hex off the edge ring (on our map exactly the section's road exit hexes, AO-16.B, which are
+live hexes, AO-16.H). German: the
 east-edge hexes with a road (the road leaves the map through their off-map hexside; the six
 German exits of :func:`rules.supply.german_exit_hexes`). Never an enemy-occupied hex or an
 enemy-controlled one (AO-14.1b); a friendly unit in the hex negates the enemy ZOC (AO-7.2B,
@@ -100,7 +101,7 @@ def _road_edge_hexes(game_map: GameMap, section: str) -> tuple[HexId, ...]:
         if game_map.hex(h).edge != section:
             continue
         for n in game_map.neighbours(h):
-            if game_map.side(h, n).road and not game_map.is_allied_edge(n):
+            if game_map.side(h, n).road and game_map.allied_section(n) is None:
                 out.append(h)
                 break
     return tuple(out)
@@ -188,8 +189,8 @@ def due(board: Board, state: GameState, side: Side, turn: int) -> tuple[tuple[st
     """``(unit, section)`` of every ``side`` reinforcement that enters on ``turn`` and where
     (AO-14.1A, AO-14.1b, AO-17.d), sorted by unit: scheduled on ``turn`` or delayed to it, not
     yet placed, with a clear section. Units whose section is blocked are missing here: they are
-    recorded by :func:`delays_for_phase`. Allied units are placed before the Reinforcement Phase
-    ends (AO-14.1A, not voluntarily delayed); German ones may wait (see :func:`mandatory`).
+    recorded by :func:`delays_for_phase`. Every unit due is placed before the Reinforcement
+    Phase ends (AO-4.1b, AO-14.1A; :func:`rules.sequence.reinforcement_end_check`).
     No Allied reinforcements on Game-Turn 1 (AO-4.2g); von der Heydte drops (AO-15.a)."""
     out: list[tuple[str, str]] = []
     for uid, origin, n in _pending(board, state, side, turn, _delays(state)):
@@ -197,12 +198,6 @@ def due(board: Board, state: GameState, side: Side, turn: int) -> tuple[tuple[st
         if s is not None:
             out.append((uid, s))
     return tuple(sorted(out))
-
-
-def mandatory(side: Side) -> bool:
-    """Whether ``side`` must place every due reinforcement in its Reinforcement Phase: the
-    Allies may not delay voluntarily (AO-14.1A); the rule says it of them only."""
-    return side == "allied"
 
 
 def delays_for_phase(board: Board, state: GameState, side: Side, turn: int) -> tuple[Delay, ...]:
@@ -348,6 +343,48 @@ def meuse_crossing_forbidden(
     )
 
 
+def west_bank_hexes(board: Board) -> frozenset[HexId] | None:
+    """The hexes west of the Meuse: reached from the West section's edge hexes without crossing
+    a Meuse hexside. None on a map where the Meuse separates nothing from the West section (no
+    Meuse, or one the flood goes round)."""
+
+    def build(b: Board) -> frozenset[HexId] | None:
+        m = b.game_map
+        seen = {h for h in m if m.hex(h).edge == "W"}
+        todo = sorted(seen)
+        while todo:
+            h = todo.pop()
+            for n in m.neighbours(h):
+                if n not in seen and not is_meuse_hexside(m, h, n):
+                    seen.add(n)
+                    todo.append(n)
+        return frozenset(seen) if 0 < len(seen) < len(list(m)) else None
+
+    return board.derived("reinforcements.west_bank", build)
+
+
+def west_bank_target_refused(
+    board: Board, state: GameState, unit_id: str, hex_id: HexId
+) -> Rejection | None:
+    """Until the release, a West-bank unit "may attack Enemy units which cross the Meuse and
+    those Enemy units adjacent to it" (AO-14.3C): the defending hex is west of the Meuse
+    (:func:`west_bank_hexes`) or has a Meuse hexside. No restriction on a map without banks."""
+    if not is_west_bank(board, unit_id) or west_bank_released(state):
+        return None
+    west = west_bank_hexes(board)
+    if west is None or hex_id in west:
+        return None
+    m = board.game_map
+    if any(is_meuse_hexside(m, hex_id, n) for n in m.neighbours(hex_id)):
+        return None
+    return Rejection(
+        "AO-14.3C",
+        f"{unit_id} is a West-bank unit: until the German has {WB_RELEASE_VP} VP (now "
+        f"{state.vp.german}) it may attack only enemy units across the Meuse or next to it, "
+        f"not {hex_id}",
+    )
+
+
 __all__ = [
     "ALLIED_SECTIONS",
     "FALLBACK",
@@ -357,10 +394,11 @@ __all__ = [
     "delays_for_phase",
     "due",
     "entry_hexes",
-    "mandatory",
     "meuse_crossing_forbidden",
     "placed",
     "schedule",
     "staging_penalty",
     "staging_start",
+    "west_bank_hexes",
+    "west_bank_target_refused",
 ]

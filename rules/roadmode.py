@@ -27,6 +27,20 @@ from rules.rejection import Rejection
 from rules.state import Phase
 from rules.units import UnitDef
 
+UNSUPPLIED_EXIT_MA = 12
+"""Errata to AO-6.7L: "any unit with a Movement Allowance of less than twelve cannot leave Road
+Mode if it is unsupplied or isolated" (the printed allowance)."""
+
+
+def can_leave_when_forced(unit: UnitDef, supply: str, mp_left: int) -> bool:
+    """Whether ``unit`` can make the forced exit of AO-6.7L*: it pays 3/6 MP out of what it has
+    left (6.7L: "If a unit does not have sufficient Movement Points ... it is eliminated"), and
+    unsupplied or isolated it also needs a printed Movement Allowance of twelve or more
+    (errata)."""
+    if supply != "supplied" and unit.movement < UNSUPPLIED_EXIT_MA:
+        return False
+    return mp_left >= mode_change_cost(unit)
+
 
 def mode_change_cost(unit: UnitDef) -> int:
     """MP to enter or to leave Road Mode (AO-6.3C)."""

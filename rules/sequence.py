@@ -16,7 +16,8 @@ reported as events:
   the live map (AO-5.3M);
 * entering an Initial Movement Phase makes the phasing units marked ``must_leave_road_mode``
   leave Road Mode, paying its MP, or eliminates them when they cannot pay (AO-6.7L*), before
-  anything else in the phase;
+  anything else in the phase; ending it needs the road-column contacts a retreat left moved
+  apart where a move can do it (AO-6.7N, :mod:`rules.column`);
 * entering a Supply Judgment Phase stores the phasing side's bridge interdiction (AO-13.1A)
   and sets its supply markers (AO-12.0; all Germans supplied on GT1, AO-4.2b); the end of the
   player-turn removes the markers (AO-4.1b) and lifts interdiction (AO-13.2C);
@@ -32,7 +33,7 @@ from __future__ import annotations
 
 import msgspec
 
-from rules import combat, paradrop, reinforcements, roadmode, rolls, victory
+from rules import column, combat, paradrop, reinforcements, roadmode, rolls, victory
 from rules.events import (
     DormantReactivated,
     Event,
@@ -118,8 +119,12 @@ def withdraw_crowded_reinforcements(
 
     Staging lets several Road Mode reinforcements wait on one entry hex while they drive off it
     (AO-14.2B), but the stacking limit and Road Mode spacing hold "at ALL times" (AO-8.0,
-    AO-6.5G): a crowd may not outlast the phase. The unit that entered first (lowest staging
-    penalty, then id) stays; Allied Map Edge hexes have no limit (AO-8.3F) and are left alone.
+    AO-6.5G): a crowd may not outlast the phase. The phase may not end while one of them can
+    still move off (:func:`rules.column.crowd_end_check`), so only units that could not get
+    onto the map are left: they have not entered, and are due again (and must be placed again,
+    AO-4.1b), as a unit that finds no open entry hex waits. The unit that entered first (lowest
+    staging penalty, then id) stays; Allied Map Edge hexes have no limit (AO-8.3F) and are left
+    alone.
     """
     m = board.game_map
     by_hex: dict[HexId, list[UnitState]] = {}
@@ -239,7 +244,9 @@ def _reactivate_dormant(board: Board, state: GameState, events: list[Event]) -> 
 def forced_road_mode_exits(board: Board, state: GameState, events: list[Event]) -> GameState:
     """AO-6.7L*: at the start of the phasing side's Initial Movement Phase, every unit marked
     ``must_leave_road_mode`` leaves Road Mode, paying 3/6 MP out of its (possibly halved)
-    Movement Allowance; a unit that cannot pay is eliminated."""
+    Movement Allowance; a unit that cannot pay, or that is unsupplied or isolated with a printed
+    Movement Allowance under twelve, is eliminated (:func:`rules.roadmode.can_leave_when_forced`).
+    """
     rows: dict[str, UnitState] = {}
     eliminated: list[str] = []
     for u in state.units:
@@ -250,7 +257,7 @@ def forced_road_mode_exits(board: Board, state: GameState, events: list[Event]) 
             rows[u.id] = msgspec.structs.replace(u, must_leave_road_mode=False)
             continue
         cost = roadmode.mode_change_cost(d)
-        if movement_allowance(d, u) - u.mp_spent < cost:
+        if not roadmode.can_leave_when_forced(d, u.supply, movement_allowance(d, u) - u.mp_spent):
             eliminated.append(u.id)
         else:
             rows[u.id] = msgspec.structs.replace(
@@ -349,19 +356,22 @@ def _enter(board: Board, state: GameState, events: list[Event]) -> GameState:
 
 
 def reinforcement_end_check(board: Board, state: GameState) -> Rejection | None:
-    """The Allied player may not end his Reinforcement Phase while units are due (AO-14.1A:
-    they are "not voluntarily delayed"). The German may hold his back; they stay due on every
-    later Game-Turn until placed."""
-    if not reinforcements.mandatory(state.side):
-        return None
+    """No player may end his Reinforcement Phase while a unit is due with an entry hex open to
+    it: "the Phasing Player places all new units on the game map" (AO-4.1b phase 1; on
+    Game-Turn 1 "The German places his reinforcements on the map edge", AO-4.2b), and the
+    Allied ones "may not be voluntarily delayed" (AO-14.1A). A unit with no open entry hex is
+    not due now (:func:`rules.reinforcements.due`): it waits, and is not delayed by choice."""
     left = reinforcements.due(board, state, state.side, state.turn)
     if not left:
         return None
     names = ", ".join(f"{u} ({s})" for u, s in left)
-    return Rejection(
-        "AO-14.1A",
-        f"Allied reinforcements may not be delayed voluntarily: place {names} first",
-    )
+    if state.side == "allied":
+        return Rejection(
+            "AO-14.1A",
+            f"Allied reinforcements may not be delayed voluntarily: place {names} first",
+        )
+    case = "AO-4.2b" if state.turn == 1 else "AO-4.1b"
+    return Rejection(case, f"the German places all new units on the map: place {names} first")
 
 
 def paradrop_due(board: Board, state: GameState) -> bool:
@@ -395,6 +405,12 @@ def end_phase_check(board: Board, state: GameState) -> Rejection | None:
         return paradrop.check_not_pending(board, state, "the end of the phase") or Rejection(
             "AO-15.a", "the paratroop unit must drop first"
         )
+    if state.phase == "initial_movement":
+        bad = column.contact_end_check(board, state)  # AO-6.7N
+        if bad is not None:
+            return bad
+    if state.phase in ("initial_movement", "mechanized_movement"):
+        return column.crowd_end_check(board, state)  # AO-14.2B
     return None
 
 

@@ -6,11 +6,12 @@ map-edge hex (``scenarios/ardennes/README.md``):
 * German: every German east-edge hex (``edge == "east"``) that is a road hex. Roads are laid
   through no edge hex but their exit hex, so a road hex on the east edge is where a road leaves
   the map eastward: its off-map hexside is the source. (:func:`german_exit_hexes`.)
-* Allied: every road hexside between an Allied Map Edge hex and a hex of the live map (the
-  road exit hexes of AO-16.B; :func:`allied_exit_hexsides`). The edge hex is the source hex;
-  it is usable while it is not German-controlled: a German ZOC reaching into the exit hex
+* Allied: every road hexside between a hex of an Allied edge section and a hex off the edge
+  ring (the road exit hexes of AO-16.B, live hexes on the edge, AO-16.H;
+  :func:`allied_exit_hexsides`). The exit hex is the source hex; it is usable while it is not
+  German-occupied or German-controlled: a German unit in it, or a German ZOC reaching into it,
   occupies it (AO-16.C) unless an Allied unit (dormant ones too) stands in it; an unoccupied
-  exit hex is Allied and usable for supply (AO-16.F). German units never enter edge hexes.
+  exit hex is Allied and usable for supply (AO-16.F).
 
 **The supply path** of a unit of side S (AO-12.1A-C, AO-7.3D, AO-6.6J, AO-13.2B). A hex is
 *closed* to S's supply when it is impassable, holds an enemy unit (dormant ones too), or is
@@ -28,14 +29,16 @@ bridge hexside interdicted for S is never crossed (AO-13.2B: "may not be used fo
    friendly-held hexes in enemy ZOC (AO-12.1A) - on the road part too - because they are
    not enemy-controlled.
 
-**States** (AO-12.3): no path is ``unsupplied`` (G); ``isolated`` (H) when in addition every
-one of the six neighbours is closed to the unit - enemy-occupied, enemy-controlled, and also
-impassable, off the map, or (for a German unit) an Allied Map Edge hex, terrain that cuts off
-as well as the enemy does (J speaks of being "cut off by terrain") - and no *supplied* friendly
-unit in play is within three hexes (straight distance). Never isolated (J): a unit within three
-hexes of one of its own side's road exit hexsides, whoever holds it - for the Allied side,
-either hex of an exit hexside within three hexes; for the German side, the east-edge exit hex
-within three hexes (its exit hexside's other hex is off the map).
+**States** (AO-12.3): no path is ``unsupplied`` (G); ``isolated`` (H) when in addition it is
+"totally surrounded on all six adjacent hexes by Enemy units or Enemy controlled hexes": each
+of its six neighbours is on the map and enemy-occupied (dormant units too: they are there) or
+enemy-controlled. Terrain never surrounds: an impassable hex does not, nor does an Allied Map
+Edge hex that no enemy holds or controls, and a unit with fewer than six map hexes around it is
+never surrounded. And no *supplied* friendly unit in play is within three hexes (straight
+distance). Never isolated (J): a unit within three hexes of one of its own side's road exit
+hexsides, whoever holds it - for the Allied side, either hex of an exit hexside within three
+hexes; for the German side, the east-edge exit hex within three hexes (its exit hexside's other
+hex is off the map).
 
 **When** (AO-12.0, AO-12.4K, AO-12.0*): :func:`supply_judgment` at the phasing side's Supply
 Judgment Phase, with the interdiction fixed then (``state.interdicted``); the markers hold for
@@ -124,14 +127,15 @@ def german_exit_hexes(game_map: GameMap) -> frozenset[HexId]:
 
 
 def allied_exit_hexsides(game_map: GameMap) -> tuple[tuple[HexId, HexId], ...]:
-    """Allied road exits: ``(live hex, edge hex)`` for every road hexside between a live hex and
-    an Allied Map Edge hex (AO-12.2F, AO-16.B), sorted."""
+    """Allied road exits: ``(live hex, exit hex)`` for every road hexside between a hex of an
+    Allied edge section (the exit hex) and a hex off the edge ring (AO-12.2F, AO-16.B),
+    sorted."""
     out: list[tuple[HexId, HexId]] = []
     for h in game_map:
-        if not game_map.is_allied_edge(h):
+        if game_map.allied_section(h) is None:
             continue
         for n in game_map.neighbours(h):
-            if not game_map.is_allied_edge(n) and game_map.side(h, n).road:
+            if game_map.allied_section(n) is None and game_map.side(h, n).road:
                 out.append((n, h))
     return tuple(sorted(out))
 
@@ -203,13 +207,17 @@ def _cut(board: Board, bridges: Iterable[Hexside]) -> frozenset[Hexside]:
 
 class SupplyNet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """What one side's supply search found: the open sources and the road hexes joined to them
-    (``net``), the hexes closed to its supply paths, the bridges it may not cross."""
+    (``net``), the hexes closed to its supply paths, the bridges it may not cross, and the
+    enemy-held or -controlled hexes (``enemy``, a part of ``closed``)."""
 
     side: Side
     sources: frozenset[HexId]
     net: frozenset[HexId]
     closed: frozenset[HexId]
     interdicted: frozenset[Hexside]
+    enemy: frozenset[HexId]
+    """The hexes enemy-occupied or enemy-controlled for ``side``: the only hexes that surround
+    a unit (AO-12.3H)."""
 
 
 def supply_net(
@@ -224,9 +232,8 @@ def supply_net(
     Supply Judgment, AO-13.1A)."""
     t = _tables(board)
     enemy = other_side(side)
-    closed = set(t.impassable)
-    closed |= occupied_by(board, state, enemy)
-    closed |= enemy_controlled(board, state, side)
+    hostile = occupied_by(board, state, enemy) | enemy_controlled(board, state, side)
+    closed = set(t.impassable) | hostile
     if side == "german":
         closed |= t.allied_edge
     cut = _cut(board, state.interdicted.for_side(side) if interdicted is None else interdicted)
@@ -249,6 +256,7 @@ def supply_net(
         net=frozenset(seen),
         closed=frozenset(closed),
         interdicted=cut,
+        enemy=frozenset(hostile),
     )
 
 
@@ -280,13 +288,11 @@ def path_to_net(board: Board, net: SupplyNet, hex_id: HexId) -> tuple[HexId, ...
 
 
 def _surrounded(board: Board, net: SupplyNet, hex_id: HexId) -> bool:
-    """All six neighbours closed: enemy-occupied or -controlled, impassable, off the map, or
-    (German) Allied Map Edge hexes (AO-12.3H)."""
+    """ "Totally surrounded on all six adjacent hexes by Enemy units or Enemy controlled hexes"
+    (AO-12.3H): all six neighbours on the map and enemy-occupied or -controlled."""
     m = board.game_map
     for n in hexgrid.neighbours(hex_id):
-        if n is None or n not in m:
-            continue
-        if n not in net.closed:
+        if n is None or n not in m or n not in net.enemy:
             return False
     return True
 

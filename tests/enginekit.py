@@ -315,12 +315,29 @@ def scenario_start(number: int) -> tuple[Board, GameState]:
     return b, new_game(b)
 
 
+def place_due(b: Board, s: GameState) -> GameState:
+    """``s`` with every reinforcement due now placed on its first open entry hex (AO-4.1b:
+    "the Phasing Player places all new units"); ``s`` itself outside a Reinforcement Phase."""
+    from rules.commands import Place
+    from rules.engine import Applied, apply, pending_reinforcements
+
+    if s.phase != "reinforcement":
+        return s
+    for uid, hexes in pending_reinforcements(b, s):
+        r = apply(b, s, Place(unit=uid, hex=hexes[0]))
+        if not isinstance(r, Applied):
+            raise AssertionError(f"placement refused: {r}")
+        s = r.state
+    return s
+
+
 def scenario_gt1_german_combat(scenario: int = 1) -> tuple[Board, GameState]:
-    """Scenario ``scenario`` at the GT1 German Combat Phase with the AO-4.2h* obligations
-    lifted (see :func:`without_gt1_obligations`)."""
+    """Scenario ``scenario`` at the GT1 German Combat Phase (its GT1 reinforcements placed on
+    their first entry hex) with the AO-4.2h* obligations lifted (see
+    :func:`without_gt1_obligations`)."""
     b, s = scenario_start(scenario)
     while not (s.side == "german" and s.phase == "combat"):
-        s = ended(b, s)
+        s = ended(b, place_due(b, s))
     return b, without_gt1_obligations(s)
 
 
@@ -374,10 +391,12 @@ def fight(
 
 def illegal_state(b: Board, s: GameState) -> list[str]:
     """What makes a state illegal: over the stacking limit (AO-8.0), a German unit on an Allied
-    Map Edge hex (AO-5.3L), both sides in one hex (AO-5.2F), Road Mode units stacked or next to
-    a friend on the road (AO-6.5G; except AO-6.7N). Reinforcements staging on an entry hex
-    (AO-14.2B) and units on Allied Map Edge hexes (AO-8.3F) are exempt."""
-    from rules.roadmode import road_links
+    Map Edge hex (AO-5.3L), both sides in one hex (AO-5.2F), Road Mode units stacked with a
+    friend (AO-6.5G). Reinforcements staging on an entry hex (AO-14.2B) and units on Allied Map
+    Edge hexes (AO-8.3F) are exempt. A Road Mode unit next to a friend on the road is not
+    flagged: a retreat may leave one (AO-6.7N, AO-10.2b), and it stands until the owner's next
+    Initial Movement Phase, longer when no move can break it (``rules.column``, whose tests
+    pin when it must be cleared)."""
     from rules.stacking import over_limit
 
     m = b.game_map
@@ -408,10 +427,6 @@ def illegal_state(b: Board, s: GameState) -> list[str]:
             ]
             if any(o.hex == u.hex for o in friends):
                 out.append(f"Road Mode {u.id} stacked in {u.hex}")
-            links = set(road_links(m, u.hex))
-            for o in friends:
-                if o.hex in links and not (u.must_leave_road_mode or o.must_leave_road_mode):
-                    out.append(f"Road Mode {u.id} next to {o.id} on the road")
     out += [f"both sides in {h}" for h, v in sides.items() if len(v) > 1]
     return out
 

@@ -1,4 +1,4 @@
-"""The heuristic bot (bots v3): for whatever the engine waits for, one command. Pure and
+"""The heuristic bot (bots v4): for whatever the engine waits for, one command. Pure and
 deterministic: the same game, the same stream position and the same phase memory give the same
 command.
 
@@ -19,13 +19,13 @@ from rules.bots.combat import attack
 from rules.bots.context import Context
 from rules.bots.decisions import decide
 from rules.bots.free_setup import setup_command
-from rules.bots.movement import move
+from rules.bots.movement import move, owed
 from rules.bots.protocol import Bot
 from rules.bots.reinforce import drop, reinforce
 from rules.bots.rng import BotRng
 
 NAME: Final = "heuristic"
-VERSION: Final = "3"
+VERSION: Final = "4"
 
 
 class HeuristicBot:
@@ -55,7 +55,9 @@ class HeuristicBot:
         if phase == "reinforcement":
             return reinforce(self.ctx, game) or EndPhase()
         if phase in ("initial_movement", "mechanized_movement"):
-            return drop(self.ctx, game) or move(self.ctx, game) or EndPhase()
+            return (
+                drop(self.ctx, game) or owed(self.ctx, game) or move(self.ctx, game) or EndPhase()
+            )
         if phase == "combat":
             return attack(self.ctx, game, self.batch) or EndPhase()
         if phase in ("setup_allied", "setup_german"):

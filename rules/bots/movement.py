@@ -16,6 +16,7 @@ from typing import Final
 from rules import (
     Applied,
     Board,
+    ColumnFix,
     Command,
     Game,
     GameState,
@@ -26,6 +27,7 @@ from rules import (
     apply,
     legal_moves,
     may_move,
+    owed_moves,
 )
 from rules.bots.context import Context
 from rules.bots.fields import INF
@@ -156,6 +158,30 @@ def unit_target(
     return target if now - best >= need else None
 
 
+def owed(ctx: Context, game: Game) -> Command | None:
+    """A move the engine wants before the movement phase ends: of its road-column fixes
+    (AO-6.7N) and moves of reinforcements off a crowded entry hex (AO-14.2B)
+    (:func:`rules.owed_moves`), the one this bot scores best (random among equals); None when
+    nothing is owed."""
+    board, state = game.board, game.state
+    fixes = owed_moves(board, state)
+    if not fixes:
+        return None
+    friends: dict[HexId, int] = {}
+    for u in state.units:
+        if u.hex is not None and u.in_play and board.defs[u.id].side == ctx.side:
+            friends[u.hex] = friends.get(u.hex, 0) + 1
+
+    def value(f: ColumnFix) -> int:
+        here = f.hex == state.unit(f.unit).hex
+        return score(ctx, board, state, f.unit, f.hex, f.reach.road_mode, friends, here, None)
+
+    best = max(value(f) for f in fixes)
+    pick = ctx.rng.choice([f for f in fixes if value(f) == best])
+    ctx.done.add(pick.unit)
+    return pick.command
+
+
 def move(ctx: Context, game: Game) -> Command | None:
     """The next move the engine accepts: of the units that may move (:func:`rules.may_move`)
     and were not yet considered this phase, the front first (they open the roads), then by
@@ -211,6 +237,7 @@ __all__ = [
     "ROAD_MODE_SAFE",
     "contact",
     "move",
+    "owed",
     "score",
     "unit_target",
 ]

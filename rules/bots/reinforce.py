@@ -1,15 +1,17 @@
 """Reinforcements (AO-14) and the paratroop drop (AO-15): where the bots place what arrives.
 
-* Every due unit (:attr:`rules.Options.reinforcements`) goes on its open entry hex nearest the
-  enemy. The German places at most one unit per entry hex, and not next to a friend on the
-  road, so an entry stack stays legal even if it does not move on (AO-8.0, AO-6.5G).
+* Every due unit (:attr:`rules.Options.reinforcements`) is placed (AO-4.1b: "the Phasing
+  Player places all new units"): on the open entry hex with the fewest units already on it,
+  then the fewest friends next to it on the road, then nearest the enemy - so a column spreads
+  over the entry roads and each unit can drive off in the Initial Movement Phase (a unit that
+  cannot goes back off the map, AO-14.2B, :mod:`rules.column`).
 * Von der Heydte drops on the legal drop hex (:attr:`rules.Options.drop_hexes`) nearest the
   German objectives that is not next to an Allied unit (random among equals).
 """
 
 from __future__ import annotations
 
-from rules import Applied, Command, Drop, Game, Place, apply, drop_required, road_links
+from rules import Applied, Command, Drop, Game, HexId, Place, apply, drop_required, road_links
 from rules.bots.context import Context
 from rules.bots.fields import INF
 
@@ -17,19 +19,18 @@ from rules.bots.fields import INF
 def reinforce(ctx: Context, game: Game) -> Command | None:
     """The next reinforcement placement the engine accepts, or None (each unit tried once)."""
     board, state = game.board, game.state
+    m = board.game_map
+
+    def crowding(h: HexId) -> tuple[int, int, int, HexId]:
+        near = sum(len(state.at(x)) for x in road_links(m, h))
+        return (len(state.at(h)), near, ctx.enemy_dist.get(h, INF), h)
+
     for due in game.options().reinforcements:
         uid = due.unit
         if uid in ctx.done:
             continue
         ctx.done.add(uid)
-        entries = sorted(due.hexes, key=lambda h: (ctx.enemy_dist.get(h, INF), h))
-        for h in entries:
-            if ctx.side == "german" and any(
-                state.at(x) for x in (h, *road_links(board.game_map, h))
-            ):
-                # one unit per entry hex and away from friends on the road: legal even
-                # if it does not move on (AO-8.0, AO-6.5G) once staging ends
-                continue
+        for h in sorted(due.hexes, key=crowding):
             cmd = Place(uid, h)
             if isinstance(apply(board, state, cmd), Applied):
                 return cmd

@@ -5,9 +5,9 @@ supply and the bridges interdicted at that moment, which is most of its cost. Th
 needs to know whether a path exists (a Dr n eliminates a unit with none, AO-10.2b), so this
 module walks the same legality rules - the most direct path, no impassable, enemy-occupied or
 enemy-controlled hex (friendly units negate control), the stacking limit at every step and at
-the end, Road Mode units along roads and never into friends, the Road Mode spacing at the end,
-German units never onto Allied Map Edge hexes, an Allied unit onto one only as a last resort -
-and stops at the first legal path. ``tests/bots/test_bots.py`` checks it against
+the end, Road Mode units along roads and never into friends, no unit into a friendly Road
+Mode unit's hex, German units never onto Allied Map Edge hexes, an Allied unit onto one only as
+a last resort - and stops at the first legal path. ``tests/bots/test_bots.py`` checks it against
 ``retreat_options`` on real positions.
 """
 
@@ -18,12 +18,12 @@ from rules import (
     GameState,
     HexId,
     Side,
-    breaks_road_spacing,
     check_stack,
     enemy_controlled,
     hexgrid,
     other_side,
     road_mode_passable,
+    stacks_with_road_mode,
 )
 
 
@@ -77,9 +77,7 @@ def has_retreat(
         nonlocal edge_ok
         if depth == retreat_distance:
             others = [board.defs[o] for o in friends.get(here, [])]
-            if check_stack(m, d, here, others) is not None:
-                return False
-            return u.road_mode or not breaks_road_spacing(board, state, uid, here)
+            return check_stack(m, d, here, others) is None
         for n in sorted(m.neighbours(here)):
             if hexgrid.distance(start, n) != depth + 1:
                 continue
@@ -93,6 +91,8 @@ def has_retreat(
                     edge_ok = True
                 continue
             if fr and check_stack(m, d, n, [board.defs[o] for o in fr]):
+                continue
+            if fr and not u.road_mode and stacks_with_road_mode(board, state, uid, n):
                 continue
             if walk(n, depth + 1):
                 return True

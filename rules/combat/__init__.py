@@ -65,6 +65,7 @@ from rules.combat.retreat import (
     breaks_road_spacing,
     decide_retreat,
     retreat_options,
+    stacks_with_road_mode,
 )
 
 __all__ = [
@@ -95,4 +96,5 @@ __all__ = [
     "preview_attack",
     "retreat_options",
     "run",
+    "stacks_with_road_mode",
 ]

@@ -6,7 +6,7 @@ import msgspec
 
 from rules import hexgrid, reinforcements
 from rules.combat.protocol import PENDING, answered, ask, set_combat, set_current, side_of
-from rules.combat.retreat import breaks_road_spacing, road_friends
+from rules.combat.retreat import breaks_road_spacing, interdicted_for, road_friends
 from rules.events import AdvanceDeclined, Event, UnitAdvanced
 from rules.hexgrid import HexId
 from rules.rejection import Rejection
@@ -15,28 +15,63 @@ from rules.state import Board, Decision, GameState, Resolution
 from rules.units import Side
 
 
-def advance_choices(board: Board, state: GameState, r: Resolution, hex_id: HexId) -> list[str]:
-    """Units of the victor that may advance into the cleared ``hex_id`` (AO-9.6N): mechanized,
-    took part, still in play and adjacent; a Road Mode unit only across a road/bridge hexside."""
+def advance_refusal(
+    board: Board, state: GameState, r: Resolution, uid: str, hex_id: HexId
+) -> Rejection | None:
+    """Why ``uid`` may not advance into the cleared ``hex_id`` now, naming the case, else None
+    (AO-9.6N: mechanized, took part, still in play and adjacent). An advance enters the hex as
+    a move would: never across a bridge interdicted for the unit's side (AO-13.2B: "may not be
+    used for supply or movement purposes"; the phasing side's stored set, the other side's
+    judged at the moment of combat, AO-13.c*); a Road Mode unit only across a road or bridge
+    hexside (AO-6.5F), never into a West Wall hex (AO-11.h), never next to a friend on the road
+    (AO-6.5G); a unit in normal mode not on or next to a friendly Road Mode unit on the road
+    (AO-6.5G); a German unit never onto an Allied Map Edge hex (AO-5.3L); a West-bank unit not
+    across the Meuse (AO-14.3C)."""
     m = board.game_map
-    out = []
-    for uid in r.advancing:
-        u = state.find(uid)
-        if u is None or not u.in_play or u.hex is None or not board.defs[uid].mechanized:
-            continue
-        if not hexgrid.adjacent(u.hex, hex_id):
-            continue
-        if u.road_mode and not road_mode_passable(m, u.hex, hex_id):
-            continue
-        if u.road_mode and road_friends(board, state, uid, hex_id):
-            continue  # a Road Mode unit may not end next to a friend on the road (AO-6.5G)
-        if not u.road_mode and breaks_road_spacing(board, state, uid, hex_id):
-            continue
-        if side_of(board, uid) == "german" and m.is_allied_edge(hex_id):
-            continue
-        if reinforcements.meuse_crossing_forbidden(board, state, uid, u.hex, hex_id) is not None:
-            continue  # a West-bank unit does not advance across the Meuse (AO-14.3C)
-        out.append(uid)
+    u = state.find(uid)
+    if uid not in r.advancing or u is None or not u.in_play or u.hex is None:
+        return Rejection("AO-9.6N", f"{uid} did not take part in this combat or is gone")
+    if not board.defs[uid].mechanized:
+        return Rejection("AO-9.6N", f"{uid} is not mechanized: only mechanized units advance")
+    if not hexgrid.adjacent(u.hex, hex_id):
+        return Rejection("AO-9.6N", f"{uid} in {u.hex} is not next to {hex_id}")
+    side = side_of(board, uid)
+    if hexgrid.hexside(u.hex, hex_id) in interdicted_for(board, state, side):
+        return Rejection(
+            "AO-6.5F" if u.road_mode else "AO-13.2B",
+            f"the bridge {u.hex}-{hex_id} is interdicted for {side} units: {uid} may not "
+            "advance across it",
+        )
+    if u.road_mode:
+        if not road_mode_passable(m, u.hex, hex_id):
+            return Rejection(
+                "AO-6.5F",
+                f"{uid} is in Road Mode: it advances only across a road or bridge hexside",
+            )
+        if m.hex(hex_id).fortification == "westwall":
+            return Rejection(
+                "AO-11.h", f"{uid} may not enter the West Wall hex {hex_id} in Road Mode"
+            )
+        if road_friends(board, state, uid, hex_id):
+            return Rejection(
+                "AO-6.5G", f"{uid} in Road Mode may not end next to a friend on the road ({hex_id})"
+            )
+    elif breaks_road_spacing(board, state, uid, hex_id):
+        return Rejection(
+            "AO-6.5G",
+            f"{hex_id} is on or next to a friendly Road Mode unit on a connected road hex",
+        )
+    if side == "german" and m.is_allied_edge(hex_id):
+        return Rejection(
+            "AO-5.3L", f"German units may never enter Allied Map Edge hexes ({hex_id})"
+        )
+    return reinforcements.meuse_crossing_forbidden(board, state, uid, u.hex, hex_id)
+
+
+def advance_choices(board: Board, state: GameState, r: Resolution, hex_id: HexId) -> list[str]:
+    """Units of the victor that may advance into the cleared ``hex_id`` (AO-9.6N,
+    :func:`advance_refusal`), strongest first."""
+    out = [uid for uid in r.advancing if advance_refusal(board, state, r, uid, hex_id) is None]
     return sorted(out, key=lambda x: (-board.defs[x].strength, x))
 
 
@@ -90,10 +125,10 @@ def decide_advance(
     if hex_id != p.hex:
         return Rejection(PENDING, f"the pending advance is into {p.hex}, not {hex_id}")
     if uid is not None and (uid,) not in p.choices:
-        return Rejection(
-            "AO-9.6N",
-            f"{uid} may not advance into {hex_id}: only "
-            + (", ".join(c[0] for c in p.choices) or "no unit"),
-        )
+        why = advance_refusal(board, state, r, uid, hex_id)
+        only = ", ".join(c[0] for c in p.choices) or "no unit"
+        if why is None:
+            why = Rejection("AO-9.6N", f"{uid} may not advance into {hex_id}")
+        return Rejection(why.case, f"{why.detail}; only {only} may advance")
     state = set_combat(state, pending=None)
     return _do_advance(state, r, hex_id, uid, p.side, events)

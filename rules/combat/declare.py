@@ -1,5 +1,5 @@
 """Declaring attacks: the checks of a ``DeclareAttack``, attackable hexes, odds previews (AO-9.1,
-AO-9.2D, AO-9.4L, AO-11.k, AO-12.6, AO-5.3M, AO-11.f*, AO-4.2h*)."""
+AO-9.2D, AO-9.4L, AO-11.k, AO-12.6, AO-5.3M, AO-11.f*, AO-4.2h*, AO-14.3C)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import msgspec
 
-from rules import hexgrid
+from rules import hexgrid, reinforcements
 from rules.combat.gt1 import gt1_declaration_check
 from rules.combat.immunity import immune_hexes
 from rules.combat.protocol import busy, defending_units, reserved, set_combat, side_of
@@ -134,6 +134,16 @@ def _check_adjacency(state: GameState, attack: Attack) -> Rejection | None:
     return None
 
 
+def _check_west_bank(board: Board, state: GameState, attack: Attack) -> Rejection | None:
+    """West-bank attackers only on enemy units across the Meuse or next to it (AO-14.3C)."""
+    for uid in attack.attackers:
+        for h in attack.defenders:
+            bad = reinforcements.west_bank_target_refused(board, state, uid, h)
+            if bad is not None:
+                return bad
+    return None
+
+
 def check_attack(board: Board, state: GameState, attack: Attack) -> Preview | Rejection:
     """Whether ``attack`` may be declared now; its preview if so. Each refusal names its case."""
     if state.phase != "combat":
@@ -155,6 +165,7 @@ def check_attack(board: Board, state: GameState, attack: Attack) -> Preview | Re
         _check_attackers(board, state, attack)
         or _check_defenders(board, state, attack)
         or _check_adjacency(state, attack)
+        or _check_west_bank(board, state, attack)
     )
     if refused is not None:
         return refused

@@ -49,6 +49,18 @@ def breaks_road_spacing(board: Board, state: GameState, uid: str, hex_id: HexId)
     )
 
 
+def stacks_with_road_mode(board: Board, state: GameState, uid: str, hex_id: HexId) -> bool:
+    """Whether ``uid`` entering ``hex_id`` would stack with a friendly Road Mode unit there: a
+    Road Mode unit "may not stack with ... any other unit" (AO-6.5G), a stacking limitation
+    that a retreat may not break (AO-10.2b). Allied Map Edge hexes do not count (AO-8.3F)."""
+    if board.game_map.is_allied_edge(hex_id):
+        return False
+    side = side_of(board, uid)
+    return any(
+        o.road_mode and o.id != uid and side_of(board, o.id) == side for o in state.at(hex_id)
+    )
+
+
 def road_friends(board: Board, state: GameState, uid: str, hex_id: HexId) -> list[str]:
     """The friends of ``uid`` next to ``hex_id`` along the road (a Road Mode unit ending there
     meets them: AO-6.5G, AO-6.7N)."""
@@ -68,7 +80,9 @@ def _step_class(
     board: Board, interdicted: frozenset[tuple[HexId, HexId]], a: HexId, b: HexId
 ) -> int:
     """The AO-10.2a class of the step a->b: road or intact bridge, clear, rough or ford,
-    interdicted bridge, unbridged river."""
+    interdicted bridge, unbridged river. A step is ranked by its worst feature: a ford is
+    "ford hex-sides" (priority 3) even where a road crosses it, as its cost stays in movement
+    (AO-11.b, AO-11.j)."""
     m = board.game_map
     s = m.side(a, b)
     cut = hexgrid.hexside(a, b) in interdicted
@@ -76,9 +90,11 @@ def _step_class(
         return _INTERDICTED if cut else _ROAD
     if s.river is not None and s.crossing is None:
         return _RIVER
+    if s.crossing == "ford":
+        return _ROUGH  # "through rough terrain and ford hex-sides" (priority 3)
     if s.road or m.is_road_hex(b):
         return _ROAD  # "to or along a road" (AO-10.2a priority 1)
-    if s.crossing == "ford" or m.hex(b).terrain == "rough":
+    if m.hex(b).terrain == "rough":
         return _ROUGH
     return _CLEAR
 
@@ -92,10 +108,14 @@ class RetreatOptions(msgspec.Struct, frozen=True):
     eliminated: str | None
 
 
-def _interdicted_for(state: GameState, side: Side, board: Board) -> tuple[tuple[HexId, HexId], ...]:
+def interdicted_for(board: Board, state: GameState, side: Side) -> frozenset[tuple[HexId, HexId]]:
+    """The bridges interdicted for ``side`` in a combat now: the phasing side's stored set
+    (AO-13.1A, AO-13.b*), the other side's judged at the moment of combat (AO-13.c*)."""
     if side == state.side:
-        return state.interdicted.for_side(side)
-    return interdiction_at_combat(board, state, side)
+        cut = state.interdicted.for_side(side)
+    else:
+        cut = interdiction_at_combat(board, state, side)
+    return frozenset(hexgrid.hexside(a, b) for a, b in cut)
 
 
 def retreat_options(
@@ -110,10 +130,12 @@ def retreat_options(
     (AO-7.3C). It must end where the unit may stack (AO-8.0; no limit on Allied Map Edge hexes,
     AO-8.3F). A Road Mode unit retreats along road/bridge hexsides only and never enters a hex
     holding a friendly unit (AO-6.7M); it may end next to a friend on the road (AO-6.7N). A unit
-    not in Road Mode may not end on or next to (along the road) a friendly Road Mode unit
-    (AO-6.5G). German units never enter Allied Map Edge hexes (AO-5.3L/N); an Allied unit may
-    retreat onto one only when it has no other path, and stops on the first one it enters
-    (AO-9.7P).
+    not in Road Mode never enters a hex holding a friendly Road Mode unit (AO-6.5G: a Road Mode
+    unit "may not stack with" another, a stacking limitation of AO-10.2b) but may end next to
+    one along the road: that contact is cleared at its side's next Initial Movement Phase
+    (:mod:`rules.column`). German units never enter Allied Map Edge hexes (AO-5.3L/N); an
+    Allied unit may retreat onto one only when it has no other path, and stops on the first
+    one it enters (AO-9.7P).
 
     Ranking (errata first): the end hex can trace supply for the unit's side; then fewest
     unbridged rivers, interdicted bridges, rough/ford steps, clear off-road steps; then fewest
@@ -151,9 +173,6 @@ def retreat_options(
             if check_stack(m, d, end, others) is not None:
                 reasons.add("stack")
                 return
-            if not u.road_mode and breaks_road_spacing(board, state, uid, end):
-                reasons.add("spacing")
-                return
             live.append(tuple(path))
             return
         for n in sorted(m.neighbours(here)):
@@ -184,6 +203,9 @@ def retreat_options(
             if n in friends and check_stack(m, d, n, [board.defs[o] for o in friends[n]]):
                 reasons.add("stack")  # the limit holds at all times, mid-retreat too (AO-8.0)
                 continue
+            if not u.road_mode and stacks_with_road_mode(board, state, uid, n):
+                reasons.add("road_column")  # AO-6.5G: no unit stacks with a Road Mode unit
+                continue
             walk(n, [*path, n])
 
     walk(start, [])
@@ -195,14 +217,14 @@ def retreat_options(
             case = "AO-5.3N"
         elif "stack" in reasons:
             case = "AO-8.0"
-        elif "spacing" in reasons:
+        elif "road_column" in reasons:
             case = "AO-6.5G"
         elif "zoc" in reasons:
             case = "AO-7.3D"
         else:
             case = "AO-10.2b"
         return RetreatOptions(paths=(), best=0, eliminated=case)
-    cut = frozenset(hexgrid.hexside(a, b) for a, b in _interdicted_for(state, side, board))
+    cut = interdicted_for(board, state, side)
     net = supply_net(board, state, side, cut)
 
     def rank(path: tuple[HexId, ...]) -> tuple[int, ...]:
@@ -240,9 +262,10 @@ def _do_retreat(
     events.append(UnitRetreated(unit=uid, start=u.hex, path=path, dormant=dormant))
     state = state.replace_units([new])
     state = set_combat(state, retreated=tuple(sorted({*state.combat.retreated, uid})))
-    if u.road_mode and not dormant:
+    if not dormant:
         for other in road_friends(board, state, uid, end):
-            events.append(RoadColumnContact(unit=uid, other=other, hex=end))
+            if u.road_mode or state.unit(other).road_mode:
+                events.append(RoadColumnContact(unit=uid, other=other, hex=end))
     return state
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Final
 
 from rules import reinforcements, roadmode
-from rules.gamemap import GameMap
+from rules.gamemap import ALLIED_SECTIONS, GameMap
 from rules.hexgrid import HexId, Hexside
 from rules.state import Board, GameState, UnitState
 from rules.units import Side
@@ -87,8 +87,9 @@ class Snapshot:
     """Occupancy and zones of control of one state, computed once and shared by all movers.
 
     ``staging``: hexes holding only reinforcements that have not moved since they were placed,
-    on an entry hex (the German east edge; Allied edge hexes are exempt anyway): they are
-    exempt from road-column spacing and destacking costs while they are there (AO-14.2B)."""
+    on an entry hex (the German east edge, the Allied road exit hexes; Allied Map Edge hexes
+    are exempt anyway): they are exempt from road-column spacing and destacking costs while
+    they are there (AO-14.2B)."""
 
     __slots__ = ("by_hex", "staging", "state", "zoc")
 
@@ -104,7 +105,11 @@ class Snapshot:
             d[u.hex] = (*d.get(u.hex, ()), u)
             zoc[side].update(zone_of(board, u))
         self.zoc: dict[Side, frozenset[HexId]] = {s: frozenset(v) for s, v in zoc.items()}
-        entry = frozenset(reinforcements.road_entry_hexes(board, reinforcements.EAST))
+        entry = frozenset(
+            h
+            for section in (reinforcements.EAST, *ALLIED_SECTIONS)
+            for h in reinforcements.road_entry_hexes(board, section)
+        )
         self.staging: frozenset[HexId] = frozenset(
             h
             for side in ("german", "allied")

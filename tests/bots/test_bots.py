@@ -438,8 +438,8 @@ def test_the_heuristic_bot_is_a_bot_and_keeps_nothing_on_the_board() -> None:
 
     bots: dict[rules.Side, Bot] = dict(bots_for(BotRng(b"p")))
     assert {(b.name, b.version, b.side) for b in bots.values()} == {
-        ("heuristic", "3", "german"),
-        ("heuristic", "3", "allied"),
+        ("heuristic", "4", "german"),
+        ("heuristic", "4", "allied"),
     }
     b, s = scenario_start(1)
     before = set(b.cache)

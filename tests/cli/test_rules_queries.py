@@ -16,7 +16,7 @@ from rules.interdiction import interdiction_for
 from rules.state import GameState, UnitState, state_hash
 from rules.supply import supply_judgment
 from scenarios import load_board
-from tests.enginekit import ended, scenario_start, without_gt1_obligations
+from tests.enginekit import ended, place_due, scenario_start, without_gt1_obligations
 from tests.realmap import needs_real_map
 
 pytestmark = needs_real_map
@@ -33,7 +33,7 @@ def gt1() -> tuple[rules.Board, GameState]:
     """Scenario 1 at the German Combat Phase of Game-Turn 1, its AO-4.2h* obligations set."""
     b, s = scenario_start(1)
     while not (s.side == "german" and s.phase == "combat"):
-        s = ended(b, s)
+        s = ended(b, place_due(b, s))
     assert s.combat.obliged
     return b, s
 

@@ -4,7 +4,8 @@ AO-16.A), on small synthetic maps, dice scripted, outcomes worked out by hand fr
 German Initial CRT rows used here (die: 1-2 1-1 2-1 3-1 4-1 ...): die 1 ``Ar1 Dr1 Dr2 Dr3 Ex Ex
 De``; die 4 ``Ar2 Ar1 Dr1 Dr1 Dr2``. Standard CRT: die 1 ``Ar1 Dr1 Dr1 Dr2 Dr3 Ex Ex Ex De``;
 die 3 ``Ar2 Ar1 Dr1``. On these maps there are no supply sources, so defenders are unsupplied
-at the moment of combat (defence normal) unless ringed in (isolated, defence halved); attackers
+at the moment of combat (defence normal) unless ringed in on all six sides by enemy units and
+their zones of control (isolated, defence halved, AO-12.3H: never on a one-row map); attackers
 keep the markers of the position (``supplied`` unless given).
 
 Geometry (``tests/enginekit.py``): a one-row map ``0101 0201 ...`` has only W/E neighbours;
@@ -208,10 +209,10 @@ def test_a_unit_retreated_into_a_stack_adds_nothing_but_shares_its_fate() -> Non
     assert s.unit("a1").hex == "0301" and s.combat.retreated == ("a1",)
     # a1 was attacked but retreated into 0301: the stack may be attacked (AO-9.2F*)
     r = ok(b, s, attack(["g2"], ["0301"]))
-    # a2 only, and halved: 0301 is ringed by 0201 (g1's ZOC) and 0401 (g2) with no supplied
-    # Allied unit near, so the stack is isolated at the moment of combat (AO-12.3H)
-    assert declared(r).defence == 2
-    # 32-2 9-1, die 1: De - both eliminated, 2 VP (AO-16.A)
+    # a2 only (a1 would make it 8): 0301 has no supply path but, on a one-row map, is not
+    # surrounded on six sides (AO-12.3H): unsupplied, defence normal
+    assert declared(r).defence == 4
+    # 32-4 8-1, die 1: De - both eliminated, 2 VP (AO-16.A)
     done = ok(b, r.state, ResolveAttacks(), [1])
     assert resolved(done).result == "De"
     assert {done.state.unit(u).status for u in ("a1", "a2")} == {"eliminated"}
@@ -448,7 +449,7 @@ def test_gt1_german_must_attack_every_adjacent_american_with_every_adjacent_unit
     assert "a1, a2" in r.detail and "g1, g2, g3" in r.detail
     # g1 alone on a1 would leave g2 (whose only American neighbour is a1) out: refused
     assert refused(b, s, attack(["g1"], ["0301"])) == "AO-4.2h*"
-    # both: 48 (tripled) against a1 ringed in, isolated, 2: 9-1, De
+    # both: 48 (tripled) against a1 (4; unsupplied, not surrounded on a one-row map): 9-1, De
     s1 = fight(b, s, ["g1", "g2"], ["0301"], [6]).state
     r1 = apply(b, s1, EndPhase())
     assert isinstance(r1, Rejection) and "a2" in r1.detail and "g2" not in r1.detail
@@ -576,12 +577,15 @@ def test_positions_round_trip_in_the_middle_of_a_combat() -> None:
 
 @pytest.mark.rule("AO-10.1b")
 def test_ex_when_the_attackers_fall_short_all_of_them_go() -> None:
-    # GT1: g 7 x3 = 21; a is ringed (0201 German, 0401 impassable): isolated, 10 -> 5; 4-1
-    b = board(line_map(". . . x ."), [unit("g", strength=7), unit("a", "allied", strength=10)])
-    s = cpos({"g": "0201", "a": "0301"}, turn=1)
-    done = fight(b, s, ["g"], ["0301"], [1])  # Initial 4-1 die 1: Ex; 7 < 10: g is lost too
+    # GT1: g 7 x3 = 21; a in 0302 is ringed by g (0202) and h (0402), which hold two of its
+    # neighbours and control the other four: isolated, 10 -> 5; 21-5 is 4-1
+    m = make_map(". . . . .\n. . . . .\n. . . . .")
+    b = board(m, [unit("g", strength=7), unit("h"), unit("a", "allied", strength=10)])
+    s = cpos({"g": "0202", "h": "0402", "a": "0302"}, turn=1)
+    done = fight(b, s, ["g"], ["0302"], [1])  # Initial 4-1 die 1: Ex; 7 < 10: g is lost too
     assert resolved(done).result == "Ex" and done.state.combat.pending is None
     assert {done.state.unit(u).status for u in ("g", "a")} == {"eliminated"}
+    assert done.state.unit("h").status == "on_map"  # h did not attack
     assert done.state.vp == VictoryPoints(german=1, allied=1)
 
 
@@ -602,9 +606,10 @@ def test_attackable_hexes_for_the_ui() -> None:
 # Adversarial cases on small synthetic maps with scripted dice, every outcome worked out by hand
 # from the rule text (AO-4.2, AO-6.6-6.7, AO-7.3, AO-9 to AO-13 and the errata). Maps carry no
 # supply sources unless they have an ``E`` hex with a road, so a defender is unsupplied at the
-# moment of combat (defence normal) unless every on-map neighbour is closed to its supply and no
-# supplied friend is within three hexes, when it is isolated (defence halved). ``LINE8`` is the
-# eight-hex line ``0101``-``0801``.
+# moment of combat (defence normal) unless all six of its neighbours are on the map and
+# enemy-held or enemy-controlled and no supplied friend is within three hexes, when it is
+# isolated (defence halved, AO-12.3H; a hex of a one-row map is never surrounded). ``LINE8`` is
+# the eight-hex line ``0101``-``0801``.
 #
 # German Initial CRT rows (1-2 1-1 2-1 3-1 4-1 5-1 6-1 7-1 8-1 9-1):
 #     1  Ar1 Dr1 Dr2 Dr3 Ex  Ex  De  De  De  De
@@ -687,10 +692,11 @@ def test_gt1_a_german_next_to_two_americans_may_attack_either() -> None:
     )
     s = ended(b, s)
     assert s.phase == "combat"
-    # g1 alone on a1 (12 against a1 ringed in, isolated 2: 6-1; die 4: Dr3, no way out)
+    # g1 alone on a1 (12 against 4, unsupplied: 3-1; die 4: Dr1, no way out: 0101 and 0301
+    # are German)
     s1 = fight(b, s, ["g1"], ["0201"], [4]).state
     assert s1.unit("a1").status == "eliminated"
-    # g2 + g3 on a2 (24 against 2: 9-1; die 4: De)
+    # g2 + g3 on a2 (24 against 4: 6-1; die 4: Dr3, no way out)
     s2 = fight(b, s1, ["g2", "g3"], ["0401"], [4]).state
     assert s2.unit("a2").status == "eliminated"
     assert ended(b, s2).phase == "mechanized_movement"

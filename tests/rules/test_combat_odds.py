@@ -440,9 +440,10 @@ def test_ex_options_are_minimal_and_accepted(values: list[int], need: int) -> No
 # Adversarial cases on small synthetic maps with scripted dice, every outcome worked out by hand
 # from the rule text (AO-4.2, AO-6.6-6.7, AO-7.3, AO-9 to AO-13 and the errata). Maps carry no
 # supply sources unless they have an ``E`` hex with a road, so a defender is unsupplied at the
-# moment of combat (defence normal) unless every on-map neighbour is closed to its supply and no
-# supplied friend is within three hexes, when it is isolated (defence halved). ``LINE8`` is the
-# eight-hex line ``0101``-``0801``.
+# moment of combat (defence normal) unless all six of its neighbours are on the map and
+# enemy-held or enemy-controlled and no supplied friend is within three hexes, when it is
+# isolated (defence halved, AO-12.3H; a hex of a one-row map is never surrounded). ``LINE8`` is
+# the eight-hex line ``0101``-``0801``.
 #
 # German Initial CRT rows (1-2 1-1 2-1 3-1 4-1 5-1 6-1 7-1 8-1 9-1):
 #     1  Ar1 Dr1 Dr2 Dr3 Ex  Ex  De  De  De  De
@@ -497,17 +498,27 @@ def test_far_below_and_far_above_the_table_read_the_end_columns() -> None:
     assert done2.state.unit("a").status == "eliminated"
 
 
+RING3 = """
+. . . . .
+. . W . .
+. . . . .
+"""
+"""Five by three; 0302 (West Wall) has all six neighbours on the map: units in 0202 and 0402
+hold two of them and control the other four."""
+
+
 @pytest.mark.audit
 @pytest.mark.rule("AO-9.3J")
 @pytest.mark.rule("AO-11.h")
 @pytest.mark.rule("AO-12.6")
 def test_supply_halving_first_then_the_west_wall_tripling() -> None:
-    # g (5) in the West Wall 0201, ringed by 0101 impassable and the Allied 0301: isolated.
+    # g (5) in the West Wall 0302, ringed by the Allied a (0402) and a2 (0202), which hold two
+    # of its neighbours and control the other four: isolated (AO-12.3H).
     # Supply first: 5 -> 3, then x3 = 9 (terrain first would give 15 -> 8). 18-9 is 2-1.
-    m = make_map("x W . .")
-    b = board(m, [unit("g", strength=5), unit("a", "allied", strength=18)])
-    s = cpos({"g": "0201", "a": "0301"}, side="allied")
-    r = ok(b, s, attack(["a"], ["0201"]))
+    m = make_map(RING3)
+    b = board(m, [unit("g", strength=5), unit("a", "allied", strength=18), unit("a2", "allied")])
+    s = cpos({"g": "0302", "a": "0402", "a2": "0202"}, side="allied")
+    r = ok(b, s, attack(["a"], ["0302"]))
     assert (declared(r).defence, declared(r).column) == (9, "2-1")
 
 
@@ -516,14 +527,20 @@ def test_supply_halving_first_then_the_west_wall_tripling() -> None:
 @pytest.mark.rule("AO-12.6")
 @pytest.mark.rule("AO-9.2F")
 def test_an_isolated_defending_stack_is_halved_as_a_total() -> None:
-    # a1 (3) + a2 (3) in 0201, ringed by 0101 impassable and g in 0301: isolated.
+    # a1 (3) + a2 (3) in 0302, ringed by g (0402) and h (0202): isolated (AO-12.3H).
     # The stack total 6 halved is 3 (unit by unit 2 + 2 = 4); 9-3 is 3-1 (9-4 would be 2-1)
-    m = make_map("x . . .")
+    m = make_map(RING3.replace("W", "."))
     b = board(
         m,
-        [unit("g", strength=9), unit("a1", "allied", strength=3), unit("a2", "allied", strength=3)],
+        [
+            unit("g", strength=9),
+            unit("h"),
+            unit("a1", "allied", strength=3),
+            unit("a2", "allied", strength=3),
+        ],
     )
-    r = ok(b, cpos({"g": "0301", "a1": "0201", "a2": "0201"}), attack(["g"], ["0201"]))
+    s = cpos({"g": "0402", "h": "0202", "a1": "0302", "a2": "0302"})
+    r = ok(b, s, attack(["g"], ["0302"]))
     assert (declared(r).defence, declared(r).column) == (3, "3-1")
 
 

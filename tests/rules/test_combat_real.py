@@ -6,9 +6,16 @@ from __future__ import annotations
 import pytest
 
 from rules.combat import gt1_unmet
-from rules.commands import Command, DeclareAttack, EndPhase, ResolveAttacks, StandingOrders
+from rules.commands import (
+    Command,
+    DeclareAttack,
+    EndPhase,
+    Place,
+    ResolveAttacks,
+    StandingOrders,
+)
 from rules.dice import SeededDice
-from rules.engine import Applied, apply, replay_hashes
+from rules.engine import Applied, apply, pending_reinforcements, replay_hashes
 from rules.stacking import over_limit
 from rules.state import GameState, state_hash
 from tests.enginekit import attack, scenario_start
@@ -33,6 +40,8 @@ def test_the_gt1_german_attacks_resolve_as_one_batch_and_replay() -> None:
         log.append(cmd)
 
     while not (s.side == "german" and s.phase == "combat"):
+        for uid, hexes in pending_reinforcements(b, s):  # placed, all of them (AO-4.2b)
+            step(Place(unit=uid, hex=hexes[0]))
         step(EndPhase())
     step(StandingOrders(side="german", advance="strongest"))
     step(StandingOrders(side="allied"))

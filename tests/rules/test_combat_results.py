@@ -165,9 +165,9 @@ def test_one_mechanized_participant_may_advance_into_the_cleared_hex() -> None:
         ],
     )
     s = cpos({"m": "0201", "m2": "0201", "i": "0401", "a": "0301"})
-    # a is ringed (0201, 0401 German): isolated, 4 halved to 2; 14-2 7-1, die 5: Dr3;
-    # both hexes one away are German: eliminated (AO-10.2b)
-    done = fight(b, s, ["m", "m2", "i"], ["0301"], [5])
+    # a has no supply path but a one-row map surrounds nobody (AO-12.3H): unsupplied, 4;
+    # 14-4 3-1, die 1: Dr3; both hexes one away are German: eliminated (AO-10.2b)
+    done = fight(b, s, ["m", "m2", "i"], ["0301"], [1])
     assert resolved(done).result == "Dr3"
     assert done.state.unit("a").status == "eliminated"
     d = done.state.combat.pending
@@ -177,6 +177,72 @@ def test_one_mechanized_participant_may_advance_into_the_cleared_hex() -> None:
     assert adv.unit("m2").hex == "0301" and adv.combat.current is None
     declined = ok(b, done.state, Advance(hex="0301")).state
     assert declined.unit("m").hex == declined.unit("m2").hex == "0201"
+
+
+@pytest.mark.rule("AO-11.h")
+@pytest.mark.rule("AO-9.6N")
+def test_no_advance_into_the_west_wall_in_road_mode() -> None:
+    """AO-11.h: West Wall hex, "May not enter in Road Mode" - by an advance after combat too."""
+    m = make_map(
+        """
+        . . W . .
+        . . . . .
+        """,
+        roads=["0101-0201", "0301-0401-0501"],
+        bridges=["0201/0301"],
+    )
+    b = board(
+        m,
+        [
+            unit("g", mech=True, strength=16),
+            unit("g2", mech=True, strength=4),
+            unit("a", "allied"),
+        ],
+    )
+    # g in Road Mode (16 halved, 8, AO-6.6K) and g2 (4) on a in the West Wall hex 0301: 12-4
+    # 3-1, Initial die 2: Dr2; a's hexes away are German or in g2's ZOC: eliminated. (g faces
+    # 0301 across a bridge, so g2 in 0301 would not be next to it along a road, AO-6.5G.)
+    s = cpos({"g": UnitState(id="g", hex="0201", road_mode=True), "g2": "0302", "a": "0301"})
+    done = fight(b, s, ["g", "g2"], ["0301"], [2])
+    assert (resolved(done).column, resolved(done).result) == ("3-1", "Dr2")
+    assert done.state.unit("a").status == "eliminated"
+    # only g2 may advance: g would enter the West Wall in Road Mode
+    d = done.state.combat.pending
+    assert d is not None and (d.kind, d.hex, d.choices) == ("advance", "0301", (("g2",),))
+    assert refused(b, done.state, Advance(hex="0301", unit="g")) == "AO-11.h"
+    assert ok(b, done.state, Advance(hex="0301", unit="g2")).state.unit("g2").hex == "0301"
+
+
+@pytest.mark.rule("AO-13.2B")
+@pytest.mark.rule("AO-9.6N")
+def test_no_advance_across_a_bridge_interdicted_for_the_advancing_side() -> None:
+    """AO-13.2B: "The road crossing an interdicted bridge is considered cut. This road hex-side
+    may not be used for supply or movement purposes" - an advance after combat is a move."""
+    m = make_map(
+        """
+        . . . . . .
+        . . . . . .
+        """,
+        roads=["0101-0201-0301-0401-0501-0601"],
+        bridges=["0401/0501"],
+    )
+    b = board(
+        m,
+        [unit("g", mech=True, strength=8), unit("g2", mech=True, strength=4), unit("a", "allied")],
+    )
+    # the bridge 0401/0501 is interdicted for the German (stored at his Supply Judgment)
+    s = cpos({"g": "0501", "g2": "0402", "a": "0401"}, interdicted_german=["0401/0501"])
+    # 12-4 3-1, Initial die 4: Dr1; a goes to 0301 (0302 is in g2's zone of control)
+    done = fight(b, s, ["g", "g2"], ["0401"], [4])
+    assert retreats(done) == [("a", ("0301",))]
+    # g faces 0401 across the interdicted bridge: only g2 may advance
+    d = done.state.combat.pending
+    assert d is not None and (d.kind, d.hex, d.choices) == ("advance", "0401", (("g2",),))
+    assert refused(b, done.state, Advance(hex="0401", unit="g")) == "AO-13.2B"
+    # not interdicted: both may
+    s2 = cpos({"g": "0501", "g2": "0402", "a": "0401"})
+    d2 = fight(b, s2, ["g", "g2"], ["0401"], [4]).state.combat.pending
+    assert d2 is not None and d2.choices == (("g",), ("g2",))
 
 
 @pytest.mark.rule("AO-9.6N")
@@ -195,9 +261,10 @@ def test_the_defender_advances_into_the_attackers_cleared_hex() -> None:
 # Adversarial cases on small synthetic maps with scripted dice, every outcome worked out by hand
 # from the rule text (AO-4.2, AO-6.6-6.7, AO-7.3, AO-9 to AO-13 and the errata). Maps carry no
 # supply sources unless they have an ``E`` hex with a road, so a defender is unsupplied at the
-# moment of combat (defence normal) unless every on-map neighbour is closed to its supply and no
-# supplied friend is within three hexes, when it is isolated (defence halved). ``LINE8`` is the
-# eight-hex line ``0101``-``0801``.
+# moment of combat (defence normal) unless all six of its neighbours are on the map and
+# enemy-held or enemy-controlled and no supplied friend is within three hexes, when it is
+# isolated (defence halved, AO-12.3H; a hex of a one-row map is never surrounded). ``LINE8`` is
+# the eight-hex line ``0101``-``0801``.
 #
 # German Initial CRT rows (1-2 1-1 2-1 3-1 4-1 5-1 6-1 7-1 8-1 9-1):
 #     1  Ar1 Dr1 Dr2 Dr3 Ex  Ex  De  De  De  De
@@ -220,25 +287,36 @@ def test_standard_ar3_retreats_the_attacker_three_hexes() -> None:
     assert retreats(done) == [("a", ("0401", "0301", "0201"))]
 
 
+RING3 = """
+. . . . .
+. . . . .
+. . . . .
+"""
+"""Five by three; 0302 has all six neighbours on the map: units in 0202 and 0402 hold two of
+them and control the other four."""
+
+
 @pytest.mark.audit
 @pytest.mark.rule("AO-10.1b")
 @pytest.mark.rule("AO-12.6")
 def test_exchange_counts_the_defenders_face_value_not_their_halved_defence() -> None:
-    # a (10) ringed in 0201 (0101 impassable, 0301 German): isolated, defends 5.
+    # a (10) in 0302, ringed by the attackers' stack in 0402 and h in 0202 (they hold two of
+    # its neighbours and control the other four): isolated, defends 5 (AO-12.3H).
     # 6 + 5 + 12 = 23 against 5 is 4-1, Initial die 1: Ex. The attacker must lose at least 10
-    # printed points: {g3} (12) or {g1, g2} (11) - not a single 5 or 6.
-    m = make_map("x . . .")
+    # printed points: {g3} (12) or {g1, g2} (11) - not a single 5 or 6, and never h.
+    m = make_map(RING3)
     b = board(
         m,
         [
             unit("g1", strength=6),
             unit("g2", strength=5),
             unit("g3", strength=12),
+            unit("h"),
             unit("a", "allied", strength=10),
         ],
     )
-    s = cpos({"g1": "0301", "g2": "0301", "g3": "0301", "a": "0201"})
-    done = fight(b, s, ["g1", "g2", "g3"], ["0201"], [1])
+    s = cpos({"g1": "0402", "g2": "0402", "g3": "0402", "h": "0202", "a": "0302"})
+    done = fight(b, s, ["g1", "g2", "g3"], ["0302"], [1])
     assert (resolved(done).defence, resolved(done).result) == (5, "Ex")
     d = pending_decision(b, done.state)
     assert d is not None and d.kind == "losses" and d.need == 10
@@ -252,28 +330,30 @@ def test_exchange_counts_the_defenders_face_value_not_their_halved_defence() -> 
 @pytest.mark.rule("AO-10.1b")
 def test_exchange_counts_an_unsupplied_attackers_face_value() -> None:
     # unsupplied Allied u (12), v (1), w (1) in one hex: 14 halved as a stack, 7; the German
-    # g (2) ringed in 0201 (0101 impassable): isolated, 2 -> 1. The Ex needs 2 printed points:
-    # {u} (printed 12, though it attacked at half) or {v, w}.
-    m = make_map("x . . .")
+    # g (2) in 0302 ringed by that stack (0402) and x (0202): isolated, 2 -> 1. The Ex needs 2
+    # printed points: {u} (printed 12, though it attacked at half) or {v, w}.
+    m = make_map(RING3)
     b = board(
         m,
         [
             unit("u", "allied", strength=12),
             unit("v", "allied", strength=1),
             unit("w", "allied", strength=1),
+            unit("x", "allied"),
             unit("g", strength=2),
         ],
     )
     s = cpos(
         {
-            "u": UnitState(id="u", hex="0301", supply="unsupplied"),
-            "v": UnitState(id="v", hex="0301", supply="unsupplied"),
-            "w": UnitState(id="w", hex="0301", supply="unsupplied"),
-            "g": "0201",
+            "u": UnitState(id="u", hex="0402", supply="unsupplied"),
+            "v": UnitState(id="v", hex="0402", supply="unsupplied"),
+            "w": UnitState(id="w", hex="0402", supply="unsupplied"),
+            "x": "0202",
+            "g": "0302",
         },
         side="allied",
     )
-    done = fight(b, s, ["u", "v", "w"], ["0201"], [1])
+    done = fight(b, s, ["u", "v", "w"], ["0302"], [1])
     # 14 -> 7 against 1: 7-1, Standard die 1: Ex
     assert (resolved(done).attack, resolved(done).defence) == (7, 1)
     assert resolved(done).result == "Ex"

@@ -11,6 +11,7 @@ import pytest
 
 from rules import position
 from rules import reinforcements as rf
+from rules.column import crowd_fixes, crowds, owed_moves
 from rules.commands import Drop, EndPhase, Move, Place, Roll
 from rules.dice import ScriptedDice, SeededDice
 from rules.engine import (
@@ -39,6 +40,9 @@ from tests.enginekit import (
     scenario_start,
     without_gt1_obligations,
 )
+from tests.enginekit import (
+    position as position_of,
+)
 from tests.rules.test_reinforcements import B as RING
 from tests.rules.test_reinforcements import state as ring_state
 
@@ -62,15 +66,26 @@ def drive(
     log: list[object] | None = None,
 ) -> GameState:
     """End phases until (turn, side, phase), doing only what the rules oblige: place the due
-    Allied reinforcements on their first open entry hex, drop von der Heydte on the first drop
-    hex, and lift the GT1 attack obligations (AO-4.2h*)."""
+    reinforcements on their first open entry hex, drop von der Heydte on the first drop hex,
+    make the moves owed before a movement phase ends (the first of
+    :func:`rules.column.owed_moves`) and lift the GT1 attack obligations (AO-4.2h*)."""
     while (s.turn, s.side, s.phase) != until and s.phase != "game_over":
         cmds: list[object] = []
-        if s.phase == "reinforcement" and s.side == "allied":
+        if s.phase == "reinforcement":
             for uid, hexes in pending_reinforcements(b, s):
                 cmds.append(Place(unit=uid, hex=hexes[0]))
         elif drop_required(b, s):
             cmds += [Drop(hex=drop_hexes(b, s)[0]), Roll()]
+        elif s.roll is None and (owed := owed_moves(b, s)):
+            # a move owed before the phase ends (rules.column); one at a time, since each
+            # changes what is owed
+            move = owed[0].command
+            r0 = apply(b, s, move, dice)  # type: ignore[arg-type]
+            assert isinstance(r0, Applied), r0
+            s = r0.state
+            if log is not None:
+                log.append(move)
+            continue
         if s.roll is not None:
             cmds.insert(0, Roll())
         cmds.append(EndPhase())
@@ -145,10 +160,12 @@ def test_staging_charges_two_road_hexes_per_earlier_unit() -> None:
     s = drive(b, s, (2, "allied", "initial_movement"), dice)
     second = "us-ccb7"
     assert s.unit(second).staging == 2
+    # the same unit without the penalty (staging 0: still waiting on the live exit hex 3001,
+    # so still free of its mates there, AO-14.2B)
     free = msgspec.structs.replace(
         s,
         units=tuple(
-            msgspec.structs.replace(u, staging=None) if u.id == second else u for u in s.units
+            msgspec.structs.replace(u, staging=0) if u.id == second else u for u in s.units
         ),
     )
     staged_moves = legal_moves(b, s, second, road_mode=True)
@@ -161,10 +178,20 @@ def test_staging_charges_two_road_hexes_per_earlier_unit() -> None:
     a = ok(apply(b, s, Move(unit=second, path=reach.path)))
     assert a.state.unit(second).mp_spent == reach.cost
     assert a.state.unit(second).staging is None
-    # the penalty of units that did not move is gone after the Initial Movement Phase
-    s = ok(apply(b, a.state, EndPhase(), dice)).state
+    # the exit hex 3001 is a live hex: the phase may not end while two of them crowd it and
+    # one can move off (AO-14.2B); once each crowd is down to one unit, the penalty of a unit
+    # that did not move is gone after the Initial Movement Phase
+    s = a.state
+    assert refused(apply(b, s, EndPhase(), dice), "AO-14.2B")
+    while owed := owed_moves(b, s):
+        s = ok(apply(b, s, owed[0].command, dice)).state
+    assert crowds(b, s) == {}
+    r = ok(apply(b, s, EndPhase(), dice))
+    assert not [e for e in r.events if isinstance(e, ReinforcementWithdrawn)]
+    s = r.state
     assert all(not u.staging for u in s.units)
-    assert s.unit("us-ccr7").staging == 0  # still waiting on its entry hex
+    left = [u for u in s.units if u.hex == "3001"]
+    assert len(left) == 1 and left[0].staging == 0  # still waiting on its entry hex
 
 
 # -- blocked sections (ring map) ----------------------------------------------------------------
@@ -191,7 +218,8 @@ def test_a_blocked_section_delays_then_falls_back_through_the_engine() -> None:
     s = s.replace_units(
         [UnitState(id="ga", status="eliminated"), UnitState(id="gb", status="eliminated")]
     )
-    s = ended(RING, s, 4)  # to the end of GT2 (tabulation), then GT3 German phases
+    s = ended(RING, s, 4)  # to the end of GT2 (tabulation): GT3 German Reinforcement Phase
+    s = ok(apply(RING, s, Place(unit="g1", hex="0803"))).state  # g1 (GT1) must enter
     while not (s.side == "allied" and s.phase == "reinforcement"):
         s = ended(RING, s)
     assert s.turn == 3
@@ -207,14 +235,33 @@ def test_a_blocked_section_delays_then_falls_back_through_the_engine() -> None:
     refused(apply(RING, a.state, EndPhase()), "AO-14.1A")
 
 
-@pytest.mark.rule("AO-14.1A")
-def test_the_german_may_hold_reinforcements_back() -> None:
+@pytest.mark.rule("AO-4.1b")
+@pytest.mark.rule("AO-4.2b")
+@pytest.mark.rule("AO-14.1b")
+def test_the_german_places_all_his_reinforcements() -> None:
+    """AO-4.1b: "1. Reinforcement Phase: the Phasing Player places all new units on the game
+    map"; AO-4.2b, Game-Turn 1: "The German places his reinforcements on the map edge". A unit
+    with no entry hex open to it (AO-14.1b: never through an enemy-held hex) is not held back by
+    choice: it waits, still due."""
     s = ring_state({}, turn=1, side="german")
     assert dict(pending_reinforcements(RING, s)) == {"g1": ("0803",)}
-    s2 = ok(apply(RING, s, EndPhase())).state  # not mandatory for the German
-    assert s2.phase == "supply_judgment"
+    refused(apply(RING, s, EndPhase()), "AO-4.2b")
+    placed = ok(apply(RING, s, Place(unit="g1", hex="0803"))).state
+    assert ok(apply(RING, placed, EndPhase())).state.phase == "supply_judgment"
     s4 = ring_state({}, turn=4, side="german")
     assert dict(pending_reinforcements(RING, s4)) == {"g1": ("0803",), "g2": ("0803",)}
+    r = refused(apply(RING, s4, EndPhase()), "AO-4.1b")
+    assert "g1" in r.detail and "g2" in r.detail
+    # an Allied unit on the only entry hex 0803: nothing can enter, the phase may end and both
+    # stay due
+    shut = ring_state({"ax": "0803"}, turn=4, side="german")
+    assert pending_reinforcements(RING, shut) == []
+    later = ok(apply(RING, shut, EndPhase())).state
+    assert later.phase == "supply_judgment"
+    assert {u: later.unit(u).status for u in ("g1", "g2")} == {
+        "g1": "not_arrived",
+        "g2": "not_arrived",
+    }
 
 
 # -- the West-bank units and the Meuse (ring map: the Meuse between 0303 and 0403) ----------------
@@ -477,6 +524,49 @@ def test_gt1_german_reinforcement_enters_on_the_east_edge() -> None:
     assert (row.hex, row.road_mode, row.staging) == ("4215", True, 0)
 
 
+def _banks() -> Board:
+    """7 x 3: column 1 the West section's edge, the Meuse between columns 3 and 4 (every
+    hexside joining them). w is a West-bank unit."""
+    from rules import hexgrid
+    from rules.scenario import Arrival
+    from tests.enginekit import make_map, meuse, unit
+
+    grid = "\n".join(" ".join("e" if c == 1 else "." for c in range(1, 8)) for _ in range(3))
+    river = sorted(
+        f"{a}/{b}"
+        for a in (f"03{r:02d}" for r in (1, 2, 3))
+        for b in hexgrid.neighbours(a)
+        if b is not None and b[:2] == "04" and int(b[2:]) <= 3
+    )
+    m = meuse(make_map(grid, rivers=river), *river)
+    defs = [unit("w", "allied"), unit("g"), unit("g2"), unit("g3")]
+    return Board(m, defs, arrivals=[Arrival("w", 5, "WB")])
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-14.3C")
+def test_west_bank_units_attack_only_across_the_meuse_or_next_to_it() -> None:
+    """AO-14.3C: WB units "may not cross the Meuse River until the German Player accumulates 25
+    or more Victory Points. They may attack Enemy units which cross the Meuse and those Enemy
+    units adjacent to it." w stands on the east bank (as a unit sent round by the fallback
+    sections may); g (0602) is two hexes from the river, g2 (0402) next to it."""
+    from rules.commands import DeclareAttack
+
+    b = _banks()
+    s = msgspec.structs.replace(
+        position_of({"w": "0502", "g": "0602", "g2": "0402"}), side="allied", phase="combat"
+    )
+    r = refused(apply(b, s, DeclareAttack(attackers=("w",), defenders=("0602",))), "AO-14.3C")
+    assert "0602" in r.detail
+    ok(apply(b, s, DeclareAttack(attackers=("w",), defenders=("0402",))))
+    # a German unit that crossed the Meuse (0201, west bank): w attacks it from 0301
+    s2 = msgspec.structs.replace(s, units=position_of({"w": "0301", "g3": "0201"}).units)
+    ok(apply(b, s2, DeclareAttack(attackers=("w",), defenders=("0201",))))
+    # released (25 German VP reached): anywhere
+    free = msgspec.structs.replace(s, wb_released=True)
+    ok(apply(b, free, DeclareAttack(attackers=("w",), defenders=("0602",))))
+
+
 @pytest.mark.rule("AO-14.3C")
 @pytest.mark.rule("AO-9.6N")
 def test_west_bank_units_do_not_advance_across_the_meuse() -> None:
@@ -507,25 +597,51 @@ def test_west_bank_units_do_not_advance_across_the_meuse() -> None:
 @pytest.mark.rule("AO-6.5G")
 @pytest.mark.rule("AO-14.2B")
 def test_reinforcements_still_crowding_an_entry_hex_go_back_off_the_map() -> None:
-    """Staging lets units wait together on an entry hex while they drive off it, but a crowd
-    may not outlast the movement phase (AO-8.0 "at ALL times", AO-6.5G): the first to enter
-    stays, the others go back off the map and are due again next Reinforcement Phase."""
+    """Staging lets units wait together on an entry hex while they drive off it (AO-14.2B), but
+    a crowd may not outlast the movement phase (AO-8.0 "at ALL times", AO-6.5G): while one of
+    them can move off, the phase may not end (the reinforcements may not be held back, AO-4.1b,
+    AO-14.1A); those that cannot go back off the map, the first to enter staying, and are due
+    again next Reinforcement Phase. The ring map's only German entry road is 0803-0703: no move
+    may end on 0703, next to the waiting units along the road."""
     s = ring_state({}, turn=4, side="german")
     for uid in ("g1", "g2"):
         s = ok(apply(RING, s, Place(unit=uid, hex="0803"))).state
     s = ended(RING, s, 2)
     assert s.phase == "initial_movement"
-    r = ok(apply(RING, s, EndPhase()))
-    withdrawn = [e for e in r.events if isinstance(e, ReinforcementWithdrawn)]
+    # g1 and g2 (MA 8, supplied) can leave Road Mode (3 MP) and step off into 0704 or 0702
+    r = refused(apply(RING, s, EndPhase()), "AO-14.2B")
+    assert "g1, g2 crowd 0803" in r.detail
+    off = {(f.unit, f.hex) for f in crowd_fixes(RING, s)}
+    assert {("g1", "0704"), ("g2", "0702"), ("g2", "0802")} <= off
+    assert not {h for _u, h in off} & {"0803", "0703"}
+    moved = ok(apply(RING, s, Move(unit="g2", path=("leave_road_mode", "0704")))).state
+    done = ok(apply(RING, moved, EndPhase()))
+    assert not [e for e in done.events if isinstance(e, ReinforcementWithdrawn)]
+    # the same two with MA 2 cannot pay the 3 MP to leave Road Mode: nothing can move off
+    slow = Board(
+        RING.game_map,
+        [
+            msgspec.structs.replace(d, movement=2) if d.id in ("g1", "g2") else d
+            for d in RING.defs.values()
+        ],
+        arrivals=RING.arrivals,
+    )
+    s = ring_state({}, turn=4, side="german")
+    for uid in ("g1", "g2"):
+        s = ok(apply(slow, s, Place(unit=uid, hex="0803"))).state
+    s = ended(slow, s, 2)
+    assert crowd_fixes(slow, s) == ()
+    r2 = ok(apply(slow, s, EndPhase()))
+    withdrawn = [e for e in r2.events if isinstance(e, ReinforcementWithdrawn)]
     assert [(e.unit, e.hex, e.case) for e in withdrawn] == [("g2", "0803", "AO-6.5G")]
-    assert r.state.unit("g1").hex == "0803" and r.state.unit("g1").staging == 0
-    assert r.state.unit("g2") == UnitState(id="g2", status="not_arrived")
-    assert ("g2", "east") in [(u, sec) for u, sec in rf.due(RING, r.state, "german", 5)]
+    assert r2.state.unit("g1").hex == "0803" and r2.state.unit("g1").staging == 0
+    assert r2.state.unit("g2") == UnitState(id="g2", status="not_arrived")
+    assert ("g2", "east") in [(u, sec) for u, sec in rf.due(slow, r2.state, "german", 5)]
 
 
 @pytest.mark.rule("AO-8.0")
 def test_a_reinforcement_alone_on_its_entry_hex_stays() -> None:
-    s = ring_state({}, turn=4, side="german")
+    s = ring_state({}, turn=3, side="german")  # g1 (GT1) due, not yet g2 (GT4)
     s = ok(apply(RING, s, Place(unit="g1", hex="0803"))).state
     s = ended(RING, s, 2)
     r = ok(apply(RING, s, EndPhase()))

@@ -23,6 +23,17 @@ def new(scenario: int = 1, seed: bytes = b"game-test") -> rules.Game:
     )
 
 
+def step(g: rules.Game) -> rules.Command:
+    """Push what moves the game on without a choice of play: the first due reinforcement on
+    its first open entry hex (they must all be placed, AO-4.1b), else ``EndPhase``; the
+    command pushed."""
+    due = g.options().reinforcements
+    cmd: rules.Command = rules.Place(due[0].unit, due[0].hexes[0]) if due else rules.EndPhase()
+    r = g.push(cmd)
+    assert not isinstance(r, rules.Rejection), r
+    return cmd
+
+
 def _hex(s: rules.GameState, uid: str) -> str:
     """The hex of ``uid``, which must be on the map."""
     h = s.unit(uid).hex
@@ -53,10 +64,10 @@ def test_push_rejection_changes_nothing() -> None:
 
 def test_state_hash_after_each_push_is_recorded() -> None:
     g = new()
-    for _ in range(4):
-        assert not isinstance(g.push(rules.EndPhase()), rules.Rejection)
+    for _ in range(5):  # the set-ups, de-1-a placed, the German Reinforcement Phase ended
+        step(g)
         assert g.history[-1].hash == rules.state_hash(g.state) == g.state_hash()
-    assert len(g.commands) == 4
+    assert len(g.commands) == 5
     assert g.state_at(0) == g.start
 
 
@@ -73,7 +84,7 @@ def test_pop_undoes_a_move_inside_its_phase() -> None:
     g = bot_game(1, 2)
     g = rules.Game.from_commands(g.board, g.commands, dice=g.dice, dice_spec=g.dice_spec)
     while g.options().mode != "movement" or not g.options().movable:
-        assert not isinstance(g.push(rules.EndPhase()), rules.Rejection)
+        step(g)
     before = g.state_hash()
     unit, dest, how = next(
         (u, h, r)
@@ -91,8 +102,8 @@ def test_pop_undoes_a_move_inside_its_phase() -> None:
 
 def test_pop_never_undoes_a_die_roll() -> None:
     g = new(1)
-    for _ in range(4):  # set-ups, German reinforcement, supply: to the GT1 German combat phase
-        g.push(rules.EndPhase())
+    for _ in range(5):  # set-ups, de-1-a, German reinforcement, supply: to the GT1 combat
+        step(g)
     o = g.options()
     assert o.mode == "combat"
     target = o.targets[0]

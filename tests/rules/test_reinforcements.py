@@ -179,7 +179,6 @@ def test_allied_placement_on_the_scheduled_section_in_road_mode() -> None:
     assert r is not None and r.case == "AO-17.d"
     row = rf.placed(s, "a1", "0601")
     assert (row.hex, row.status, row.road_mode, row.moved) == ("0601", "on_map", True, False)
-    assert rf.mandatory("allied") and not rf.mandatory("german")
     wrong_phase = msgspec.structs.replace(s, phase="initial_movement")
     r = rf.check_entry(B, wrong_phase, "a1", "0601")
     assert r is not None and r.case == "AO-14.1A"
@@ -378,7 +377,7 @@ def test_historical_game_turn_2_arrivals(real_scenario: RealScenario) -> None:
         )
     )
     assert rf.due(board, st, "german", 1) == (("de-1-a", "east"),)
-    # de-1-a not placed on GT1 (the German may hold back) is still due on GT2
+    # de-1-a not placed on GT1 (no entry hex open to it, say) is still due on GT2
     assert rf.due(board, st, "german", 2) == (("de-1-a", "east"), ("de-2-a", "east"))
     _b2, st2 = real_scenario(2)
     assert rf.due(_b2, st2, "german", 2) == (
@@ -503,12 +502,12 @@ def test_a_delayed_west_bank_unit_falls_back_from_the_west_section() -> None:
 @pytest.mark.rule("AO-14.1b")
 @pytest.mark.rule("AO-14.2B")
 @pytest.mark.rule("AO-15.a")
-def test_german_units_held_back_enter_later_on_the_east_edge_only() -> None:
+def test_german_units_due_from_earlier_turns_enter_on_the_east_edge_only() -> None:
     """AO-14.1A: German reinforcements "appear on any map edge hex adjacent to a road hex-side
-    on the East edge of the map; also in Road Mode" (they may be held back: rules notes);
+    on the East edge of the map; also in Road Mode" (one that could not enter stays due);
     AO-14.1b: never through an enemy-occupied or -controlled hex; AO-15.a: von der Heydte
     enters only by his drop."""
-    s = ring_state({}, turn=4, side="german")  # g1 (GT1) held back, g2 (GT4) due
+    s = ring_state({}, turn=4, side="german")  # g1 (GT1) not entered yet, g2 (GT4) due
     assert dict(rf.due(RING, s, "german", 4)) == {"g1": "east", "g2": "east"}
     assert refused(RING, s, Place(unit="g2", hex="0601")) == "AO-14.1A"  # an Allied exit
     assert refused(RING, s, Place(unit="g2", hex="0802")) == "AO-14.1A"  # east edge, no road

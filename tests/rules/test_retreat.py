@@ -118,6 +118,29 @@ def test_rivers_interdicted_bridges_and_fords_rank_in_that_order() -> None:
 
 
 @pytest.mark.rule("AO-10.2a")
+def test_a_road_across_a_ford_ranks_as_the_ford() -> None:
+    """AO-10.2a: "1. to or along a road and non-interdicted bridge hex-sides; 2. to or through
+    clear terrain; 3. through rough terrain and ford hex-sides" - a road that crosses a ford
+    is still a ford hexside, ranked below clear terrain."""
+    m = make_map(
+        """
+        . . . . . .
+        . . . . . .
+        . . . x . .
+        """,
+        roads=["0302-0402-0502"],
+        fords=["0302/0402"],
+    )
+    b = board(m, [unit("g", strength=8), unit("a", "allied")])
+    s = pos({"g": "0202", "a": "0302"})
+    # a in 0302: 0301 and 0303 are g's ZOC, 0403 impassable; 0402 along the road across the
+    # ford (priority 3), 0401 clear (priority 2): 0401 alone is best
+    opts = retreat_options(b, ok(b, s, attack(["g"], ["0302"])).state, "a", 1)
+    assert (opts.paths, opts.best) == ((("0401",), ("0402",)), 1)
+    assert retreats(fight(b, s, ["g"], ["0302"], [2])) == [("a", ("0401",))]
+
+
+@pytest.mark.rule("AO-10.2a")
 def test_fewest_friendly_units_then_the_victor_chooses() -> None:
     b = g3()
     s = pos({"g": "0202", "a": "0302", "a2": "0401", "a3": "0403"})
@@ -191,7 +214,8 @@ def test_full_distance_by_the_most_direct_path_or_eliminated() -> None:
     # nowhere to go: eliminated, 1 VP to the victor
     line = line_map("x . . x")
     b2 = board(line, [unit("g", strength=8), unit("a", "allied")])
-    # a is ringed (0201 German, 0401 impassable): isolated, defends 2; 8-2 4-1, die 3: Dr3
+    # a (0201 German, 0401 impassable) is unsupplied, not surrounded (AO-12.3H: impassable and
+    # off-map hexes do not surround): defends 4; 8-4 2-1, die 3: Dr1 - into nothing
     r2 = fight(b2, pos({"g": "0201", "a": "0301"}), ["g"], ["0301"], [3])
     assert UnitEliminated(unit="a", hex="0301", case="AO-10.2b") in r2.events
     assert r2.state.vp == VictoryPoints(german=1, allied=0)
@@ -270,8 +294,9 @@ def test_german_zoc_in_an_edge_hex_blocks_the_allied_retreat() -> None:
         """
     )
     b = board(m, [unit("g", strength=8), unit("g2"), unit("a", "allied")])
-    # g2 in 0102 controls the edge hex 0101 (and 0201's other exits are German or controlled)
-    # ringed in, a is isolated and defends 2: 12-2 6-1, die 4: Dr3 - no way out
+    # g2 in 0102 controls the edge hex 0101 (and 0201's other exits are German or controlled);
+    # row 1 has no neighbours to the north, so a is not surrounded (AO-12.3H): unsupplied, it
+    # defends 4: 12-4 3-1, die 4: Dr1 - no way out
     r = fight(b, pos({"g": "0301", "g2": "0102", "a": "0201"}), ["g", "g2"], ["0201"], [4])
     assert UnitEliminated(unit="a", hex="0201", case="AO-7.3D") in r.events
 
@@ -327,9 +352,10 @@ def test_a_road_mode_unit_ending_next_to_a_friend_on_the_road_survives() -> None
 # Adversarial cases on small synthetic maps with scripted dice, every outcome worked out by hand
 # from the rule text (AO-4.2, AO-6.6-6.7, AO-7.3, AO-9 to AO-13 and the errata). Maps carry no
 # supply sources unless they have an ``E`` hex with a road, so a defender is unsupplied at the
-# moment of combat (defence normal) unless every on-map neighbour is closed to its supply and no
-# supplied friend is within three hexes, when it is isolated (defence halved). ``LINE8`` is the
-# eight-hex line ``0101``-``0801``.
+# moment of combat (defence normal) unless all six of its neighbours are on the map and
+# enemy-held or enemy-controlled and no supplied friend is within three hexes, when it is
+# isolated (defence halved, AO-12.3H; a hex of a one-row map is never surrounded). ``LINE8`` is
+# the eight-hex line ``0101``-``0801``.
 #
 # German Initial CRT rows (1-2 1-1 2-1 3-1 4-1 5-1 6-1 7-1 8-1 9-1):
 #     1  Ar1 Dr1 Dr2 Dr3 Ex  Ex  De  De  De  De
@@ -379,11 +405,12 @@ def test_retreat_into_enemy_zoc_only_where_a_friend_negates_it() -> None:
 @pytest.mark.rule("AO-11.g")
 @pytest.mark.rule("AO-16.A")
 def test_never_into_impassable_full_distance_or_eliminated() -> None:
-    # a in 0201 ringed by g (0101) and the impassable 0301: isolated, defends 2.
-    # 8-2 4-1, Initial die 4: Dr2 - no way out: eliminated, 1 VP to the German
+    # a in 0201 between g (0101) and the impassable 0301: unsupplied (impassable and off-map
+    # hexes do not surround, AO-12.3H), defends 4.
+    # 8-4 2-1, Initial die 1: Dr2 - no way out: eliminated, 1 VP to the German
     b = board(line_map(". . x . ."), [unit("g", strength=8), unit("a", "allied")])
-    done = fight(b, cpos({"g": "0101", "a": "0201"}), ["g"], ["0201"], [4])
-    assert (resolved(done).defence, resolved(done).result) == (2, "Dr2")
+    done = fight(b, cpos({"g": "0101", "a": "0201"}), ["g"], ["0201"], [1])
+    assert (resolved(done).defence, resolved(done).result) == (4, "Dr2")
     assert UnitEliminated(unit="a", hex="0201", case="AO-10.2b") in done.events
     assert done.state.vp == VictoryPoints(german=1, allied=0)
     # two rows: 0201's neighbours are 0101 (g), 0301 (impassable), 0102 (g's ZOC), 0202.
@@ -410,6 +437,37 @@ def test_a_retreat_through_a_full_stack_eliminates() -> None:
     done = fight(b, s, ["g"], ["0201"], [1])  # 8-4 2-1, Initial die 1: Dr2
     assert resolved(done).result == "Dr2"
     assert done.state.unit("a0").status == "eliminated"
+
+
+@pytest.mark.rule("AO-6.7M")
+@pytest.mark.rule("AO-8.0")
+def test_no_unit_bumps_friends_back_to_make_room() -> None:
+    """AO-6.7M: Road Mode units "may not 'bump' other units back in order to avoid elimination";
+    nothing says how any other unit would, and AO-8.0: "units that would violate stacking
+    limits when retreating due to combat are eliminated instead" (rules notes: no bumping)."""
+    b = board(LINE8, [unit("g", strength=8)] + [unit(f"a{i}", "allied") for i in range(4)])
+    # a0 (normal mode), Dr1: its only hex one away, 0301, holds three Allied regiments
+    s = cpos({"g": "0101", "a0": "0201", "a1": "0301", "a2": "0301", "a3": "0301"})
+    done = fight(b, s, ["g"], ["0201"], [2])  # 8-4 2-1, Initial die 2: Dr1
+    assert done.state.unit("a0").status == "eliminated"
+    assert UnitEliminated(unit="a0", hex="0201", case="AO-8.0") in done.events
+    assert {done.state.unit(u).hex for u in ("a1", "a2", "a3")} == {"0301"}  # nobody moved
+
+
+@pytest.mark.rule("AO-11.h")
+@pytest.mark.rule("AO-6.7M")
+def test_a_road_mode_unit_may_retreat_along_the_road_into_the_west_wall() -> None:
+    """AO-11.h's "May not enter in Road Mode" is in the chart's movement column; AO-10.2 repeats
+    the impassable hex's ban for retreats ("Units may not move into an Impassable hex when
+    retreated") and not this one, and AO-6.7M lists what binds a Road Mode retreat (roads, no
+    stacking): a retreat along the road may end in a West Wall hex (rules notes)."""
+    m = line_map(". . W . .", roads=["0101-0201-0301-0401-0501"])
+    b = board(m, [unit("g"), unit("a", "allied", strength=8)])
+    s = cpos({"a": "0101", "g": UnitState(id="g", hex="0201", road_mode=True)}, side="allied")
+    done = fight(b, s, ["a"], ["0201"], [6])  # 8 against 4 halved (AO-6.6K): 4-1, die 6: Dr1
+    assert retreats(done) == [("g", ("0301",))]
+    g = done.state.unit("g")
+    assert (g.hex, g.status, g.road_mode) == ("0301", "on_map", True)
 
 
 @pytest.mark.audit
@@ -509,10 +567,11 @@ def test_a_unit_retreated_into_a_stack_retreats_with_it_on_a_later_dr() -> None:
     # g2 can't reach 0301 (0401 between); move nothing - attack from 0401 instead
     s = s.replace_units([UnitState(id="g2", hex="0401")])
     r = ok(b, s, attack(["g2"], ["0301"]))
-    # a2 only counts; 0301 ringed by 0201 (g1's ZOC) and g2 in 0401: isolated, 4 -> 2
-    assert (declared(r).defence, declared(r).column) == (2, "4-1")
-    done = ok(b, r.state, ResolveAttacks(), [3])  # Initial 4-1 die 3: Dr3
-    assert resolved(done).result == "Dr3"
+    # a2 only counts (both would be 8); 0301, between 0201 (g1's ZOC) and g2 in 0401, has no
+    # supply path but is not surrounded on a one-row map: unsupplied, 4
+    assert (declared(r).defence, declared(r).column) == (4, "2-1")
+    done = ok(b, r.state, ResolveAttacks(), [3])  # Initial 2-1 die 3: Dr1
+    assert resolved(done).result == "Dr1"
     # both are eliminated: the only exits are German-held or German-controlled
     assert {done.state.unit(u).status for u in ("a1", "a2")} == {"eliminated"}
 
@@ -527,8 +586,8 @@ def test_a_road_mode_enemy_does_not_block_a_retreat_next_to_it() -> None:
     s = cpos({"g1": "0101", "a": "0201", "g2": UnitState(id="g2", hex="0401", road_mode=True)})
     done = fight(b, s, ["g1"], ["0201"], [2])  # 8-4 2-1, Initial die 2: Dr1
     assert retreats(done) == [("a", ("0301",))]
-    # g2 in normal mode controls 0301: a is ringed in (isolated, 2), 8-2 4-1, Initial
-    # die 6: Dr1 - nowhere to go but the controlled 0301: eliminated (AO-7.3D)
+    # g2 in normal mode controls 0301: a (unsupplied, 4) 8-4 2-1, Initial die 6: Dr1 -
+    # nowhere to go but the controlled 0301: eliminated (AO-7.3D)
     s2 = cpos({"g1": "0101", "a": "0201", "g2": "0401"})
     done2 = fight(b, s2, ["g1"], ["0201"], [6])
     assert resolved(done2).result == "Dr1"

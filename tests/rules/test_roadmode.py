@@ -411,6 +411,27 @@ def test_forced_exit_with_real_units_eliminates_exactly_those_under_twelve_ma() 
                     assert not u.road_mode and u.mp_spent == (6 if d.mechanized else 3)
 
 
+@pytest.mark.rule("AO-6.7L*")
+def test_unsupplied_under_twelve_cannot_leave_road_mode_even_with_the_mp() -> None:
+    """Errata to 6.7L: "any unit with a Movement Allowance of less than twelve cannot leave Road
+    Mode if it is unsupplied or isolated. If such an unsupplied unit is required to leave Road
+    Mode it is eliminated" - also one whose halved allowance would pay the 3 MP (no counter of
+    the order of battle is such a unit: the rule and the MP test agree for all of them)."""
+    b = board(road(4), [unit("i", ma=8), unit("k", ma=12), unit("s", ma=8)])
+    s = position(
+        {
+            "i": _forced("i", "0101", supply="unsupplied"),  # 8 // 2 = 4 >= 3, but 8 < 12
+            "k": _forced("k", "0301", supply="isolated"),  # 12: leaves, 6 - 3 = 3 MP left
+            "s": _forced("s", "0401"),  # supplied: leaves, 8 - 3 = 5 MP left
+        },
+        phase="supply_judgment",
+    )
+    t = ended(b, s)
+    assert t.unit("i").status == "eliminated"
+    assert (t.unit("k").road_mode, t.unit("k").mp_spent) == (False, 3)
+    assert (t.unit("s").road_mode, t.unit("s").mp_spent) == (False, 3)
+
+
 @pytest.mark.audit
 @pytest.mark.rule("AO-6.7L*")
 def test_forced_exit_leaves_the_rest_of_the_allowance_to_move() -> None:
@@ -441,20 +462,6 @@ def test_forced_exit_elimination_comes_before_dormant_reactivation() -> None:
     t = ended(b, s)
     assert t.unit("r").status == "eliminated"
     assert t.unit("d").status == "dormant"
-
-
-@pytest.mark.audit
-@pytest.mark.rule("AO-6.7L*")
-def test_forced_exit_of_a_foot_unit_with_a_halved_allowance_of_three_or_more() -> None:
-    """Documented reading (rules notes AO-6.7L*): "cannot pay -> eliminated" for every unit, so
-    an unsupplied non-mech unit with MA 6-11 pays 3 and survives, although the errata's "any unit
-    with a Movement Allowance of less than twelve" would eliminate it. No real counter has such
-    an MA (non-mech MAs are 3 and 4), so the readings never differ in play."""
-    b = board(road(3), [unit("f", ma=8)])
-    s = position({"f": _forced("f", "0101", supply="unsupplied")}, phase="supply_judgment")
-    t = ended(b, s)
-    assert t.unit("f").status == "on_map" and t.unit("f").mp_spent == 3
-    assert costs(b, t, "f") == {"0201": 1}
 
 
 @pytest.mark.audit

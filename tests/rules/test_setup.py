@@ -50,7 +50,8 @@ def test_front_line_is_the_band_touching_the_start_line() -> None:
     assert "1205" in rear_area(gm, "german")  # the east edge is German rear
     assert "0905" in rear_area(gm, "allied")
     assert "0909" not in rear_area(gm, "allied")  # impassable
-    assert "0105" not in rear_area(gm, "allied")  # Allied W edge
+    assert "0104" not in rear_area(gm, "allied")  # Allied W edge
+    assert "0105" in rear_area(gm, "allied")  # its road exit hex is a live hex (AO-16.H)
     assert not front_line(gm, "german") & rear_area(gm, "german")
 
 

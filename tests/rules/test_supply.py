@@ -136,8 +136,8 @@ def test_first_three_hexes_any_terrain_but_impassable() -> None:
     rough = board(make_map(". r r . . E", roads=roads), G_UNITS)
     assert judge(rough, position({"g1": "0101"})) == {"g1": "supplied"}
     blocked = board(make_map(". x . . . E", roads=roads), G_UNITS)
-    # (isolated, in fact: its only on-map neighbour is impassable, AO-12.3H reading)
-    assert judge(blocked, position({"g1": "0101"})) == {"g1": "isolated"}
+    # only unsupplied: impassable terrain does not surround a unit (AO-12.3H)
+    assert judge(blocked, position({"g1": "0101"})) == {"g1": "unsupplied"}
     # an unbridged river is terrain too: crossed off the road
     river = board(make_map(". . . . . E", roads=roads, rivers=["0201/0301"]), G_UNITS)
     assert judge(river, position({"g1": "0101"})) == {"g1": "supplied"}
@@ -274,14 +274,31 @@ def test_isolated_surrounded_and_far_from_supplied_friends() -> None:
     assert judge(b, s)["g1"] == "unsupplied"
 
 
+# RING with 0304 impassable: five of 0404's neighbours are held or controlled by a1 (0503) and
+# a2 (0505), the sixth is terrain.
+RING_X = make_map(
+    "\n".join(
+        " ".join("E" if c == 9 else "x" if (c, r) == (3, 4) else "." for c in range(1, 10))
+        for r in range(1, 8)
+    ),
+    roads=["0907-0807"],
+)
+
+
 @pytest.mark.rule("AO-12.3H")
-def test_off_map_neighbours_surround_too() -> None:
+def test_off_map_and_impassable_neighbours_do_not_surround() -> None:
+    """AO-12.3H: isolated only when "totally surrounded on all six adjacent hexes by Enemy units
+    or Enemy controlled hexes": the map's edge and impassable terrain are neither."""
     b = board(RING, G_UNITS + A_UNITS)
-    # 0101's only on-map neighbours are 0201 and 0102, both controlled by a1 at 0202
-    assert judge(b, position({"g1": "0101", "a1": "0202"})) == {"g1": "isolated"}
-    # a friend in 0102 negates the control there: only unsupplied
-    s = position({"g1": "0101", "g2": "0102", "a1": "0202"})
-    assert judge(b, s) == {"g1": "unsupplied", "g2": "unsupplied"}
+    # 0101's only on-map neighbours, 0201 and 0102, are both controlled by a1 at 0202; its four
+    # other neighbours are off the map: no supply path, but not surrounded - only unsupplied
+    assert judge(b, position({"g1": "0101", "a1": "0202"})) == {"g1": "unsupplied"}
+    # 0404 with a1 (0503) and a2 (0505) holding two neighbours and controlling 0403, 0504 and
+    # 0405, and the impassable 0304 as the sixth: only unsupplied
+    bx = board(RING_X, G_UNITS + A_UNITS)
+    assert judge(bx, position({"g1": "0404", "a1": "0503", "a2": "0505"})) == {"g1": "unsupplied"}
+    # an Allied unit on 0304 instead of the impassable hex closes the ring: isolated
+    assert judge(b, position({"g1": "0404", **RING_ALLIES})) == {"g1": "isolated"}
 
 
 @pytest.mark.rule("AO-12.3J")
@@ -610,22 +627,31 @@ EDGE_BOX = make_map(
     . . . . . . .
     """
 )
+EDGE_RING = {"a1": "0402", "a2": "0202"}
+"""Allied units east and west of 0302: they hold two of its neighbours and control the other
+four, the edge hexes 0401 and 0301 included."""
 
 
 @pytest.mark.audit
 @pytest.mark.rule("AO-12.3H")
 @pytest.mark.rule("AO-5.3L")
-def test_map_edge_hexes_close_in_a_german_unit_but_not_an_allied_one() -> None:
+@pytest.mark.rule("AO-7.5E")
+def test_allied_map_edge_hexes_surround_only_when_enemy_controlled() -> None:
     """AO-12.3H: isolated when "totally surrounded on all six adjacent hexes by Enemy units or
-    Enemy controlled hexes"; our reading counts hexes the unit's supply path may not enter
-    (for a German unit, Allied Map Edge hexes, AO-5.3L "under any condition"). 0302 touches
-    the edge hexes 0401 and 0301; the other four are held or controlled from 0403 and 0203."""
+    Enemy controlled hexes". An Allied Map Edge hex is closed to German units (AO-5.3L) but
+    surrounds a unit only as any other hex does: when an enemy unit holds or controls it (German
+    ZOC reaches into edge hexes, AO-7.5E; an Allied unit on a live hex controls the edge hexes
+    next to it). 0302 touches the edge hexes 0401 and 0301."""
     b = board(EDGE_BOX, [*GS, *AS, unit("h1", "german"), unit("h2", "german")])
     # g1 at 0302: 0402 and 0303 controlled from 0403 (a1), 0403 occupied, 0202 controlled
-    # from 0203 (a2), 0401/0301 edge hexes: isolated
-    assert judge(b, position({"g1": "0302", "a1": "0403", "a2": "0203"})) == {"g1": "isolated"}
-    # the Allied unit in the same spot: the edge hexes are open to it (no German ZOC reaches
-    # them from 0403 or 0203), so it is only unsupplied
+    # from 0203 (a2); nobody controls the edge hexes 0401 and 0301: only unsupplied
+    assert judge(b, position({"g1": "0302", "a1": "0403", "a2": "0203"})) == {"g1": "unsupplied"}
+    # a1 on 0402 (controls 0401 and 0403) and a2 on 0202 (controls 0301 and 0303): isolated
+    assert judge(b, position({"g1": "0302", **EDGE_RING})) == {"g1": "isolated"}
+    # the Allied unit in the same spots: German ZOC from 0402 and 0202 reaches the edge hexes
+    # too (AO-7.5E): isolated; from 0403 and 0203 it does not: only unsupplied
+    s = position({"a3": "0302", "h1": "0402", "h2": "0202"})
+    assert judge(b, s, "allied") == {"a3": "isolated"}
     s = position({"a3": "0302", "h1": "0403", "h2": "0203"})
     assert judge(b, s, "allied") == {"a3": "unsupplied"}
 
@@ -637,16 +663,16 @@ def test_map_edge_hexes_close_in_a_german_unit_but_not_an_allied_one() -> None:
 def test_only_a_supplied_friend_in_play_within_three_hexes_prevents_isolation() -> None:
     """AO-12.3H: isolated only if "more than three hexes from any Supplied Friendly unit";
     AO-15.b: the paratroop unit is supplied the player-turn it drops (``always_supplied``);
-    AO-5.3M: dormant units are not in play. g1 at 0302 is ringed as in the test above."""
+    AO-5.3M: dormant units are not in play. g1 at 0302 is ringed by ``EDGE_RING`` as in the
+    test above."""
     b = board(EDGE_BOX, [*GS, *AS, unit("h1", "german"), unit("h2", "german")])
-    ring = {"a1": "0403", "a2": "0203"}
     # g2 three hexes east (0602) but unsupplied itself: no help
-    s = position({"g1": "0302", "g2": "0602", **ring})
+    s = position({"g1": "0302", "g2": "0602", **EDGE_RING})
     assert judge(b, s) == {"g1": "isolated", "g2": "unsupplied"}
     # the same g2 supplied (just dropped): g1 is only unsupplied
     assert judge(b, s, always_supplied={"g2"}) == {"g1": "unsupplied", "g2": "supplied"}
     # four hexes away (0702) it does not count
-    s4 = position({"g1": "0302", "g2": "0702", **ring})
+    s4 = position({"g1": "0302", "g2": "0702", **EDGE_RING})
     assert judge(b, s4, always_supplied={"g2"}) == {"g1": "isolated", "g2": "supplied"}
     # Allied side: a3 at 0403 ringed by h1 (0402: controls 0503, 0302) and h2 (0304: controls
     # 0404, 0303); a4 two hexes away on the edge hex 0401
@@ -660,14 +686,16 @@ def test_only_a_supplied_friend_in_play_within_three_hexes_prevents_isolation() 
     }
 
 
-# Allied exit 0102-0202 on the west, German exit 0701 (east edge, road 0601-0701).
+# Allied exit hexside 0104-0204 on the west, German exit 0904 (east edge, road 0804-0904).
 TWO_EXITS = make_map(
     """
-    . . . . . . E
-    e . . . . . E
-    . . . . . . E
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    e . . . . . . . E
+    . . . . . . . . .
     """,
-    roads=["0102-0202", "0601-0701"],
+    roads=["0104-0204", "0804-0904"],
 )
 
 
@@ -678,30 +706,47 @@ def test_only_an_exit_on_ones_own_map_edge_prevents_isolation() -> None:
     """AO-12.3J: "Units which are within three hexes of a road exit hexside on their respective
     map edges can never be isolated, even if cut off by terrain or Enemy presence"."""
     b = board(TWO_EXITS, [*GS, *AS])
-    # g1 at 0203, next to the Allied exit hexside 0102-0202, six hexes from its own exit 0701:
-    # 0202 and 0303 controlled from 0302, 0103 occupied, 0102 an edge hex -> isolated
-    assert judge(b, position({"g1": "0203", "a1": "0302", "a2": "0103"})) == {"g1": "isolated"}
-    # a3 at 0603, two hexes from the German exit 0701, four from its own (0202): 0602
-    # occupied, 0703 and 0502 controlled from 0602, 0503 from 0403 -> isolated
-    s = position({"a3": "0603", "g2": "0602", "g3": "0403"})
+    # g1 at 0304, next to the Allied exit hexside 0104-0204, six hexes from its own exit 0904:
+    # a1 (0404) and a2 (0204) hold two of its neighbours and control the other four (0403,
+    # 0405 from a1; 0303, 0305 from a2) -> isolated
+    assert judge(b, position({"g1": "0304", "a1": "0404", "a2": "0204"})) == {"g1": "isolated"}
+    # a3 at 0604, three hexes from the German exit 0904, four from its own (0204): g2 (0704)
+    # and g3 (0504) hold two neighbours and control 0703, 0705, 0603, 0605 -> isolated
+    s = position({"a3": "0604", "g2": "0704", "g3": "0504"})
     assert judge(b, s, "allied") == {"a3": "isolated"}
-    # a3 at 0203 ringed by Germans next to its own exit (which the German holds: 0103's ZOC
-    # covers 0102): cut off "by Enemy presence", never isolated
-    s = position({"a3": "0203", "g2": "0302", "g3": "0103"})
+    # a3 at 0304 ringed the same way next to its own exit (which the German holds: g3 stands
+    # on 0204 and controls the edge hex 0104): cut off "by Enemy presence", never isolated
+    s = position({"a3": "0304", "g2": "0404", "g3": "0204"})
     assert judge(b, s, "allied") == {"a3": "unsupplied"}
+
+
+# A 9x5 map with the Allied exit hexside 0103(edge)-0203 and the road 0103-0203-0303-0403.
+RINGED_DEFENDER = make_map(
+    """
+    . . . . . . . . .
+    . . . . . . . . .
+    e . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    """,
+    roads=["0103-0203-0303-0403"],
+)
 
 
 @pytest.mark.audit
 @pytest.mark.rule("AO-12.3H")
 def test_a_ringed_defender_near_a_supplied_friend_is_only_unsupplied() -> None:
-    # road 0101(edge)-0201-0301-0401; a in 0601 ringed by g2 (0501) and g (0701), no path.
-    # f in 0301 is on the road, supplied, three hexes from a: a is not isolated, defends 4.
-    m = make_map("e . . . . . . . .", roads=["0101-0201-0301-0401"])
+    # a in 0603 ringed by g (0703) and g2 (0503): they hold two neighbours and control 0602,
+    # 0604 (g) and 0502, 0504 (g2); no path, four hexes from the exit hexside. f in 0303 is on
+    # the road (0403 is g2's ZOC, 0303 is not), supplied, three hexes from a: a is not
+    # isolated, defends 4.
     b = board(
-        m,
+        RINGED_DEFENDER,
         [unit("g", strength=8), unit("g2"), unit("a", "allied", strength=4), unit("f", "allied")],
     )
-    r = ok(b, cpos({"a": "0601", "g": "0701", "g2": "0501", "f": "0301"}), attack(["g"], ["0601"]))
+    ring = {"a": "0603", "g": "0703", "g2": "0503"}
+    r = ok(b, cpos({**ring, "f": "0303"}), attack(["g"], ["0603"]))
     assert declared(r).defence == 4
-    r2 = ok(b, cpos({"a": "0601", "g": "0701", "g2": "0501"}), attack(["g"], ["0601"]))
+    # without f: isolated, 4 -> 2
+    r2 = ok(b, cpos(ring), attack(["g"], ["0603"]))
     assert declared(r2).defence == 2

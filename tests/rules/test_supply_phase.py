@@ -27,6 +27,7 @@ from tests.enginekit import (
     ended,
     make_map,
     ok,
+    place_due,
     position,
     unit,
 )
@@ -99,9 +100,11 @@ def test_the_judged_marker_holds_for_the_whole_player_turn() -> None:
 @pytest.mark.rule("AO-12.5L")
 @pytest.mark.rule("AO-12.3H")
 def test_isolated_units_stay_on_the_map() -> None:
-    m = make_map(". . . . .")
+    # g in 0302 (all six neighbours on the map) between a1 (0202) and a2 (0402), which hold
+    # two of them and control the other four: surrounded, no source, no friend - isolated
+    m = make_map(". . . . .\n. . . . .\n. . . . .")
     b = board(m, [unit("g"), unit("a1", "allied"), unit("a2", "allied")])
-    s = position({"a1": "0201", "g": "0301", "a2": "0401"}, phase="reinforcement")
+    s = position({"a1": "0202", "g": "0302", "a2": "0402"}, phase="reinforcement")
     r = apply(b, s, EndPhase())
     assert isinstance(r, Applied)
     assert SupplyChanged(unit="g", supply="isolated", case="AO-12.3H") in r.events
@@ -156,7 +159,7 @@ def test_gt1_german_defenders_are_supplied_in_the_allied_combat() -> None:
 def test_gt1_bridges_behind_the_german_start_line_stay_open(real_scenario: RealScenario) -> None:
     b, s = real_scenario(1)
     while s.phase != "supply_judgment":
-        s = ended(b, s)
+        s = ended(b, place_due(b, s))
     ger = german_side(b.game_map)
     assert s.turn == 1 and s.interdicted.german
     assert all(not (x in ger and y in ger) for x, y in s.interdicted.german)
@@ -171,9 +174,10 @@ def test_unit_state_marker_default() -> None:
 # Adversarial cases on small synthetic maps with scripted dice, every outcome worked out by hand
 # from the rule text (AO-4.2, AO-6.6-6.7, AO-7.3, AO-9 to AO-13 and the errata). Maps carry no
 # supply sources unless they have an ``E`` hex with a road, so a defender is unsupplied at the
-# moment of combat (defence normal) unless every on-map neighbour is closed to its supply and no
-# supplied friend is within three hexes, when it is isolated (defence halved). ``LINE8`` is the
-# eight-hex line ``0101``-``0801``.
+# moment of combat (defence normal) unless all six of its neighbours are on the map and
+# enemy-held or enemy-controlled and no supplied friend is within three hexes, when it is
+# isolated (defence halved, AO-12.3H; a hex of a one-row map is never surrounded). ``LINE8`` is
+# the eight-hex line ``0101``-``0801``.
 #
 # German Initial CRT rows (1-2 1-1 2-1 3-1 4-1 5-1 6-1 7-1 8-1 9-1):
 #     1  Ar1 Dr1 Dr2 Dr3 Ex  Ex  De  De  De  De
@@ -185,7 +189,16 @@ def test_unit_state_marker_default() -> None:
 #     4  Ar3 Ar2 Ar1 Dr1 Dr2 Dr2 Dr2 Dr3 Ex  De
 
 
-LINE5 = make_map(". . . . E", roads=["0101-0201-0301-0401-0501"])
+# Five by three; the middle row carries a road 0102-0202-0302-0402-0502 to the German source
+# 0502 (east edge).
+ROAD5 = make_map(
+    """
+    . . . . .
+    . . . . E
+    . . . . .
+    """,
+    roads=["0102-0202-0302-0402-0502"],
+)
 
 
 @pytest.mark.audit
@@ -196,24 +209,25 @@ def test_attack_reads_the_judged_marker_defence_is_traced_at_the_moment_of_comba
     """AO-12.4K: the attack effect "is determined during the Supply Judgment Phase, and applies
     ... throughout ... the Combat Phase"; the defence effect "is determined at the moment of
     combat"; AO-12.6: unsupplied attack halved (rounding up), isolated defence halved."""
-    b = board(LINE5, [unit("g1", strength=6), unit("a1", "allied", strength=4)])
+    b = board(ROAD5, [unit("g1", strength=6), unit("g2"), unit("a1", "allied", strength=4)])
     # g1 on the road to its source (a fresh trace: supplied) but judged unsupplied: 6 -> 3.
-    # a1 carries a stale "isolated" marker, but at 0201 with 0101 open it is only unsupplied
-    # now: defence 4. 3 against 4 is 1-2.
+    # a1 carries a stale "isolated" marker, but at 0202 with 0102, 0201 and 0203 open it is
+    # only unsupplied now: defence 4. 3 against 4 is 1-2.
     s = position(
         {
-            "g1": UnitState(id="g1", hex="0301", supply="unsupplied"),
-            "a1": UnitState(id="a1", hex="0201", supply="isolated"),
+            "g1": UnitState(id="g1", hex="0302", supply="unsupplied"),
+            "a1": UnitState(id="a1", hex="0202", supply="isolated"),
         },
         phase="combat",
     )
-    p = preview_attack(b, s, ["g1"], ["0201"])
+    p = preview_attack(b, s, ["g1"], ["0202"])
     assert not isinstance(p, Rejection), p
     assert (p.attack, p.defence, p.column) == (3, 4, "1-2")
-    # a1 at 0101 with a clean marker: its only neighbour is German-held, no source, no friend
-    # - isolated now, defence halved 4 -> 2; g1 supplied: 6 against 2 is 3-1
-    s2 = position({"g1": "0201", "a1": "0101"}, phase="combat")
-    p2 = preview_attack(b, s2, ["g1"], ["0101"])
+    # a1 with a clean marker and g2 in 0102: g1 and g2 hold two of its neighbours and control
+    # the other four (0301, 0303 from g1; 0201, 0203 from g2); no source, no friend - isolated
+    # now, defence halved 4 -> 2; g1 supplied: 6 against 2 is 3-1
+    s2 = position({"g1": "0302", "g2": "0102", "a1": "0202"}, phase="combat")
+    p2 = preview_attack(b, s2, ["g1"], ["0202"])
     assert not isinstance(p2, Rejection), p2
     assert (p2.attack, p2.defence, p2.column) == (6, 2, "3-1")
 
@@ -224,16 +238,23 @@ def test_attack_reads_the_judged_marker_defence_is_traced_at_the_moment_of_comba
 @pytest.mark.rule("AO-12.3H")
 @pytest.mark.rule("AO-12.3J")
 def test_defender_supply_is_traced_at_the_moment_of_combat() -> None:
-    # Allied source: the road exit hexside 0101(edge)/0201; road 0101-0201-0301-0401.
-    # a in 0601 reaches the road hex 0401 in two steps (0501, 0401): supplied, defends 4.
-    m = make_map("e . . . . . . . .", roads=["0101-0201-0301-0401"])
+    # Allied source: the road exit hexside 0102(edge)/0202; road 0102-0202-0302-0402.
+    # a in 0602 reaches the road hex 0402 in two steps (0502, 0402): supplied, defends 4.
+    m = make_map(
+        """
+        . . . . . . . . .
+        e . . . . . . . .
+        . . . . . . . . .
+        """,
+        roads=["0102-0202-0302-0402"],
+    )
     b = board(m, [unit("g", strength=8), unit("g2"), unit("a", "allied", strength=4)])
-    r = ok(b, cpos({"a": "0601", "g": "0701"}), attack(["g"], ["0601"]))
+    r = ok(b, cpos({"a": "0602", "g": "0702"}), attack(["g"], ["0602"]))
     assert declared(r).defence == 4
-    # g2 on the road in 0401: 0401 enemy-held, 0501 controlled - no path; a is ringed by
-    # 0501 (ZOC) and 0701 (g), four hexes from the exit hexside: isolated, 4 -> 2
-    r2 = ok(b, cpos({"a": "0601", "g": "0701", "g2": "0401"}), attack(["g"], ["0601"]))
+    # g2 in 0502: g and g2 hold two of a's neighbours and control the other four (0701, 0703;
+    # 0601, 0603) - no path; four hexes from the exit hexside: isolated, 4 -> 2
+    r2 = ok(b, cpos({"a": "0602", "g": "0702", "g2": "0502"}), attack(["g"], ["0602"]))
     assert declared(r2).defence == 2
-    # the same ring three hexes from the exit hexside (0501 to 0201): never isolated
-    r3 = ok(b, cpos({"a": "0501", "g": "0601", "g2": "0301"}), attack(["g"], ["0501"]))
+    # the same ring three hexes from the exit hexside (0502 to 0202): never isolated
+    r3 = ok(b, cpos({"a": "0502", "g": "0602", "g2": "0402"}), attack(["g"], ["0502"]))
     assert declared(r3).defence == 4

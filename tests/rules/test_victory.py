@@ -540,3 +540,43 @@ def test_the_verdict_at_its_boundaries(
     assert v is not None
     assert ((v.winner or "draw"), v.kind) == expected
     assert (v.german_vp, v.allied_vp) == (g, a)
+
+
+@pytest.mark.audit
+@pytest.mark.rule("AO-16.H")
+@pytest.mark.rule("AO-16.C")
+@pytest.mark.rule("AO-11.k")
+def test_road_exit_hexes_are_live_hexes_german_units_stand_on_them_and_fight_there() -> None:
+    """AO-16.H: "German units in Road Mode may occupy a Road Exit hex by being physically on
+    the road exit hex" - so German units enter exit hexes, which are not Allied Map Edge hexes
+    (AO-5.3L: German units "may never enter these hexes"), and an Allied unit in one (AO-16.C)
+    may be attacked and is not dormant there (AO-11.k, AO-5.3M concern the Map Edge hexes)."""
+    from rules.commands import DeclareAttack, Move, ResolveAttacks
+    from rules.events import UnitRetreated
+    from rules.movement import legal_moves
+
+    # German Initial Movement: g1 in Road Mode in 0402 drives onto the NW exit 0401 (road
+    # 0402-0401) and holds its 20 VP by being there
+    s = msgspec.structs.replace(
+        vstate({"g1": rm("g1", "0402")}), side="german", phase="initial_movement"
+    )
+    assert "0401" in legal_moves(VB, s, "g1")
+    on = ok(VB, s, Move("g1", ("0401",))).state
+    assert on.unit("g1").hex == "0401"
+    assert exits(on) == {"0401": 20}
+    # an Allied unit left on the exit 0401 (a reinforcement that never moved) may be attacked
+    combat = msgspec.structs.replace(
+        vstate({"g1": "0402", "a1": rm("a1", "0401")}), side="german", phase="combat"
+    )
+    ok(VB, combat, DeclareAttack(attackers=("g1",), defenders=("0401",)))
+    # a1 in 0302, its other hexes one away German or German-controlled (g2 in 0202 controls
+    # 0301 and 0303, g3 in 0403 controls 0402): g2 + g3, 8-4 2-1, Initial die 2: Dr1 - it
+    # retreats onto the exit 0401 and stays in play there
+    fight_state = msgspec.structs.replace(
+        vstate({"a1": "0302", "g2": "0202", "g3": "0403"}), side="german", phase="combat"
+    )
+    declared = ok(VB, fight_state, DeclareAttack(attackers=("g2", "g3"), defenders=("0302",)))
+    done = ok(VB, declared.state, ResolveAttacks(), [2])
+    moved = [e for e in done.events if isinstance(e, UnitRetreated)]
+    assert [(e.unit, e.path, e.dormant) for e in moved] == [("a1", ("0401",), False)]
+    assert done.state.unit("a1").status == "on_map"
