@@ -8,6 +8,7 @@ itself (its options and files) is :mod:`ardennes_tui.cli.selfplay`.
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import re
 import signal
@@ -19,8 +20,10 @@ from typing import Final
 import msgspec
 
 from ardennes_tui.errors import UserError
-from rules import LAST_TURN, Verdict
-from rules.bots.selfplay import BOTS, BotError, SelfPlayGame, TurnVP, play
+from rules import LAST_TURN, Side, Verdict
+from rules.bots.kinds import make_bot
+from rules.bots.rng import BotRng
+from rules.bots.selfplay import BotError, SelfPlayGame, TurnVP, play
 from scenarios import load_board, scenario_numbers
 
 MAX_GAMES: Final = 2000
@@ -144,11 +147,26 @@ def progress_line(done: int, total: int, r: GameResult, seconds: float) -> None:
     )
 
 
-def play_one(game: tuple[int, str]) -> tuple[GameResult, float]:
-    """Play one game of a batch (in a worker process): its result and the seconds it took."""
+def play_one(
+    game: tuple[int, str], german: str = "heuristic", allied: str = "heuristic"
+) -> tuple[GameResult, float]:
+    """Play one game of a batch (in a worker process) with the bots ``german`` and ``allied``
+    (:data:`rules.bots.kinds.BOT_KINDS`): its result and the seconds it took."""
     t0 = time.perf_counter()
-    record = play(load_board(game[0]), game[1])
+    record = play(load_board(game[0]), game[1], german=german, allied=allied)
     return game_summary(record), time.perf_counter() - t0
+
+
+def bots_label(german: str = "heuristic", allied: str = "heuristic") -> str:
+    """The bots of a batch with their versions: ``heuristic/4`` when both sides play the same
+    bot, else ``German planner/1, Allied heuristic/4``."""
+
+    def label(kind: str, side: Side) -> str:
+        bot = make_bot(kind, side, BotRng(b""))
+        return f"{bot.name}/{bot.version}"
+
+    g, a = label(german, "german"), label(allied, "allied")
+    return g if g == a else f"German {g}, Allied {a}"
 
 
 def _ignore_sigint() -> None:  # workers: Ctrl-C is the parent's to handle
@@ -156,10 +174,16 @@ def _ignore_sigint() -> None:  # workers: Ctrl-C is the parent's to handle
 
 
 def play_all(
-    games: Sequence[tuple[int, str]], jobs: int, progress: Progress | None = None
+    games: Sequence[tuple[int, str]],
+    jobs: int,
+    progress: Progress | None = None,
+    german: str = "heuristic",
+    allied: str = "heuristic",
 ) -> list[GameResult]:
-    """Play ``games`` (``jobs`` at a time in worker processes when ``jobs`` > 1) and return
-    their results sorted by (scenario, seed) whatever order they finished in."""
+    """Play ``games`` (``jobs`` at a time in worker processes when ``jobs`` > 1) with the
+    bots ``german`` and ``allied`` and return their results sorted by (scenario, seed)
+    whatever order they finished in."""
+    one = functools.partial(play_one, german=german, allied=allied)
     results: list[GameResult] = []
     t0 = time.perf_counter()
 
@@ -173,13 +197,13 @@ def play_all(
     try:
         if jobs == 1 or len(games) < 2:
             for g in games:
-                done(*play_one(g))
+                done(*one(g))
         else:
             pool = multiprocessing.get_context("spawn").Pool(
                 min(jobs, len(games)), initializer=_ignore_sigint
             )
             try:
-                for r in pool.imap_unordered(play_one, games, chunksize=1):
+                for r in pool.imap_unordered(one, games, chunksize=1):
                     done(*r)
                 pool.close()
             except BaseException:
@@ -327,15 +351,23 @@ def compact_seeds(seeds: Sequence[str]) -> str:
     return ",".join(parts)
 
 
-def summary_markdown(results: Sequence[GameResult]) -> str:
-    """The balance tables of ``results`` (sorted by (scenario, seed)): deterministic text."""
+def summary_markdown(
+    results: Sequence[GameResult], german: str = "heuristic", allied: str = "heuristic"
+) -> str:
+    """The balance tables of ``results`` (sorted by (scenario, seed)), played by the bots
+    ``german`` and ``allied``: deterministic text."""
     scenarios = sorted({r.scenario for r in results})
     seeds = sorted({r.seed for r in results}, key=seed_key)
     by_scenario = [[r for r in results if r.scenario == n] for n in scenarios]
+    kinds = "".join(
+        f" --{side} {kind}"
+        for side, kind in (("german", german), ("allied", allied))
+        if kind != "heuristic"
+    )
     return (
-        f"## Self-play summary (bots {BOTS})\n\n"
+        f"## Self-play summary (bots {bots_label(german, allied)})\n\n"
         f"{_games(len(results))}: `ardennes selfplay --summary --scenario "
-        f"{','.join(map(str, scenarios))} --seeds {compact_seeds(seeds)}`.\n"
+        f"{','.join(map(str, scenarios))} --seeds {compact_seeds(seeds)}{kinds}`.\n"
         f'"end" is the last tabulation (GT{LAST_TURN}, or earlier for an immediate win); kills '
         f"= Allied units lost; best exits = the most exit VP held at any tabulation; German VP "
         f'GT{GT_CHECK} counts the games that reached it ("of k" when not all did).\n\n'

@@ -30,7 +30,8 @@ import msgspec
 import rules
 from rules.bots.heuristic import NAME as BOT_NAME
 from rules.bots.heuristic import VERSION as BOT_VERSION
-from rules.bots.heuristic import bots_for
+from rules.bots.kinds import make_bot
+from rules.bots.protocol import Bot
 from rules.bots.rng import BotRng
 
 BOTS: Final = f"{BOT_NAME}/{BOT_VERSION}"
@@ -124,19 +125,39 @@ def turn_vp(board: rules.Board, state: rules.GameState, e: rules.VictoryPointsTa
     )
 
 
-def play(board: rules.Board, seed: int | str, turns: int | None = None) -> SelfPlayGame:
+def players(bots: dict[rules.Side, Bot]) -> rules.Players:
+    """The record's players: each side's bot name and version."""
+    return rules.Players(
+        german=rules.Player(kind="bot", name=bots["german"].name, version=bots["german"].version),
+        allied=rules.Player(kind="bot", name=bots["allied"].name, version=bots["allied"].version),
+    )
+
+
+def play(
+    board: rules.Board,
+    seed: int | str,
+    turns: int | None = None,
+    german: str = "heuristic",
+    allied: str = "heuristic",
+) -> SelfPlayGame:
     """Self-play the scenario of ``board`` from ``seed``, for ``turns`` Game-Turns (all 18 by
-    default, or until an immediate German victory)."""
+    default, or until an immediate German victory). ``german`` and ``allied`` name each
+    side's bot (:data:`rules.bots.kinds.BOT_KINDS`); each gets its side's stream of the seed,
+    so a heuristic side plays the same whatever its opponent."""
     if turns is not None and turns < 1:
         raise ValueError("turns must be at least 1")
+    rng = BotRng(bot_seed(seed))
+    bots: dict[rules.Side, Bot] = {
+        "german": make_bot(german, "german", rng.derive("german")),
+        "allied": make_bot(allied, "allied", rng.derive("allied")),
+    }
     dseed = dice_seed(seed)
     game = rules.Game.new(
         board,
         dice=rules.SeededDice(dseed),
         dice_spec=rules.DiceSpec.seeded(dseed),
-        players=PLAYERS,
+        players=players(bots),
     )
-    bots = bots_for(BotRng(bot_seed(seed)))
     vps: list[TurnVP] = []
     while game.state.phase != "game_over":
         if len(game.history) >= MAX_COMMANDS:
