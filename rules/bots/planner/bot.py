@@ -20,24 +20,29 @@ from typing import Final
 
 from rules import (
     Applied,
+    Board,
     Command,
     DeclareAttack,
     EndPhase,
     Game,
+    HexId,
     ResolveAttacks,
     Roll,
     Side,
     apply,
     crt,
     gt1_unmet,
+    road_links,
 )
 from rules.bots.combat import attack as heuristic_attack
 from rules.bots.context import Context
 from rules.bots.movement import move as heuristic_move
 from rules.bots.movement import owed
+from rules.bots.planner.allied import AlliedPlan
 from rules.bots.planner.attacks import AttackBoard, best_batch
 from rules.bots.planner.decide import decide
 from rules.bots.planner.expected import SCALE, Weights
+from rules.bots.planner.moves import move as planner_move
 from rules.bots.reinforce import drop, reinforce
 from rules.bots.free_setup import setup_command
 from rules.bots.rng import BotRng
@@ -76,6 +81,8 @@ class PlannerBot:
         self.ctx = Context(side, rng)
         self.refused: set[tuple[str, tuple[str, ...]]] = set()
         self._phase: tuple[int, str, str] | None = None
+        self.allied: AlliedPlan | None = None
+        self._roads: tuple[Board, dict[HexId, tuple[HexId, ...]]] | None = None
 
     def choose(self, game: Game) -> Command:
         """The command this bot gives now."""
@@ -90,15 +97,13 @@ class PlannerBot:
         if key != self._phase:
             self._phase = key
             self.refused = set()
+            self.allied = None
         phase = state.phase
         if phase == "reinforcement":
             return reinforce(self.ctx, game) or EndPhase()
         if phase in ("initial_movement", "mechanized_movement"):
             return (
-                drop(self.ctx, game)
-                or owed(self.ctx, game)
-                or heuristic_move(self.ctx, game)
-                or EndPhase()
+                drop(self.ctx, game) or owed(self.ctx, game) or self.move(game) or EndPhase()
             )
         if phase == "combat":
             return self.attack(game) or EndPhase()
@@ -107,6 +112,22 @@ class PlannerBot:
                 return EndPhase()
             return setup_command(self.ctx, game) or EndPhase()
         return EndPhase()
+
+    def move(self, game: Game) -> Command | None:
+        """The next move: the Allied planner's scoring (:mod:`rules.bots.planner.allied`),
+        the heuristic German's."""
+        if self.side == "german":
+            return heuristic_move(self.ctx, game)
+        if self.allied is None:
+            self.allied = AlliedPlan(self.ctx, game.board, game.state, self.roads(game.board))
+        return planner_move(self.ctx, game, self.allied.score, self.allied.chosen)
+
+    def roads(self, board: Board) -> dict[HexId, tuple[HexId, ...]]:
+        """:func:`rules.road_links` of every hex of ``board`` (built once per board)."""
+        if self._roads is None or self._roads[0] is not board:
+            m = board.game_map
+            self._roads = (board, {h: road_links(m, h) for h in m})
+        return self._roads[1]
 
     def attack(self, game: Game) -> Command | None:
         """The next attack of the best batch, ``ResolveAttacks`` once one is declared (in

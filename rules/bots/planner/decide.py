@@ -9,9 +9,9 @@ zones of control (AO-10.2a, AO-9.6N), looking one position ahead.
 * **Advance** (one mechanized unit of the combat into the cleared hex, or none): each choice is
   valued on the position after it - the enemy stacks next to the hex that would lack
   retreats (:data:`CLOSE` per missing retreat gained: a later Dr kills them), the unit's own
-  supply there (:data:`CUT`) and its own missing retreats (:data:`EXPOSED` each), and the
-  German's objective pull (:data:`PULL` a hex) or the Allied town/junction hold
-  (:data:`HOLD`); declining is worth 0.
+  supply there (:data:`CUT`), and the German's objective pull (:data:`PULL` a hex: the
+  advance opens the roads) or, Allied, the town/junction hold (:data:`HOLD`) less its own
+  missing retreats (:data:`EXPOSED` each); declining is worth 0.
 * **Losses** (Ex, AO-10.1b): the minimal set of least printed strength; **immunity**: never
   waived (AO-11.f*).
 """
@@ -43,7 +43,9 @@ TOWN: Final = 25
 AWAY: Final = 4
 CLOSE: Final = 12
 EXPOSED: Final = 10
-PULL: Final = 6
+"""Allied advance: per retreat the unit would lack in the hex (the German attacks next; he
+counts his own exposure only through the CRT, as the heuristic bot does)."""
+PULL: Final = 20
 HOLD: Final = 10
 
 
@@ -122,10 +124,10 @@ def advance(
         s = sum(CLOSE * (_lacking(board, after, x) - before[x]) for x in near)
         if not supplied_at(board, net.closed, net.net, h):
             s -= CUT
-        s -= EXPOSED * retreats_lacking(board, after, uid)
         if side == "german":
             s += PULL * (f.objective.get(start or "", INF) - f.objective.get(h, INF))
         else:
+            s -= EXPOSED * retreats_lacking(board, after, uid)
             s += HOLD * ((h in f.towns) + (h in f.junctions) + (h in f.garrison))
         if s > best[0][0]:
             best = [(s, uid)]
