@@ -26,6 +26,7 @@ from rules import (
     EndPhase,
     Game,
     HexId,
+    Place,
     ResolveAttacks,
     Roll,
     Side,
@@ -43,6 +44,7 @@ from rules.bots.planner.attacks import AttackBoard, best_batch
 from rules.bots.planner.decide import decide
 from rules.bots.planner.expected import SCALE, Weights
 from rules.bots.planner.moves import move as planner_move
+from rules.bots.planner.setup import german_orders
 from rules.bots.reinforce import drop, reinforce
 from rules.bots.free_setup import setup_command
 from rules.bots.rng import BotRng
@@ -82,6 +84,7 @@ class PlannerBot:
         self.refused: set[tuple[str, tuple[str, ...]]] = set()
         self._phase: tuple[int, str, str] | None = None
         self.allied: AlliedPlan | None = None
+        self.orders: list[Place] | None = None
         self._roads: tuple[Board, dict[HexId, tuple[HexId, ...]]] | None = None
 
     def choose(self, game: Game) -> Command:
@@ -108,10 +111,27 @@ class PlannerBot:
         if phase == "combat":
             return self.attack(game) or EndPhase()
         if phase in ("setup_allied", "setup_german"):
-            if self.historical:
-                return EndPhase()
-            return setup_command(self.ctx, game) or EndPhase()
+            return self.setup(game) or EndPhase()
         return EndPhase()
+
+    def setup(self, game: Game) -> Command | None:
+        """The next ``Place`` of a free set-up: the German's improved historical set-up
+        (:mod:`rules.bots.planner.setup`; none with ``historical``), the Allied heuristic
+        one; None when done or the set-up is historical."""
+        board, state = game.board, game.state
+        if state.side != self.side or self.historical:
+            return None
+        if self.side == "allied":
+            return setup_command(self.ctx, game)
+        if self.orders is None:
+            if game.options().setup != "free":
+                return None
+            self.orders = german_orders(board, state, GERMAN_WEIGHTS)
+        while self.orders:
+            cmd = self.orders.pop(0)
+            if isinstance(apply(board, state, cmd), Applied):
+                return cmd
+        return None
 
     def move(self, game: Game) -> Command | None:
         """The next move: the Allied planner's scoring (:mod:`rules.bots.planner.allied`),
