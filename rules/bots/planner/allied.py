@@ -72,9 +72,7 @@ class AlliedPlan:
         german_hexes = {h for _, h in self.german}
         self.german_hexes = frozenset(german_hexes)
         self.supplied = frozenset(
-            uid
-            for uid, h in self.german
-            if supplied_at(board, self.net.closed, self.net.net, h)
+            uid for uid, h in self.german if supplied_at(board, self.net.closed, self.net.net, h)
         )
         towns = m.towns()
         bastogne = towns.get("Bastogne")

@@ -15,7 +15,8 @@ batch (:mod:`rules.bots.planner.expected`).
    attack that clears its hex (the defenders dead or gone) changes the retreats of the attacks
    after it - the hex no longer negates zones of control, and a mechanized attacker advancing
    into it (AO-9.6N) extends them - so each attack's outcomes are recomputed for every set
-   of hexes cleared before it. The order is chosen too: attacks most likely to clear first.
+   of hexes emptied before it. The order is chosen too: the most valuable attack first, or
+   the attacks most likely to empty their hex first, whichever batch is worth more.
 
 The bot declares the first attack of the best batch and plans again after its resolution
 (or, in an email game, declares the whole batch at once). Pure and deterministic: ties go by
@@ -72,6 +73,8 @@ TOP_BATCHES: Final = 4
 INTERACTION: Final = 4
 """An attack's retreats depend on the hexes cleared within this distance before it."""
 GERMAN_LOWEST: Final = "2-1"
+REDUCE = 1
+"""Consider declaring lower odds (AO-9.4L): 1 yes, 0 no (an experiment switch)."""
 """The German may not declare odds below 2-1 (AO-9.4L*)."""
 
 
@@ -79,14 +82,14 @@ GERMAN_LOWEST: Final = "2-1"
 class Candidate:
     """One attack: ``attackers`` on ``hex`` at ``column`` (``odds`` to declare: None for the
     real odds), six times its expected value (``numerator``, thousandths of a VP) and the die
-    faces that clear the hex."""
+    faces that empty the hex (every defender eliminated)."""
 
     hex: HexId
     attackers: tuple[str, ...]
     column: str
     odds: str | None
     numerator: int
-    clear_faces: int
+    empty_faces: int
 
 
 class AttackBoard:
@@ -101,6 +104,7 @@ class AttackBoard:
         weights: Weights,
         clear_bonus: Callable[[HexId], int],
         table: str,
+        mech_cost: int = 0,
     ) -> None:
         self.board = board
         self.state = state
@@ -109,6 +113,9 @@ class AttackBoard:
         self.weights = weights
         self.clear_bonus = clear_bonus
         self.table = table
+        self.mech_cost = mech_cost
+        """Thousandths of a VP per mechanized attacker: it may not move in the Mechanized
+        Movement Phase after the combat (AO-5.2K)."""
         self.supply: Mapping[str, Supply] = defender_supply(board, state, self.enemy)
         self.rctx_enemy = RetreatContext(board, state, self.enemy)
         self.rctx_own = RetreatContext(board, state, side)
@@ -195,6 +202,7 @@ class AttackBoard:
         for k in range(1, len(free) + 1):
             for group in combinations(free, k):
                 g = tuple(sorted(group))
+                cost = 6 * self.mech_cost * sum(1 for a in g if b.defs[a].mechanized)
                 att = attack_strength_in(b, s, g)
                 strength[g] = att
                 col = odds_column(att, dfn)
@@ -203,9 +211,9 @@ class AttackBoard:
                 best: Candidate | None = None
                 for c in self._columns(col):
                     outs = outcomes(self.table, c, self.sides(h, g, stuck))
-                    num = expected_numerator(outs, w)
+                    num = expected_numerator(outs, w) - cost
                     if best is None or num > best.numerator:
-                        clear = sum(o.faces for o in outs if o.cleared)
+                        clear = sum(o.faces for o in outs if o.emptied)
                         best = Candidate(h, g, c, None if c == col else c, num, clear)
                 if best is not None:
                     found.append(best)
@@ -221,6 +229,8 @@ class AttackBoard:
     def _columns(self, real: str) -> list[str]:
         """``real`` and every column below it the attacker may declare (AO-9.4L, AO-9.4L*)."""
         i = crt.ODDS_COLUMNS.index(real)
+        if not REDUCE:
+            return [real]
         low = crt.ODDS_COLUMNS.index(GERMAN_LOWEST) if self.side == "german" else 0
         return [real] + [crt.ODDS_COLUMNS[j] for j in range(i - 1, low - 1, -1)]
 
@@ -230,9 +240,7 @@ class AttackBoard:
         """``c`` as a :class:`BatchItem`: its outcomes given the hexes of ``batch`` cleared
         before it (their defenders gone, the strongest mechanized attacker advanced)."""
         relevant = frozenset(
-            o.hex
-            for o in batch
-            if o.hex != c.hex and hexgrid.distance(o.hex, c.hex) <= INTERACTION
+            o.hex for o in batch if o.hex != c.hex and hexgrid.distance(o.hex, c.hex) <= INTERACTION
         )
         by_hex = {o.hex: o for o in batch}
         base = outcomes(self.table, c.column, self.sides(c.hex, c.attackers, self.trapped(c.hex)))
@@ -241,9 +249,7 @@ class AttackBoard:
             if not cleared:
                 return base
             st = self.cleared_state(cleared, by_hex)
-            stuck = trapped(
-                self.board, st, c.hex, RetreatContext(self.board, st, self.enemy)
-            )
+            stuck = trapped(self.board, st, c.hex, RetreatContext(self.board, st, self.enemy))
             return outcomes(self.table, c.column, self.sides(c.hex, c.attackers, stuck))
 
         return BatchItem(hex=c.hex, weights=self.weights_for(c.hex), given=given, relevant=relevant)
@@ -269,9 +275,9 @@ class AttackBoard:
         return batch_value([self.given(c, batch) for c in batch])
 
 
-def allocate(options: Mapping[HexId, Sequence[Candidate]], top: int = TOP_BATCHES) -> list[
-    tuple[int, tuple[Candidate, ...]]
-]:
+def allocate(
+    options: Mapping[HexId, Sequence[Candidate]], top: int = TOP_BATCHES
+) -> list[tuple[int, tuple[Candidate, ...]]]:
     """The ``top`` sets of attacks with disjoint attackers and the highest summed
     ``numerator`` (branch and bound over the hexes, best hex first; at most
     :data:`SEARCH_NODES` nodes), best first; only attacks of positive value."""
@@ -309,10 +315,13 @@ def allocate(options: Mapping[HexId, Sequence[Candidate]], top: int = TOP_BATCHE
     return found
 
 
-def order(batch: Sequence[Candidate]) -> tuple[Candidate, ...]:
-    """The attacks most likely to clear their hex first (then the most valuable, then by
-    hex): a cleared hex closes retreats for the attacks after it."""
-    return tuple(sorted(batch, key=lambda c: (-c.clear_faces, -c.numerator, c.hex)))
+def orders(batch: Sequence[Candidate]) -> list[tuple[Candidate, ...]]:
+    """The orders a batch is tried in: the most valuable attack first, and the attacks most
+    likely to empty their hex first (an emptied hex closes retreats for the attacks after
+    it); ties by hex."""
+    by_value = tuple(sorted(batch, key=lambda c: (-c.numerator, c.hex)))
+    by_kill = tuple(sorted(batch, key=lambda c: (-c.empty_faces, -c.numerator, c.hex)))
+    return [by_value] if by_kill == by_value else [by_value, by_kill]
 
 
 def best_batch(ab: AttackBoard, min_numerator: int) -> tuple[Candidate, ...]:
@@ -327,10 +336,10 @@ def best_batch(ab: AttackBoard, min_numerator: int) -> tuple[Candidate, ...]:
     tops = allocate(options)
     best: tuple[Fraction, tuple[Candidate, ...]] | None = None
     for _value, batch in tops:
-        ordered = order(batch)
-        v = ab.batch_value(ordered) if len(ordered) > 1 else Fraction(ordered[0].numerator, 6)
-        if best is None or v > best[0]:
-            best = (v, ordered)
+        for ordered in orders(batch):
+            v = ab.batch_value(ordered) if len(ordered) > 1 else Fraction(ordered[0].numerator, 6)
+            if best is None or v > best[0]:
+                best = (v, ordered)
     return best[1] if best is not None else ()
 
 
@@ -340,5 +349,5 @@ __all__ = [
     "Candidate",
     "allocate",
     "best_batch",
-    "order",
+    "orders",
 ]

@@ -37,16 +37,17 @@ from rules import (
 )
 from rules.bots.combat import attack as heuristic_attack
 from rules.bots.context import Context
-from rules.bots.movement import move as heuristic_move
+from rules.bots.free_setup import setup_command
 from rules.bots.movement import owed
+from rules.bots.plan import holders
 from rules.bots.planner.allied import AlliedPlan
 from rules.bots.planner.attacks import AttackBoard, best_batch
 from rules.bots.planner.decide import decide
 from rules.bots.planner.expected import SCALE, Weights
+from rules.bots.planner.german import GermanPlan
 from rules.bots.planner.moves import move as planner_move
 from rules.bots.planner.setup import german_orders
 from rules.bots.reinforce import drop, reinforce
-from rules.bots.free_setup import setup_command
 from rules.bots.rng import BotRng
 
 NAME: Final = "planner"
@@ -66,6 +67,9 @@ MIN_GERMAN: Final = 150
 MIN_ALLIED: Final = 100
 """The least expected value (thousandths of a VP) an attack must have."""
 REFUSED_TRIES: Final = 8
+MECH_COST: Final = 0
+"""Thousandths of a VP an attack costs per mechanized attacker (it stays put in the
+Mechanized Movement Phase, AO-5.2K)."""
 
 
 class PlannerBot:
@@ -84,6 +88,7 @@ class PlannerBot:
         self.refused: set[tuple[str, tuple[str, ...]]] = set()
         self._phase: tuple[int, str, str] | None = None
         self.allied: AlliedPlan | None = None
+        self.german: GermanPlan | None = None
         self.orders: list[Place] | None = None
         self._roads: tuple[Board, dict[HexId, tuple[HexId, ...]]] | None = None
 
@@ -101,13 +106,12 @@ class PlannerBot:
             self._phase = key
             self.refused = set()
             self.allied = None
+            self.german = None
         phase = state.phase
         if phase == "reinforcement":
             return reinforce(self.ctx, game) or EndPhase()
         if phase in ("initial_movement", "mechanized_movement"):
-            return (
-                drop(self.ctx, game) or owed(self.ctx, game) or self.move(game) or EndPhase()
-            )
+            return drop(self.ctx, game) or owed(self.ctx, game) or self.move(game) or EndPhase()
         if phase == "combat":
             return self.attack(game) or EndPhase()
         if phase in ("setup_allied", "setup_german"):
@@ -137,7 +141,12 @@ class PlannerBot:
         """The next move: the Allied planner's scoring (:mod:`rules.bots.planner.allied`),
         the heuristic German's."""
         if self.side == "german":
-            return heuristic_move(self.ctx, game)
+            if self.german is None:
+                self.german = GermanPlan(self.ctx, game, GERMAN_WEIGHTS)
+            plan = self.ctx.plan
+            if plan is not None and plan.hold:
+                self.ctx.held = holders(game.board, game.state, plan.exits)
+            return planner_move(self.ctx, game, self.german.score, self.german.chosen)
         if self.allied is None:
             self.allied = AlliedPlan(self.ctx, game.board, game.state, self.roads(game.board))
         return planner_move(self.ctx, game, self.allied.score, self.allied.chosen)
@@ -167,7 +176,7 @@ class PlannerBot:
             return TOWN_CLEAR if (h in f.towns or h in f.junctions) else 0
 
         for _ in range(REFUSED_TRIES):
-            ab = AttackBoard(board, state, self.side, weights, bonus, crt.crt_for(state))
+            ab = AttackBoard(board, state, self.side, weights, bonus, crt.crt_for(state), MECH_COST)
             for h, _att in self.refused:
                 ab.free.pop(h, None)
             plan = best_batch(ab, 6 * (MIN_GERMAN if german else MIN_ALLIED))

@@ -9,9 +9,10 @@ zones of control (AO-10.2a, AO-9.6N), looking one position ahead.
 * **Advance** (one mechanized unit of the combat into the cleared hex, or none): each choice is
   valued on the position after it - the enemy stacks next to the hex that would lack
   retreats (:data:`CLOSE` per missing retreat gained: a later Dr kills them), the unit's own
-  supply there (:data:`CUT`), and the German's objective pull (:data:`PULL` a hex: the
-  advance opens the roads) or, Allied, the town/junction hold (:data:`HOLD`) less its own
-  missing retreats (:data:`EXPOSED` each); declining is worth 0.
+  supply there (:data:`CUT`) and, Allied, the town/junction hold (:data:`HOLD`) less its
+  own missing retreats (:data:`EXPOSED` each); declining is worth 0. The German first
+  advances as the heuristic bot does (toward his objectives, into towns: the roads open) and
+  otherwise only to close retreats.
 * **Losses** (Ex, AO-10.1b): the minimal set of least printed strength; **immunity**: never
   waived (AO-11.f*).
 """
@@ -34,7 +35,7 @@ from rules import (
     supply_net,
 )
 from rules.bots.context import Context
-from rules.bots.fields import INF
+from rules.bots.decisions import decide as heuristic_decide
 from rules.bots.planner.lookahead import moved, retreats_lacking, supplied_at
 
 TRAP: Final = 30
@@ -45,7 +46,6 @@ CLOSE: Final = 12
 EXPOSED: Final = 10
 """Allied advance: per retreat the unit would lack in the hex (the German attacks next; he
 counts his own exposure only through the CRT, as the heuristic bot does)."""
-PULL: Final = 20
 HOLD: Final = 10
 
 
@@ -96,14 +96,25 @@ def retreat(
     return ctx.rng.choice([p for s, p in scored if s == top])
 
 
-def advance(
-    ctx: Context, board: Board, state: GameState, h: HexId, units: list[str]
-) -> Command:
-    """Advance the unit whose move into ``h`` scores best, or decline when none scores above
-    0 (see the module docstring)."""
+def advance(ctx: Context, board: Board, state: GameState, h: HexId, units: list[str]) -> Command:
+    """The German advances as the heuristic bot does (:func:`rules.bots.decisions.decide`:
+    the strongest unit that gets nearer his objectives, or into a town) and otherwise when the
+    advance closes enemy retreats; the Allies advance the unit whose move into ``h`` scores
+    best, or decline when none scores above 0 (see the module docstring)."""
     if not units:
         return Advance(h)
     side = board.defs[units[0]].side
+    if side == "german":
+        usual = heuristic_decide(
+            ctx,
+            board,
+            state,
+            Decision(
+                side=side, kind="advance", case="AO-9.6N", choices=tuple((u,) for u in units), hex=h
+            ),
+        )
+        if isinstance(usual, Advance) and usual.unit is not None:
+            return usual
     enemy = other_side(side)
     m = board.game_map
     f = ctx.fields(board)
@@ -117,15 +128,15 @@ def advance(
     )
     before = {x: _lacking(board, state, x) for x in near}
     net = supply_net(board, state, side)
+    supplied = supplied_at(board, net.closed, net.net, h)
     best: list[tuple[int, str | None]] = [(0, None)]
     for uid in sorted(units):
-        start = state.unit(uid).hex
         after = moved(state, [(uid, h)])
-        s = sum(CLOSE * (_lacking(board, after, x) - before[x]) for x in near)
-        if not supplied_at(board, net.closed, net.net, h):
-            s -= CUT
+        closes = sum(_lacking(board, after, x) - before[x] for x in near)
+        s = CLOSE * closes - (0 if supplied else CUT)
         if side == "german":
-            s += PULL * (f.objective.get(start or "", INF) - f.objective.get(h, INF))
+            if closes <= 0:
+                continue
         else:
             s -= EXPOSED * retreats_lacking(board, after, uid)
             s += HOLD * ((h in f.towns) + (h in f.junctions) + (h in f.garrison))

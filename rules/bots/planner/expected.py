@@ -15,10 +15,10 @@ An attack's die roll (AO-9.3, AO-10.0) gives one of at most six results of its C
 
 Values are integers in thousandths of a Victory Point (:data:`SCALE`), weighted by
 :class:`Weights`. A batch is resolved in the order declared, and an earlier attack that clears
-its hex changes the retreats of a later one (an Allied stack gone no longer negates German
+its hex (every defender eliminated) changes the retreats of a later one (an Allied stack gone no longer negates German
 zones of control, an advancing panzer extends them, AO-7.2B, AO-9.6N): :func:`batch_value`
 enumerates the joint die outcomes of the batch, each attack's outcomes computed given which
-earlier hexes were cleared, and returns the exact expected value as a
+earlier hexes were emptied, and returns the exact expected value as a
 :class:`fractions.Fraction` (the sum over joint outcomes of faces x value, over ``6**k``).
 """
 
@@ -54,7 +54,9 @@ class Weights:
 class Outcome:
     """One distinct result of an attack: how many die ``faces`` (of six) give it, and what it
     does - enemy units ``kills``, own ``losses``, defender-hexes ``pushed``, attacker-hexes
-    ``repulsed``, the defending hex ``cleared``."""
+    ``repulsed``, the defending hex ``cleared`` (its defenders dead or retreated: an advance
+    is possible) and ``emptied`` (every defender dead: the hex no longer negates zones of
+    control and nobody retreated into the neighbourhood)."""
 
     faces: int
     result: str
@@ -63,6 +65,7 @@ class Outcome:
     pushed: int
     repulsed: int
     cleared: bool
+    emptied: bool = False
 
     def value(self, w: Weights) -> int:
         """The value of this outcome under ``w`` (thousandths of a VP)."""
@@ -107,14 +110,14 @@ def outcomes(table: str, column: str, s: Sides) -> tuple[Outcome, ...]:
         r = cells[key]
         if r.kind in ("De", "Ex"):
             loss = s.ex_loss if r.kind == "Ex" else 0
-            out.append(Outcome(n, key, s.defenders, loss, 0, 0, True))
+            out.append(Outcome(n, key, s.defenders, loss, 0, 0, True, True))
         elif r.kind == "Dr":
             if s.immune:
                 out.append(Outcome(n, key, 0, 0, 0, 0, False))
             else:
                 dead = s.trapped[min(r.hexes, 3) - 1]
                 pushed = r.hexes * (s.defenders - dead)
-                out.append(Outcome(n, key, dead, 0, pushed, 0, True))
+                out.append(Outcome(n, key, dead, 0, pushed, 0, True, dead == s.defenders))
         else:
             dead = s.att_trapped[min(r.hexes, 3) - 1]
             out.append(Outcome(n, key, 0, dead, 0, r.hexes * (s.attackers - dead), False))
@@ -152,8 +155,9 @@ def batch_value(items: Sequence[BatchItem]) -> Fraction:
     the batch (each attack's outcome given the hexes its predecessors cleared), the sum of the
     outcomes' values weighted by the product of their face counts, over ``6**len(items)``.
 
-    Only the cleared/not-cleared split of an attack changes later attacks, so the enumeration
-    branches on it (at most two ways an attack) and sums within each branch."""
+    Only whether an attack empties its hex (every defender eliminated) changes later attacks
+    in this model, so the enumeration branches on it (at most two ways an attack) and sums
+    within each branch."""
     memo: dict[tuple[int, frozenset[HexId]], tuple[tuple[int, int], tuple[int, int]]] = {}
 
     def split(i: int, cleared: frozenset[HexId]) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -163,8 +167,8 @@ def batch_value(items: Sequence[BatchItem]) -> Fraction:
         if hit is None:
             outs = items[i].given(key[1])
             w = items[i].weights
-            yes = [o for o in outs if o.cleared]
-            no = [o for o in outs if not o.cleared]
+            yes = [o for o in outs if o.emptied]
+            no = [o for o in outs if not o.emptied]
             hit = (
                 (sum(o.faces for o in yes), sum(o.faces * o.value(w) for o in yes)),
                 (sum(o.faces for o in no), sum(o.faces * o.value(w) for o in no)),

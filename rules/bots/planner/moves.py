@@ -11,7 +11,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from rules import Applied, Command, Game, HexId, Move, Reach, UnitState, apply, legal_moves, may_move
+from rules import (
+    ENTER_ROAD_MODE,
+    LEAVE_ROAD_MODE,
+    Applied,
+    Command,
+    Game,
+    HexId,
+    Move,
+    Reach,
+    UnitState,
+    apply,
+    legal_moves,
+    may_move,
+)
 from rules.bots.context import Context
 from rules.bots.fields import INF
 from rules.bots.movement import NEAR_FRONT, ROAD_MODE_SAFE
@@ -31,9 +44,9 @@ def friends_of(game: Game, side: str) -> dict[HexId, int]:
     return out
 
 
-def move(ctx: Context, game: Game, scorer: Scorer, chosen: Callable[[str, HexId], None]) -> (
-    Command | None
-):
+def move(
+    ctx: Context, game: Game, scorer: Scorer, chosen: Callable[[str, HexId], None]
+) -> Command | None:
     """The next move the engine accepts (``chosen(unit, hex)`` is told the pick, staying put
     included), or None when every unit stays."""
     board, state = game.board, game.state
@@ -75,10 +88,17 @@ def move(ctx: Context, game: Game, scorer: Scorer, chosen: Callable[[str, HexId]
             continue
         cmd = Move(u.id, pick.path)
         if isinstance(apply(board, state, cmd), Applied):
-            chosen(u.id, pick.path[-1])
+            chosen(u.id, end_hex(pick.path, u.hex))
             return cmd
         chosen(u.id, u.hex)
     return None
 
 
-__all__ = ["Scorer", "friends_of", "move"]
+def end_hex(path: tuple[str, ...], start: HexId) -> HexId:
+    """Where a move's ``path`` ends (its mode changes, :data:`rules.ENTER_ROAD_MODE` and
+    :data:`rules.LEAVE_ROAD_MODE`, are not hexes)."""
+    hexes = [x for x in path if x not in (ENTER_ROAD_MODE, LEAVE_ROAD_MODE)]
+    return hexes[-1] if hexes else start
+
+
+__all__ = ["Scorer", "end_hex", "friends_of", "move"]
