@@ -138,9 +138,24 @@ class Game:
         """Replay ``record`` on ``board`` (its scenario) with its dice (``dice``: the source
         of a kind the engine does not know, :func:`rules.record.dice_for`), checking the state
         hash after every command and the footer. The answer names the first command refused
-        by the rules or whose hash differs: a hand-edited record never loads silently."""
+        by the rules or whose hash differs: a hand-edited record never loads silently.
+
+        A record of a game against the computer names its level of play
+        (:class:`rules.levels.Level`): the game is replayed on ``board`` at that level
+        (:meth:`rules.Board.at_level`: its schedules, its VP handicap), so a replay applies
+        the levers the game was played with; ``board`` is the scenario as written (or already
+        at that level)."""
         head = record.header
         source = dice if dice is not None else dice_for(head.dice)
+        if head.level != board.level:
+            if board.level is not None:
+                raise RecordError(
+                    f"the board is set up for level {board.level.number}, the record not"
+                )
+            try:
+                board = board.at_level(head.level)
+            except (ValueError, KeyError) as exc:
+                raise RecordError(f"the record's level of play: {exc}") from None
         g = cls.new(board, dice=source, dice_spec=head.dice, players=head.players)
         if g.start.scenario != head.scenario:
             raise RecordError(
@@ -279,6 +294,7 @@ class Game:
             steps=self.history,
             final=self.state,
             meta=meta or {},
+            level=self.board.level,
         )
 
     def __repr__(self) -> str:
