@@ -44,6 +44,7 @@ __all__ = [
     "describe",
     "favoured",
     "level_for",
+    "levers",
 ]
 
 NUMBERS: Final = (1, 2, 3, 4)
@@ -116,9 +117,9 @@ def level_for(spec: ScenarioSpec, number: int, computer: Side) -> Level:
     )
 
 
-def describe(level: Level, spec: ScenarioSpec | None = None) -> str:
-    """The level in words: ``level 2, computer German: German accelerated reinforcements``;
-    with ``spec`` only what differs from the scenario."""
+def levers(level: Level, spec: ScenarioSpec | None = None) -> str:
+    """What the level changes, in words (``German accelerated reinforcements; German VP +5 at
+    every tabulation``); with ``spec`` only what differs from the scenario."""
     changes: list[str] = []
     if spec is None or level.german_rate != spec.german_rate:
         changes.append(f"German {level.german_rate} reinforcements")
@@ -126,5 +127,10 @@ def describe(level: Level, spec: ScenarioSpec | None = None) -> str:
         changes.append(f"Allied {level.allied_rate} reinforcements")
     if level.german_vp:
         changes.append(f"German VP {level.german_vp:+d} at every tabulation")
-    what = "; ".join(changes) if changes else "the rules as written"
-    return f"level {level.number}, computer {level.computer.capitalize()}: {what}"
+    return "; ".join(changes) if changes else "the rules as written"
+
+
+def describe(level: Level, spec: ScenarioSpec | None = None) -> str:
+    """The level in words: ``level 2, computer German: German accelerated reinforcements``
+    (:func:`levers`)."""
+    return f"level {level.number}, computer {level.computer.capitalize()}: {levers(level, spec)}"

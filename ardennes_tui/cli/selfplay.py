@@ -8,6 +8,10 @@
     The same by email (:mod:`pbem.selfplay`): two players, each with his own key and store
     (derived from the seed), exchange only armoured text; FILE holds every packet in order,
     armoured, for ``ardennes verify FILE`` and ``ardennes audit FILE``. Same seed, same bytes.
+``--level L --computer SIDE`` (with either of the above, or ``--summary``)
+    The game at level of play L (1-4, :mod:`rules.levels`), the bot of SIDE playing the
+    computer and the other the human: the board set up for the level, the record's header
+    naming it (by email: not offered, an email game has no levels).
 ``ardennes selfplay --replay FILE``
     Replays a record and checks the state hash after each command and at the end: exit 0 when
     every one matches, 1 naming the first diverging command.
@@ -39,6 +43,8 @@ from ardennes_tui.cli.inputs import read_input
 from ardennes_tui.cli.selfplay_summary import (
     MAX_GAMES,
     NUMBER,
+    AtLevel,
+    level_of,
     parse_scenarios,
     parse_seeds,
     play_all,
@@ -81,6 +87,18 @@ def register(subparsers: Any) -> None:
         help="play by email with these dice: two players, keys and stores, armoured text only; "
         "-o FILE gets every packet (check it with ardennes verify/audit)",
     )
+    parser.add_argument(
+        "--level",
+        type=int,
+        choices=rules.levels.NUMBERS,
+        help="play at this level of play (3: the rules as written; 4 helps the human's side, "
+        "2 and 1 the computer's): needs --computer",
+    )
+    parser.add_argument(
+        "--computer",
+        choices=("german", "allied"),
+        help="with --level: the side whose bot plays the computer",
+    )
     parser.add_argument("-o", "--output", type=Path, metavar="FILE", help="log file to write")
     parser.add_argument(
         "--force", action="store_true", help="overwrite an existing FILE (-o or --games-out)"
@@ -114,9 +132,21 @@ def _given(args: argparse.Namespace, **options: str) -> list[str]:
     return [flag for flag, value in given if value is not None and value is not False]
 
 
+def _at_level(args: argparse.Namespace) -> AtLevel:
+    """``--level L --computer SIDE`` (both or neither)."""
+    if (args.level is None) != (args.computer is None):
+        raise UserError("--level and --computer go together", 2)
+    if args.level is None:
+        return None
+    if args.dice is not None or args.replay is not None:
+        raise UserError("--level goes with a game or --summary, not --dice or --replay", 2)
+    return (args.level, args.computer)
+
+
 def run(args: argparse.Namespace) -> int:
+    at = _at_level(args)
     if args.summary:
-        return _summary(args)
+        return _summary(args, at)
     batch_only = _given(
         args, seeds="--seeds", jobs="--jobs", games_out="--games-out", progress="--progress"
     )
@@ -137,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
     _check_output(out, args.force)
     if args.dice is not None:
         return _by_email(scenario, args.seed, args.dice, args.turns, out, args.force)
-    record = play(load_board(scenario), args.seed, args.turns)
+    record = play(load_board(scenario), args.seed, args.turns, level=level_of(scenario, at))
     _write_atomic(out, encode(record), args.force)
     v = record.verdict
     last = record.vp[-1] if record.vp else None
@@ -227,7 +257,7 @@ def _board(number: int) -> rules.Board:
     return load_board(number)
 
 
-def _summary(args: argparse.Namespace) -> int:
+def _summary(args: argparse.Namespace, at: AtLevel) -> int:
     conflicts = _given(
         args, output="-o", replay="--replay", turns="--turns", seed="--seed", dice="--dice"
     )
@@ -248,7 +278,7 @@ def _summary(args: argparse.Namespace) -> int:
     if out is not None:
         _check_output(out, args.force)
     progress = args.progress or sys.stderr.isatty()
-    results = play_all(games, jobs, progress_line if progress else None)
+    results = play_all(games, jobs, progress_line if progress else None, at)
     if out is not None:
         data = b"".join(_ENC.encode(r) + b"\n" for r in results)
         _write_atomic(out, data, args.force)

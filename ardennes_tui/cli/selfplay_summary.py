@@ -19,9 +19,9 @@ from typing import Final
 import msgspec
 
 from ardennes_tui.errors import UserError
-from rules import LAST_TURN, Verdict
+from rules import LAST_TURN, Side, Verdict, levels
 from rules.bots.selfplay import BOTS, BotError, SelfPlayGame, TurnVP, play
-from scenarios import load_board, scenario_numbers
+from scenarios import load_board, scenario_numbers, scenario_specs
 
 MAX_GAMES: Final = 2000
 """The most games one ``--summary`` run plays (about 3 hours on one core)."""
@@ -35,8 +35,9 @@ CANONICAL = re.compile(r"0|[1-9][0-9]{0,17}")
 """A range end in ``--seeds``: the decimal text ``play`` is given (``str(n)``)."""
 
 
-class GameResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """One game of a batch: a line of ``--games-out`` (the log's end line, without commands)."""
+class GameResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """One game of a batch: a line of ``--games-out`` (the log's end line, without commands;
+    ``level`` and ``computer`` only for a batch at a level of play)."""
 
     scenario: int
     seed: str
@@ -46,9 +47,12 @@ class GameResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     commands: int
     hash: str
     """The final state hash (as in the log of ``--scenario N --seed S``)."""
+    level: int | None = None
+    computer: Side | None = None
 
 
 def game_summary(record: SelfPlayGame) -> GameResult:
+    lv = record.record.header.level
     return GameResult(
         scenario=record.scenario,
         seed=record.seed,
@@ -56,7 +60,20 @@ def game_summary(record: SelfPlayGame) -> GameResult:
         vp=record.vp,
         commands=len(record.commands),
         hash=record.final_hash,
+        level=lv.number if lv is not None else None,
+        computer=lv.computer if lv is not None else None,
     )
+
+
+AtLevel = tuple[int, Side] | None
+"""A batch's level of play and the side the computer plays in it (None: no level)."""
+
+
+def level_of(scenario: int, at: AtLevel) -> levels.Level | None:
+    """The levers of ``at`` in ``scenario`` (:func:`rules.levels.level_for`)."""
+    if at is None:
+        return None
+    return levels.level_for(scenario_specs()[scenario], at[0], at[1])
 
 
 def _items(text: str, option: str) -> list[str]:
@@ -144,10 +161,10 @@ def progress_line(done: int, total: int, r: GameResult, seconds: float) -> None:
     )
 
 
-def play_one(game: tuple[int, str]) -> tuple[GameResult, float]:
+def play_one(game: tuple[int, str, AtLevel]) -> tuple[GameResult, float]:
     """Play one game of a batch (in a worker process): its result and the seconds it took."""
     t0 = time.perf_counter()
-    record = play(load_board(game[0]), game[1])
+    record = play(load_board(game[0]), game[1], level=level_of(game[0], game[2]))
     return game_summary(record), time.perf_counter() - t0
 
 
@@ -156,11 +173,16 @@ def _ignore_sigint() -> None:  # workers: Ctrl-C is the parent's to handle
 
 
 def play_all(
-    games: Sequence[tuple[int, str]], jobs: int, progress: Progress | None = None
+    games: Sequence[tuple[int, str]],
+    jobs: int,
+    progress: Progress | None = None,
+    at: AtLevel = None,
 ) -> list[GameResult]:
-    """Play ``games`` (``jobs`` at a time in worker processes when ``jobs`` > 1) and return
-    their results sorted by (scenario, seed) whatever order they finished in."""
+    """Play ``games`` (``jobs`` at a time in worker processes when ``jobs`` > 1; at level
+    ``at``) and return their results sorted by (scenario, seed) whatever order they finished
+    in."""
     results: list[GameResult] = []
+    batch = [(n, s, at) for n, s in games]
     t0 = time.perf_counter()
 
     def done(r: GameResult, seconds: float) -> None:
@@ -172,14 +194,14 @@ def play_all(
 
     try:
         if jobs == 1 or len(games) < 2:
-            for g in games:
+            for g in batch:
                 done(*play_one(g))
         else:
             pool = multiprocessing.get_context("spawn").Pool(
                 min(jobs, len(games)), initializer=_ignore_sigint
             )
             try:
-                for r in pool.imap_unordered(play_one, games, chunksize=1):
+                for r in pool.imap_unordered(play_one, batch, chunksize=1):
                     done(*r)
                 pool.close()
             except BaseException:
@@ -327,15 +349,36 @@ def compact_seeds(seeds: Sequence[str]) -> str:
     return ",".join(parts)
 
 
+def _level_lines(results: Sequence[GameResult], scenarios: Sequence[int]) -> tuple[str, str]:
+    """The title's words and the command's options for a batch at a level, and a line of
+    its levers per scenario ("" twice for a batch at no level)."""
+    first = results[0] if results else None
+    if first is None or first.level is None or first.computer is None:
+        return "", ""
+    at = (first.level, first.computer)
+    levers = "; ".join(
+        f"scenario {n}: {levels.levers(lv, scenario_specs()[n])}"
+        for n in scenarios
+        if (lv := level_of(n, at)) is not None
+    )
+    return (
+        f", level {at[0]}, computer {at[1].capitalize()}",
+        f" --level {at[0]} --computer {at[1]}`.\nLevers: {levers}.\n",
+    )
+
+
 def summary_markdown(results: Sequence[GameResult]) -> str:
     """The balance tables of ``results`` (sorted by (scenario, seed)): deterministic text."""
     scenarios = sorted({r.scenario for r in results})
     seeds = sorted({r.seed for r in results}, key=seed_key)
     by_scenario = [[r for r in results if r.scenario == n] for n in scenarios]
+    title, options = _level_lines(results, scenarios)
     return (
-        f"## Self-play summary (bots {BOTS})\n\n"
+        f"## Self-play summary (bots {BOTS}{title})\n\n"
         f"{_games(len(results))}: `ardennes selfplay --summary --scenario "
-        f"{','.join(map(str, scenarios))} --seeds {compact_seeds(seeds)}`.\n"
+        f"{','.join(map(str, scenarios))} --seeds {compact_seeds(seeds)}"
+        + (options or "`.\n")
+        +
         f'"end" is the last tabulation (GT{LAST_TURN}, or earlier for an immediate win); kills '
         f"= Allied units lost; best exits = the most exit VP held at any tabulation; German VP "
         f'GT{GT_CHECK} counts the games that reached it ("of k" when not all did).\n\n'

@@ -124,18 +124,38 @@ def turn_vp(board: rules.Board, state: rules.GameState, e: rules.VictoryPointsTa
     )
 
 
-def play(board: rules.Board, seed: int | str, turns: int | None = None) -> SelfPlayGame:
+def players_at(level: rules.Level | None) -> rules.Players:
+    """The self-play header's players: :data:`PLAYERS`, the computer's side of ``level``
+    naming the level it plays (the other bot plays the human's side)."""
+    if level is None:
+        return PLAYERS
+    bot = rules.Player(kind="bot", name=BOT_NAME, version=BOT_VERSION, level=level.number)
+    if level.computer == "german":
+        return msgspec.structs.replace(PLAYERS, german=bot)
+    return msgspec.structs.replace(PLAYERS, allied=bot)
+
+
+def play(
+    board: rules.Board,
+    seed: int | str,
+    turns: int | None = None,
+    *,
+    level: rules.Level | None = None,
+) -> SelfPlayGame:
     """Self-play the scenario of ``board`` from ``seed``, for ``turns`` Game-Turns (all 18 by
-    default, or until an immediate German victory)."""
+    default, or until an immediate German victory). ``level``: the game at that level of play
+    (:mod:`rules.levels`; the board set up for it, the record's header naming it); the bots
+    and the dice are those of the same seed, so level 3 plays the very game of no level."""
     if turns is not None and turns < 1:
         raise ValueError("turns must be at least 1")
     dseed = dice_seed(seed)
     game = rules.Game.new(
-        board,
+        board.at_level(level),
         dice=rules.SeededDice(dseed),
         dice_spec=rules.DiceSpec.seeded(dseed),
-        players=PLAYERS,
+        players=players_at(level),
     )
+    board = game.board
     bots = bots_for(BotRng(bot_seed(seed)))
     vps: list[TurnVP] = []
     while game.state.phase != "game_over":
