@@ -378,8 +378,7 @@ def summary_markdown(results: Sequence[GameResult]) -> str:
         f"{_games(len(results))}: `ardennes selfplay --summary --scenario "
         f"{','.join(map(str, scenarios))} --seeds {compact_seeds(seeds)}"
         + (options or "`.\n")
-        +
-        f'"end" is the last tabulation (GT{LAST_TURN}, or earlier for an immediate win); kills '
+        + f'"end" is the last tabulation (GT{LAST_TURN}, or earlier for an immediate win); kills '
         f"= Allied units lost; best exits = the most exit VP held at any tabulation; German VP "
         f'GT{GT_CHECK} counts the games that reached it ("of k" when not all did).\n\n'
         + _table(SUMMARY_COLUMNS, [summary_row(g) for g in by_scenario])

@@ -47,9 +47,7 @@ def kind_names() -> tuple[str, ...]:
     return tuple(sorted(KINDS))
 
 
-def make_bot(
-    kind: str, side: rules.Side, level: int, rng: BotRng, *, batch: bool = False
-) -> Bot:
+def make_bot(kind: str, side: rules.Side, level: int, rng: BotRng, *, batch: bool = False) -> Bot:
     """A bot of ``kind`` playing ``side`` at ``level``; ``ValueError`` naming the kinds for one
     that does not exist, or for a level outside 1-4."""
     factory = KINDS.get(kind)
