@@ -1,7 +1,7 @@
 """The ``ardennes`` command: no arguments opens the app; subcommands print or script.
 
 Each subcommand is a module of this package (``map``, ``scenarios``, ``oob``, ``rules``,
-``selfplay``, ``games``, ``keys``, ``audit``, ``email``) that provides
+``selfplay``, ``games``, ``keys``, ``audit``, ``email``, ``bot``) that provides
 ``register(subparsers)``, which adds its parser and sets ``func`` to a ``run(args) -> int``.
 User errors (:class:`UserError`, raised by the commands and by the app while it loads a game)
 print one line on stderr and exit non-zero, never a traceback.
@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from ardennes_tui.cli import audit as audit_command
+from ardennes_tui.cli import bot as bot_command
 from ardennes_tui.cli import email as email_commands
 from ardennes_tui.cli import games, oob, scenarios, selfplay
 from ardennes_tui.cli import keys as keys_command
@@ -39,6 +40,7 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
     keys_command.register,
     audit_command.register,
     email_commands.register,
+    bot_command.register,
 )
 """The subcommands' ``register``, in the order ``--help`` lists them."""
 
