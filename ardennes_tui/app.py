@@ -37,7 +37,9 @@ THEME = "ansi-dark"
 
 class ArdennesApp(App[None]):
     """The game. With ``screen``: the screen it makes (the start screen, a playback, an
-    audit). With ``email``: that game by email (``EmailPlayScreen``). With a ``game``:
+    audit). With ``email``: that game by email (``EmailPlayScreen``). With a ``game`` against
+    the computer (one side a bot, :func:`ardennes_tui.versus.opponent_of`): the player's side
+    of it (``VersusPlayScreen``). With another ``game``:
     hot-seat play of it (:class:`PlayScreen`; ``loaded``: what ``--load`` or ``--resume``
     found; ``stored``: its place in the store, written after every command, None for a game
     kept nowhere); without, the map viewer, and ``units`` (hex -> stack) are drawn when
@@ -116,7 +118,24 @@ class ArdennesApp(App[None]):
             return
         if self.game is not None:
             from ardennes_tui.screens.play_screen import PlayScreen
+            from ardennes_tui.versus import opponent_of
 
+            vs = opponent_of(self.game)
+            if vs is not None:
+                from ardennes_tui.screens.versus_play import VersusPlayScreen
+
+                self.push_screen(
+                    VersusPlayScreen(
+                        self.game,
+                        vs,
+                        cursor=self._cursor,
+                        zoom=self._zoom,
+                        loaded=self.loaded,
+                        save_path=self.save_path,
+                        stored=self.stored,
+                    )
+                )
+                return
             self.push_screen(
                 PlayScreen(
                     self.game,

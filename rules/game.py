@@ -232,6 +232,22 @@ class Game:
         self._states.append(r.state)
         return r
 
+    def copy(self, board: Board | None = None) -> Game:
+        """A copy of the game to play on without touching this one (a bot thinking on another
+        thread): the same start, history, dice and players, the immutable states shared.
+        ``board``: the copy's board, the same scenario's (default: this game's; a board of
+        its own keeps the copy's derived tables apart)."""
+        g = Game(
+            board if board is not None else self.board,
+            self.start,
+            dice=self.dice,
+            dice_spec=self.dice_spec,
+            players=self.players,
+        )
+        g.history = list(self.history)
+        g._states = list(self._states)
+        return g
+
     def undo_refusal(self) -> str | None:
         """Why :meth:`pop` would do nothing now, else None."""
         if not self.history or isinstance(self.history[-1].command, EndPhase):

@@ -15,6 +15,7 @@ from ardennes_tui.cli.inputs import read_input
 from ardennes_tui.email_session import EmailSession, Outgoing
 from ardennes_tui.errors import UserError
 from ardennes_tui.scenario_view import scenario_or_error
+from ardennes_tui.versus import new_game as vs_game
 from pbem import config
 from pbem.errors import PbemError
 from pbem.games import Service
@@ -28,13 +29,23 @@ def run_app(
     *,
     seed: str | None = None,
     resume: str | None = None,
+    versus: tuple[str, int, str] | None = None,
 ) -> int:
     """``ardennes [--scenario N] [--load FILE | --resume [NAME]] [--seed X]``: a new game of
     ``scenario`` (dice from ``seed``, default random), the record in ``load`` replayed and
     checked (:func:`ardennes_tui.saves.load_game`; its scenario and dice win; the game goes on
     in the store under a new name, the file is never written), or with ``resume`` (a name, a
     unique start of one, or ``""``: the most recent) a hot-seat game of the store
-    (:func:`ardennes_tui.hotseat.resume`). A bad file or name is one line and exit status 1."""
+    (:func:`ardennes_tui.hotseat.resume`). ``versus`` (your side, the level, the bot's kind):
+    a new game against the computer (:func:`ardennes_tui.versus.new_game`). A bad file or name
+    is one line and exit status 1."""
+    if versus is not None:
+        side, level, kind = versus
+        try:
+            game = vs_game(scenario, side, level, seed, kind)  # type: ignore[arg-type]
+        except ValueError as exc:
+            raise UserError(str(exc), 2) from None
+        return play(game)
     if resume is not None:
         try:
             game, loaded, stored = hotseat.resume(resume)
