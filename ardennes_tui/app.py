@@ -21,7 +21,7 @@ from textual.screen import Screen
 from textual.scrollbar import ScrollBar
 
 import rules
-from ardennes_tui import hotseat, saves
+from ardennes_tui import hotseat, saves, wire
 from ardennes_tui.email_session import EmailSession, Outgoing
 from ardennes_tui.errors import UserError
 from ardennes_tui.render import UnitsByHex
@@ -72,6 +72,8 @@ class ArdennesApp(App[None]):
         # Every scroll bar in ASCII (Textual's draws its ends with Unicode blocks and its
         # track in colour only, which NO_COLOR erases).
         ScrollBar.renderer = AsciiScrollBarRender
+        # Only the changed cells of a line reach the terminal (ardennes_tui/wire.py).
+        wire.install()
         self.game_map = game_map
         self.units = units
         self._cursor = cursor

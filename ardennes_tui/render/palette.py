@@ -64,12 +64,12 @@ STYLES: Final[dict[str, str]] = {
 
 STYLES_256: Final[dict[str, str]] = {
     **STYLES,
-    "side": "color(245)",
-    "river": "bold color(33)",
+    "side": "bright_black",
+    "river": "bold bright_blue",
     "bridge": "bold color(231) on color(25)",
     "ford": "bold color(16) on color(44)",
     "start": "bold color(164)",
-    "road": "bold color(160)",
+    "road": "bold red",
     "rough": "color(65)",
     "impassable": "color(241)",
     "fort": "bold color(16) on color(178)",
