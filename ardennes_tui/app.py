@@ -100,6 +100,8 @@ class ArdennesApp(App[None]):
 
     def on_mount(self) -> None:
         self.theme = THEME
+        if wire.installed():  # the terminal was cleared while suspended: repaint it all
+            self.app_resume_signal.subscribe(self, lambda _app: wire.forget(), immediate=True)
         if self.first_screen is not None:
             self.push_screen(self.first_screen())
             return

@@ -7,17 +7,20 @@ not change (a status line updated with the same text), and it closes every style
 reset (``ESC[0m``). :func:`install` replaces the two methods that turn the compositor's
 updates into terminal output:
 
-* ``LayoutUpdate.render_segments`` (a full repaint: start, resize, a new screen) writes as
-  Textual does and records every cell it wrote in a :class:`Shadow` of the terminal;
-* ``ChopsUpdate.render_segments`` (a partial update) compares the cells of each changed span
-  with the shadow and writes only the runs that differ (two runs closer than :data:`GAP`
-  cells are joined: a cursor move costs about as much), each style as one ``ESC[0;...m``.
+* ``LayoutUpdate.render_segments`` (a repaint of the whole screen: start, resize, another
+  screen) and ``ChopsUpdate.render_segments`` (a partial update) both compare the cells they
+  are given with a :class:`Shadow` of the terminal and write only the runs that differ (two
+  runs at most :data:`GAP` cells apart are joined: a cursor move costs about as much);
+* each change of style is the shortest SGR sequence from the style before (:func:`transition`),
+  the style carried across cursor moves and reset once at the end; a blank cell is written in
+  whatever style looks the same on it (:func:`_blank_look`).
 
 This is what curses does. The shadow is exact as long as every cell reaches the terminal
 through these two methods, which is how Textual draws; it is forgotten when the screen size
-changes (the repaint after a resize is a full one), and a span the shadow cannot follow (a
-wide character, a control segment, a hyperlink) is written as Textual writes it and the
-shadow forgets those cells.
+changes (the repaint after a resize is then complete) and when the app resumes after a
+suspend (:func:`forget`, the app's resume signal). A span the shadow cannot follow (a wide
+character, a control segment, a hyperlink) is written as Textual writes it and the shadow
+forgets those cells.
 
 The patch is applied only to the Textual versions it was checked against (:data:`CHECKED`);
 on another version the app runs on Textual's own methods, and ``tests/tui/test_wire.py``
@@ -280,16 +283,44 @@ def _color_system(console: Console) -> ColorSystem:
 
 
 def layout_render_segments(self: LayoutUpdate, console: Console) -> str:
-    """``LayoutUpdate.render_segments``, recording what it writes in :data:`SHADOW`."""
+    """``LayoutUpdate.render_segments`` (a repaint of the whole region): the cells that differ
+    from :data:`SHADOW` - all of them after a resize, when the shadow is empty."""
     SHADOW.fit(console)
     color_system = _color_system(console)
-    x0 = self.region.x
-    for y, line in enumerate(self.strips, self.region.y):
-        x = x0
-        for strip in line:
-            SHADOW.record(y, x, _cells(strip, color_system), strip.cell_length)
+    out = _Writer()
+    for y, strips in enumerate(self.strips, self.region.y):
+        line: dict[int, Cell] = {}
+        x = self.region.x
+        for strip in strips:
+            cells = _cells(strip, color_system)
+            if cells is None:
+                out.raw(Control.move_to(x, y).segment.text + strip.render(console))
+                SHADOW.record(y, x, None, strip.cell_length)
+            else:
+                line.update(zip(range(x, x + len(cells)), cells, strict=True))
             x += strip.cell_length
-    return _ORIGINAL_LAYOUT(self, console)
+        _write_changes(out, y, line)
+    return out.text()
+
+
+def _write_changes(out: _Writer, y: int, line: dict[int, Cell]) -> None:
+    """Write the cells of ``line`` (column -> cell) that differ from :data:`SHADOW` as runs,
+    two runs at most :data:`GAP` known cells apart written as one; then record them."""
+    shown = SHADOW.row(y)
+    runs: list[list[int]] = []
+    for col in sorted(line):
+        if col < len(shown) and shown[col] == _seen(line[col]):
+            continue
+        last = runs[-1][1] if runs else -GAP - 1
+        if col - last <= GAP and all(c in line for c in range(last, col)):
+            runs[-1][1] = col + 1
+        else:
+            runs.append([col, col + 1])
+    for start, stop in runs:
+        out.run(y, start, [line[c] for c in range(start, stop)])
+    for col, cell in line.items():
+        if col < len(shown):
+            shown[col] = _seen(cell)
 
 
 def chops_render_segments(self: ChopsUpdate, console: Console) -> str:
@@ -298,8 +329,8 @@ def chops_render_segments(self: ChopsUpdate, console: Console) -> str:
     color_system = _color_system(console)
     out = _Writer()
     for y, x1, x2 in self.spans:
-        line = self.chops[y]
-        for end, (x, strip) in zip(self.chop_ends[y], line.items(), strict=False):
+        line: dict[int, Cell] = {}  # the span's cells, from every chop it crosses
+        for end, (x, strip) in zip(self.chop_ends[y], self.chops[y].items(), strict=False):
             if strip is None or x >= x2 or end <= x1:
                 continue
             left = max(x, x1)
@@ -311,25 +342,19 @@ def chops_render_segments(self: ChopsUpdate, console: Console) -> str:
                 out.raw(Control.move_to(left, y).segment.text + strip.render(console))
                 SHADOW.record(y, left, None, right - left)
                 continue
-            shown = SHADOW.row(y)
-            runs: list[list[int]] = []
-            for i, cell in enumerate(cells):
-                col = left + i
-                if col < len(shown) and shown[col] == _seen(cell):
-                    continue
-                if runs and col - runs[-1][1] <= GAP:
-                    runs[-1][1] = col + 1
-                else:
-                    runs.append([col, col + 1])
-            for a, b in runs:
-                out.run(y, a, cells[a - left : b - left])
-            SHADOW.record(y, left, cells, len(cells))
+            line.update(zip(range(left, left + len(cells)), cells, strict=True))
+        _write_changes(out, y, line)
     return out.text()
+
+
+def forget() -> None:
+    """Forget what the terminal shows (it was cleared: the app resumed after a suspend)."""
+    SHADOW.rows = {}
 
 
 def installed() -> bool:
     """Whether :func:`install` replaced Textual's methods."""
-    return ChopsUpdate.render_segments is chops_render_segments  # type: ignore[comparison-overlap]
+    return ChopsUpdate.render_segments is chops_render_segments
 
 
 def install() -> bool:
@@ -346,4 +371,4 @@ def uninstall() -> None:
     ChopsUpdate.render_segments = _ORIGINAL_CHOPS  # type: ignore[method-assign]
     LayoutUpdate.render_segments = _ORIGINAL_LAYOUT  # type: ignore[method-assign]
     SHADOW.size = (0, 0)
-    SHADOW.rows = {}
+    forget()

@@ -7,7 +7,8 @@ any terminal; colour only reinforces what the glyph already says. Two palettes:
   ``bright_blue``), so they come out as the terminal's own colours over SSH (``ardennes map``,
   and the app on a terminal without 256 colours);
 - :data:`STYLES_256`, used by the app where the terminal has 256 colours (``TERM``
-  ``*-256color``, or true colour): field grey and olive counters, softer terrain.
+  ``*-256color``, or true colour): field grey and olive counters, softer terrain; hexsides,
+  roads and rivers stay in the 16 colours, which cost fewer bytes (``ardennes_tui/wire.py``).
 
 Both read on dark and light backgrounds: no text in yellow, cyan or white on the terminal's
 own background, and each side's counters on a background of their own that is neither black
@@ -64,12 +65,11 @@ STYLES: Final[dict[str, str]] = {
 
 STYLES_256: Final[dict[str, str]] = {
     **STYLES,
-    "side": "bright_black",
-    "river": "bold bright_blue",
+    # The most frequent glyphs (hexsides, roads, rivers) keep the terminal's own 16 colours:
+    # ESC[90m costs 5 bytes, ESC[38;5;245m 11, and a view jump repaints some 300 of them.
     "bridge": "bold color(231) on color(25)",
     "ford": "bold color(16) on color(44)",
     "start": "bold color(164)",
-    "road": "bold red",
     "rough": "color(65)",
     "impassable": "color(241)",
     "fort": "bold color(16) on color(178)",
