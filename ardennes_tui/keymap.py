@@ -207,7 +207,9 @@ KEYMAP: Final[tuple[KeyBinding, ...]] = (
     ),
     KeyBinding("app.panel", ("p",), "toggle_panel", "show / hide the side panel", "app"),
     KeyBinding("app.panel_up", ("left_parenthesis",), "scroll_panel(-1)", "side panel up", "app"),
-    KeyBinding("app.panel_down", ("right_parenthesis",), "scroll_panel(1)", "side panel down", "app"),
+    KeyBinding(
+        "app.panel_down", ("right_parenthesis",), "scroll_panel(1)", "side panel down", "app"
+    ),
     KeyBinding(
         "app.message_up", ("left_curly_bracket",), "scroll_message(-1)", "message up a line", "app"
     ),
