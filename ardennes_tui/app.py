@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
+from textual import events
 from textual.app import App
 from textual.binding import BindingType
 from textual.command import Provider
@@ -27,6 +28,7 @@ from ardennes_tui.errors import UserError
 from ardennes_tui.render import UnitsByHex
 from ardennes_tui.screens.map_screen import MapScreen
 from ardennes_tui.screens.palette import Palette, ScreenCommands
+from ardennes_tui.screens.too_small import TooSmallScreen, too_small
 from ardennes_tui.widgets.ascii_scrollbar import AsciiScrollBarRender
 from ardennes_tui.widgets.map_view import Zoom
 from pbem.store import GameLocked
@@ -97,6 +99,16 @@ class ArdennesApp(App[None]):
         """Ctrl+P: the commands valid now (:mod:`ardennes_tui.screens.palette`)."""
         if self.use_command_palette and not isinstance(self.screen, Palette):
             self.push_screen(Palette(id="--command-palette"))
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Below 80x24 a screen without a map gives way to the notice, and comes back as it
+        was when the terminal is large enough again (the map screens see to their own)."""
+        small = too_small(event.size.width, event.size.height)
+        top = self.screen
+        if small and not isinstance(top, (MapScreen, TooSmallScreen)):
+            self.push_screen(TooSmallScreen())
+        elif not small and isinstance(top, TooSmallScreen):
+            self.pop_screen()
 
     def on_mount(self) -> None:
         self.theme = THEME
