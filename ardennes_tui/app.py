@@ -102,7 +102,11 @@ class ArdennesApp(App[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         """Below 80x24 a screen without a map gives way to the notice, and comes back as it
-        was when the terminal is large enough again (the map screens see to their own)."""
+        was when the terminal is large enough again (the map screens see to their own). The
+        terminal's shadow is forgotten (``wire.forget``)."""
+        # A terminal that changes size may move or clear what it shows (tmux keeps the bottom
+        # rows of a shorter pane): the next frame is written whole.
+        wire.forget()
         small = too_small(event.size.width, event.size.height)
         top = self.screen
         if small and not isinstance(top, (MapScreen, TooSmallScreen)):

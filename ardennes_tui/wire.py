@@ -17,8 +17,9 @@ updates into terminal output:
 
 This is what curses does. The shadow is exact as long as every cell reaches the terminal
 through these two methods, which is how Textual draws; it is forgotten when the screen size
-changes (the repaint after a resize is then complete) and when the app resumes after a
-suspend (:func:`forget`, the app's resume signal). A span the shadow cannot follow (a wide
+changes and on every resize event (a terminal that changes size may move or clear what it
+shows: tmux keeps the bottom rows of a shorter pane), and when the app resumes after a
+suspend (:func:`forget`, called by the app). A span the shadow cannot follow (a wide
 character, a control segment, a hyperlink) is written as Textual writes it and the shadow
 forgets those cells.
 
