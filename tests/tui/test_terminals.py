@@ -84,6 +84,20 @@ def test_no_color_has_no_colour_and_reads(record: Path) -> None:
         assert screen.isascii() and "e1-4" in screen
 
 
+def test_the_command_palette_and_help_are_ascii(record: Path) -> None:
+    """Ctrl+P (before: Textual's half-block edges and an ellipsis) and ``?``."""
+    for pane in app_pane(record, TERM="xterm-256color"):
+        pane.wait_for(POSITION, timeout=20)
+        pane.keys("C-p")
+        screen = pane.wait_for("Search for commands...")
+        assert screen.isascii(), [line for line in screen.splitlines() if not line.isascii()]
+        pane.keys("Escape")
+        pane.wait_for(POSITION)
+        pane.keys("?")
+        screen = pane.wait_for("Help")
+        assert screen.isascii(), [line for line in screen.splitlines() if not line.isascii()]
+
+
 def test_a_resize_to_79x24_and_back_keeps_the_cursor_keys(record: Path) -> None:
     """Before: after 79x24 and back, arrows, hjkl and the keypad did nothing until ``?``."""
     for pane in app_pane(record, TERM="xterm-256color"):
