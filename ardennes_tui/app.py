@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
+from textual import events
 from textual.app import App
 from textual.binding import BindingType
 from textual.command import Provider
@@ -21,12 +22,13 @@ from textual.screen import Screen
 from textual.scrollbar import ScrollBar
 
 import rules
-from ardennes_tui import hotseat, saves
+from ardennes_tui import hotseat, saves, wire
 from ardennes_tui.email_session import EmailSession, Outgoing
 from ardennes_tui.errors import UserError
 from ardennes_tui.render import UnitsByHex
 from ardennes_tui.screens.map_screen import MapScreen
 from ardennes_tui.screens.palette import Palette, ScreenCommands
+from ardennes_tui.screens.too_small import TooSmallScreen, too_small
 from ardennes_tui.widgets.ascii_scrollbar import AsciiScrollBarRender
 from ardennes_tui.widgets.map_view import Zoom
 from pbem.store import GameLocked
@@ -74,6 +76,8 @@ class ArdennesApp(App[None]):
         # Every scroll bar in ASCII (Textual's draws its ends with Unicode blocks and its
         # track in colour only, which NO_COLOR erases).
         ScrollBar.renderer = AsciiScrollBarRender
+        # Only the changed cells of a line reach the terminal (ardennes_tui/wire.py).
+        wire.install()
         self.game_map = game_map
         self.units = units
         self._cursor = cursor
@@ -98,8 +102,24 @@ class ArdennesApp(App[None]):
         if self.use_command_palette and not isinstance(self.screen, Palette):
             self.push_screen(Palette(id="--command-palette"))
 
+    def on_resize(self, event: events.Resize) -> None:
+        """Below 80x24 a screen without a map gives way to the notice, and comes back as it
+        was when the terminal is large enough again (the map screens see to their own). The
+        terminal's shadow is forgotten (``wire.forget``)."""
+        # A terminal that changes size may move or clear what it shows (tmux keeps the bottom
+        # rows of a shorter pane): the next frame is written whole.
+        wire.forget()
+        small = too_small(event.size.width, event.size.height)
+        top = self.screen
+        if small and not isinstance(top, (MapScreen, TooSmallScreen)):
+            self.push_screen(TooSmallScreen())
+        elif not small and isinstance(top, TooSmallScreen):
+            self.pop_screen()
+
     def on_mount(self) -> None:
         self.theme = THEME
+        if wire.installed():  # the terminal was cleared while suspended: repaint it all
+            self.app_resume_signal.subscribe(self, lambda _app: wire.forget(), immediate=True)
         if self.first_screen is not None:
             self.push_screen(self.first_screen())
             return

@@ -208,10 +208,11 @@ def test_real_map_graph(capsys: pytest.CaptureFixture[str]) -> None:
     german = {h for h, s in sources.items() if s == "german"}
     allied = {h for h, s in sources.items() if s == "allied"}
     # German sources: east-edge hexes with a road (AO-12.2D); Allied: edge hexes whose road
-    # hexside leads onto the live map (AO-12.2F), each with the live hexes of its exits
+    # hexside leads onto the live map (AO-12.2F), each with the live hexes of its exits; the
+    # road exit hexes are themselves live (AO-16.H), so a source lies on an Allied edge section
     assert german and all(game_map.hex(h).edge == "east" and hexes[h]["roads"] for h in german)
     assert all(hexes[h]["exits"] == ["east"] for h in german)
-    assert allied and all(game_map.is_allied_edge(h) for h in allied)
+    assert allied and all(game_map.hex(h).edge not in (None, "east") for h in allied)
     for h in allied:
         for live in hexes[h]["exits"]:
             assert not game_map.is_allied_edge(live) and game_map.side(h, live).road
