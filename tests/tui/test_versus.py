@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 import rules
-from ardennes_tui import hotseat, versus
+from ardennes_tui import hotseat, saves, versus
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.cli import main
 from ardennes_tui.cli.start import run_start
@@ -183,6 +183,12 @@ def test_resume_goes_on_against_the_computer(
     capsys.readouterr()
     path = ardennes_home / "game.jsonl"
     path.write_bytes(Store(ardennes_home).load_local(stored.name))
+    loaded_game, from_file = saves.load_game(path)  # --load: against the computer too
+    vs = versus.opponent_of(loaded_game)
+    assert vs is not None and vs.computer == "allied" and vs.level == 4
+    assert from_file.opening(loaded_game).startswith(
+        "Against the computer (bot heuristic/4 level 4, the Allied): record game.jsonl loaded, "
+    )
     assert main(["verify", str(path)]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"OK: record {path}, scenario 1, seeded dice, ")
