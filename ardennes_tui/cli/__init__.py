@@ -116,12 +116,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--level",
+        dest="vs_level",
         type=int,
         choices=NUMBERS,
         help="with --vs-bot: the level of play (docs/selfplay.md, Levels)",
     )
     parser.add_argument(
         "--bot",
+        dest="vs_kind",
         choices=kind_names(),
         help=f"with --vs-bot: which bot plays the computer (default {DEFAULT})",
     )
@@ -184,7 +186,7 @@ def _run_app(args: argparse.Namespace) -> int:
     if args.vs_bot:
         if args.load is not None or args.resume is not None:
             raise UserError("--vs-bot starts a new game: --load and --resume reopen one", 2)
-        versus = (args.side or "german", args.level or HISTORICAL, args.bot or DEFAULT)
+        versus = (args.side or "german", args.vs_level or HISTORICAL, args.vs_kind or DEFAULT)
         return run_app(scenario, seed=args.seed, versus=versus)
     alone = all(getattr(args, x) is None for x in ("scenario", "seed", "load", "resume"))
     if alone:
@@ -199,7 +201,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         no_email = args.command is None and args.email is None
         if no_email and (args.key is not None or args.passphrase_file is not None):
             raise UserError("--key and --passphrase-file go with --email GAME", 2)
-        if not args.vs_bot and (args.level is not None or args.bot is not None):
+        if not args.vs_bot and (args.vs_level is not None or args.vs_kind is not None):
             raise UserError("--level and --bot go with --vs-bot", 2)
         if args.vs_bot and (args.command is not None or args.email is not None):
             raise UserError("--vs-bot is a game in the app: no command, no --email", 2)
