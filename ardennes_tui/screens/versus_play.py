@@ -199,9 +199,16 @@ class VersusPlayScreen(PlayScreen):
             return
         start, end = self.turn_from, len(self.game.history)
         self.turn_from = None
-        self.last_turn = (start, end)
         n = end - start
-        said = f"The computer played {n} order{'s' if n != 1 else ''} (R plays them back)."
+        if (
+            self.game.state_at(start).side == self.vs.human
+            and self.game.state.side == self.vs.human
+        ):
+            # a decision of the computer's side in the player's Combat Phase: R keeps its turn
+            said = "The computer decided: " + playback_text.step_lines(self.game, end)[0] + "."
+        else:
+            self.last_turn = (start, end)
+            said = f"The computer played {n} order{'s' if n != 1 else ''} (R plays them back)."
         if self.game.state.phase == "game_over":
             self.say(said)
             self.show_verdict()

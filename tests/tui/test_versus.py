@@ -197,6 +197,38 @@ def test_resume_goes_on_against_the_computer(
     assert "bot heuristic/4 level 4 (Allied)" in capsys.readouterr().out
 
 
+def test_a_decision_of_the_computer_in_the_players_combat(ardennes_home: Path) -> None:
+    """The player (German) attacks an immune Allied hex: the computer answers the immunity
+    decision at once, and ``R`` still plays back its last turn."""
+    from rules.bots import BotRng, bots_for
+
+    game = versus.new_game(1, "german", 3, "d1")
+    bots = bots_for(BotRng(b"d1"))
+    while not ((d := game.state.combat.pending) and d.kind == "waive_immunity"):
+        side = rules.acting_side(game.state)
+        assert side is not None and game.state.turn <= 3
+        assert not isinstance(game.push(bots[side].choose(game)), rules.Rejection)
+    assert game.state.side == "german" and rules.acting_side(game.state) == "allied"
+    before = len(game.history)
+    app = ArdennesApp(game.board.game_map, cursor="4009", game=game)
+
+    async def body(pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, VersusPlayScreen)
+        await until_idle(app, pilot, screen)
+        assert isinstance(game.commands[before], rules.WaiveImmunity)
+        assert rules.acting_side(game.state) == "german"
+        assert message(app).startswith("The computer decided: Allied decides: ")
+        assert screen.last_turn is None  # no turn of its own yet in this session
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await body(pilot)
+
+    asyncio.run(go())
+
+
 def test_the_command_line_starts_a_game_against_the_computer(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
