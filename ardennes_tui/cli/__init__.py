@@ -158,6 +158,13 @@ def build_parser() -> argparse.ArgumentParser:
         "screen's m mails to an address)",
     )
     parser.add_argument(
+        "--opponent-bot",
+        action="store_true",
+        help="with --email new (sealed or open dice): the computer is your opponent by email "
+        "(ardennes bot, its own key and store): it accepts at once; give it each packet you "
+        "send with: ardennes bot FILE -o ANSWER, and import its answer",
+    )
+    parser.add_argument(
         "--seed",
         metavar="TEXT",
         help="the dice seed of a new game (default: random; a saved game keeps its own)",
@@ -211,6 +218,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise UserError(
                 "--side, --dice and --opponent go with --email new (--side also with --vs-bot)", 2
             )
+        if args.opponent_bot and (args.email is None or args.email[:1] != ["new"]):
+            raise UserError("--opponent-bot goes with --email new", 2)
         if no_email and any(x is not None for x in (args.dice, args.opponent)):
             raise UserError("--side, --dice and --opponent go with --email new", 2)
         if args.command is None and args.email is not None:

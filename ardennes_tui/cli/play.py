@@ -20,6 +20,7 @@ from pbem import config
 from pbem.errors import PbemError
 from pbem.games import Service
 from pbem.identity import KeyIdentity
+from pbem.opponent import BotOpponent
 from pbem.store import Store
 
 
@@ -63,6 +64,8 @@ def run_app(
 
 
 NEW_OPTIONS = ("side", "dice", "opponent")
+BOT_LABEL = "ardennes bot"
+"""The opponent's label of a game by email against ``ardennes bot`` (``--opponent-bot``)."""
 """The top-level options that go with ``--email new`` (and ``--opponent`` with ``accept``)."""
 
 
@@ -76,6 +79,8 @@ def _usage(args: argparse.Namespace) -> str:
             return "--email new takes no other word (--scenario N --side S --dice D)"
         if args.side is None or args.dice is None:
             return "--email new needs --side german|allied and --dice sealed|open|local"
+        if getattr(args, "opponent_bot", False) and (args.dice == "local" or args.opponent):
+            return "--opponent-bot plays sealed or open dice, and is your opponent (no --opponent)"
         return ""
     if words[0] == "accept":
         if len(words) != 2:
@@ -97,14 +102,19 @@ def _start(args: argparse.Namespace, service: Service) -> tuple[str, KeyIdentity
     to send (None for a local game: both sides are the player's, nothing goes out)."""
     if args.email[0] == "new":
         me = player_identity(args)
+        bot = getattr(args, "opponent_bot", False)
         sent = service.invite(
             me,
             scenario=args.scenario,
             side=args.side,
             mode=args.dice,
-            opponent=args.opponent or "",
+            opponent=BOT_LABEL if bot else args.opponent or "",
         )
         if args.dice == "local":
+            return sent.game_id, me, None
+        if bot:
+            answer = BotOpponent().answer(sent.text)
+            service.import_text(answer.text)
             return sent.game_id, me, None
         title = (
             f"Invitation to game {sent.game_id[:8]} (scenario {args.scenario}, you play the "
@@ -132,8 +142,9 @@ def run_email(args: argparse.Namespace) -> int:
     the app starts; every problem is one line and exit status 1 (2 for a usage error).
 
     ``--email new --scenario N --side S --dice sealed|open|local [--opponent ADDR]`` first
-    invites (:meth:`pbem.games.Service.invite`) and ``--email accept FILE [--opponent ADDR]``
-    first accepts the invitation in FILE (:meth:`pbem.games.Service.accept`), before the app
+    invites (:meth:`pbem.games.Service.invite`; with ``--opponent-bot`` the computer,
+    :class:`pbem.opponent.BotOpponent`, accepts at once and its answer is imported) and
+    ``--email accept FILE [--opponent ADDR]`` first accepts the invitation in FILE (:meth:`pbem.games.Service.accept`), before the app
     starts; the app then opens on the send screen with the invitation or the acceptance. A
     local game (``--dice local``: hot-seat, dice from ``os.urandom`` recorded in the signed
     invitation, the second side signed with a key derived from the player's,
@@ -152,6 +163,12 @@ def run_email(args: argparse.Namespace) -> int:
             game_id = store.find_game(args.email[0].lower())
             me = player_identity(args, service, game_id)
         session = EmailSession(service, game_id, me)
+        if args.email[0] == "new" and getattr(args, "opponent_bot", False):
+            session.notice = (
+                f"Game {game_id[:8]} against the computer by email, accepted by "
+                f"{BOT_LABEL}: save each packet you seal (f), give it to "
+                "ardennes bot FILE -o ANSWER in a shell, and import the answer (i)."
+            )
         if args.email[0] == "new" and args.dice == "local":
             session.notice = (
                 f"Local game {game_id[:8]}: both sides yours, the dice from this computer "

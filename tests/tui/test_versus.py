@@ -287,3 +287,39 @@ def test_the_start_screen_offers_a_game_against_the_computer(
     run_app_with(monkeypatch, body)
     assert run_start(runner) == 0
     assert launched == [Launch("versus", scenario=1, side="allied", level=2)]
+
+
+def test_email_new_with_the_computer_as_opponent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ardennes --email new ... --opponent-bot``: ``ardennes bot`` accepts at once (its own
+    key and store under the player's home) and plays the Allied set-up; the app opens on the
+    player's move."""
+    from tests.tui.test_email_app import play_screen, player, run_as
+
+    hans = player(tmp_path / "hans", "hans")
+
+    async def body(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        screen = play_screen(app)
+        assert screen.session.draft is not None
+        assert screen.game.state.phase == "setup_german"
+        said = message(app)
+        assert "against the computer by email, accepted by ardennes bot" in said
+        assert "Your move (packet 3)" in said
+
+    ran = run_as(monkeypatch, hans.home, body)
+    argv = ["--email", "new", "--side", "german", "--dice", "sealed", "--opponent-bot"]
+    assert main(argv) == 0
+    assert ran == ["ok"]
+    (game_id,) = hans.service.store.game_ids()
+    st = hans.service.status(game_id)
+    assert st.labels["allied"] == "ardennes bot" and st.packets == 3
+    assert Store(hans.home / "bot").packets(game_id) == hans.service.store.packets(game_id)
+    capsys.readouterr()
+    for bad, said in (
+        (["--opponent-bot"], "--opponent-bot goes with --email new"),
+        ([*argv[:-1], "--opponent", "x", "--opponent-bot"], "--opponent-bot plays sealed or open"),
+        (["--email", "new", "--side", "german", "--dice", "local", "--opponent-bot"], "sealed or"),
+    ):
+        assert main(bad) == 2
+        assert said in capsys.readouterr().err
