@@ -145,8 +145,9 @@ def run_email(args: argparse.Namespace) -> int:
     invites (:meth:`pbem.games.Service.invite`; with ``--opponent-bot`` the computer,
     :class:`pbem.opponent.BotOpponent`, accepts at once and its answer is imported) and
     ``--email accept FILE [--opponent ADDR]`` first accepts the invitation in FILE
-    (:meth:`pbem.games.Service.accept`), before the app starts; the app then opens on the send screen with the invitation or the acceptance. A
-    local game (``--dice local``: hot-seat, dice from ``os.urandom`` recorded in the signed
+    (:meth:`pbem.games.Service.accept`), before the app starts; the app then opens on the
+    send screen with the invitation or the acceptance (with ``--opponent-bot``: on the game).
+    A local game (``--dice local``: hot-seat, dice from ``os.urandom`` recorded in the signed
     invitation, the second side signed with a key derived from the player's,
     :func:`pbem.games.local_partner`) is accepted at once and opens on its first packet: the
     session writes the packets of both sides, its draft following whose packet is next."""
