@@ -81,9 +81,10 @@ def drive(
     log: list[object] | None = None,
 ) -> GameState:
     """End phases until (turn, side, phase), doing only what the rules oblige: place the due
-    reinforcements, each on the first of its open entry hexes not yet used in the phase (and move the Allied ones off their entry
-    hex at the next Initial Movement Phase, :func:`_entry_clearing`, so that the road exits
-    stay open to those that follow), drop von der Heydte on the first drop hex,
+    reinforcements, each on the first of its open entry hexes not yet used in the phase (and
+    move the Allied ones off their entry hex at the next Initial Movement Phase,
+    :func:`_entry_clearing`, so that the road exits stay open to those that follow), drop
+    von der Heydte on the first drop hex,
     make the moves owed before a movement phase ends (the first of
     :func:`rules.column.owed_moves`) and lift the GT1 attack obligations (AO-4.2h*)."""
     while (s.turn, s.side, s.phase) != until and s.phase != "game_over":
