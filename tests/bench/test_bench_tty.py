@@ -116,15 +116,19 @@ def test_bench_cold_start_to_first_frame(benchmark: Any, tmp_path: Path) -> None
         "LANG": "C.UTF-8",
     }
 
+    sizes: list[int] = []
+
     def start() -> float:
         t = Tty([str(ARDENNES), "--load", str(record)], env)
         try:
             seen = t.wait_for(b"Bastogne")  # the status line names the cursor's town
             _, _, settled = t.settle(quiet=0.3)
+            sizes.append(len(t.screen))
             return seen + settled  # the last byte of the first frame
         finally:
             t.close()
 
     seconds = benchmark.pedantic(start, rounds=3, iterations=1)
     benchmark.extra_info["first_frame_seconds"] = round(seconds, 3)
-    print(f"\nfirst frame after {seconds:.3f} s")
+    benchmark.extra_info["first_frame_bytes"] = sizes[-1]
+    print(f"\nfirst frame after {seconds:.3f} s, {sizes[-1]} bytes")
