@@ -97,19 +97,12 @@ def drive(
                 cmds.append(Place(unit=uid, hex=h))
         elif drop_required(b, s):
             cmds += [Drop(hex=drop_hexes(b, s)[0]), Roll()]
-        elif s.roll is None and (clear := _entry_clearing(b, s)) is not None:
+        elif s.roll is None and (
+            move := _entry_clearing(b, s) or next((f.command for f in owed_moves(b, s)), None)
+        ):
             # the Allied entry hexes (road exits, live hexes since AO-16.H) cleared, so that
-            # later reinforcements find them open: one unit a hex inland
-            r0 = apply(b, s, clear, dice)  # type: ignore[arg-type]
-            assert isinstance(r0, Applied), r0
-            s = r0.state
-            if log is not None:
-                log.append(clear)
-            continue
-        elif s.roll is None and (owed := owed_moves(b, s)):
-            # a move owed before the phase ends (rules.column); one at a time, since each
-            # changes what is owed
-            move = owed[0].command
+            # later reinforcements find them open (one unit a hex inland); else a move owed
+            # before the phase ends (rules.column). One at a time: each changes what follows
             r0 = apply(b, s, move, dice)  # type: ignore[arg-type]
             assert isinstance(r0, Applied), r0
             s = r0.state
