@@ -189,10 +189,12 @@ def test_below_80x24_the_audit_gives_way_to_a_notice_and_comes_back(tmp_path: Pa
         assert text.startswith("Terminal too small: the app needs at least 80x24.")
         await pilot.resize_terminal(80, 23)
         await pilot.pause()
-        assert pilot.app.screen is notice  # still too small: one notice, not two
+        stack = pilot.app.screen_stack  # still too small: one notice, not two
+        assert [type(s) for s in stack[-2:]] == [AuditScreen, TooSmallScreen]
+        assert sum(isinstance(s, TooSmallScreen) for s in stack) == 1
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
-        assert pilot.app.screen is screen and screen.highlighted == 1
+        assert pilot.app.screen_stack[-1] is screen and screen.highlighted == 1
         await pilot.press("down")
         assert screen.highlighted == 2
 

@@ -12,10 +12,10 @@ from rich.style import Style
 
 from ardennes_tui.render.palette import STYLES, STYLES_256
 
-XTERM = (
-    "000000 cd0000 00cd00 cdcd00 0000ee cd00cd 00cdcd e5e5e5 "
-    "7f7f7f ff0000 00ff00 ffff00 5c5cff ff00ff 00ffff ffffff"
-).split()
+XTERM = [
+    *("000000", "cd0000", "00cd00", "cdcd00", "0000ee", "cd00cd", "00cdcd", "e5e5e5"),
+    *("7f7f7f", "ff0000", "00ff00", "ffff00", "5c5cff", "ff00ff", "00ffff", "ffffff"),
+]
 BLACK, WHITE = (0, 0, 0), (255, 255, 255)
 RGB = tuple[int, int, int]
 

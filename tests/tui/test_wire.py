@@ -174,15 +174,10 @@ def test_the_app_screen_after_keys_is_its_full_repaint(tmp_path: Path) -> None:
     import termios
 
     from tests.bench.test_bench_tty import record_at
-    from tests.bench.ttydriver import Tty
+    from tests.bench.ttydriver import Tty, app_env
 
     record = record_at(tmp_path / "gt2.jsonl")
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(tmp_path),
-        "ARDENNES_HOME": str(tmp_path / "store"),
-        "LANG": "C.UTF-8",
-    }
+    env = app_env(tmp_path)
     t = Tty([str(ARDENNES), "--load", str(record)], env)
     try:
         t.wait_for(b"Bastogne")
