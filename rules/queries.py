@@ -90,8 +90,8 @@ class SupplyClass(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 class HexTerm(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """One hex of one side of the combat: its classes, their total, the terrain/Game-Turn
-    factor (German only, at most x3) and the hex's value; ``ignored`` are units retreated into
-    it this phase (AO-9.2F*)."""
+    factor (German only: up to x3 attacking, up to x9 defending on GT1) and the hex's value;
+    ``ignored`` are units retreated into it this phase (AO-9.2F*)."""
 
     hex: HexId
     classes: tuple[SupplyClass, ...]
