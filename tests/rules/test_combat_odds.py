@@ -206,7 +206,7 @@ def test_game_turn_one_german_defence_tripled_times_the_terrain() -> None:
     assert dfn([c("g", 5, WW)], turn=1, supply={"g": "isolated"}) == 27
     assert dfn([c("g", 5, FORT)], turn=1, supply={"g": "isolated"}) == 18
     # A stack of 3 + 4 isolated in the West Wall: 7 halved as a total = 4, x9 = 36 (AO-9.5M).
-    both = {"g": "isolated", "h": "isolated"}
+    both: dict[str, Supply] = {"g": "isolated", "h": "isolated"}
     assert dfn([c("g", 3, WW), c("h", 4, WW)], turn=1, supply=both) == 36
     # Two hexes on GT1: 4 x 9 + 5 x 3 = 51.
     assert dfn([c("g", 4, WW), c("h", 5, CLEAR)], turn=1) == 51
