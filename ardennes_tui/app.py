@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
+from textual import events
 from textual.app import App
 from textual.binding import BindingType
 from textual.command import Provider
@@ -21,12 +22,13 @@ from textual.screen import Screen
 from textual.scrollbar import ScrollBar
 
 import rules
-from ardennes_tui import hotseat, saves
+from ardennes_tui import hotseat, saves, wire
 from ardennes_tui.email_session import EmailSession, Outgoing
 from ardennes_tui.errors import UserError
 from ardennes_tui.render import UnitsByHex
 from ardennes_tui.screens.map_screen import MapScreen
 from ardennes_tui.screens.palette import Palette, ScreenCommands
+from ardennes_tui.screens.too_small import TooSmallScreen, too_small
 from ardennes_tui.widgets.ascii_scrollbar import AsciiScrollBarRender
 from ardennes_tui.widgets.map_view import Zoom
 from pbem.store import GameLocked
@@ -37,7 +39,9 @@ THEME = "ansi-dark"
 
 class ArdennesApp(App[None]):
     """The game. With ``screen``: the screen it makes (the start screen, a playback, an
-    audit). With ``email``: that game by email (``EmailPlayScreen``). With a ``game``:
+    audit). With ``email``: that game by email (``EmailPlayScreen``). With a ``game`` against
+    the computer (one side a bot, :func:`ardennes_tui.versus.opponent_of`): the player's side
+    of it (``VersusPlayScreen``). With another ``game``:
     hot-seat play of it (:class:`PlayScreen`; ``loaded``: what ``--load`` or ``--resume``
     found; ``stored``: its place in the store, written after every command, None for a game
     kept nowhere); without, the map viewer, and ``units`` (hex -> stack) are drawn when
@@ -72,6 +76,8 @@ class ArdennesApp(App[None]):
         # Every scroll bar in ASCII (Textual's draws its ends with Unicode blocks and its
         # track in colour only, which NO_COLOR erases).
         ScrollBar.renderer = AsciiScrollBarRender
+        # Only the changed cells of a line reach the terminal (ardennes_tui/wire.py).
+        wire.install()
         self.game_map = game_map
         self.units = units
         self._cursor = cursor
@@ -96,8 +102,24 @@ class ArdennesApp(App[None]):
         if self.use_command_palette and not isinstance(self.screen, Palette):
             self.push_screen(Palette(id="--command-palette"))
 
+    def on_resize(self, event: events.Resize) -> None:
+        """Below 80x24 a screen without a map gives way to the notice, and comes back as it
+        was when the terminal is large enough again (the map screens see to their own). The
+        terminal's shadow is forgotten (``wire.forget``)."""
+        # A terminal that changes size may move or clear what it shows (tmux keeps the bottom
+        # rows of a shorter pane): the next frame is written whole.
+        wire.forget()
+        small = too_small(event.size.width, event.size.height)
+        top = self.screen
+        if small and not isinstance(top, (MapScreen, TooSmallScreen)):
+            self.push_screen(TooSmallScreen())
+        elif not small and isinstance(top, TooSmallScreen):
+            self.pop_screen()
+
     def on_mount(self) -> None:
         self.theme = THEME
+        if wire.installed():  # the terminal was cleared while suspended: repaint it all
+            self.app_resume_signal.subscribe(self, lambda _app: wire.forget(), immediate=True)
         if self.first_screen is not None:
             self.push_screen(self.first_screen())
             return
@@ -116,7 +138,24 @@ class ArdennesApp(App[None]):
             return
         if self.game is not None:
             from ardennes_tui.screens.play_screen import PlayScreen
+            from ardennes_tui.versus import opponent_of
 
+            vs = opponent_of(self.game)
+            if vs is not None:
+                from ardennes_tui.screens.versus_play import VersusPlayScreen
+
+                self.push_screen(
+                    VersusPlayScreen(
+                        self.game,
+                        vs,
+                        cursor=self._cursor,
+                        zoom=self._zoom,
+                        loaded=self.loaded,
+                        save_path=self.save_path,
+                        stored=self.stored,
+                    )
+                )
+                return
             self.push_screen(
                 PlayScreen(
                     self.game,

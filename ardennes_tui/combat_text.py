@@ -81,11 +81,12 @@ def _defence_factor_reason(board: Board, hex_id: HexId, side: Side, turn: int) -
     if f == 1:
         return ""
     fort = board.game_map.hex(hex_id).fortification
-    if fort == "westwall" and f == 3:
-        return "West Wall x3 (AO-11.h)"
-    if turn == 1 and f == 3:
-        return "GT1 x3 (AO-4.2e)"
-    return f"fortified x{f} (AO-11.i)"
+    terrain = {"westwall": "West Wall x3 (AO-11.h)", "fortified": "fortified x2 (AO-11.i)"}
+    parts = ([terrain[fort]] if fort in terrain else []) + (
+        ["GT1 x3 (AO-4.2e)"] if turn == 1 else []
+    )
+    text = " x ".join(parts)
+    return f"{text} = x{f}" if len(parts) > 1 else text
 
 
 def odds_notes(

@@ -2,7 +2,8 @@
 
 :func:`rows` gives one dict per game (``ardennes games --json``): the games by email of the
 store (:meth:`pbem.store.Store.games`) and the hot-seat games (their scenario and where they
-stand read from the record's first and last lines only). :func:`key_rows` lists the player's
+stand read from the record's first and last lines only; a game against the computer names it
+as its ``opponent``). :func:`key_rows` lists the player's
 keys and :func:`pinned_rows` the keys pinned in each game by email, for the keys screen.
 """
 
@@ -14,6 +15,7 @@ from typing import Any, Final
 import msgspec
 
 from ardennes_tui.game_view import PHASE_NAMES
+from ardennes_tui.saves import bot_side
 from pbem import keys
 from pbem.errors import PbemError
 from pbem.games import Service
@@ -26,9 +28,10 @@ _HEAD_BYTES: Final = 64 << 10
 """How much of a hot-seat record the listing reads at each end (a header, a footer)."""
 
 
-def _local_standing(store: Store, info: LocalInfo) -> tuple[int | None, str]:
-    """The scenario of a hot-seat record and where it stands (``GT3 Combat``), from its
-    header and end lines only; ``(None, "?")`` for a record that does not say."""
+def _local_standing(store: Store, info: LocalInfo) -> tuple[int | None, str, str]:
+    """The scenario of a hot-seat record, where it stands (``GT3 Combat``) and, for a game
+    against the computer, the computer (``bot heuristic/4 level 2 (German)``), from its
+    header and end lines only; ``(None, "?", "")`` for a record that does not say."""
     path = store.local_dir / f"{info.name}.jsonl"
     try:
         with path.open("rb") as fh:
@@ -36,21 +39,26 @@ def _local_standing(store: Store, info: LocalInfo) -> tuple[int | None, str]:
             fh.seek(max(0, info.size - _HEAD_BYTES))
             tail = fh.read(_HEAD_BYTES)
     except OSError:
-        return None, "?"
+        return None, "?", ""
     lines = [x for x in head.splitlines()[:1] + tail.splitlines()[-1:] if x.strip()]
     try:
         header = msgspec.json.decode(lines[0], type=record.Header)
     except (IndexError, msgspec.DecodeError):
-        return None, "?"
+        return None, "?", ""
+    side = bot_side(header.players)
+    computer = ""
+    if side is not None:
+        bot = header.players.german if side == "german" else header.players.allied
+        computer = f"{bot.label} ({side.capitalize()})"
     try:
         footer = msgspec.json.decode(lines[-1], type=record.Footer)
     except msgspec.DecodeError:
-        return header.scenario, "?"
+        return header.scenario, "?", computer
     if footer.phase == "game_over":
-        return header.scenario, "over"
+        return header.scenario, "over", computer
     names: dict[str, str] = {k: v for k, v in PHASE_NAMES.items()}
     phase = names.get(footer.phase, footer.phase)
-    return header.scenario, f"GT{footer.turn} {phase}"
+    return header.scenario, f"GT{footer.turn} {phase}", computer
 
 
 def rows(store: Store) -> list[dict[str, Any]]:
@@ -81,7 +89,7 @@ def rows(store: Store) -> list[dict[str, Any]]:
             }
         )
     for info in store.list_local():
-        scenario, standing = _local_standing(store, info)
+        scenario, standing, computer = _local_standing(store, info)
         out.append(
             {
                 "id": info.name,
@@ -90,7 +98,7 @@ def rows(store: Store) -> list[dict[str, Any]]:
                 "side": "both",
                 "to_move": standing,
                 "last_activity": info.last_activity,
-                "opponent": "",
+                "opponent": computer,
                 "status": "",
                 "packets": None,
                 "evidence": 0,

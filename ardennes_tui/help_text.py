@@ -371,8 +371,9 @@ def terrain_chart() -> Text:
         out,
         "Costs add up (AO-5.1D); hexside costs apply on a road too. A hex holding friendly "
         "units costs +6 / +2 to enter and to leave (AO-8.1A). Game-Turn 1: German x3 "
-        "attacking and defending (AO-4.2d/e), never more than x3. Allied units get no "
-        "terrain factor. Immune units ignore Ar/Dr unless they waive it (AO-11.f*).",
+        "attacking (AO-4.2d), never more: x3 out of the West Wall too; x3 defending "
+        "(AO-4.2e), times the terrain: x9 in the West Wall, x6 fortified (AO-9.3J). Allied "
+        "units get no terrain factor. Immune units ignore Ar/Dr unless they waive it (AO-11.f*).",
     )
     out.rstrip()
     return out

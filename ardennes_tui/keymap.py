@@ -206,6 +206,20 @@ KEYMAP: Final[tuple[KeyBinding, ...]] = (
         "email",
     ),
     KeyBinding("app.panel", ("p",), "toggle_panel", "show / hide the side panel", "app"),
+    KeyBinding("app.panel_up", ("left_parenthesis",), "scroll_panel(-1)", "side panel up", "app"),
+    KeyBinding(
+        "app.panel_down", ("right_parenthesis",), "scroll_panel(1)", "side panel down", "app"
+    ),
+    KeyBinding(
+        "app.message_up", ("left_curly_bracket",), "scroll_message(-1)", "message up a line", "app"
+    ),
+    KeyBinding(
+        "app.message_down",
+        ("right_curly_bracket",),
+        "scroll_message(1)",
+        "message down a line",
+        "app",
+    ),
     KeyBinding(
         "app.help",
         ("question_mark",),
@@ -247,6 +261,10 @@ def key_label(key: str) -> str:
     special = {
         "question_mark": "?",
         "pageup": "PgUp",
+        "left_parenthesis": "(",
+        "right_parenthesis": ")",
+        "left_curly_bracket": "{",
+        "right_curly_bracket": "}",
         "pagedown": "PgDn",
         "minus": "-",
         "plus": "+",

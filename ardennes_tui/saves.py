@@ -27,6 +27,7 @@ from typing import Final
 
 import rules
 from rules import record
+from rules.bots.registry import KINDS
 from scenarios import load_board, scenario_numbers
 
 MAX_LOAD_BYTES: Final = 64 << 20
@@ -38,6 +39,17 @@ HOT_SEAT: Final = rules.Players(german=rules.Player(), allied=rules.Player())
 
 class SaveRefused(ValueError):
     """``s`` would overwrite a file it must not; the message is one line for the player."""
+
+
+def bot_side(players: rules.Players) -> rules.Side | None:
+    """The computer's side of a game against the computer: one side a bot of a kind this
+    program has (:data:`rules.bots.registry.KINDS`), the other a human; else None."""
+    g, a = players.german, players.allied
+    if g.kind == "bot" and a.kind == "human" and g.name in KINDS:
+        return "german"
+    if a.kind == "bot" and g.kind == "human" and a.name in KINDS:
+        return "allied"
+    return None
 
 
 def random_seed() -> str:
@@ -97,6 +109,18 @@ class Loaded:
     def opening(self, game: rules.Game) -> str:
         """The first message of the app."""
         seed = f"Dice seed {game.dice_spec.label}."
+        side = bot_side(self.players)
+        if side is not None and game.players == self.players:
+            bot = self.players.german if side == "german" else self.players.allied
+            what = (
+                f"game {short_name(self.resumed)} resumed"
+                if self.resumed is not None
+                else f"record {self.path.name} loaded"
+            )
+            return (
+                f"Against the computer ({bot.label}, the {side.capitalize()}): {what}, "
+                f"{self.commands} orders replayed and checked. {seed}"
+            )
         if self.resumed is not None:
             return (
                 f"Hot-seat game {short_name(self.resumed)} resumed: {self.commands} orders "
@@ -123,7 +147,8 @@ def read_game_file(path: Path) -> bytes:
 
 
 def replay_data(data: bytes, label: str) -> tuple[rules.Game, rules.Record]:
-    """The game of the record ``data``, replayed and checked, to go on between two humans;
+    """The game of the record ``data``, replayed and checked, to go on between two humans (a
+    game against the computer goes on against it: its players are kept, :func:`bot_side`);
     and the record. Raises ``ValueError`` with one line that starts with ``label``: not a
     record (:func:`rules.record.decode` names the problem), an unknown scenario or dice, or a
     replay that fails (:attr:`rules.Replayed.error`: the first refused or diverging command,
@@ -136,7 +161,8 @@ def replay_data(data: bytes, label: str) -> tuple[rules.Game, rules.Record]:
     if replayed.error is not None:
         raise ValueError(f"{label}: {replayed.error}")
     game = replayed.game
-    game.players = HOT_SEAT
+    if bot_side(game.players) is None:
+        game.players = HOT_SEAT
     return game, rec
 
 

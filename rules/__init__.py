@@ -5,7 +5,8 @@ enforce it); the scenario data is loaded by :mod:`scenarios`, which builds a :cl
 
 The public API is this module's ``__all__`` plus the submodules :mod:`rules.hexgrid` (grid
 geometry), :mod:`rules.crt` (the combat results tables), :mod:`rules.position` (the JSON form
-of a state) and :mod:`rules.record` (the game record). The app, the bots, the command line and
+of a state), :mod:`rules.record` (the game record) and :mod:`rules.levels` (the levels of
+play against the computer). The app, the bots, the command line and
 ``pbem`` use nothing else (``tests/test_public_api.py``). A short tour (``docs/engine.md``)::
 
     import rules, scenarios
@@ -17,7 +18,7 @@ of a state) and :mod:`rules.record` (the game record). The app, the bots, the co
     data = rules.record.encode(game.record())
 """
 
-from rules import crt, hexgrid, position, record
+from rules import crt, hexgrid, levels, position, record
 from rules.column import ColumnFix, column_contacts, contact_fixes, crowd_fixes, owed_moves
 from rules.combat import (
     Preview,
@@ -97,6 +98,7 @@ from rules.events import (
 from rules.game import Game, Replayed
 from rules.gamemap import GameMap, HexsideData, MapError, decode_map, encode_map
 from rules.hexgrid import HexId
+from rules.levels import Level
 from rules.movement import Reach, legal_moves, may_move, movement_allowance
 from rules.odds import (
     attack_factor,
@@ -191,6 +193,7 @@ __all__ = [
     "ImmunityWaived",
     "InterdictionReport",
     "InterdictionSet",
+    "Level",
     "MapError",
     "MapGraph",
     "Mode",
@@ -275,6 +278,7 @@ __all__ = [
     "immunity_case",
     "interdiction_report",
     "legal_moves",
+    "levels",
     "map_graph",
     "may_move",
     "movement_allowance",

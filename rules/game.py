@@ -138,9 +138,24 @@ class Game:
         """Replay ``record`` on ``board`` (its scenario) with its dice (``dice``: the source
         of a kind the engine does not know, :func:`rules.record.dice_for`), checking the state
         hash after every command and the footer. The answer names the first command refused
-        by the rules or whose hash differs: a hand-edited record never loads silently."""
+        by the rules or whose hash differs: a hand-edited record never loads silently.
+
+        A record of a game against the computer names its level of play
+        (:class:`rules.levels.Level`): the game is replayed on ``board`` at that level
+        (:meth:`rules.Board.at_level`: its schedules, its VP handicap), so a replay applies
+        the levers the game was played with; ``board`` is the scenario as written (or already
+        at that level)."""
         head = record.header
         source = dice if dice is not None else dice_for(head.dice)
+        if head.level != board.level:
+            if board.level is not None:
+                raise RecordError(
+                    f"the board is set up for level {board.level.number}, the record not"
+                )
+            try:
+                board = board.at_level(head.level)
+            except (ValueError, KeyError) as exc:
+                raise RecordError(f"the record's level of play: {exc}") from None
         g = cls.new(board, dice=source, dice_spec=head.dice, players=head.players)
         if g.start.scenario != head.scenario:
             raise RecordError(
@@ -217,6 +232,22 @@ class Game:
         self._states.append(r.state)
         return r
 
+    def copy(self, board: Board | None = None) -> Game:
+        """A copy of the game to play on without touching this one (a bot thinking on another
+        thread): the same start, history, dice and players, the immutable states shared.
+        ``board``: the copy's board, the same scenario's (default: this game's; a board of
+        its own keeps the copy's derived tables apart)."""
+        g = Game(
+            board if board is not None else self.board,
+            self.start,
+            dice=self.dice,
+            dice_spec=self.dice_spec,
+            players=self.players,
+        )
+        g.history = list(self.history)
+        g._states = list(self._states)
+        return g
+
     def undo_refusal(self) -> str | None:
         """Why :meth:`pop` would do nothing now, else None."""
         if not self.history or isinstance(self.history[-1].command, EndPhase):
@@ -279,6 +310,7 @@ class Game:
             steps=self.history,
             final=self.state,
             meta=meta or {},
+            level=self.board.level,
         )
 
     def __repr__(self) -> str:

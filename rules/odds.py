@@ -13,8 +13,11 @@ several hexes together, AO-9.2D):
 4. **Terrain and Game-Turn 1, last** (AO-9.3J), German units only, on the hex total:
    West Wall x3 in defence and x2 attacking out of it (AO-11.h), the second fortified terrain
    x2 in defence (AO-11.i), Game-Turn 1 x3 in attack (AO-4.2d) and in defence (AO-4.2e).
-   "Never more than tripled": the multipliers do not multiply each other, the largest
-   applies, so the factor is at most 3. Allied units get no terrain factor.
+   In attack, "tripled (but never more than tripled)" (AO-4.2d, the German GT1 Combat Phase):
+   the West Wall doubling does not combine with it, the factor is 3. In defence, AO-4.2e
+   ("German units are tripled in defense") has no such cap, and terrain effects are
+   cumulative (AO-9.3J): the factors multiply, West Wall x3 x3 = x9, fortified x2 x3 = x6.
+   Allied units get no terrain factor.
 
 A unit retreated into a stack in this Combat Phase adds no defence strength (AO-9.2F*): the
 caller names such units in ``retreated``.
@@ -40,8 +43,8 @@ from rules.units import Side, UnitDef
 Combatant = tuple[UnitDef, UnitState]
 """A unit in a combat: its printed values and its current state (hex, supply, Road Mode)."""
 
-MAX_FACTOR: Final = 3
-"""German strength is never more than tripled (AO-4.2d)."""
+GT1_FACTOR: Final = 3
+"""German units are tripled on Game-Turn 1, in attack (AO-4.2d) and in defence (AO-4.2e)."""
 
 GERMAN_LOWEST_REDUCTION: Final = "2-1"
 """The German player may never voluntarily reduce his odds below 2-1 (AO-9.4L*)."""
@@ -103,32 +106,25 @@ def _hex_total(
 
 def attack_factor(game_map: GameMap, hex_id: HexId, side: Side, turn: int) -> int:
     """Terrain/Game-Turn factor of units attacking out of ``hex_id``: German x2 out of a West
-    Wall hex (AO-11.h), x3 on Game-Turn 1 (AO-4.2d), never more than x3; Allied x1."""
+    Wall hex (AO-11.h); on Game-Turn 1 x3, "never more than tripled" (AO-4.2d), so out of
+    the West Wall too x3, not x6; Allied x1."""
     if side != "german":
         return 1
-    factors = [1]
-    if game_map.hex(hex_id).fortification == "westwall":
-        factors.append(2)
     if turn == 1:
-        factors.append(3)
-    return min(max(factors), MAX_FACTOR)
+        return GT1_FACTOR
+    return 2 if game_map.hex(hex_id).fortification == "westwall" else 1
 
 
 def defence_factor(game_map: GameMap, hex_id: HexId, side: Side, turn: int) -> int:
     """Terrain/Game-Turn factor of units defending ``hex_id``: German x3 in a West Wall hex
-    (AO-11.h), x2 in the second fortified terrain (AO-11.i), x3 on Game-Turn 1 (AO-4.2e),
-    never more than x3; Allied x1."""
+    (AO-11.h), x2 in the second fortified terrain (AO-11.i), times 3 on Game-Turn 1
+    (AO-4.2e: "tripled in defense", with no cap; terrain effects are cumulative, AO-9.3J):
+    x9 in the West Wall, x6 in fortified terrain, x3 elsewhere on GT1; Allied x1."""
     if side != "german":
         return 1
-    factors = [1]
     fort = game_map.hex(hex_id).fortification
-    if fort == "westwall":
-        factors.append(3)
-    elif fort == "fortified":
-        factors.append(2)
-    if turn == 1:
-        factors.append(3)
-    return min(max(factors), MAX_FACTOR)
+    terrain = 3 if fort == "westwall" else 2 if fort == "fortified" else 1
+    return terrain * (GT1_FACTOR if turn == 1 else 1)
 
 
 def attack_strength(units: Sequence[Combatant], game_map: GameMap, *, turn: int) -> int:

@@ -5,8 +5,12 @@
   Phase, before any other movement. The drop is mandatory: while :func:`drop_pending` holds,
   the engine refuses every other move and the end of the phase (:func:`check_not_pending`).
 * **Where** (AO-15.a): any hex on the map that is not impassable, not an Allied Map Edge hex
-  (German units never enter them, AO-5.3L), holds no Allied unit and is not Allied-controlled.
-  A German unit in the hex negates the Allied ZOC there (AO-7.2B, "for all purposes"); the
+  (German units never enter them, AO-5.3L), holds no Allied unit and is not in an Allied Zone
+  of Control - with no exception: a German unit already in the hex does not open it (the
+  rules call a friendly-held hex next to an enemy "in an Enemy Zone of Control", AO-12.1A;
+  the negation of AO-7.2B frees the units in the hex, and the paratroop unit is not yet
+  there; ``docs/rules-notes.md``). Allied units in Road Mode control only their own hex
+  (AO-6.6J), Allied units on Map Edge hexes nothing (AO-7.5E). The
   stacking limit holds in a German-held hex (AO-8), and so does road-column spacing: the unit
   lands in normal mode, so never in a hex holding a German Road Mode unit nor in a road hex
   connected to one by a road hexside (AO-6.5G, "regardless of whether or not the other unit
@@ -32,7 +36,7 @@ from rules.reinforcements import DROP, schedule
 from rules.rejection import Rejection
 from rules.roadmode import road_links
 from rules.state import Board, GameState, UnitState
-from rules.zoc import enemy_controlled, occupied_by
+from rules.zoc import occupied_by, zoc_of_side
 
 SURVIVES_ON: Final = frozenset({1, 2})
 """Die values on which the paratroop unit survives (AO-15.b)."""
@@ -92,7 +96,9 @@ def check_not_pending(board: Board, state: GameState, what: str) -> Rejection | 
 
 
 def _closed(board: Board, state: GameState) -> frozenset[HexId]:
-    return occupied_by(board, state, "allied") | enemy_controlled(board, state, "german")
+    """Allied-occupied hexes and every hex in an Allied Zone of Control, whoever holds it
+    (AO-15.a: no negation by a German unit in the hex)."""
+    return occupied_by(board, state, "allied") | zoc_of_side(board, state, "allied")
 
 
 def _road_column(board: Board, state: GameState) -> frozenset[HexId]:
@@ -129,8 +135,11 @@ def check_drop(board: Board, state: GameState, hex_id: HexId) -> Rejection | Non
         )
     if hex_id in occupied_by(board, state, "allied"):
         return Rejection("AO-15.a", f"{uid} may not drop on the Allied-occupied hex {hex_id}")
-    if hex_id in enemy_controlled(board, state, "german"):
-        return Rejection("AO-15.a", f"{uid} may not drop in an Allied Zone of Control ({hex_id})")
+    if hex_id in zoc_of_side(board, state, "allied"):
+        held = " (a German unit there does not negate it for the drop)" if state.at(hex_id) else ""
+        return Rejection(
+            "AO-15.a", f"{uid} may not drop in an Allied Zone of Control ({hex_id}){held}"
+        )
     if hex_id in _road_column(board, state):
         return Rejection(
             "AO-6.5G",

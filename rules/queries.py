@@ -90,8 +90,8 @@ class SupplyClass(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 class HexTerm(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """One hex of one side of the combat: its classes, their total, the terrain/Game-Turn
-    factor (German only, at most x3) and the hex's value; ``ignored`` are units retreated into
-    it this phase (AO-9.2F*)."""
+    factor (German only: up to x3 attacking, up to x9 defending on GT1) and the hex's value;
+    ``ignored`` are units retreated into it this phase (AO-9.2F*)."""
 
     hex: HexId
     classes: tuple[SupplyClass, ...]
@@ -245,7 +245,8 @@ def odds_report(
 class HexLinks(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """One hex and what the grid and the map make of it: its on-map ``neighbours``, the
     neighbours joined by a road hexside (``roads``, AO-6.5G), ``road_mode`` the neighbours a
-    Road Mode move may enter (a road or bridge hexside, a river only by a bridge, AO-6.5F),
+    Road Mode move may enter (a road or bridge hexside, a river only by a bridge or a road
+    ford, AO-6.5F),
     the ``exits`` (for an Allied road exit: the live hex of its exit hexside, AO-12.2F,
     AO-16.B; for a German one: ``east``), and ``source`` the side whose supply it is a source
     of (AO-12.2D/F)."""

@@ -3,9 +3,12 @@
 A record is UTF-8 JSON Lines (``docs/engine.md``, "The game record"):
 
 1. a **header** ``{"kind": "header", "format": "ardennes-record", "version": 1, "rules": ...,
-   "scenario": N, "dice": {...}, "players": {...}, "meta": {...}}``: the format and rules
-   versions, the scenario, where the dice come from (:class:`DiceSpec`, open to new kinds:
-   email play adds its own) and who played each side (:class:`Players`);
+   "scenario": N, "dice": {...}, "players": {...}, "meta": {...}, "level": {...}}``: the
+   format and rules versions, the scenario, where the dice come from (:class:`DiceSpec`, open
+   to new kinds: email play adds its own), who played each side (:class:`Players`) and, for a
+   game against the computer, its level of play (:class:`rules.levels.Level`: the levers the
+   engine applies on replay; absent otherwise, as are players and meta left at their
+   defaults);
 2. one **command** a line, ``{"kind": "command", "n": i, "command": {...}, "hash": ...}``, with
    the state hash after it (:func:`rules.state.state_hash`);
 3. a **footer** ``{"kind": "end", "commands": N, "turn": T, "phase": P, "hash": ...,
@@ -28,6 +31,7 @@ import msgspec
 from rules.commands import Command
 from rules.dice import DiceSource, ScriptedDice, SeededDice
 from rules.events import Event
+from rules.levels import NUMBERS, Level
 from rules.state import GameState, Verdict, state_hash
 
 FORMAT: Final = "ardennes-record"
@@ -86,16 +90,19 @@ class DiceSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_def
 
 
 class Player(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
-    """Who played one side: a human (``name`` optional) or a bot (``name``, ``version``)."""
+    """Who played one side: a human (``name`` optional) or a bot (``name``, ``version``, and
+    in a game against the computer the ``level`` it played, :mod:`rules.levels`)."""
 
     kind: Literal["human", "bot"] = "human"
     name: str = ""
     version: str = ""
+    level: int | None = None
 
     @property
     def label(self) -> str:
         if self.kind == "bot":
-            return f"bot {self.name}/{self.version}" if self.version else f"bot {self.name}"
+            who = f"bot {self.name}/{self.version}" if self.version else f"bot {self.name}"
+            return who if self.level is None else f"{who} level {self.level}"
         return self.name or "human"
 
 
@@ -107,9 +114,14 @@ class Players(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class Header(
-    msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="kind", tag="header"
+    msgspec.Struct,
+    frozen=True,
+    forbid_unknown_fields=True,
+    omit_defaults=True,
+    tag_field="kind",
+    tag="header",
 ):
-    """The first line of a record."""
+    """The first line of a record (fields left at their defaults are not written)."""
 
     format: str
     version: int
@@ -119,6 +131,10 @@ class Header(
     players: Players = Players()
     meta: dict[str, str] = {}
     """Free-form facts the writer adds (self-play seed, a title); never read by the rules."""
+    level: Level | None = None
+    """A game against the computer: its level of play, whose levers the engine applies on
+    replay (:meth:`rules.Game.replay` builds the board at that level); None: the scenario as
+    written."""
 
 
 class Line(
@@ -169,6 +185,7 @@ def make_record(
     steps: Sequence[Step],
     final: GameState,
     meta: dict[str, str],
+    level: Level | None = None,
 ) -> Record:
     """The record of a game: its header, its steps and a footer for ``final``."""
     header = Header(
@@ -179,6 +196,7 @@ def make_record(
         dice=dice,
         players=players,
         meta=dict(sorted(meta.items())),
+        level=level,
     )
     lines = tuple(Line(n=i, command=s.command, hash=s.hash) for i, s in enumerate(steps))
     footer = Footer(
@@ -245,6 +263,7 @@ def decode(data: bytes) -> Record:
     if head.scenario < 1:
         raise RecordError(f"the header names scenario {head.scenario}")
     _check_dice(head.dice)
+    _check_level(head)
     foot = items[-1] if len(items) > 1 and isinstance(items[-1], Footer) else None
     body = items[1:-1] if foot is not None else items[1:]
     for i, line in enumerate(body):
@@ -265,6 +284,23 @@ def decode(data: bytes) -> Record:
         if not _HASH.fullmatch(foot.hash):
             raise RecordError("the end line's hash is not 64 hex digits")
     return Record(header=head, lines=tuple(body), footer=foot)
+
+
+def _check_level(head: Header) -> None:
+    """A level of play is 1-4, and the header's bot (if it names one) played that level."""
+    levels = [p.level for p in (head.players.german, head.players.allied) if p.level is not None]
+    if head.level is None:
+        if levels:
+            raise RecordError("a player has a level of play, the header none")
+        return
+    if head.level.number not in NUMBERS:
+        raise RecordError(f"the header's level {head.level.number} is not 1-4")
+    bot = head.players.german if head.level.computer == "german" else head.players.allied
+    if bot.level is not None and bot.level != head.level.number:
+        raise RecordError(
+            f"the {head.level.computer} bot played level {bot.level}, the header says "
+            f"{head.level.number}"
+        )
 
 
 def _check_dice(spec: DiceSpec) -> None:

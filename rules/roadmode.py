@@ -5,8 +5,9 @@ road-column spacing rule.
   (AO-6.2A); mechanized units also in the Mechanized Movement Phase when they were not in the
   preceding combat (AO-6.2B, which the movement eligibility rule AO-5.2K already ensures).
 * Entering or leaving costs 3 MP (non-mech) / 6 MP (mech), on a road hex (AO-6.3C).
-* In Road Mode a unit moves only through road or bridge hexsides - a river only at a bridge,
-  never an interdicted one - into road hexes, never into a West Wall hex (AO-6.5F, AO-11.h).
+* In Road Mode a unit moves only through road or bridge hexsides - a river only at a bridge
+  (never an interdicted one) or at a ford the road crosses, paying no ford MP - into road
+  hexes, never into a West Wall hex (AO-6.5F, AO-11.h).
 * Rate (AO-6.5H): mechanized 2 road hexes per MP, Allied non-mechanized 10, German
   non-mechanized 2. We count road hexes per *stretch* of Road Mode movement: the first hex of a
   stretch costs 1 MP and buys ``rate`` hexes; a stretch ends when the unit leaves Road Mode (and
@@ -89,8 +90,13 @@ def road_links(game_map: GameMap, hex_id: HexId) -> tuple[HexId, ...]:
 
 def road_mode_passable(game_map: GameMap, a: HexId, b: HexId) -> bool:
     """Whether the hexside a-b carries Road Mode movement (ignoring interdiction): a road or a
-    bridge hexside, crossing a river only by a bridge (AO-6.5F)."""
+    bridge hexside (AO-6.5F: "only through Road and/or Bridge hexsides"), crossing a river by a
+    bridge or by a ford the road runs through (a road ford hexside is still a road hexside);
+    never an unbridged river without a crossing, nor a ford off the road. Road Mode pays no
+    ford MP: "They ignore the effect of any other terrain in Road hexes" (AO-6.5F)."""
     s = game_map.side(a, b)
-    if not (s.road or s.crossing == "bridge"):
+    if s.crossing == "bridge":
+        return True
+    if not s.road:
         return False
-    return s.river is None or s.crossing == "bridge"
+    return s.river is None or s.crossing == "ford"

@@ -28,6 +28,7 @@ import msgspec
 
 from rules.gamemap import GameMap
 from rules.hexgrid import HexId
+from rules.levels import Level
 from rules.scenario import Arrival, Line, ScenarioSpec, Section
 from rules.units import Side, UnitDef
 
@@ -359,6 +360,12 @@ class Board:
     derived tables (movement costs, road links, interdiction reach) in :attr:`cache`, keyed by
     their own names, through :meth:`derived` (built from the board alone) and :meth:`for_state`
     (the latest state's); no scenario data goes there.
+
+    ``level`` is the level of play against the computer the board is set up for
+    (:mod:`rules.levels`: its schedules are in ``arrivals``, its VP handicap counted by
+    :mod:`rules.victory`); None for the scenario as written. ``variant`` builds the same
+    scenario's board at another level (given by :func:`scenarios.load_board`; None on a
+    synthetic board): :meth:`at_level`.
     """
 
     __slots__ = (
@@ -367,10 +374,12 @@ class Board:
         "cache",
         "defs",
         "game_map",
+        "level",
         "lines",
         "scenario",
         "schedule",
         "setup",
+        "variant",
     )
 
     game_map: GameMap
@@ -389,6 +398,10 @@ class Board:
     """Unit id -> hex of the starting placement (the historical set-up, AO-17.a)."""
     lines: dict[str, Line]
     """Set-up unit -> the line it stands on for the free set-ups (AO-17.b, AO-17.c)."""
+    level: Level | None
+    """The level of play the board is set up for (:mod:`rules.levels`), None: as written."""
+    variant: Callable[[Level | None], Board] | None
+    """Builds this scenario's board at a level (None: the board has no levels)."""
     cache: dict[str, object]
 
     def __init__(
@@ -401,6 +414,8 @@ class Board:
         arrivals: Iterable[Arrival] = (),
         setup: Mapping[str, HexId] | None = None,
         lines: Mapping[str, Line] | None = None,
+        level: Level | None = None,
+        variant: Callable[[Level | None], Board] | None = None,
     ) -> None:
         self.game_map = game_map
         self.defs = {}
@@ -419,7 +434,19 @@ class Board:
         self.arrival_turn = dict(sorted(turns.items()))
         self.setup = dict(sorted((setup or {}).items()))
         self.lines = dict(sorted((lines or {}).items()))
+        self.level = level
+        self.variant = variant
         self.cache = {}
+
+    def at_level(self, level: Level | None) -> Board:
+        """This scenario's board at ``level`` (None: as written): this board when it is set up
+        for it already, else a new one (:attr:`variant`). ``ValueError`` when the board has no
+        levels (a synthetic board) or the level is not for its scenario."""
+        if level == self.level:
+            return self
+        if self.variant is None:
+            raise ValueError("this board has no levels of play")
+        return self.variant(level)
 
     def unit_def(self, unit_id: str) -> UnitDef:
         return self.defs[unit_id]

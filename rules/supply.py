@@ -220,6 +220,27 @@ class SupplyNet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     a unit (AO-12.3H)."""
 
 
+def _closed(
+    board: Board, state: GameState, side: Side
+) -> tuple[frozenset[HexId], frozenset[HexId]]:
+    """``(hostile, closed)`` for ``side``'s supply: the enemy-occupied or enemy-controlled
+    hexes, and those with the impassable hexes (and for the German the Allied Map Edge)."""
+    t = _tables(board)
+    hostile = occupied_by(board, state, other_side(side)) | enemy_controlled(board, state, side)
+    closed = set(t.impassable) | hostile
+    if side == "german":
+        closed |= t.allied_edge
+    return frozenset(hostile), frozenset(closed)
+
+
+def open_sources(board: Board, state: GameState, side: Side) -> frozenset[HexId]:
+    """``side``'s supply sources usable now (AO-12.2D/F): its road exit hexes that are not
+    enemy-occupied or enemy-controlled (the :attr:`SupplyNet.sources` of :func:`supply_net`,
+    without the flood)."""
+    _hostile, closed = _closed(board, state, side)
+    return frozenset(h for h in _tables(board).sources[side] if h not in closed)
+
+
 def supply_net(
     board: Board,
     state: GameState,
@@ -231,11 +252,7 @@ def supply_net(
     ``interdicted`` defaults to the bridges stored in ``state`` for ``side`` (fixed at its
     Supply Judgment, AO-13.1A)."""
     t = _tables(board)
-    enemy = other_side(side)
-    hostile = occupied_by(board, state, enemy) | enemy_controlled(board, state, side)
-    closed = set(t.impassable) | hostile
-    if side == "german":
-        closed |= t.allied_edge
+    hostile, closed = _closed(board, state, side)
     cut = _cut(board, state.interdicted.for_side(side) if interdicted is None else interdicted)
     sources = frozenset(h for h in t.sources[side] if h not in closed)
     seen: set[HexId] = set(sources)

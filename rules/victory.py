@@ -21,7 +21,9 @@ Game-Turn 1 every German unit is supplied (AO-4.2b).
 
 **Running total** (AO-16.E): ``german = Allied units eliminated + exit VP held now``,
 ``allied = German units eliminated``, recomputed from the position at each tabulation; the
-engine stores it in ``GameState.vp``.
+engine stores it in ``GameState.vp``. In a game against the computer the level's handicap
+(``Board.level.german_vp``, :mod:`rules.levels`; 0 at level 3) is added to the German total,
+so it counts wherever his VP count: the verdict and the West-bank release (AO-14.3C).
 
 **Verdict** (AO-16.1-3), integer arithmetic only: 35+ German VP at the end of Game-Turns 1-6:
 immediate German victory; at the end of Game-Turn 18, under 35 German VP: Allied victory
@@ -144,7 +146,8 @@ def tally(board: Board, state: GameState) -> Tally:
         if d.edge in BASTOGNE_SECTIONS and not bast:
             vp = 0
         exits.append(ExitHeld(hex=h, vp=vp))
-    german = lost["allied"] + sum(e.vp for e in exits)
+    handicap = board.level.german_vp if board.level is not None else 0
+    german = lost["allied"] + sum(e.vp for e in exits) + handicap
     return Tally(
         allied_units_lost=lost["allied"],
         german_units_lost=lost["german"],

@@ -450,3 +450,34 @@ def resolved(r: Applied) -> CombatResolved:
     evs = [e for e in r.events if isinstance(e, CombatResolved)]
     assert len(evs) == 1, r.events
     return evs[0]
+
+
+# -- whole games through the library (the app's, the CLI's and pbem's tests) -------------------
+
+
+def end_phase(g: Any) -> None:
+    """End ``g``'s phase (a :class:`rules.Game`) after what the rules oblige first: every
+    reinforcement due placed (AO-4.1b, AO-4.2b), each on the first of its open entry hexes not
+    yet used in this phase (the first one when all are), and the moves owed (AO-6.7N,
+    AO-14.2B), each the first the engine offers."""
+    import rules
+    from rules.commands import EndPhase, Place
+
+    used: set[str] = set()
+    for _ in range(500):
+        due = g.options().reinforcements if g.state.phase == "reinforcement" else ()
+        if due:
+            d = due[0]
+            h = next((h for h in d.hexes if h not in used), d.hexes[0])
+            used.add(h)
+            r = g.push(Place(unit=d.unit, hex=h))
+        elif owed := rules.owed_moves(g.board, g.state):
+            r = g.push(owed[0].command)
+        else:
+            r = g.push(EndPhase())
+            if isinstance(r, rules.Rejection):
+                raise AssertionError(f"end of phase refused: {r}")
+            return
+        if isinstance(r, rules.Rejection):
+            raise AssertionError(f"refused: {r}")
+    raise AssertionError("the phase never ended")

@@ -17,7 +17,9 @@ import pytest
 import rules
 
 ROOT = Path(__file__).resolve().parents[1]
-PUBLIC_SUBMODULES = frozenset({"rules.hexgrid", "rules.crt", "rules.position", "rules.record"})
+PUBLIC_SUBMODULES = frozenset(
+    {"rules.hexgrid", "rules.crt", "rules.levels", "rules.position", "rules.record"}
+)
 CLIENTS = ("ardennes_tui", "pbem", "rules/bots")
 
 

@@ -1,7 +1,7 @@
 """The ``ardennes`` command: no arguments opens the app; subcommands print or script.
 
 Each subcommand is a module of this package (``map``, ``scenarios``, ``oob``, ``rules``,
-``selfplay``, ``games``, ``keys``, ``audit``, ``email``) that provides
+``selfplay``, ``games``, ``keys``, ``audit``, ``email``, ``bot``) that provides
 ``register(subparsers)``, which adds its parser and sets ``func`` to a ``run(args) -> int``.
 User errors (:class:`UserError`, raised by the commands and by the app while it loads a game)
 print one line on stderr and exit non-zero, never a traceback.
@@ -20,12 +20,15 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from ardennes_tui.cli import audit as audit_command
+from ardennes_tui.cli import bot as bot_command
 from ardennes_tui.cli import email as email_commands
 from ardennes_tui.cli import games, oob, scenarios, selfplay
 from ardennes_tui.cli import keys as keys_command
 from ardennes_tui.cli import map as map_command
 from ardennes_tui.cli import rules as rules_command
 from ardennes_tui.errors import UserError
+from rules.bots.registry import DEFAULT, kind_names
+from rules.levels import HISTORICAL, NUMBERS
 
 __all__ = ["UserError", "build_parser", "main"]
 
@@ -39,6 +42,7 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
     keys_command.register,
     audit_command.register,
     email_commands.register,
+    bot_command.register,
 )
 """The subcommands' ``register``, in the order ``--help`` lists them."""
 
@@ -104,6 +108,26 @@ def build_parser() -> argparse.ArgumentParser:
         "statistics, and whether the chain and every signature verify",
     )
     parser.add_argument(
+        "--vs-bot",
+        action="store_true",
+        help="play against the computer: a new game of --scenario N (default 1), your --side "
+        "(default german), --level 1-4 (default 3: the rules as written; 4 helps you, 2 and 1 "
+        "the computer); saved in the store like a hot-seat game (--resume reopens it)",
+    )
+    parser.add_argument(
+        "--level",
+        dest="vs_level",
+        type=int,
+        choices=NUMBERS,
+        help="with --vs-bot: the level of play (docs/selfplay.md, Levels)",
+    )
+    parser.add_argument(
+        "--bot",
+        dest="vs_kind",
+        choices=kind_names(),
+        help=f"with --vs-bot: which bot plays the computer (default {DEFAULT})",
+    )
+    parser.add_argument(
         "--key",
         metavar="K",
         help="with --email: your key, a name in the key store or an OpenSSH key file "
@@ -119,7 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--side",
         choices=("german", "allied"),
-        help="with --email new: your side",
+        help="with --email new or --vs-bot: your side",
     )
     parser.add_argument(
         "--dice",
@@ -132,6 +156,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ADDR",
         help="with --email new or accept: your opponent's name or mail address (the send "
         "screen's m mails to an address)",
+    )
+    parser.add_argument(
+        "--opponent-bot",
+        action="store_true",
+        help="with --email new (sealed or open dice): the computer is your opponent by email "
+        "(ardennes bot, its own key and store): it accepts at once; give it each packet you "
+        "send with: ardennes bot FILE -o ANSWER, and import its answer",
     )
     parser.add_argument(
         "--seed",
@@ -156,12 +187,17 @@ def _run_app(args: argparse.Namespace) -> int:
         return start.run_watch(args.watch)
     if args.audit is not None:
         return start.run_audit(args.audit)
-    alone = all(getattr(args, x) is None for x in ("scenario", "seed", "load", "resume"))
-    if alone:
-        return start.run_start()
     from ardennes_tui.cli.play import run_app
 
     scenario = args.scenario if args.scenario is not None else 1
+    if args.vs_bot:
+        if args.load is not None or args.resume is not None:
+            raise UserError("--vs-bot starts a new game: --load and --resume reopen one", 2)
+        versus = (args.side or "german", args.vs_level or HISTORICAL, args.vs_kind or DEFAULT)
+        return run_app(scenario, seed=args.seed, versus=versus)
+    alone = all(getattr(args, x) is None for x in ("scenario", "seed", "load", "resume"))
+    if alone:
+        return start.run_start()
     return run_app(scenario, args.load, seed=args.seed, resume=args.resume)
 
 
@@ -172,7 +208,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         no_email = args.command is None and args.email is None
         if no_email and (args.key is not None or args.passphrase_file is not None):
             raise UserError("--key and --passphrase-file go with --email GAME", 2)
-        if no_email and any(x is not None for x in (args.side, args.dice, args.opponent)):
+        if not args.vs_bot and (args.vs_level is not None or args.vs_kind is not None):
+            raise UserError("--level and --bot go with --vs-bot", 2)
+        if args.vs_bot and (args.command is not None or args.email is not None):
+            raise UserError("--vs-bot is a game in the app: no command, no --email", 2)
+        if args.vs_bot and (args.dice is not None or args.opponent is not None):
+            raise UserError("--dice and --opponent go with --email new", 2)
+        if no_email and not args.vs_bot and args.side is not None:
+            raise UserError(
+                "--side, --dice and --opponent go with --email new (--side also with --vs-bot)", 2
+            )
+        if args.opponent_bot and (args.email is None or args.email[:1] != ["new"]):
+            raise UserError("--opponent-bot goes with --email new", 2)
+        if no_email and any(x is not None for x in (args.dice, args.opponent)):
             raise UserError("--side, --dice and --opponent go with --email new", 2)
         if args.command is None and args.email is not None:
             from ardennes_tui.cli.play import run_email

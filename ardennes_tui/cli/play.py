@@ -15,10 +15,12 @@ from ardennes_tui.cli.inputs import read_input
 from ardennes_tui.email_session import EmailSession, Outgoing
 from ardennes_tui.errors import UserError
 from ardennes_tui.scenario_view import scenario_or_error
+from ardennes_tui.versus import new_game as vs_game
 from pbem import config
 from pbem.errors import PbemError
 from pbem.games import Service
 from pbem.identity import KeyIdentity
+from pbem.opponent import BotOpponent
 from pbem.store import Store
 
 
@@ -28,13 +30,23 @@ def run_app(
     *,
     seed: str | None = None,
     resume: str | None = None,
+    versus: tuple[str, int, str] | None = None,
 ) -> int:
     """``ardennes [--scenario N] [--load FILE | --resume [NAME]] [--seed X]``: a new game of
     ``scenario`` (dice from ``seed``, default random), the record in ``load`` replayed and
     checked (:func:`ardennes_tui.saves.load_game`; its scenario and dice win; the game goes on
     in the store under a new name, the file is never written), or with ``resume`` (a name, a
     unique start of one, or ``""``: the most recent) a hot-seat game of the store
-    (:func:`ardennes_tui.hotseat.resume`). A bad file or name is one line and exit status 1."""
+    (:func:`ardennes_tui.hotseat.resume`). ``versus`` (your side, the level, the bot's kind):
+    a new game against the computer (:func:`ardennes_tui.versus.new_game`). A bad file or name
+    is one line and exit status 1."""
+    if versus is not None:
+        side, level, kind = versus
+        try:
+            game = vs_game(scenario, side, level, seed, kind)  # type: ignore[arg-type]
+        except ValueError as exc:
+            raise UserError(str(exc), 2) from None
+        return play(game)
     if resume is not None:
         try:
             game, loaded, stored = hotseat.resume(resume)
@@ -52,6 +64,8 @@ def run_app(
 
 
 NEW_OPTIONS = ("side", "dice", "opponent")
+BOT_LABEL = "ardennes bot"
+"""The opponent's label of a game by email against ``ardennes bot`` (``--opponent-bot``)."""
 """The top-level options that go with ``--email new`` (and ``--opponent`` with ``accept``)."""
 
 
@@ -65,6 +79,8 @@ def _usage(args: argparse.Namespace) -> str:
             return "--email new takes no other word (--scenario N --side S --dice D)"
         if args.side is None or args.dice is None:
             return "--email new needs --side german|allied and --dice sealed|open|local"
+        if getattr(args, "opponent_bot", False) and (args.dice == "local" or args.opponent):
+            return "--opponent-bot plays sealed or open dice, and is your opponent (no --opponent)"
         return ""
     if words[0] == "accept":
         if len(words) != 2:
@@ -86,14 +102,19 @@ def _start(args: argparse.Namespace, service: Service) -> tuple[str, KeyIdentity
     to send (None for a local game: both sides are the player's, nothing goes out)."""
     if args.email[0] == "new":
         me = player_identity(args)
+        bot = getattr(args, "opponent_bot", False)
         sent = service.invite(
             me,
             scenario=args.scenario,
             side=args.side,
             mode=args.dice,
-            opponent=args.opponent or "",
+            opponent=BOT_LABEL if bot else args.opponent or "",
         )
         if args.dice == "local":
+            return sent.game_id, me, None
+        if bot:
+            answer = BotOpponent().answer(sent.text)
+            service.import_text(answer.text)
             return sent.game_id, me, None
         title = (
             f"Invitation to game {sent.game_id[:8]} (scenario {args.scenario}, you play the "
@@ -121,10 +142,12 @@ def run_email(args: argparse.Namespace) -> int:
     the app starts; every problem is one line and exit status 1 (2 for a usage error).
 
     ``--email new --scenario N --side S --dice sealed|open|local [--opponent ADDR]`` first
-    invites (:meth:`pbem.games.Service.invite`) and ``--email accept FILE [--opponent ADDR]``
-    first accepts the invitation in FILE (:meth:`pbem.games.Service.accept`), before the app
-    starts; the app then opens on the send screen with the invitation or the acceptance. A
-    local game (``--dice local``: hot-seat, dice from ``os.urandom`` recorded in the signed
+    invites (:meth:`pbem.games.Service.invite`; with ``--opponent-bot`` the computer,
+    :class:`pbem.opponent.BotOpponent`, accepts at once and its answer is imported) and
+    ``--email accept FILE [--opponent ADDR]`` first accepts the invitation in FILE
+    (:meth:`pbem.games.Service.accept`), before the app starts; the app then opens on the
+    send screen with the invitation or the acceptance (with ``--opponent-bot``: on the game).
+    A local game (``--dice local``: hot-seat, dice from ``os.urandom`` recorded in the signed
     invitation, the second side signed with a key derived from the player's,
     :func:`pbem.games.local_partner`) is accepted at once and opens on its first packet: the
     session writes the packets of both sides, its draft following whose packet is next."""
@@ -141,6 +164,12 @@ def run_email(args: argparse.Namespace) -> int:
             game_id = store.find_game(args.email[0].lower())
             me = player_identity(args, service, game_id)
         session = EmailSession(service, game_id, me)
+        if args.email[0] == "new" and getattr(args, "opponent_bot", False):
+            session.notice = (
+                f"Game {game_id[:8]} against the computer by email, accepted by "
+                f"{BOT_LABEL}: save each packet you seal (f), give it to "
+                "ardennes bot FILE -o ANSWER in a shell, and import the answer (i)."
+            )
         if args.email[0] == "new" and args.dice == "local":
             session.notice = (
                 f"Local game {game_id[:8]}: both sides yours, the dice from this computer "

@@ -10,8 +10,12 @@
     armoured, for ``ardennes verify FILE`` and ``ardennes audit FILE``. Same seed, same bytes.
 ``--german BOT`` / ``--allied BOT``
     Which bot plays each side (``heuristic``, the default, ``planner`` or ``planner-hist``,
-    :mod:`rules.bots.kinds`); the record's header names each side's bot and version. Not with
-    ``--dice`` (the email game plays the heuristic bots) or ``--replay``.
+    :mod:`rules.bots.registry`); the record's header names each side's bot and version. Not
+    with ``--dice`` (the email game plays the heuristic bots) or ``--replay``.
+``--level L --computer SIDE`` (with either of the above, or ``--summary``)
+    The game at level of play L (1-4, :mod:`rules.levels`), the bot of SIDE playing the
+    computer (at level L) and the other the human (at level 3): the board set up for the
+    level, the record's header naming it (by email: not offered, an email game has no levels).
 ``ardennes selfplay --replay FILE``
     Replays a record and checks the state hash after each command and at the end: exit 0 when
     every one matches, 1 naming the first diverging command.
@@ -43,6 +47,8 @@ from ardennes_tui.cli.inputs import read_input
 from ardennes_tui.cli.selfplay_summary import (
     MAX_GAMES,
     NUMBER,
+    AtLevel,
+    level_of,
     parse_scenarios,
     parse_seeds,
     play_all,
@@ -54,7 +60,7 @@ from pbem import selfplay as email_selfplay
 from pbem.errors import PbemError
 from pbem.packets import DiceMode
 from rules import LAST_TURN
-from rules.bots.kinds import BOT_KINDS
+from rules.bots.registry import DEFAULT, kind_names
 from rules.bots.selfplay import encode, play, replay
 from scenarios import load_board, scenario_numbers
 
@@ -89,10 +95,22 @@ def register(subparsers: Any) -> None:
     for side in ("german", "allied"):
         parser.add_argument(
             f"--{side}",
-            choices=BOT_KINDS,
+            choices=kind_names(),
             metavar="BOT",
-            help=f"the {side.capitalize()} bot: {', '.join(BOT_KINDS)} (default heuristic)",
+            help=f"the {side.capitalize()} bot: {', '.join(kind_names())} (default heuristic)",
         )
+    parser.add_argument(
+        "--level",
+        type=int,
+        choices=rules.levels.NUMBERS,
+        help="play at this level of play (3: the rules as written; 4 helps the human's side, "
+        "2 and 1 the computer's): needs --computer",
+    )
+    parser.add_argument(
+        "--computer",
+        choices=("german", "allied"),
+        help="with --level: the side whose bot plays the computer",
+    )
     parser.add_argument("-o", "--output", type=Path, metavar="FILE", help="log file to write")
     parser.add_argument(
         "--force", action="store_true", help="overwrite an existing FILE (-o or --games-out)"
@@ -126,9 +144,21 @@ def _given(args: argparse.Namespace, **options: str) -> list[str]:
     return [flag for flag, value in given if value is not None and value is not False]
 
 
+def _at_level(args: argparse.Namespace) -> AtLevel:
+    """``--level L --computer SIDE`` (both or neither)."""
+    if (args.level is None) != (args.computer is None):
+        raise UserError("--level and --computer go together", 2)
+    if args.level is None:
+        return None
+    if args.dice is not None or args.replay is not None:
+        raise UserError("--level goes with a game or --summary, not --dice or --replay", 2)
+    return (args.level, args.computer)
+
+
 def run(args: argparse.Namespace) -> int:
+    at = _at_level(args)
     if args.summary:
-        return _summary(args)
+        return _summary(args, at)
     batch_only = _given(
         args, seeds="--seeds", jobs="--jobs", games_out="--games-out", progress="--progress"
     )
@@ -165,8 +195,9 @@ def run(args: argparse.Namespace) -> int:
         load_board(scenario),
         args.seed,
         args.turns,
-        german=args.german or "heuristic",
-        allied=args.allied or "heuristic",
+        level=level_of(scenario, at),
+        german=args.german or DEFAULT,
+        allied=args.allied or DEFAULT,
     )
     _write_atomic(out, encode(record), args.force)
     v = record.verdict
@@ -257,7 +288,7 @@ def _board(number: int) -> rules.Board:
     return load_board(number)
 
 
-def _summary(args: argparse.Namespace) -> int:
+def _summary(args: argparse.Namespace, at: AtLevel) -> int:
     conflicts = _given(
         args, output="-o", replay="--replay", turns="--turns", seed="--seed", dice="--dice"
     )
@@ -278,8 +309,8 @@ def _summary(args: argparse.Namespace) -> int:
     if out is not None:
         _check_output(out, args.force)
     progress = args.progress or sys.stderr.isatty()
-    german, allied = args.german or "heuristic", args.allied or "heuristic"
-    results = play_all(games, jobs, progress_line if progress else None, german, allied)
+    german, allied = args.german or DEFAULT, args.allied or DEFAULT
+    results = play_all(games, jobs, progress_line if progress else None, at, german, allied)
     if out is not None:
         data = b"".join(_ENC.encode(r) + b"\n" for r in results)
         _write_atomic(out, data, args.force)

@@ -20,11 +20,11 @@ from typing import Final
 import msgspec
 
 from ardennes_tui.errors import UserError
-from rules import LAST_TURN, Side, Verdict
-from rules.bots.kinds import make_bot
+from rules import LAST_TURN, Side, Verdict, levels
+from rules.bots.registry import DEFAULT, make_bot
 from rules.bots.rng import BotRng
 from rules.bots.selfplay import BotError, SelfPlayGame, TurnVP, play
-from scenarios import load_board, scenario_numbers
+from scenarios import load_board, scenario_numbers, scenario_specs
 
 MAX_GAMES: Final = 2000
 """The most games one ``--summary`` run plays (about 3 hours on one core)."""
@@ -38,8 +38,9 @@ CANONICAL = re.compile(r"0|[1-9][0-9]{0,17}")
 """A range end in ``--seeds``: the decimal text ``play`` is given (``str(n)``)."""
 
 
-class GameResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """One game of a batch: a line of ``--games-out`` (the log's end line, without commands)."""
+class GameResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """One game of a batch: a line of ``--games-out`` (the log's end line, without commands;
+    ``level`` and ``computer`` only for a batch at a level of play)."""
 
     scenario: int
     seed: str
@@ -49,9 +50,12 @@ class GameResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     commands: int
     hash: str
     """The final state hash (as in the log of ``--scenario N --seed S``)."""
+    level: int | None = None
+    computer: Side | None = None
 
 
 def game_summary(record: SelfPlayGame) -> GameResult:
+    lv = record.record.header.level
     return GameResult(
         scenario=record.scenario,
         seed=record.seed,
@@ -59,7 +63,20 @@ def game_summary(record: SelfPlayGame) -> GameResult:
         vp=record.vp,
         commands=len(record.commands),
         hash=record.final_hash,
+        level=lv.number if lv is not None else None,
+        computer=lv.computer if lv is not None else None,
     )
+
+
+AtLevel = tuple[int, Side] | None
+"""A batch's level of play and the side the computer plays in it (None: no level)."""
+
+
+def level_of(scenario: int, at: AtLevel) -> levels.Level | None:
+    """The levers of ``at`` in ``scenario`` (:func:`rules.levels.level_for`)."""
+    if at is None:
+        return None
+    return levels.level_for(scenario_specs()[scenario], at[0], at[1])
 
 
 def _items(text: str, option: str) -> list[str]:
@@ -148,21 +165,27 @@ def progress_line(done: int, total: int, r: GameResult, seconds: float) -> None:
 
 
 def play_one(
-    game: tuple[int, str], german: str = "heuristic", allied: str = "heuristic"
+    game: tuple[int, str, AtLevel], german: str = DEFAULT, allied: str = DEFAULT
 ) -> tuple[GameResult, float]:
     """Play one game of a batch (in a worker process) with the bots ``german`` and ``allied``
-    (:data:`rules.bots.kinds.BOT_KINDS`): its result and the seconds it took."""
+    (:data:`rules.bots.registry.KINDS`): its result and the seconds it took."""
     t0 = time.perf_counter()
-    record = play(load_board(game[0]), game[1], german=german, allied=allied)
+    record = play(
+        load_board(game[0]),
+        game[1],
+        level=level_of(game[0], game[2]),
+        german=german,
+        allied=allied,
+    )
     return game_summary(record), time.perf_counter() - t0
 
 
-def bots_label(german: str = "heuristic", allied: str = "heuristic") -> str:
+def bots_label(german: str = DEFAULT, allied: str = DEFAULT) -> str:
     """The bots of a batch with their versions: ``heuristic/4`` when both sides play the same
     bot, else ``German planner/1, Allied heuristic/4``."""
 
     def label(kind: str, side: Side) -> str:
-        bot = make_bot(kind, side, BotRng(b""))
+        bot = make_bot(kind, side, 3, BotRng(b""))
         return f"{bot.name}/{bot.version}"
 
     g, a = label(german, "german"), label(allied, "allied")
@@ -177,14 +200,16 @@ def play_all(
     games: Sequence[tuple[int, str]],
     jobs: int,
     progress: Progress | None = None,
-    german: str = "heuristic",
-    allied: str = "heuristic",
+    at: AtLevel = None,
+    german: str = DEFAULT,
+    allied: str = DEFAULT,
 ) -> list[GameResult]:
-    """Play ``games`` (``jobs`` at a time in worker processes when ``jobs`` > 1) with the
-    bots ``german`` and ``allied`` and return their results sorted by (scenario, seed)
-    whatever order they finished in."""
+    """Play ``games`` (``jobs`` at a time in worker processes when ``jobs`` > 1; at level
+    ``at``) with the bots ``german`` and ``allied`` and return their results sorted by
+    (scenario, seed) whatever order they finished in."""
     one = functools.partial(play_one, german=german, allied=allied)
     results: list[GameResult] = []
+    batch = [(n, s, at) for n, s in games]
     t0 = time.perf_counter()
 
     def done(r: GameResult, seconds: float) -> None:
@@ -196,14 +221,14 @@ def play_all(
 
     try:
         if jobs == 1 or len(games) < 2:
-            for g in games:
+            for g in batch:
                 done(*one(g))
         else:
             pool = multiprocessing.get_context("spawn").Pool(
                 min(jobs, len(games)), initializer=_ignore_sigint
             )
             try:
-                for r in pool.imap_unordered(one, games, chunksize=1):
+                for r in pool.imap_unordered(one, batch, chunksize=1):
                     done(*r)
                 pool.close()
             except BaseException:
@@ -351,24 +376,45 @@ def compact_seeds(seeds: Sequence[str]) -> str:
     return ",".join(parts)
 
 
+def _level_lines(results: Sequence[GameResult], scenarios: Sequence[int]) -> tuple[str, str, str]:
+    """The title's words, the command's options and a line of the levers per scenario for a
+    batch at a level ("" three times for a batch at no level)."""
+    first = results[0] if results else None
+    if first is None or first.level is None or first.computer is None:
+        return "", "", ""
+    at = (first.level, first.computer)
+    levers = "; ".join(
+        f"scenario {n}: {levels.levers(lv, scenario_specs()[n])}"
+        for n in scenarios
+        if (lv := level_of(n, at)) is not None
+    )
+    return (
+        f", level {at[0]}, computer {at[1].capitalize()}",
+        f" --level {at[0]} --computer {at[1]}",
+        f"Levers: {levers}.\n",
+    )
+
+
 def summary_markdown(
-    results: Sequence[GameResult], german: str = "heuristic", allied: str = "heuristic"
+    results: Sequence[GameResult], german: str = DEFAULT, allied: str = DEFAULT
 ) -> str:
     """The balance tables of ``results`` (sorted by (scenario, seed)), played by the bots
     ``german`` and ``allied``: deterministic text."""
     scenarios = sorted({r.scenario for r in results})
     seeds = sorted({r.seed for r in results}, key=seed_key)
     by_scenario = [[r for r in results if r.scenario == n] for n in scenarios]
+    title, options, levers = _level_lines(results, scenarios)
     kinds = "".join(
         f" --{side} {kind}"
         for side, kind in (("german", german), ("allied", allied))
-        if kind != "heuristic"
+        if kind != DEFAULT
     )
     return (
-        f"## Self-play summary (bots {bots_label(german, allied)})\n\n"
+        f"## Self-play summary (bots {bots_label(german, allied)}{title})\n\n"
         f"{_games(len(results))}: `ardennes selfplay --summary --scenario "
-        f"{','.join(map(str, scenarios))} --seeds {compact_seeds(seeds)}{kinds}`.\n"
-        f'"end" is the last tabulation (GT{LAST_TURN}, or earlier for an immediate win); kills '
+        f"{','.join(map(str, scenarios))} --seeds {compact_seeds(seeds)}{options}{kinds}`.\n"
+        + levers
+        + f'"end" is the last tabulation (GT{LAST_TURN}, or earlier for an immediate win); kills '
         f"= Allied units lost; best exits = the most exit VP held at any tabulation; German VP "
         f'GT{GT_CHECK} counts the games that reached it ("of k" when not all did).\n\n'
         + _table(SUMMARY_COLUMNS, [summary_row(g) for g in by_scenario])

@@ -20,6 +20,7 @@ from ardennes_tui.errors import UserError
 from ardennes_tui.scenario_view import get_map
 from ardennes_tui.screens.start import Launch, StartScreen
 from pbem.store import Store
+from rules.bots.registry import DEFAULT
 
 Runner = Callable[[Launch], int]
 
@@ -45,6 +46,8 @@ def play(launch: Launch) -> int:
 
     if launch.kind == "new":
         return run_app(launch.scenario)
+    if launch.kind == "versus":
+        return run_app(launch.scenario, versus=(launch.side, launch.level, DEFAULT))
     if launch.kind == "resume":
         return run_app(resume=launch.name)
     return run_email(email_args(launch))

@@ -7,11 +7,15 @@ any terminal; colour only reinforces what the glyph already says. Two palettes:
   ``bright_blue``), so they come out as the terminal's own colours over SSH (``ardennes map``,
   and the app on a terminal without 256 colours);
 - :data:`STYLES_256`, used by the app where the terminal has 256 colours (``TERM``
-  ``*-256color``, or true colour): field grey and olive counters, softer terrain.
+  ``*-256color``, or true colour): field grey and olive counters, softer terrain; hexsides,
+  roads and rivers stay in the 16 colours, which cost fewer bytes (``ardennes_tui/wire.py``).
 
-Both read on dark and light backgrounds: no text in yellow, cyan or white on the terminal's
-own background, and each side's counters on a background of their own that is neither black
-nor white (German counters were black on white, invisible as counters on a light terminal).
+Both read on dark and light backgrounds: no text in yellow, cyan, white or the dark ANSI blue
+on the terminal's own background, and each side's counters on a background of their own that
+is neither black nor white (German counters were black on white, invisible as counters on a
+light terminal). ``tests/tui/test_palette_contrast.py`` measures it: every glyph colour has a
+contrast of at least 3:1 (WCAG 2's figure for graphics) on black and on white, in xterm's
+colours, but the 16-colour rough terrain (green) on white, 2.2:1 (the ``^`` says rough).
 """
 
 from __future__ import annotations
@@ -53,9 +57,9 @@ STYLES: Final[dict[str, str]] = {
     "impassable": "bright_black",
     "town": "bold",
     "fort": "bold black on yellow",
-    "exit": "bold blue",
+    "exit": "bold bright_blue",
     "margin": "",
-    "edge": "blue",
+    "edge": "bright_blue",
     "german": "bold bright_white on bright_black",
     "allied": "bold black on green",
     "heading": "bold",
@@ -64,12 +68,11 @@ STYLES: Final[dict[str, str]] = {
 
 STYLES_256: Final[dict[str, str]] = {
     **STYLES,
-    "side": "color(245)",
-    "river": "bold color(33)",
+    # The most frequent glyphs (hexsides, roads, rivers) keep the terminal's own 16 colours:
+    # ESC[90m costs 5 bytes, ESC[38;5;245m 11, and a view jump repaints some 300 of them.
     "bridge": "bold color(231) on color(25)",
     "ford": "bold color(16) on color(44)",
     "start": "bold color(164)",
-    "road": "bold color(160)",
     "rough": "color(65)",
     "impassable": "color(241)",
     "fort": "bold color(16) on color(178)",

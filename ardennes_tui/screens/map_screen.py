@@ -165,6 +165,14 @@ class MapScreen(Screen[None]):
         else:
             self._layout()
 
+    def action_scroll_panel(self, step: int) -> None:
+        """``(`` ``)``: the side panel a line up or down (the mouse wheel does the same)."""
+        self.query_one(SidePanel).scroll_relative(y=step, animate=False)
+
+    def action_scroll_message(self, step: int) -> None:
+        """``{`` ``}``: a long message a line up or down (the mouse wheel does the same)."""
+        self.query_one(StatusLine).scroll_message(step)
+
     def action_help(self) -> None:
         self.open_help()
 

@@ -101,7 +101,18 @@ class PaletteCommand:
 
 
 class Palette(CommandPalette):
-    """Textual's command palette with an ASCII mark before the line (no emoji over SSH)."""
+    """Textual's command palette in ASCII: a ``>`` before the line (no emoji), no half-block
+    edges (``hkey``) or dotted spinner, and ``...`` for the ellipsis (over SSH, and as
+    everywhere in the app)."""
+
+    DEFAULT_CSS = """
+    Palette #--input { border: none; }
+    Palette CommandList { border-bottom: none; }
+    Palette LoadingIndicator { display: none; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(placeholder="Search for commands...", id=id)
 
     def on_mount(self) -> None:
         self.query_one(SearchIcon).icon = ">"

@@ -4,7 +4,8 @@ On the left the actions (each with its key), on the right the games of the store
 (:func:`ardennes_tui.game_list.rows`: by email and hot-seat, whose move, the last activity),
 under them the highlighted game in full or what the last action did. Enter on a game opens it
 (a hot-seat game resumes; a game by email opens as ``ardennes --email GAME``); ``n`` starts a
-hot-seat game (a scenario dialog), ``e`` a game by email (as ``ardennes --email new``), ``i``
+hot-seat game (a scenario dialog), ``e`` a game by email (as ``ardennes --email new``), ``b`` a
+game against the computer (as ``ardennes --vs-bot``), ``i``
 imports a turn (the import dialog: pasted, a file or the mailbox), ``w`` plays a record or a
 game back, ``a`` audits a game, ``k`` shows the keys, ``?`` the help, ``q`` quits.
 
@@ -45,6 +46,7 @@ ACTIONS: Final = (
     ("open", "Enter", "Open game"),
     ("new", "n", "New hot-seat"),
     ("email", "e", "New by email"),
+    ("versus", "b", "Vs the computer"),
     ("import", "i", "Import a turn"),
     ("watch", "w", "Watch a record"),
     ("audit", "a", "Audit a game"),
@@ -67,6 +69,8 @@ def help_text() -> str:
             "n         new hot-seat game: pick a scenario (ardennes --scenario N)",
             "e         new game by email: scenario, side, dice, key, opponent",
             "          (ardennes --email new ...); the invitation is then sent",
+            "b         new game against the computer: scenario, your side, the level",
+            "          (ardennes --vs-bot ...); the computer plays the other side",
             "i         import your opponent's packets: paste them, give a file, .eml,",
             "          mbox or Maildir, or nothing for the config's [mailbox]",
             "w         watch a record (a file: ardennes --watch FILE) or a game of the",
@@ -91,6 +95,7 @@ class StartScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "new", "new hot-seat", id="start.new"),
         Binding("e", "email", "new by email", id="start.email"),
+        Binding("b", "versus", "vs the computer", id="start.versus"),
         Binding("i", "import", "import", id="start.import"),
         Binding("w", "watch", "watch", id="start.watch"),
         Binding("a", "audit", "audit", id="start.audit"),
@@ -187,6 +192,8 @@ class StartScreen(Screen[None]):
             ours = to_move == g["side"] or g.get("dice") == "local"
             to_move = "you" if ours else f"{to_move.capitalize()} (them)"
         kind = ("email" if g.get("dice") != "local" else "local") if email else "hot-seat"
+        if not email and g.get("opponent"):
+            kind = "vs bot"
         when = game_list.when(g["last_activity"]).removesuffix(" UTC")
         return (gid, kind, str(g["scenario"] or "?"), to_move, when[5:])
 
@@ -210,8 +217,9 @@ class StartScreen(Screen[None]):
                 f"{'s' if g['packets'] != 1 else ''}{status}."
             )
         else:
+            what = f"Game against {g['opponent']}" if g.get("opponent") else "Hot-seat game"
             text = (
-                f"Hot-seat game {g['id']}: scenario {g['scenario'] or '?'}, {g['to_move']} "
+                f"{what} {g['id']}: scenario {g['scenario'] or '?'}, {g['to_move']} "
                 f"(ardennes --resume {short_name(g['id'])})."
             )
         note = f"{self.note} " if self.note else ""
@@ -276,6 +284,15 @@ class StartScreen(Screen[None]):
                 self.launch(launch)
 
         self.app.push_screen(NewEmailDialog(names), chosen)
+
+    def action_versus(self) -> None:
+        from ardennes_tui.screens.versus_dialog import VersusDialog
+
+        def chosen(launch: Launch | None) -> None:
+            if launch is not None:
+                self.launch(launch)
+
+        self.app.push_screen(VersusDialog(), chosen)
 
     def action_import(self) -> None:
         from ardennes_tui.screens.import_dialog import ImportDialog

@@ -24,15 +24,16 @@ from textual.widgets.option_list import Option
 
 from scenarios import scenario_specs
 
-LaunchKind = Literal["new", "resume", "email", "email-new"]
+LaunchKind = Literal["new", "resume", "email", "email-new", "versus"]
 
 
 @dataclass(frozen=True)
 class Launch:
     """A game to play, chosen on the start screen: ``new`` (a hot-seat game of ``scenario``),
-    ``resume`` (the hot-seat game ``name``), ``email`` (the game by email ``name``) or
+    ``resume`` (the hot-seat game ``name``), ``email`` (the game by email ``name``),
     ``email-new`` (invite: ``scenario``, ``side``, ``dice``, ``opponent``, with ``key``, a key
-    name of the store, "" for the default)."""
+    name of the store, "" for the default) or ``versus`` (a game of ``scenario`` against the
+    computer: your ``side``, the ``level``)."""
 
     kind: LaunchKind
     scenario: int = 1
@@ -41,6 +42,7 @@ class Launch:
     dice: str = ""
     opponent: str = ""
     key: str = ""
+    level: int = 3
 
 
 DIALOG_CSS: Final = """

@@ -4,7 +4,7 @@ The picture (:mod:`ardennes_tui.render`) is drawn once per zoom; ``render_line``
 picture line into a ``Strip`` (cached per zoom and line) and overlays the cursor on the few
 lines the cursor hex covers. Moving the cursor refreshes only the old and the new hex's
 rectangles, so a keystroke repaints a handful of cells unless the view has to scroll; the view
-then jumps to centre the cursor (whole-page panning, no animation).
+then turns a page (whole-page panning, no animation; see ``scroll_to_cursor``).
 
 The screen binds ``units`` (the counters) and ``highlight`` (the hexes a selected unit can
 reach, an attack's units, a decision's choices) with ``data_bind``; the widget owns only view
@@ -297,13 +297,29 @@ class MapView(ScrollView, can_focus=True):
         return Region(*self.picture.box(hex_id))
 
     def scroll_to_cursor(self) -> None:
-        """Keep the cursor in view: when it comes near an edge, centre it (no animation)."""
+        """Keep the cursor in view. When a step takes it past the margin, the view turns a
+        page: it scrolls so that the cursor stands at the margin it came from, with the whole
+        view ahead of it (the fewest repaints of the whole map, each one costing about 4 KB
+        over SSH). A cursor that lands out of sight (go-to, a zoom) is centred."""
         region = self.hex_region(self.cursor)
         window = self.scrollable_content_region.at_offset(self.scroll_offset)
         margin = Spacing(2, 6, 2, 6) if self.zoom == "detail" else Spacing(1, 2, 1, 2)
         inner = window.shrink(margin)
-        if inner.width <= 0 or inner.height <= 0 or not inner.contains_region(region):
+        if inner.width <= 0 or inner.height <= 0 or not window.overlaps(region):
             self.scroll_to_region(region, animate=False, center=True, force=True, immediate=True)
+            return
+        if inner.contains_region(region):
+            return
+        x, y = self.scroll_offset
+        if region.right > inner.right:
+            x = region.x - margin.left
+        elif region.x < inner.x:
+            x = region.right + margin.right - window.width
+        if region.bottom > inner.bottom:
+            y = region.y - margin.top
+        elif region.y < inner.y:
+            y = region.bottom + margin.bottom - window.height
+        self.scroll_to(max(0, x), max(0, y), animate=False, force=True, immediate=True)
 
     def watch_cursor(self, old: HexId, new: HexId) -> None:
         # One region for neighbouring hexes: Textual then rewrites each line once.

@@ -157,9 +157,9 @@ class StatusLine(Widget):
             shown = message[top : top + MESSAGE_MAX - 1]
             below = len(message) - top - len(shown)
             more = (
-                f" [{below} more lines: the mouse wheel scrolls; c shows the combat log]"
+                f" [{below} more lines: }} or the mouse wheel scrolls; c: the combat log]"
                 if below
-                else " [end: the mouse wheel scrolls back]"
+                else " [end: { or the mouse wheel scrolls back]"
             )
             shown.append(ascii_fit(Text(more, style="dim", no_wrap=True), width))
             message = shown
@@ -173,6 +173,11 @@ class StatusLine(Widget):
 
     def render(self) -> Text:
         return Text("\n").join(self.lines())
+
+    def scroll_message(self, step: int) -> None:
+        """Show the message ``step`` lines further down (up when negative), if it is longer
+        than the area."""
+        self._scroll_by(step)
 
     def _scroll_by(self, step: int) -> None:
         n = len(self._wrap(self.message, self._width()))

@@ -30,8 +30,8 @@ import msgspec
 import rules
 from rules.bots.heuristic import NAME as BOT_NAME
 from rules.bots.heuristic import VERSION as BOT_VERSION
-from rules.bots.kinds import make_bot
 from rules.bots.protocol import Bot
+from rules.bots.registry import DEFAULT, make_bot, player
 from rules.bots.rng import BotRng
 
 BOTS: Final = f"{BOT_NAME}/{BOT_VERSION}"
@@ -103,12 +103,6 @@ def bot_seed(seed: int | str) -> bytes:
     return hashlib.sha256(b"ardennes-selfplay-bots/1" + str(seed).encode()).digest()
 
 
-PLAYERS: Final = rules.Players(
-    german=rules.Player(kind="bot", name=BOT_NAME, version=BOT_VERSION),
-    allied=rules.Player(kind="bot", name=BOT_NAME, version=BOT_VERSION),
-)
-
-
 def _lost(board: rules.Board, state: rules.GameState, side: rules.Side) -> int:
     return sum(1 for u in state.units if u.status == "eliminated" and board.defs[u.id].side == side)
 
@@ -125,39 +119,55 @@ def turn_vp(board: rules.Board, state: rules.GameState, e: rules.VictoryPointsTa
     )
 
 
-def players(bots: dict[rules.Side, Bot]) -> rules.Players:
-    """The record's players: each side's bot name and version."""
-    return rules.Players(
-        german=rules.Player(kind="bot", name=bots["german"].name, version=bots["german"].version),
-        allied=rules.Player(kind="bot", name=bots["allied"].name, version=bots["allied"].version),
-    )
+def players_at(bots: dict[rules.Side, Bot], level: rules.Level | None) -> rules.Players:
+    """The self-play header's players: each side's bot and version, the computer's side of
+    ``level`` naming the level it plays (the other bot plays the human's side)."""
+
+    def one(side: rules.Side) -> rules.Player:
+        at = level.number if level is not None and level.computer == side else None
+        return player(bots[side], at)
+
+    return rules.Players(german=one("german"), allied=one("allied"))
+
+
+def _level_of(side: rules.Side, level: rules.Level | None) -> int:
+    """The level the bot of ``side`` plays at: ``level``'s for the computer's side, 3 (the
+    rules as written, full effort) for the other."""
+    return level.number if level is not None and level.computer == side else 3
 
 
 def play(
     board: rules.Board,
     seed: int | str,
     turns: int | None = None,
-    german: str = "heuristic",
-    allied: str = "heuristic",
+    *,
+    level: rules.Level | None = None,
+    german: str = DEFAULT,
+    allied: str = DEFAULT,
 ) -> SelfPlayGame:
     """Self-play the scenario of ``board`` from ``seed``, for ``turns`` Game-Turns (all 18 by
     default, or until an immediate German victory). ``german`` and ``allied`` name each
-    side's bot (:data:`rules.bots.kinds.BOT_KINDS`); each gets its side's stream of the seed,
-    so a heuristic side plays the same whatever its opponent."""
+    side's bot (:data:`rules.bots.registry.KINDS`); each gets its side's stream of the seed,
+    so a heuristic side plays the same whatever its opponent. ``level``: the game at that
+    level of play (:mod:`rules.levels`; the board set up for it, the computer's bot playing
+    at it, the record's header naming it); the dice are those of the same seed, so level 3
+    plays the very game of no level."""
     if turns is not None and turns < 1:
         raise ValueError("turns must be at least 1")
     rng = BotRng(bot_seed(seed))
+    kinds: dict[rules.Side, str] = {"german": german, "allied": allied}
     bots: dict[rules.Side, Bot] = {
-        "german": make_bot(german, "german", rng.derive("german")),
-        "allied": make_bot(allied, "allied", rng.derive("allied")),
+        side: make_bot(kind, side, _level_of(side, level), rng.derive(side))
+        for side, kind in kinds.items()
     }
     dseed = dice_seed(seed)
     game = rules.Game.new(
-        board,
+        board.at_level(level),
         dice=rules.SeededDice(dseed),
         dice_spec=rules.DiceSpec.seeded(dseed),
-        players=players(bots),
+        players=players_at(bots, level),
     )
+    board = game.board
     vps: list[TurnVP] = []
     while game.state.phase != "game_over":
         if len(game.history) >= MAX_COMMANDS:

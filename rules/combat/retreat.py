@@ -29,7 +29,7 @@ from rules.rejection import Rejection
 from rules.roadmode import road_links, road_mode_passable
 from rules.stacking import check_stack
 from rules.state import Board, Decision, GameState, Resolution, other_side
-from rules.supply import path_to_net, supply_net
+from rules.supply import open_sources
 from rules.units import Side
 from rules.zoc import enemy_controlled
 
@@ -99,6 +99,30 @@ def _step_class(
     return _CLEAR
 
 
+def _nearest(sources: frozenset[HexId], hex_id: HexId) -> int | None:
+    """Straight hex distance from ``hex_id`` to the nearest of ``sources`` (None: none)."""
+    return min((hexgrid.distance(hex_id, x) for x in sources), default=None)
+
+
+def supply_direction(
+    own: frozenset[HexId], enemy: frozenset[HexId], start: HexId, end: HexId
+) -> int:
+    """The errata's first retreat priority (AO-10.2a*): "toward Friendly Supply and away from
+    Enemy Supply", as 0 (both), 1 (one of the two) or 2 (neither). *Toward*: ``end`` is nearer
+    than ``start`` to the nearest hex of ``own`` (the retreating side's open supply sources,
+    :func:`rules.supply.open_sources`); *away*: ``end`` is farther than ``start`` from the
+    nearest hex of ``enemy``. Distances are straight hex distances (AO-10.2b counts the
+    retreat the same way); a side with no open source gives neither."""
+    toward = away = False
+    d0, d1 = _nearest(own, start), _nearest(own, end)
+    if d0 is not None and d1 is not None:
+        toward = d1 < d0
+    e0, e1 = _nearest(enemy, start), _nearest(enemy, end)
+    if e0 is not None and e1 is not None:
+        away = e1 > e0
+    return (0 if toward else 1) + (0 if away else 1)
+
+
 class RetreatOptions(msgspec.Struct, frozen=True):
     """The legal retreat paths of a unit, best-ranked first (``best`` = how many share the best
     rank), or the case under which it is eliminated."""
@@ -137,9 +161,12 @@ def retreat_options(
     Allied unit may retreat onto one only when it has no other path, and stops on the first
     one it enters (AO-9.7P).
 
-    Ranking (errata first): the end hex can trace supply for the unit's side; then fewest
-    unbridged rivers, interdicted bridges, rough/ford steps, clear off-road steps; then fewest
-    friendly units passed. The victor chooses among the paths tied for best.
+    Ranking (errata first, :func:`supply_direction`): toward friendly supply and away from
+    enemy supply - the end hex nearer than the start hex to the nearest open supply source of
+    the unit's side, and farther from the nearest open source of the enemy's (straight hex
+    distance); both is best, one of the two next, neither last. Then fewest unbridged rivers,
+    interdicted bridges, rough/ford steps, clear off-road steps; then fewest friendly units
+    passed. The victor chooses among the paths tied for best.
     """
     m = board.game_map
     d = board.defs[uid]
@@ -225,7 +252,8 @@ def retreat_options(
             case = "AO-10.2b"
         return RetreatOptions(paths=(), best=0, eliminated=case)
     cut = interdicted_for(board, state, side)
-    net = supply_net(board, state, side, cut)
+    own = open_sources(board, state, side)
+    enemy = open_sources(board, state, other_side(side))
 
     def rank(path: tuple[HexId, ...]) -> tuple[int, ...]:
         classes = [0] * 5
@@ -233,10 +261,9 @@ def retreat_options(
         for h in path:
             classes[_step_class(board, cut, prev, h)] += 1
             prev = h
-        supplied = path_to_net(board, net, path[-1]) is not None
         passed = sum(len(friends.get(h, ())) for h in path)
         return (
-            0 if supplied else 1,
+            supply_direction(own, enemy, start, path[-1]),
             classes[_RIVER],
             classes[_INTERDICTED],
             classes[_ROUGH],

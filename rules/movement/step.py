@@ -140,7 +140,7 @@ def enter(board: Board, m: Mover, node: Node, link: Link, explain: bool) -> Node
             return Rejection(
                 "AO-6.5F",
                 f"{uid} is in Road Mode: it may cross only road or bridge hexsides, and rivers "
-                f"only by bridge ({h}-{b})",
+                f"by a bridge or a road ford ({h}-{b})",
             )
         if b in t.westwall:
             if not explain:

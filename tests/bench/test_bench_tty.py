@@ -19,7 +19,6 @@ key (written, answered, settled).
 
 from __future__ import annotations
 
-import os
 import statistics
 import sys
 from collections.abc import Iterator
@@ -31,7 +30,7 @@ import pytest
 import rules
 import scenarios
 from rules.bots import BotRng, bots_for
-from tests.bench.ttydriver import Cost, Tty
+from tests.bench.ttydriver import Cost, Tty, app_env
 from tests.realmap import needs_real_map
 
 pytestmark = needs_real_map
@@ -59,12 +58,7 @@ def record_at(path: Path) -> Path:
 def tty(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Tty]:
     home = tmp_path_factory.mktemp("tty")
     record = record_at(home / "gt1.jsonl")
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(home),
-        "ARDENNES_HOME": str(home / "store"),
-        "LANG": "C.UTF-8",
-    }
+    env = app_env(home)
     t = Tty([str(ARDENNES), "--load", str(record)], env)
     t.wait_for(b"Bastogne")
     t.settle(quiet=0.5)
@@ -109,22 +103,21 @@ def test_bench_bytes_per_key_kind(benchmark: Any, tty: Tty) -> None:
 
 def test_bench_cold_start_to_first_frame(benchmark: Any, tmp_path: Path) -> None:
     record = record_at(tmp_path / "gt1.jsonl")
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(tmp_path),
-        "ARDENNES_HOME": str(tmp_path / "store"),
-        "LANG": "C.UTF-8",
-    }
+    env = app_env(tmp_path)
+
+    sizes: list[int] = []
 
     def start() -> float:
         t = Tty([str(ARDENNES), "--load", str(record)], env)
         try:
             seen = t.wait_for(b"Bastogne")  # the status line names the cursor's town
             _, _, settled = t.settle(quiet=0.3)
+            sizes.append(len(t.screen))
             return seen + settled  # the last byte of the first frame
         finally:
             t.close()
 
     seconds = benchmark.pedantic(start, rounds=3, iterations=1)
     benchmark.extra_info["first_frame_seconds"] = round(seconds, 3)
-    print(f"\nfirst frame after {seconds:.3f} s")
+    benchmark.extra_info["first_frame_bytes"] = sizes[-1]
+    print(f"\nfirst frame after {seconds:.3f} s, {sizes[-1]} bytes")

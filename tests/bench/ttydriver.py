@@ -21,6 +21,7 @@ import termios
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Final
 
 QUIET: Final = 0.15
@@ -45,6 +46,16 @@ class Cost:
     nbytes: int
     first: float | None
     settled: float
+
+
+def app_env(home: Path) -> dict[str, str]:
+    """A clean environment for the app under test: ``home`` as HOME, its store inside."""
+    return {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(home),
+        "ARDENNES_HOME": str(home / "store"),
+        "LANG": "C.UTF-8",
+    }
 
 
 class Tty:

@@ -199,11 +199,15 @@ def test_real_map_graph(capsys: pytest.CaptureFixture[str]) -> None:
         roads = set(row.get("roads", []))
         assert roads == {n for n in row["neighbours"] if game_map.side(h, n).road}
         assert all(h in hexes[n].get("roads", []) for n in roads)
-        # Road Mode never crosses a river but by a bridge (AO-6.5F)
-        for n in row.get("road_mode", []):
+        # Road Mode crosses a river only by a bridge or a ford on the road (AO-6.5F), and
+        # every road hexside that is no unbridged river is open to it
+        for n in row["neighbours"]:
             side = game_map.side(h, n)
             bridge = side.crossing == "bridge"
-            assert (side.road or bridge) and (side.river is None or bridge)
+            open_ = (side.road or bridge) and (side.river is None or side.crossing is not None)
+            assert (n in row.get("road_mode", [])) == open_
+        if h in ("3531", "3432"):  # the Our ford at Roth carries the road: open
+            assert {"3531", "3432"} - {h} <= set(row["road_mode"])
     sources = {h: row["source"] for h, row in hexes.items() if "source" in row}
     german = {h for h, s in sources.items() if s == "german"}
     allied = {h for h, s in sources.items() if s == "allied"}
@@ -211,7 +215,9 @@ def test_real_map_graph(capsys: pytest.CaptureFixture[str]) -> None:
     # hexside leads onto the live map (AO-12.2F), each with the live hexes of its exits
     assert german and all(game_map.hex(h).edge == "east" and hexes[h]["roads"] for h in german)
     assert all(hexes[h]["exits"] == ["east"] for h in german)
-    assert allied and all(game_map.is_allied_edge(h) for h in allied)
+    # (the source hexes are road exit hexes: in the Allied edge ring, but live, AO-16.H)
+    assert allied and all(game_map.hex(h).edge not in (None, "east") for h in allied)
+    assert all(game_map.is_exit(h) and not game_map.is_allied_edge(h) for h in allied)
     for h in allied:
         for live in hexes[h]["exits"]:
             assert not game_map.is_allied_edge(live) and game_map.side(h, live).road

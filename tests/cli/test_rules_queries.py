@@ -105,6 +105,34 @@ def test_odds_break_the_attack_down_and_agree_with_the_engine(
     assert "refusal" not in out
 
 
+@pytest.mark.rule("AO-4.2e")
+@pytest.mark.rule("AO-9.3J")
+@pytest.mark.rule("AO-11.h")
+def test_odds_gt1_allied_attack_on_the_west_wall_is_against_nine_times(
+    gt1: tuple[rules.Board, GameState], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Scenario 1, Allied Combat Phase of Game-Turn 1, no German attack made: us-109-i (5)
+    # next to de-15-pt (4) in the West Wall hex 3531. German defence: 4, West Wall x3
+    # (AO-11.h) times GT1 x3 (AO-4.2e) = 36; 5 against 36 is read on the 1-2 column.
+    board, state = gt1
+    s = without_gt1_obligations(state)
+    while not (s.side == "allied" and s.phase == "combat"):
+        s = ended(board, place_due(board, s))
+    assert board.game_map.hex("3531").fortification == "westwall"
+    assert [u.id for u in s.at("3531")] == ["de-15-pt"]
+    pos = write(tmp_path, s)
+    argv = ["rules", "odds", "--position", pos, "--attackers", "us-109-i", "--defenders", "3531"]
+    code, out, err = run(argv, capsys)
+    assert (code, err) == (0, "")
+    assert [(t["hex"], t["total"], t["factor"], t["value"]) for t in out["defenders"]] == [
+        ("3531", 4, 9, 36)
+    ]
+    assert (out["attack"], out["defence"], out["column"]) == (5, 36, "1-2")
+    preview = preview_attack(board, s, ["us-109-i"], ["3531"])
+    assert not isinstance(preview, rules.Rejection)
+    assert (preview.attack, preview.defence, preview.column) == (5, 36, "1-2")
+
+
 def test_a_refused_attack_says_its_rule_and_exits_1(
     gt1: tuple[rules.Board, GameState], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

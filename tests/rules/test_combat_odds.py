@@ -194,14 +194,26 @@ def test_game_turn_one_german_attack_tripled_never_more() -> None:
 
 
 @pytest.mark.rule("AO-4.2e")
-def test_game_turn_one_german_defence_tripled_never_more() -> None:
+@pytest.mark.rule("AO-9.3J")
+def test_game_turn_one_german_defence_tripled_times_the_terrain() -> None:
     assert dfn([c("g", 4)], turn=1) == 12
-    # West Wall (x3) and fortified (x2) do not multiply with the GT1 tripling.
-    assert dfn([c("g", 4, WW)], turn=1) == 12
-    assert dfn([c("g", 4, FORT)], turn=1) == 12
-    # Supply first: isolated 5 -> 3, tripled = 9.
+    # West Wall x3 and the GT1 tripling are cumulative (AO-9.3J): 4 x 3 x 3 = 36.
+    assert dfn([c("g", 4, WW)], turn=1) == 36
+    # Fortified x2 and the GT1 tripling: 4 x 2 x 3 = 24.
+    assert dfn([c("g", 4, FORT)], turn=1) == 24
+    # Supply first: isolated 5 -> 3, tripled = 9; in the West Wall 3 x 9 = 27; fortified 18.
     assert dfn([c("g", 5)], turn=1, supply={"g": "isolated"}) == 9
-    assert dfn([c("a", 4, side="allied")], turn=1) == 4
+    assert dfn([c("g", 5, WW)], turn=1, supply={"g": "isolated"}) == 27
+    assert dfn([c("g", 5, FORT)], turn=1, supply={"g": "isolated"}) == 18
+    # A stack of 3 + 4 isolated in the West Wall: 7 halved as a total = 4, x9 = 36 (AO-9.5M).
+    both: dict[str, Supply] = {"g": "isolated", "h": "isolated"}
+    assert dfn([c("g", 3, WW), c("h", 4, WW)], turn=1, supply=both) == 36
+    # Two hexes on GT1: 4 x 9 + 5 x 3 = 51.
+    assert dfn([c("g", 4, WW), c("h", 5, CLEAR)], turn=1) == 51
+    # From Game-Turn 2 on the terrain alone: x3, x2.
+    assert dfn([c("g", 4, WW)], turn=2) == 12
+    assert dfn([c("g", 4, FORT)], turn=2) == 8
+    assert dfn([c("a", 4, WW, side="allied")], turn=1) == 4
     s = position({}, turn=1, side="allied", phase="combat")
     assert sequence.german_defence_multiplier(s) == 3
 
@@ -649,9 +661,10 @@ def test_gt1_german_attacking_out_of_the_west_wall_is_never_more_than_tripled() 
 
 @pytest.mark.audit
 @pytest.mark.rule("AO-4.2e")
+@pytest.mark.rule("AO-9.3J")
 @pytest.mark.rule("AO-11.h")
 @pytest.mark.rule("AO-11.i")
-def test_gt1_german_defending_the_west_wall_or_fortified_terrain_is_tripled_only() -> None:
+def test_gt1_german_defence_in_the_west_wall_or_fortified_terrain_multiplies() -> None:
     b = board(
         make_map(". W . F ."),
         [
@@ -662,8 +675,16 @@ def test_gt1_german_defending_the_west_wall_or_fortified_terrain_is_tripled_only
         ],
     )
     s = cpos({"a": "0101", "g": "0201", "g2": "0401", "a2": "0501"}, turn=1, side="allied")
-    assert declared(ok(b, s, attack(["a"], ["0201"]))).defence == 12  # not 36
-    assert declared(ok(b, s, attack(["a2"], ["0401"]))).defence == 12  # not 24
+    # West Wall: 4 x 3 (AO-11.h) x 3 (AO-4.2e) = 36; 12 against 36 is read as 1-2
+    r = declared(ok(b, s, attack(["a"], ["0201"])))
+    assert (r.defence, r.column) == (36, "1-2")
+    # fortified: 4 x 2 (AO-11.i) x 3 (AO-4.2e) = 24; 12 against 24 is 1-2
+    r = declared(ok(b, s, attack(["a2"], ["0401"])))
+    assert (r.defence, r.column) == (24, "1-2")
+    # the same hexes on Game-Turn 2: 12 and 8 (12-12 1-1, 12-8 1-1)
+    s2 = cpos({"a": "0101", "g": "0201", "g2": "0401", "a2": "0501"}, turn=2, side="allied")
+    assert declared(ok(b, s2, attack(["a"], ["0201"]))).defence == 12
+    assert declared(ok(b, s2, attack(["a2"], ["0401"]))).defence == 8
 
 
 @pytest.mark.audit

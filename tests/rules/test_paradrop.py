@@ -81,12 +81,14 @@ def test_the_drop_is_pending_at_the_start_of_the_gt2_german_initial_movement_pha
 @pytest.mark.rule("AO-15.a")
 def test_where_the_unit_may_drop() -> None:
     s = _state()
-    # open: 0103, 0403; 0302 (German-held: its unit negates the Allied ZOC, AO-7.2B)
-    assert pd.drop_hexes(B, s) == ("0103", "0302", "0403")
+    # open: 0103, 0403 only; 0302 holds the German g but is in the ZOC of a (0202): no drop
+    # "in an Allied Zone of Control", with no exception for a German-held hex (AO-15.a)
+    assert pd.drop_hexes(B, s) == ("0103", "0403")
     cases = {
         "0202": "AO-15.a",  # Allied-occupied
         "0201": "AO-15.a",  # Allied ZOC
         "0203": "AO-15.a",
+        "0302": "AO-15.a",  # Allied ZOC, German-held
         "0401": "AO-15.a",  # impassable
         "0101": "AO-5.3L",  # Allied Map Edge hex
         "0402": "AO-8.2C",  # a German infantry division stacks with nothing
@@ -144,6 +146,20 @@ def test_von_der_heydte_on_the_real_map(real_scenario: RealScenario) -> None:
     assert not any(m.hex(h).terrain == "impassable" for h in hexes)
     allied = {u.hex for u in gt2.units if u.hex and board.defs[u.id].side == "allied"}
     assert not allied & set(hexes)
+    # no hex next to an Allied unit (not in Road Mode), German-held or not (AO-15.a)
+    near = {
+        n
+        for u in gt2.units
+        if u.hex and u.status == "on_map" and not u.road_mode
+        if board.defs[u.id].side == "allied" and not m.is_allied_edge(u.hex)
+        for n in m.neighbours(u.hex)
+    }
+    assert near and not near & set(hexes)
+    german_held_near = {h for h in near for o in gt2.at(h) if board.defs[o.id].side == "german"}
+    assert german_held_near  # the start line: German units next to American ones
+    for h in sorted(german_held_near)[:3]:
+        r = pd.check_drop(board, gt2, h)
+        assert r is not None and r.case == "AO-15.a", h
 
 
 # == found by the rule audit: the paradrop on the ring map (AO-15) ================================
@@ -165,18 +181,18 @@ def drop_state(
 @pytest.mark.rule("AO-15.a")
 @pytest.mark.rule("AO-7.5E")
 @pytest.mark.rule("AO-6.6J")
-@pytest.mark.rule("AO-7.2B")
 @pytest.mark.rule("AO-8.0")
 def test_where_von_der_heydte_may_and_may_not_drop() -> None:
     """AO-15.a: "any hex which is not occupied by an Allied unit or in an Allied Zone of
     Control, with the exception of Impassable hexes"; Allied units on edge hexes have no ZOC
     (AO-7.5E), Road Mode units none beyond their hex (AO-6.6J); a German unit negates Allied
-    ZOC "for all purposes" (AO-7.2B); the stacking limit holds (AO-8.0)."""
+    ZOC for moving and supply (AO-7.2B, AO-12.1A) but not for the drop: the hex is still "in
+    an Allied Zone of Control" (AO-15.a, rules notes); the stacking limit holds (AO-8.0)."""
     units: dict[str, str | UnitState] = {
         "ax": "0601",  # on the NE edge: no ZOC
         "ai": rm("ai", "0404"),  # Road Mode
         "a0": "0204",  # controls 0303 0304 0305 0205 0104 0203
-        "ga": "0303",  # in a0's ZOC, negated
+        "ga": "0303",  # in a0's ZOC: German-held, still closed to the drop
         "gb": "0605",
         "gm": "0605",
     }
@@ -187,7 +203,8 @@ def test_where_von_der_heydte_may_and_may_not_drop() -> None:
     assert case["0403"] is None and case["0405"] is None  # next to the Road Mode unit
     assert case["0404"] == "AO-15.a"  # Allied-occupied
     assert case["0304"] == "AO-15.a" and case["0203"] == "AO-15.a"  # Allied ZOC
-    assert case["0303"] is None  # a German unit there negates a0's ZOC
+    assert case["0303"] == "AO-15.a"  # German-held, in a0's ZOC: no exception (AO-15.a)
+    assert "does not negate" in str(check["0303"])
     assert case["0601"] == "AO-5.3L" and case["0101"] == "AO-5.3L"  # Allied Map Edge
     assert case["0801"] == "AO-15.a"  # impassable corner
     assert paradrop.check_drop(RING, s, "1299") is not None  # not on the map

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from rules.combat import retreat_options
+from rules.combat.retreat import supply_direction
 from rules.commands import ChooseRetreat, ResolveAttacks, StandingOrders
 from rules.engine import apply
 from rules.events import RoadColumnContact, UnitEliminated
@@ -147,32 +148,80 @@ def test_fewest_friendly_units_then_the_victor_chooses() -> None:
     assert retreats(fight(b, s, ["g"], ["0302"], [2])) == [("a", ("0402",))]
 
 
+SOURCES = """
+. . . . . . . . . . . .
+e . . . . . . . . . . E
+. . . . . . . . . . . .
+"""
+"""3 x 12 clear; the Allied source is the W-edge exit hex 0102 (road 0102-0202, AO-12.2F), the
+German one the east-edge road hex 1202 (road 1102-1202, AO-12.2D). Row 2 is shifted half a hex
+east, so a hex of row 2 at column c sits at c + 0.5: 0102 at 1.5, 1202 at 12.5. A straight
+step east gains 1, a diagonal step to the next row 0.5."""
+
+
 @pytest.mark.rule("AO-10.2a")
 def test_errata_first_priority_toward_friendly_supply_beats_the_road() -> None:
-    # German source: the road leaving the east edge at 1001; the net is 0801-0901-1001.
-    # g in 0401 is attacked from 0301 (which controls 0302); it may go to 0501 (clear, three
-    # steps 0601-0701-0801 from the net: supplied) or along the road to 0402 (four: not).
-    m = make_map(
-        """
-        . . . . . . . . . E
-        . . . . . . . . . .
-        """,
-        roads=["0401-0402", "0801-0901-1001"],
-    )
+    # g (German) in 0602 is attacked by a from 0502 (west), which controls 0601 and 0603: g
+    # may retreat one hex to 0701 (along the road 0602-0701: priority 1), 0702 or 0703 (clear).
+    # To 1202 (German supply): 0602 is 6 hexes away (6.5 -> 12.5); 0702 is 5 (toward); 0701
+    # and 0703 are 6 (one diagonal, 0.5, then 5 east): not toward. From 0102 (Allied supply):
+    # 0602 is 5; 0701, 0702, 0703 are all 6 (away). So 0702 is toward and away, the others
+    # only away: 0702 alone is best, before the road. None of the three can trace supply (the
+    # German net is 1102-1202, four hexes from 0702): the first reading, "can the end hex
+    # trace supply", tied them all and took the road to 0701.
+    m = make_map(SOURCES, roads=["0102-0202", "1102-1202", "0602-0701"])
     b = board(m, [unit("a", "allied", strength=8), unit("g")])
-    s = pos({"a": "0301", "g": "0401"}, side="allied")
-    r = fight(b, s, ["a"], ["0401"], [1])  # Standard 2-1 die 1: Dr1
-    assert retreats(r) == [("g", ("0501",))]
-    # without the source both ends are unsupplied and the road wins
-    m2 = make_map(
-        """
-        . . . . . . . . . .
-        . . . . . . . . . .
-        """,
-        roads=["0401-0402", "0801-0901-1001"],
-    )
-    b2 = board(m2, [unit("a", "allied", strength=8), unit("g")])
-    assert retreats(fight(b2, s, ["a"], ["0401"], [1])) == [("g", ("0402",))]
+    s = pos({"a": "0502", "g": "0602"}, side="allied")
+    opts = retreat_options(b, ok(b, s, attack(["a"], ["0602"])).state, "g", 1)
+    assert (opts.paths, opts.best) == ((("0702",), ("0701",), ("0703",)), 1)
+    assert retreats(fight(b, s, ["a"], ["0602"], [1])) == [("g", ("0702",))]  # 8-4, Dr1
+    # without the two sources nothing is toward or away: the road wins again
+    bare = make_map(SOURCES.replace("e", ".").replace("E", "."), roads=["0602-0701"])
+    b2 = board(bare, [unit("a", "allied", strength=8), unit("g")])
+    assert retreats(fight(b2, s, ["a"], ["0602"], [1])) == [("g", ("0701",))]
+
+
+@pytest.mark.rule("AO-10.2a")
+def test_an_allied_retreat_goes_toward_the_allied_source_and_away_from_the_german() -> None:
+    # a (Allied) in 0602 is attacked by g from 0702 (east), which controls 0701 and 0703: a may
+    # retreat to 0601 (along the road 0602-0601), 0502 or 0603. To 0102: 0602 is 5, 0502 is
+    # 4 (toward), 0601 and 0603 are 5 (a diagonal, then 4 west). To 1202: 0602 is 6, and all
+    # three are 7 (away). 0502 alone is toward and away. German Initial CRT 2-1, die 2: Dr1.
+    m = make_map(SOURCES, roads=["0102-0202", "1102-1202", "0602-0601"])
+    b = board(m, [unit("g", strength=8), unit("a", "allied")])
+    s = pos({"g": "0702", "a": "0602"})
+    opts = retreat_options(b, ok(b, s, attack(["g"], ["0602"])).state, "a", 1)
+    assert (opts.paths, opts.best) == ((("0502",), ("0601",), ("0603",)), 1)
+    assert retreats(fight(b, s, ["g"], ["0602"], [2])) == [("a", ("0502",))]
+
+
+@pytest.mark.rule("AO-10.2a")
+def test_toward_and_away_are_measured_from_the_start_hex_to_the_nearest_open_source() -> None:
+    # 0602 -> 0702: nearer 1202 (6 -> 5), nearer 0102 too (5 -> 6 is farther: away)
+    assert supply_direction(frozenset({"1202"}), frozenset({"0102"}), "0602", "0702") == 0
+    # for the other side the same step is neither toward (5 -> 6) nor away (6 -> 5)
+    assert supply_direction(frozenset({"0102"}), frozenset({"1202"}), "0602", "0702") == 2
+    # a step that keeps the distance to both (0602 -> 0601 -> ... measured at the end): one
+    # away only: 0602 -> 0701 is 6 from 1202 (not toward) and 6 from 0102 (away)
+    assert supply_direction(frozenset({"1202"}), frozenset({"0102"}), "0602", "0701") == 1
+    # the nearest source counts: with 0112 (row 12, far) added nothing changes
+    own = frozenset({"1202", "0112"})
+    assert supply_direction(own, frozenset({"0102"}), "0602", "0702") == 0
+    # no open source: neither toward nor away can be measured
+    assert supply_direction(frozenset(), frozenset(), "0602", "0702") == 2
+    assert supply_direction(frozenset({"1202"}), frozenset(), "0602", "0702") == 1
+
+
+@pytest.mark.rule("AO-10.2a")
+@pytest.mark.rule("AO-12.2F")
+def test_an_exit_held_by_the_enemy_is_no_friendly_supply_to_retreat_toward() -> None:
+    # As the Allied test above, with a German unit h in 0203: its ZOC covers 0102 (AO-7.5E),
+    # the only Allied exit, which is then no Allied source (AO-12.2F). Toward is measured to no
+    # source: 0502, 0601 and 0603 are all only away from 1202, and the road to 0601 wins.
+    m = make_map(SOURCES, roads=["0102-0202", "1102-1202", "0602-0601"])
+    b = board(m, [unit("g", strength=8), unit("h"), unit("a", "allied")])
+    s = pos({"g": "0702", "h": "0203", "a": "0602"})
+    assert retreats(fight(b, s, ["g"], ["0602"], [2])) == [("a", ("0601",))]
 
 
 @pytest.mark.rule("AO-10.2a")

@@ -25,6 +25,7 @@ from tests.enginekit import (
     road,
     unit,
 )
+from tests.realmap import needs_real_map
 
 
 @pytest.mark.rule("AO-6.2A")
@@ -108,12 +109,15 @@ def test_road_mode_only_along_roads_and_bridges() -> None:
 
 
 @pytest.mark.rule("AO-6.5F")
-def test_road_mode_crosses_rivers_only_by_intact_bridges() -> None:
-    m = road(5, bridges=["0201/0301"], fords=["0401/0501"])
+def test_road_mode_crosses_rivers_by_intact_bridges_and_road_fords() -> None:
+    m = road(6, bridges=["0201/0301"], fords=["0401/0501"], rivers=["0501/0601"])
     b = board(m, [unit("g", ma=8)])
     s = position({"g": rm("g", "0101")})
     assert outcome(b, s, "g", "0201 0301 0401") == 2
-    assert outcome(b, s, "g", "0201 0301 0401 0501") == "AO-6.5F"  # a ford is no bridge
+    # the road crosses the ford: still a road hexside, no ford MP (4 hexes at 2 a MP = 2)
+    assert outcome(b, s, "g", "0201 0301 0401 0501") == 2
+    # an unbridged river under the road is no crossing at all
+    assert outcome(b, s, "g", "0201 0301 0401 0501 0601") == "AO-6.5F"
     si = position({"g": rm("g", "0101")}, interdicted_german=["0201/0301"])
     r = apply(b, si, Move(unit="g", path=("0201", "0301")))
     assert isinstance(r, Rejection) and r.case == "AO-6.5F"
@@ -305,7 +309,7 @@ def test_road_mode_in_the_mechanized_phase_only_for_mech_units_out_of_combat() -
 
 @pytest.mark.audit
 @pytest.mark.rule("AO-6.5F")
-def test_road_mode_only_through_road_or_intact_bridge_hexsides() -> None:
+def test_road_mode_only_through_road_intact_bridge_or_road_ford_hexsides() -> None:
     m = make_map(
         ". . . . . .\n. . . . . .",
         roads=["0101-0201-0301-0401-0501-0601", "0101-0102"],
@@ -318,8 +322,10 @@ def test_road_mode_only_through_road_or_intact_bridge_hexsides() -> None:
     # non-road hexside (0101 -> 0202 is not adjacent; use 0101 -> 0102 by road, -> 0202 off it)
     assert outcome(b, s, "g", "0102") == 1
     assert outcome(b, s, "g", "0102 0202") == "AO-6.5F"
-    # a road over a ford is closed to Road Mode (rules notes AO-6.5F)
-    assert outcome(b, s, "g", "0201 0301") == "AO-6.5F"
+    # a road over a ford is a road hexside: open to Road Mode at road rate, 2 hexes = 1 MP
+    # (the normal mode pays 1 + 1 for the ford, AO-11.b)
+    assert outcome(b, s, "g", "0201 0301") == 1
+    assert outcome(b, position({"g": "0101"}), "g", "0201 0301") == 1 + 1 + 1
     # an unbridged river under the road is closed too
     s = position({"g": rm("g", "0501")})
     assert outcome(b, s, "g", "0601") == "AO-6.5F"
@@ -328,6 +334,49 @@ def test_road_mode_only_through_road_or_intact_bridge_hexsides() -> None:
     assert outcome(b, s, "g", "0501") == 1
     s = position({"g": rm("g", "0401")}, interdicted_german=["0401/0501"])
     assert outcome(b, s, "g", "0501") == "AO-6.5F"
+
+
+@pytest.mark.rule("AO-6.5F")
+@pytest.mark.rule("AO-11.b")
+def test_a_ford_off_the_road_stays_closed_to_road_mode() -> None:
+    # two rows: the road runs 0101-0201-0301 and 0102-0202; the ford 0201/0202 has no road
+    # (0201 and 0202 are neighbours: row 2 is shifted east)
+    m = make_map(". . .\n. . .", roads=["0101-0201-0301", "0102-0202"], fords=["0201/0202"])
+    b = board(m, [unit("g", ma=6), unit("m", mech=True, ma=12)])
+    s = position({"g": rm("g", "0201")})
+    assert outcome(b, s, "g", "0202") == "AO-6.5F"
+    # no Road Mode arrival in 0202 (leaving, the ford and entering again: 3 + 2 + 3 > 6)
+    assert "0202" not in costs(b, s, "g", road_mode=True)
+    # in normal mode the ford is open: 1 MP + 1 (foot) / + 3 (mechanized), AO-11.b
+    assert outcome(b, position({"g": "0201"}), "g", "0202") == 1 + 1
+    assert outcome(b, position({"m": "0201"}), "m", "0202") == 1 + 3
+
+
+@needs_real_map
+@pytest.mark.rule("AO-6.5F")
+@pytest.mark.rule("AO-11.b")
+def test_road_mode_crosses_the_our_ford_at_roth_at_road_rate() -> None:
+    # The map's only ford: the Our between 3531 (east bank, West Wall, German) and 3432, with
+    # the road 3631-3531-3432-3431 over it (scenarios/ardennes/README.md, "Bridges and fords").
+    from scenarios import load_board
+
+    b = load_board(1)
+    side = b.game_map.side("3531", "3432")
+    assert (side.river, side.crossing, side.road) == ("Our", "ford", True)
+    # GT3, nothing else on the map: the mechanized de-2-ai in Road Mode, 2 road hexes a MP
+    s = position({"de-2-ai": rm("de-2-ai", "3531")}, turn=3)
+    assert outcome(b, s, "de-2-ai", "3432 3431") == 1
+    # in normal mode the ford costs on the road too: 1 + 3 (mechanized, AO-11.b) + 1
+    assert outcome(b, position({"de-2-ai": "3531"}, turn=3), "de-2-ai", "3432 3431") == 5
+    # the foot de-15-pt: Road Mode 1 MP; normal mode 1 + 1 + 1
+    s = position({"de-15-pt": rm("de-15-pt", "3531")}, turn=3)
+    assert outcome(b, s, "de-15-pt", "3432 3431") == 1
+    assert outcome(b, position({"de-15-pt": "3531"}, turn=3), "de-15-pt", "3432 3431") == 3
+    # eastward an Allied column may use the ford too, but not enter the West Wall in Road
+    # Mode (AO-11.h)
+    s = position({"us-109-i": rm("us-109-i", "3431")}, turn=3, side="allied")
+    assert outcome(b, s, "us-109-i", "3432") == 1
+    assert outcome(b, s, "us-109-i", "3432 3531") == "AO-11.h"
 
 
 @pytest.mark.audit

@@ -182,3 +182,63 @@ def test_west_wall_follows_the_border_belt(gmap: GameMap, geo: build.Geography) 
         lat = gmap.hex(h).lat
         lon = gmap.hex(h).lon
         assert lon > 6.12 or (lat > 50.45 and lon > 6.1), h
+
+
+@pytest.mark.rule("AO-11.g")
+def test_no_impassable_hex_inside_the_map_only_the_m1_corners(gmap: GameMap) -> None:
+    # AO-11.g / errata M7: we place no impassable hex inside the map (scenarios/ardennes/
+    # README.md, "Impassable hexes"); the only ones are the errata-M1 corners on the first
+    # and last rows, beyond the German flanks: 3801-4201 and 3945-4245, nine hexes.
+    impassable = sorted(h.id for h in gmap.data.hexes if h.terrain == "impassable")
+    assert impassable == [
+        "3801", "3901", "3945", "4001", "4045", "4101", "4145", "4201", "4245",
+    ]  # fmt: skip
+
+
+@pytest.mark.rule("AO-11.g")
+@pytest.mark.rule("AO-11.e")
+def test_the_hohes_venn_is_rough_and_enterable_not_impassable(
+    gmap: GameMap, geo: build.Geography
+) -> None:
+    # Every hex whose centre lies in the Hohes Venn polygon of terrain.toml is rough (2 MP on
+    # foot, 4 mechanized), none impassable; the roads over it (Eupen-Malmedy by Baraque Michel,
+    # Eupen-Monschau) cross it, and the core between them carries none.
+    from scenarios.mapcompiler.geometry import point_in_polygon
+
+    area = next(a for a in geo.areas if a["name"].startswith("Hohes Venn"))
+    ring = [project(lat, lon) for lat, lon in area["polygon"]]
+    venn = [h for h in gmap.data.hexes if point_in_polygon(hexgrid.center(h.id), ring)]
+    assert len(venn) >= 20
+    assert all(h.terrain == "rough" for h in venn)
+    roadless = sorted(h.id for h in venn if not gmap.is_road_hex(h.id))
+    assert {"3106", "3108", "3206", "3207", "3208"} <= set(roadless)
+    baraque = geo.places["Baraque Michel"]
+    hx = hexgrid.make(*hexgrid.at_point(*project(baraque.lat, baraque.lon)))
+    assert gmap.is_road_hex(hx) and gmap.hex(hx).terrain == "rough"
+
+
+@pytest.mark.rule("AO-11.g")
+def test_a_unit_walks_into_the_venn_core_and_never_into_a_corner() -> None:
+    # On the real map, GT3, nothing else on it: the foot regiment de-15-pt in 3107 (Baraque
+    # Michel, on the Eupen-Malmedy road) steps off the road into the roadless 3106 (rough:
+    # 2 MP) and on to 3206 (2 more); the M1 corner 4201 is refused as impassable.
+    from rules.movement import trace_path
+    from rules.rejection import Rejection
+    from rules.state import GameState, UnitState
+    from scenarios import load_board
+
+    b = load_board(1)
+
+    def at(hex_id: str) -> GameState:
+        return GameState(
+            scenario=1,
+            turn=3,
+            side="german",
+            phase="initial_movement",
+            units=(UnitState(id="de-15-pt", hex=hex_id),),
+        )
+
+    r = trace_path(b, at("3107"), "de-15-pt", ["3106", "3206"])
+    assert not isinstance(r, Rejection) and r.cost == 2 + 2
+    r2 = trace_path(b, at("4102"), "de-15-pt", ["4201"])
+    assert isinstance(r2, Rejection) and r2.case == "AO-11.g"

@@ -169,3 +169,33 @@ def test_ardennes_audit_of_a_game_in_the_store(
 def test_ardennes_audit_refuses_what_it_cannot_read(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--audit", "0123abcd"]) == 1
     assert "no game in the store" in capsys.readouterr().err
+
+
+def test_below_80x24_the_audit_gives_way_to_a_notice_and_comes_back(tmp_path: Path) -> None:
+    """79x24: the notice (before: the table squeezed); back at 80x24 the audit as it was, its
+    highlighted roll and its keys."""
+    from ardennes_tui.screens.too_small import TooSmallScreen
+
+    v = audit_view.view(audit_view.load(str(packets_file(tmp_path))))
+    screen = AuditScreen(v)
+
+    async def body(pilot: Pilot[None]) -> None:
+        await pilot.press("down")
+        await pilot.resize_terminal(79, 24)
+        await pilot.pause()
+        notice = pilot.app.screen
+        assert isinstance(notice, TooSmallScreen)
+        text = str(notice.query_one(Static).content)
+        assert text.startswith("Terminal too small: the app needs at least 80x24.")
+        await pilot.resize_terminal(80, 23)
+        await pilot.pause()
+        stack = pilot.app.screen_stack  # still too small: one notice, not two
+        assert [type(s) for s in stack[-2:]] == [AuditScreen, TooSmallScreen]
+        assert sum(isinstance(s, TooSmallScreen) for s in stack) == 1
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert pilot.app.screen_stack[-1] is screen and screen.highlighted == 1
+        await pilot.press("down")
+        assert screen.highlighted == 2
+
+    run(screen, body)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import msgspec
+import pytest
 
 import rules
 from ardennes_tui import saves
@@ -21,7 +22,7 @@ from rules.events import (
     VictoryPointsScored,
 )
 from rules.state import Decision, Verdict
-from tests.enginekit import scenario_gt1_german_combat
+from tests.enginekit import ended, place_due, scenario_gt1_german_combat
 from tests.realmap import needs_real_map
 
 pytestmark = needs_real_map
@@ -105,6 +106,17 @@ def test_odds_notes_name_the_gt1_tripling() -> None:
     board, state = scenario_gt1_german_combat(1)
     assert odds_notes(board, state, ["de-15-pt", "de-352-i"], ["3432"]) == [
         "att 3531 3532: GT1 x3 (AO-4.2d)"
+    ]
+
+
+@pytest.mark.rule("AO-4.2e")
+@pytest.mark.rule("AO-9.3J")
+def test_odds_notes_multiply_the_west_wall_by_the_gt1_tripling_in_defence() -> None:
+    board, state = scenario_gt1_german_combat(1)
+    while not (state.side == "allied" and state.phase == "combat"):
+        state = ended(board, place_due(board, state))
+    assert odds_notes(board, state, ["us-109-i"], ["3531"]) == [
+        "def 3531: West Wall x3 (AO-11.h) x GT1 x3 (AO-4.2e) = x9, immune to Ar/Dr (AO-11.h)"
     ]
 
 

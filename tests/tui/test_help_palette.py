@@ -18,7 +18,8 @@ from ardennes_tui.modes import CombatMode, DecisionMode
 from ardennes_tui.screens.help import HelpScreen
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.side_panel import SidePanel
-from rules import EndPhase, Rejection, ResolveAttacks
+from rules import Rejection, ResolveAttacks
+from tests.enginekit import end_phase
 from tests.realmap import needs_real_map
 from tests.tui.test_play import drive, message, mode, press, view_of
 from tests.tui.test_saves import gt1_german_combat
@@ -30,7 +31,7 @@ def german_gt1_combat() -> rules.Game:
     """Scenario 1 at the German GT1 Combat Phase, nothing declared (AO-4.2h* in force)."""
     g = saves.new_game(1, "help")
     while g.state.phase != "combat":
-        assert not isinstance(g.push(EndPhase()), Rejection)
+        end_phase(g)
     return g
 
 

@@ -147,13 +147,15 @@ class TestStatus:
             status = screen.status
             rows = status_rows(app)
             assert rows[1:6] == [f" line {i}".ljust(80) for i in range(1, 6)]
-            assert rows[6].startswith(" [5 more lines: the mouse wheel scrolls; c shows")
-            for _ in range(9):
-                status._scroll_by(1)
+            assert rows[6].startswith(" [5 more lines: } or the mouse wheel scrolls; c: the")
+            await pilot.press(*["right_curly_bracket"] * 9)  # } a line down, past the end
             await pilot.pause()
             rows = status_rows(app)
             assert rows[1].startswith(" line 6") and rows[5].startswith(" line 10")
-            assert rows[6].startswith(" [end: the mouse wheel scrolls back]")
+            assert rows[6].startswith(" [end: { or the mouse wheel scrolls back]")
+            await pilot.press("left_curly_bracket")  # { a line up
+            await pilot.pause()
+            assert status_rows(app)[1].startswith(" line 5")
             assert status.message_lines == [f" line {i}" for i in range(1, 11)]
 
         drive(body)
@@ -194,6 +196,12 @@ class TestPanel:
             assert any(target.split("-")[1] in line for line in seen[3:4])
             assert "GT1 must (AO-4.2h*)" in panel.text
             assert panel.virtual_size.height > panel.size.height  # it scrolls
+            await pilot.press("right_parenthesis", "right_parenthesis")  # ) a line down
+            await pilot.pause()
+            assert panel.scroll_y == 2
+            await pilot.press("left_parenthesis")  # ( a line up
+            await pilot.pause()
+            assert panel.scroll_y == 1
 
         drive(body, gt1_german_combat("d"), cursor="2328")
 

@@ -17,8 +17,8 @@ from ardennes_tui.screens.goto import GotoDialog
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.map_view import MapView
 from ardennes_tui.widgets.side_panel import SidePanel
-from rules import Drop, EndPhase, Rejection, ResolveAttacks, Roll
-from tests.enginekit import scenario_gt1_german_combat
+from rules import Drop, Rejection, ResolveAttacks, Roll
+from tests.enginekit import end_phase, scenario_gt1_german_combat
 from tests.realmap import needs_real_map
 from tests.tui.test_play import drive, game_of, message, mode, press, view_of
 
@@ -29,7 +29,7 @@ def german_gt1_reinforcement() -> rules.Game:
     """Scenario 1 at the German GT1 Reinforcement Phase: de-1-a due on the east edge."""
     g = saves.new_game(1, "nav")
     while not (g.state.phase == "reinforcement" and g.options().reinforcements):
-        assert not isinstance(g.push(EndPhase()), Rejection)
+        end_phase(g)
     return g
 
 
@@ -44,7 +44,7 @@ def allied_gt2_reinforcements() -> rules.Game:
         if s.options().mode == "drop":
             assert not isinstance(s.push(Drop(s.options().drop_hexes[0])), Rejection)
             assert not isinstance(s.push(Roll()), Rejection)
-        assert not isinstance(s.push(EndPhase()), Rejection)
+        end_phase(s)
     return s
 
 
@@ -84,7 +84,7 @@ def test_a_reinforcement_placed_in_two_keys() -> None:
         assert second in entries and second != first
         await press(pilot, "left_square_bracket")
         assert view.cursor == first
-        await press(pilot, "escape", "e", "e")  # the German may hold it back
+        await press(pilot, "enter", "e", "e")  # placed (AO-4.2b), then the phase ends
         await press(pilot, "right_square_bracket")
         assert message(app).startswith("Nothing is lit now.")
 
@@ -132,7 +132,7 @@ def test_the_next_unit_that_may_move_is_selected_by_a_full_stop() -> None:
 
     b, st = scenario_gt1_german_combat(1)
     game = game_of(b, st, seed="nav")
-    assert not isinstance(game.push(EndPhase()), Rejection)  # the Mechanized Movement Phase
+    end_phase(game)  # the Mechanized Movement Phase
     drive(body, cursor="4009", session=game)
 
 
@@ -215,7 +215,7 @@ def test_c_centres_the_view_on_the_selected_unit() -> None:
 
     b, st = scenario_gt1_german_combat(1)
     game = game_of(b, st, seed="nav")
-    assert not isinstance(game.push(EndPhase()), Rejection)
+    end_phase(game)
     drive(body, cursor="4009", session=game)
 
 

@@ -28,14 +28,13 @@ from rules import (
     ChooseLosses,
     ChooseRetreat,
     Drop,
-    EndPhase,
     Rejection,
     ResolveAttacks,
     Roll,
     reinforcements,
 )
 from rules import record as game_record
-from tests.enginekit import scenario_gt1_german_combat
+from tests.enginekit import end_phase, scenario_gt1_german_combat
 from tests.realmap import needs_real_map
 
 pytestmark = needs_real_map
@@ -112,6 +111,15 @@ async def end_phases(pilot: Pilot[None], n: int) -> None:
     await press(pilot, *("e" * (2 * n)))
 
 
+async def place_all(pilot: Pilot[None], s: rules.Game) -> None:
+    """Place every reinforcement due by keys (AO-4.1b): ``]`` to the next lit entry hex, Enter."""
+    for _ in range(40):
+        if not s.options().reinforcements:
+            return
+        await press(pilot, "right_square_bracket", "enter")
+    raise AssertionError("reinforcements left unplaced")
+
+
 async def select(app: ArdennesApp, pilot: Pilot[None], unit: str, hex_id: str) -> None:
     """Put the cursor on ``hex_id`` and select ``unit`` there (Esc, Enter, Tab through); with
     a unit selected, Enter on a lit hex would move it there instead."""
@@ -176,6 +184,7 @@ def test_gt1_combat_and_the_turn_played_through_the_ui() -> None:
         assert str(s.state.phase) == "setup_allied"  # str: no narrowing across the awaits
         await end_phases(pilot, 2)
         assert game_view.summary(s) == "GT1 16 Dec | German | Reinforcement | VP German 0, Allied 0"
+        await press(pilot, "right_square_bracket", "enter")  # de-1-a placed (AO-4.2b)
         await end_phases(pilot, 2)  # Supply Judgment; Initial Movement lost: Combat
         assert "Initial Movement lost (AO-4.2c)" in message(app)
         assert s.state.phase == "combat"
@@ -277,7 +286,9 @@ def test_gt1_combat_and_the_turn_played_through_the_ui() -> None:
         )
         await press(pilot, "backspace")
         assert message(app) == "Nothing to undo in this phase"
-        await end_phases(pilot, 3)
+        await end_phases(pilot, 1)
+        await place_all(pilot, s)
+        await end_phases(pilot, 2)
         assert game_view.summary(s).startswith("GT2 17 Dec | German | Initial Movement | VP "), (
             message(app)
         )
@@ -473,7 +484,7 @@ def test_reinforcements_placed_on_lit_entry_hexes() -> None:
         if s.options().mode == "drop":
             assert not isinstance(s.push(Drop(s.options().drop_hexes[0])), Rejection)
             assert not isinstance(s.push(Roll()), Rejection)
-        assert not isinstance(s.push(EndPhase()), Rejection)
+        end_phase(s)
 
     async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
         screen = app.screen

@@ -15,7 +15,7 @@ from ardennes_tui import game_view, saves
 from ardennes_tui.cli import main
 from rules import DeclareAttack, EndPhase, Move, Rejection, ResolveAttacks
 from rules import record as game_record
-from tests.enginekit import scenario_gt1_german_combat
+from tests.enginekit import end_phase, scenario_gt1_german_combat
 from tests.realmap import needs_real_map
 
 pytestmark = needs_real_map
@@ -27,7 +27,7 @@ def to_german_gt1_mech() -> rules.Game:
     Movement lost, AO-4.2c) with the AO-4.2h* attacks lifted, and ends that phase."""
     board, state = scenario_gt1_german_combat(1)
     g = rules.Game(board, state)
-    assert not isinstance(g.push(EndPhase()), Rejection)
+    end_phase(g)
     return g
 
 
@@ -36,7 +36,7 @@ def gt1_german_combat(seed: str) -> rules.Game:
     in force), every American unit in contact declared against by all its German neighbours."""
     g = saves.new_game(1, seed)
     while not (g.state.side == "german" and g.state.phase == "combat"):
-        assert not isinstance(g.push(EndPhase()), Rejection)
+        end_phase(g)
     m = g.board.game_map
     for uid in g.options().must_be_attacked:
         h = g.state.unit(uid).hex
@@ -73,7 +73,7 @@ def played(seed: str = "save-seed") -> rules.Game:
         g = gt1_german_combat(seed)
         assert not isinstance(g.push(ResolveAttacks()), Rejection)
         answer_all(g)
-        assert not isinstance(g.push(EndPhase()), Rejection)
+        end_phase(g)
         assert g.state.dice_drawn > 0 and g.state.vp.german + g.state.vp.allied > 0
         _PLAYED[seed] = g
     g = _PLAYED[seed]

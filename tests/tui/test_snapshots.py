@@ -21,7 +21,7 @@ from ardennes_tui import game_view, saves
 from ardennes_tui.app import ArdennesApp, default_cursor
 from ardennes_tui.widgets.map_view import MapView
 from scenarios import load_map
-from tests.enginekit import scenario_gt1_german_combat
+from tests.enginekit import end_phase, scenario_gt1_german_combat
 from tests.realmap import needs_real_map
 from tests.tui.test_play import game_of
 from tests.tui.test_saves import gt1_german_combat
@@ -69,7 +69,7 @@ class TestMovement:
 
     def test_unit_selected_with_its_reach(self, snap_compare: Any) -> None:
         game = game_of(*scenario_gt1_german_combat(1), seed="snap")
-        assert not isinstance(game.push(rules.EndPhase()), rules.Rejection)
+        end_phase(game)
         assert snap_compare(play_app(game, "3627"), terminal_size=SIZE, press=["enter"])
 
 
@@ -80,7 +80,7 @@ class TestCombat:
     def test_attack_builder_with_odds(self, snap_compare: Any) -> None:
         game = saves.new_game(1, "snap")
         while game.state.phase != "combat":
-            assert not isinstance(game.push(rules.EndPhase()), rules.Rejection)
+            end_phase(game)
         target = game.options().must_be_attacked[0]
         h = game.state.unit(target).hex
         assert h is not None
@@ -157,7 +157,7 @@ class TestHelp:
         """An attack being built on GT1: ``?`` opens at the CRTs, its odds column lit."""
         game = saves.new_game(1, "snap")
         while game.state.phase != "combat":
-            assert not isinstance(game.push(rules.EndPhase()), rules.Rejection)
+            end_phase(game)
         target = game.options().must_be_attacked[0]
         h = game.state.unit(target).hex
         assert h is not None

@@ -277,7 +277,7 @@ def test_help_and_the_menu_and_q() -> None:
         await pilot.press("escape")
         menu = screen.query_one("#st-menu", OptionList)
         assert menu.has_focus
-        await pilot.press("down", "down", "down", "enter")  # Watch a record
+        await pilot.press("down", "down", "down", "down", "enter")  # Watch a record
         assert pilot.app.screen.__class__.__name__ == "PathDialog"
         await pilot.press("escape", "q")
         assert screen.chosen is None and pilot.app.return_code == 0

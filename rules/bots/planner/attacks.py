@@ -220,10 +220,10 @@ class AttackBoard:
         found.sort(key=lambda c: (-c.numerator, len(c.attackers), c.attackers))
         keep: list[Candidate] = found[:KEEP]
         sizes: set[int] = {len(c.attackers) for c in keep}
-        for c in found[KEEP:]:
-            if len(c.attackers) not in sizes:
-                sizes.add(len(c.attackers))
-                keep.append(c)
+        for extra in found[KEEP:]:
+            if len(extra.attackers) not in sizes:
+                sizes.add(len(extra.attackers))
+                keep.append(extra)
         return keep
 
     def _columns(self, real: str) -> list[str]:

@@ -15,8 +15,9 @@ An attack's die roll (AO-9.3, AO-10.0) gives one of at most six results of its C
 
 Values are integers in thousandths of a Victory Point (:data:`SCALE`), weighted by
 :class:`Weights`. A batch is resolved in the order declared, and an earlier attack that clears
-its hex (every defender eliminated) changes the retreats of a later one (an Allied stack gone no longer negates German
-zones of control, an advancing panzer extends them, AO-7.2B, AO-9.6N): :func:`batch_value`
+its hex (every defender eliminated) changes the retreats of a later one (an Allied stack gone
+no longer negates German zones of control, an advancing panzer extends them, AO-7.2B,
+AO-9.6N): :func:`batch_value`
 enumerates the joint die outcomes of the batch, each attack's outcomes computed given which
 earlier hexes were emptied, and returns the exact expected value as a
 :class:`fractions.Fraction` (the sum over joint outcomes of faces x value, over ``6**k``).

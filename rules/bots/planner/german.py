@@ -54,15 +54,15 @@ class GermanPlan:
         m = board.game_map
         self.enemy: dict[HexId, list[str]] = {}
         for u in state.units:
-            if u.in_play and u.hex is not None and board.defs[u.id].side == "allied":
-                if not m.is_allied_edge(u.hex):
-                    self.enemy.setdefault(u.hex, []).append(u.id)
+            allied = u.in_play and u.hex is not None and board.defs[u.id].side == "allied"
+            if allied and u.hex is not None and not m.is_allied_edge(u.hex):
+                self.enemy.setdefault(u.hex, []).append(u.id)
         self.where: dict[str, HexId] = {}
         self.adjacent: dict[HexId, dict[str, int]] = {h: {} for h in self.enemy}
         for u in state.units:
-            if u.in_play and u.hex is not None and board.defs[u.id].side == "german":
-                if not u.road_mode:
-                    self._add(u.id, u.hex)
+            german = u.in_play and board.defs[u.id].side == "german"
+            if german and u.hex is not None and not u.road_mode:
+                self._add(u.id, u.hex)
         self.targets: dict[str, HexId | None] = {}
         self._value: dict[tuple[HexId, int], int] = {}
 

@@ -52,9 +52,9 @@ class SetupValue:
         m = board.game_map
         self.americans: dict[HexId, list[str]] = {}
         for u in state.units:
-            if u.status == "on_map" and u.hex is not None and board.defs[u.id].side == "allied":
-                if not m.is_allied_edge(u.hex):
-                    self.americans.setdefault(u.hex, []).append(u.id)
+            allied = u.status == "on_map" and board.defs[u.id].side == "allied"
+            if allied and u.hex is not None and not m.is_allied_edge(u.hex):
+                self.americans.setdefault(u.hex, []).append(u.id)
         self.targets: dict[HexId, tuple[HexId, ...]] = {}
         for h in front_line(m, "german"):
             self.targets[h] = tuple(sorted(n for n in m.neighbours(h) if n in self.americans))
@@ -103,9 +103,9 @@ def improved(board: Board, state: GameState, weights: Weights) -> dict[str, HexI
     fl = front_line_units(board)
     where: dict[HexId, str] = {}
     for u in state.units:
-        if u.status == "on_map" and u.hex is not None and u.id in fl:
-            if board.defs[u.id].side == "german" and u.hex in sv.targets:
-                where[u.hex] = u.id
+        german = u.status == "on_map" and u.id in fl and board.defs[u.id].side == "german"
+        if german and u.hex is not None and u.hex in sv.targets:
+            where[u.hex] = u.id
     best = sv.value(where)
     for _ in range(MAX_PASSES):
         changed = False

@@ -1,0 +1,261 @@
+"""The play screen against the computer (``ardennes --vs-bot``, ``b`` on the start screen).
+
+The same screen as hot-seat play (:class:`PlayScreen`: the modes, the keys, the store) for the
+player's side. Whenever the computer must act (its player-turn, or a decision of its side in
+the player's combat) the bot thinks on a copy of the game in a thread worker
+(:func:`ardennes_tui.versus.think`), the message line saying what phase it has reached, so the
+map stays live; then its orders play out on the map one every :attr:`VersusPlayScreen.PACE`
+seconds, each with its hexes lit, the cursor on it and its words on the message line - every
+order, decision and die as the playback shows them (:mod:`ardennes_tui.playback_text`).
+Space or Escape skips to the end of the computer's turn; ``R`` plays its last turn back step
+by step (:class:`~ardennes_tui.screens.playback.PlaybackScreen`). While the computer plays,
+the order keys do nothing and undo never takes back the computer's orders.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any, ClassVar, Final
+
+from textual import events, on
+from textual.binding import Binding, BindingType
+from textual.timer import Timer
+from textual.worker import Worker, WorkerState, get_current_worker
+
+import rules
+from ardennes_tui import game_view, playback_text, versus
+from ardennes_tui.screens.palette import PaletteCommand
+from ardennes_tui.screens.play_screen import PlayScreen
+from ardennes_tui.versus import Versus
+
+BLOCKED: Final = frozenset(
+    {
+        "select",
+        "toggle_one",
+        "cycle",
+        "road_mode",
+        "resolve",
+        "attack",
+        "odds",
+        "waive_attackers",
+        "deselect",
+        "waive",
+        "pick",
+        "confirm",
+        "next_unit",
+        "end_phase",
+        "undo",
+        "standing_orders",
+    }
+)
+"""The play screen's order keys: they do nothing while the computer plays."""
+
+
+class Cancelled(RuntimeError):
+    """The screen went away while the computer was thinking."""
+
+
+class VersusPlayScreen(PlayScreen):
+    """Play ``vs.human``'s side of ``game`` against the computer ``vs``."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "space,escape",
+            "skip",
+            "computer's turn: skip to its end",
+            id="versus.skip",
+            show=False,
+        ),
+        Binding("R", "replay", "play back the computer's last turn", id="versus.replay"),
+        *PlayScreen.BINDINGS,
+    ]
+
+    PACE: ClassVar[float] = 0.6
+    """Seconds between two of the computer's orders on the map."""
+
+    def __init__(self, game: rules.Game, vs: Versus, **kwargs: Any) -> None:
+        super().__init__(game, handover=False, **kwargs)
+        self.vs = vs
+        self.queue: list[rules.Command] = []
+        """The computer's orders thought and not yet played on the map."""
+        self.thinking = False
+        self.skipping = False
+        """Space pressed while the computer thinks: its orders go on the map at once."""
+        self.turn_from: int | None = None
+        """Where the computer's current turn began (a number of commands)."""
+        self.last_turn: tuple[int, int] | None = None
+        """The computer's last turn: (first command, end) for ``R``."""
+        self._timer: Timer | None = None
+
+    @property
+    def busy(self) -> bool:
+        """The computer is thinking or playing its orders out."""
+        return self.thinking or bool(self.queue)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "skip":
+            return self.busy
+        return not (self.busy and action in BLOCKED)
+
+    def on_mount(self, event: events.Mount | None = None) -> None:
+        super().on_mount()  # the play screen's (Textual would call it after this one)
+        if event is not None:
+            event.prevent_default()
+        side = self.vs.human.capitalize()
+        self.say(f"You play the {side} against the computer ({self.vs.label}). {self.message}")
+        self.call_after_refresh(self.next_turn)
+
+    def _changed(self) -> None:
+        super()._changed()
+        if not self.busy:
+            self.call_after_refresh(self.next_turn)
+
+    # -- the computer's turn ------------------------------------------------------------------
+
+    def next_turn(self) -> None:
+        """Let the computer think when it must act (in a thread worker)."""
+        if self.busy or not self.is_attached or not versus.to_act(self.game, self.vs):
+            return
+        self.thinking = True
+        self.skipping = False
+        if self.turn_from is None:
+            self.turn_from = len(self.game.history)
+        self._thinking_said(self.game.state, 0)
+        copy = self.game.copy(self.vs.board)
+        self.run_worker(
+            partial(versus.think, copy, self.vs, self._progress),
+            thread=True,
+            exclusive=True,
+            group="versus",
+            exit_on_error=False,
+        )
+
+    def _progress(self, state: rules.GameState, n: int) -> None:
+        """In the worker: the phase reached, on the message line."""
+        if get_current_worker().is_cancelled:
+            raise Cancelled("the game was closed")
+        try:
+            self.app.call_from_thread(self._thinking_said, state, n)
+        except RuntimeError as exc:  # the app is closing
+            raise Cancelled(str(exc)) from None
+
+    def _thinking_said(self, state: rules.GameState, n: int) -> None:
+        where = f"GT{state.turn} {state.side.capitalize()} {game_view.PHASE_NAMES[state.phase]}"
+        orders = f", {n} order{'s' if n != 1 else ''}" if n else ""
+        self.say(f"The computer is thinking... ({where}{orders}; Space: skip the show)")
+
+    @on(Worker.StateChanged)
+    def _worker_changed(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        if worker.group != "versus":
+            return
+        if event.state == WorkerState.SUCCESS:
+            self.thinking = False
+            self.queue = list(worker.result or [])
+            if self.skipping:
+                self.action_skip()
+            else:
+                self._step()
+        elif event.state in (WorkerState.ERROR, WorkerState.CANCELLED):
+            self.thinking = False
+            self.turn_from = None
+            self.say(f"The computer could not play: {worker.error}")
+
+    def _step(self) -> None:
+        """Play the computer's next order on the map, and the next after :attr:`PACE`."""
+        self._timer = None
+        if not self.queue:
+            self._turn_done()
+            return
+        cmd = self.queue.pop(0)
+        if not self._push(cmd):
+            return
+        self._changed()
+        k = len(self.game.history)
+        self.highlight = playback_text.step_hexes(self.game, k)
+        focus = playback_text.focus_hex(self.game, k)
+        if focus is not None:
+            self.focus_hex(focus, keep_message=True)
+        more = " (Space: skip)" if self.queue else ""
+        self.say(" ".join(playback_text.step_lines(self.game, k)) + more)
+        if self.queue:
+            self._timer = self.set_timer(self.PACE, self._step)
+        else:
+            self._timer = self.set_timer(self.PACE, self._turn_done)
+
+    def _push(self, cmd: rules.Command) -> bool:
+        r = self.game.push(cmd)
+        if isinstance(r, rules.Rejection):  # the bot's copy accepted it: never happens
+            self.queue.clear()
+            self.turn_from = None
+            self.say(f"The computer's order was refused: {r.message}")
+            return False
+        return True
+
+    def _turn_done(self) -> None:
+        """The computer's orders are all on the map: say so, and whose move it is."""
+        self._timer = None
+        if self.busy or self.turn_from is None:
+            return
+        start, end = self.turn_from, len(self.game.history)
+        self.turn_from = None
+        n = end - start
+        if (
+            self.game.state_at(start).side == self.vs.human
+            and self.game.state.side == self.vs.human
+        ):
+            # a decision of the computer's side in the player's Combat Phase: R keeps its turn
+            said = "The computer decided: " + playback_text.step_lines(self.game, end)[0] + "."
+        else:
+            self.last_turn = (start, end)
+            said = f"The computer played {n} order{'s' if n != 1 else ''} (R plays them back)."
+        if self.game.state.phase == "game_over":
+            self.say(said)
+            self.show_verdict()
+            return
+        self.say(f"{said} Your move: {self.mode.hint()}")
+
+    def action_skip(self) -> None:
+        """Space/Escape while the computer plays: every order of its turn on the map at once."""
+        if self.thinking:
+            self.skipping = True
+            self.say("The computer is still thinking: its orders will show at once")
+            return
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        while self.queue:
+            if not self._push(self.queue.pop(0)):
+                return
+        self._changed()
+        self._turn_done()
+
+    def action_replay(self) -> None:
+        """R: the computer's last turn played back step by step."""
+        from ardennes_tui.screens.playback import PlaybackScreen
+
+        if self.busy:
+            self.say("The computer is playing: Space skips to the end of its turn")
+            return
+        if self.last_turn is None:
+            self.say("The computer has not played yet")
+            return
+        start, end = self.last_turn
+        title = f"The computer's last turn ({end - start} orders)"
+        self.app.push_screen(PlaybackScreen(self.game, start=start, title=title, since=start))
+
+    # -- what changes from hot-seat play ------------------------------------------------------
+
+    def action_undo(self) -> None:
+        """Backspace/U: as in hot-seat play, never the computer's orders."""
+        why = versus.may_undo(self.game, self.vs)
+        if why is not None:
+            self._key()
+            self.say(why)
+            return
+        super().action_undo()
+
+    def palette_commands(self) -> list[PaletteCommand]:
+        """The view's commands only while the computer plays."""
+        out = super().palette_commands()
+        return [c for c in out if not c.order] if self.busy else out
