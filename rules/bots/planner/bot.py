@@ -12,6 +12,9 @@ with look-ahead where it pays. Pure and deterministic given its :class:`~rules.b
 * Set-up: the German free set-up (AO-17.b) starts from the historical one and keeps a swap
   only when it improves the Game-Turn 1 attack value (:mod:`rules.bots.planner.setup`);
   ``historical=True`` keeps the historical set-up (the measurement's control).
+* Effort (the level of play's bot lever, :mod:`rules.bots.registry`): ``lookahead=False``
+  thinks no move ahead and plays every phase as the heuristic bot does
+  (:class:`rules.bots.heuristic.HeuristicBot`, same stream).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from rules import (
 from rules.bots.combat import attack as heuristic_attack
 from rules.bots.context import Context
 from rules.bots.free_setup import setup_command
+from rules.bots.heuristic import HeuristicBot
 from rules.bots.movement import owed
 from rules.bots.plan import holders
 from rules.bots.planner.allied import AlliedPlan
@@ -76,7 +80,12 @@ class PlannerBot:
     """The planner player of one side. ``rng`` breaks ties among equally scored choices."""
 
     def __init__(
-        self, side: Side, rng: BotRng, batch: bool = False, historical: bool = False
+        self,
+        side: Side,
+        rng: BotRng,
+        batch: bool = False,
+        historical: bool = False,
+        lookahead: bool = True,
     ) -> None:
         self.name: str = HISTORICAL_NAME if historical else NAME
         self.version: str = VERSION
@@ -91,9 +100,13 @@ class PlannerBot:
         self.german: GermanPlan | None = None
         self.orders: list[Place] | None = None
         self._roads: tuple[Board, dict[HexId, tuple[HexId, ...]]] | None = None
+        self.lookahead = lookahead
+        self._plain = None if lookahead else HeuristicBot(side, rng, batch)
 
     def choose(self, game: Game) -> Command:
         """The command this bot gives now."""
+        if self._plain is not None:
+            return self._plain.choose(game)
         board, state = game.board, game.state
         d = state.combat.pending
         if d is not None:
