@@ -60,8 +60,8 @@ from pbem import selfplay as email_selfplay
 from pbem.errors import PbemError
 from pbem.packets import DiceMode
 from rules import LAST_TURN
-from rules.bots.registry import DEFAULT, kind_names
-from rules.bots.selfplay import encode, play, replay
+from rules.bots.registry import kind_names
+from rules.bots.selfplay import SELFPLAY_BOT, encode, play, replay
 from scenarios import load_board, scenario_numbers
 
 MAX_LOG_BYTES = rules.record.MAX_RECORD_BYTES
@@ -196,8 +196,8 @@ def run(args: argparse.Namespace) -> int:
         args.seed,
         args.turns,
         level=level_of(scenario, at),
-        german=args.german or DEFAULT,
-        allied=args.allied or DEFAULT,
+        german=args.german or SELFPLAY_BOT,
+        allied=args.allied or SELFPLAY_BOT,
     )
     _write_atomic(out, encode(record), args.force)
     v = record.verdict
@@ -309,7 +309,7 @@ def _summary(args: argparse.Namespace, at: AtLevel) -> int:
     if out is not None:
         _check_output(out, args.force)
     progress = args.progress or sys.stderr.isatty()
-    german, allied = args.german or DEFAULT, args.allied or DEFAULT
+    german, allied = args.german or SELFPLAY_BOT, args.allied or SELFPLAY_BOT
     results = play_all(games, jobs, progress_line if progress else None, at, german, allied)
     if out is not None:
         data = b"".join(_ENC.encode(r) + b"\n" for r in results)

@@ -21,9 +21,9 @@ import msgspec
 
 from ardennes_tui.errors import UserError
 from rules import LAST_TURN, Side, Verdict, levels
-from rules.bots.registry import DEFAULT, make_bot
+from rules.bots.registry import make_bot
 from rules.bots.rng import BotRng
-from rules.bots.selfplay import BotError, SelfPlayGame, TurnVP, play
+from rules.bots.selfplay import SELFPLAY_BOT, BotError, SelfPlayGame, TurnVP, play
 from scenarios import load_board, scenario_numbers, scenario_specs
 
 MAX_GAMES: Final = 2000
@@ -165,7 +165,7 @@ def progress_line(done: int, total: int, r: GameResult, seconds: float) -> None:
 
 
 def play_one(
-    game: tuple[int, str, AtLevel], german: str = DEFAULT, allied: str = DEFAULT
+    game: tuple[int, str, AtLevel], german: str = SELFPLAY_BOT, allied: str = SELFPLAY_BOT
 ) -> tuple[GameResult, float]:
     """Play one game of a batch (in a worker process) with the bots ``german`` and ``allied``
     (:data:`rules.bots.registry.KINDS`): its result and the seconds it took."""
@@ -180,7 +180,7 @@ def play_one(
     return game_summary(record), time.perf_counter() - t0
 
 
-def bots_label(german: str = DEFAULT, allied: str = DEFAULT) -> str:
+def bots_label(german: str = SELFPLAY_BOT, allied: str = SELFPLAY_BOT) -> str:
     """The bots of a batch with their versions: ``heuristic/4`` when both sides play the same
     bot, else ``German planner/1, Allied heuristic/4``."""
 
@@ -201,8 +201,8 @@ def play_all(
     jobs: int,
     progress: Progress | None = None,
     at: AtLevel = None,
-    german: str = DEFAULT,
-    allied: str = DEFAULT,
+    german: str = SELFPLAY_BOT,
+    allied: str = SELFPLAY_BOT,
 ) -> list[GameResult]:
     """Play ``games`` (``jobs`` at a time in worker processes when ``jobs`` > 1; at level
     ``at``) with the bots ``german`` and ``allied`` and return their results sorted by
@@ -396,7 +396,7 @@ def _level_lines(results: Sequence[GameResult], scenarios: Sequence[int]) -> tup
 
 
 def summary_markdown(
-    results: Sequence[GameResult], german: str = DEFAULT, allied: str = DEFAULT
+    results: Sequence[GameResult], german: str = SELFPLAY_BOT, allied: str = SELFPLAY_BOT
 ) -> str:
     """The balance tables of ``results`` (sorted by (scenario, seed)), played by the bots
     ``german`` and ``allied``: deterministic text."""
@@ -407,7 +407,7 @@ def summary_markdown(
     kinds = "".join(
         f" --{side} {kind}"
         for side, kind in (("german", german), ("allied", allied))
-        if kind != DEFAULT
+        if kind != SELFPLAY_BOT
     )
     return (
         f"## Self-play summary (bots {bots_label(german, allied)}{title})\n\n"

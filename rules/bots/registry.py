@@ -55,7 +55,10 @@ KINDS: Final[dict[str, Factory]] = {
 }
 """Every kind of bot by name (the name its bots give as :attr:`rules.bots.Bot.name`)."""
 
-DEFAULT: Final = "heuristic"
+DEFAULT: Final = "planner"
+"""The app's computer and ``ardennes bot``: the planner (it beats the heuristic bot from both
+sides, ``docs/selfplay.md``); self-play keeps the heuristic bot unless told
+(:data:`rules.bots.selfplay.SELFPLAY_BOT`)."""
 
 
 def kind_names() -> tuple[str, ...]:

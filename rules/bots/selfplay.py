@@ -31,10 +31,13 @@ import rules
 from rules.bots.heuristic import NAME as BOT_NAME
 from rules.bots.heuristic import VERSION as BOT_VERSION
 from rules.bots.protocol import Bot
-from rules.bots.registry import DEFAULT, make_bot, player
+from rules.bots.registry import make_bot, player
 from rules.bots.rng import BotRng
 
 BOTS: Final = f"{BOT_NAME}/{BOT_VERSION}"
+SELFPLAY_BOT: Final = "heuristic"
+"""The bot self-play plays each side with unless told (the balance tables' bot; the app's
+computer is :data:`rules.bots.registry.DEFAULT`)."""
 MAX_COMMANDS: Final = 100_000
 """A safety net: no game of ours comes near it (about 3,000 commands for 18 Game-Turns)."""
 
@@ -142,8 +145,8 @@ def play(
     turns: int | None = None,
     *,
     level: rules.Level | None = None,
-    german: str = DEFAULT,
-    allied: str = DEFAULT,
+    german: str = SELFPLAY_BOT,
+    allied: str = SELFPLAY_BOT,
 ) -> SelfPlayGame:
     """Self-play the scenario of ``board`` from ``seed``, for ``turns`` Game-Turns (all 18 by
     default, or until an immediate German victory). ``german`` and ``allied`` name each
