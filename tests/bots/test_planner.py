@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
+import msgspec
 import pytest
 
 import rules
@@ -15,6 +16,7 @@ import scenarios
 from rules import Applied, apply, front_line_units
 from rules.bots import BotRng, HeuristicBot
 from rules.bots.planner import PlannerBot
+from rules.bots.planner.allied import CUT_UNIT, EXIT, AlliedPlan
 from rules.bots.planner.attacks import Candidate, allocate, orders
 from rules.bots.planner.bot import GERMAN_WEIGHTS
 from rules.bots.planner.expected import (
@@ -27,9 +29,11 @@ from rules.bots.planner.expected import (
     expected_numerator,
     outcomes,
 )
+from rules.bots.planner.moves import friends_of
 from rules.bots.planner.setup import SetupValue, german_orders, improved
 from rules.bots.registry import make_bot
 from rules.bots.selfplay import encode, play, replay
+from rules.supply import supply_of
 from scenarios import load_board
 from tests.realmap import needs_real_map
 
@@ -219,3 +223,57 @@ def test_at_level_four_the_planner_thinks_no_move_ahead() -> None:
         make_bot("planner", "german", n, BotRng(b"x")).lookahead  # type: ignore[attr-defined]
         for n in (1, 2, 3)
     )
+
+
+def _lone_pair(german_hex: str, allied_hex: str) -> tuple[rules.Board, rules.GameState, str, str]:
+    """The real map with one German infantry unit and one US mechanized unit, GT3, the Allied
+    Initial Movement Phase."""
+    from tests.enginekit import position, scenario_start
+
+    b0, _ = scenario_start(1)
+    de = next(u for u, d in sorted(b0.defs.items()) if d.side == "german" and not d.mechanized)
+    us = next(
+        u
+        for u, d in sorted(b0.defs.items())
+        if d.side == "allied" and d.mechanized and d.nationality == "US"
+    )
+    b = rules.Board(b0.game_map, [b0.defs[de], b0.defs[us]])
+    s = position({de: german_hex, us: allied_hex}, turn=3, side="allied", phase="initial_movement")
+    return b, s, de, us
+
+
+def _allied_plan(b: rules.Board, s: rules.GameState) -> AlliedPlan:
+    bot = PlannerBot("allied", BotRng(b"plan"))
+    bot.ctx.start_phase(b, s)
+    return AlliedPlan(bot.ctx, b, s, bot.roads(b))
+
+
+@needs_real_map
+@pytest.mark.rule("AO-12.1A")
+def test_the_allied_plan_sees_a_supply_line_cut_as_the_engine_judges_it() -> None:
+    # A German unit at 0208, in the north-west corner: an Allied unit at 0409 closes his road.
+    b, s, de, us = _lone_pair("0208", "0813")
+    assert supply_of(b, s, de) == "supplied"
+    plan = _allied_plan(b, s)
+    assert plan.cut("0409") == CUT_UNIT  # one unit cut off, no exit VP next to it
+    after = msgspec.structs.replace(
+        s, units=(s.unit(de), msgspec.structs.replace(s.unit(us), hex="0409"))
+    )
+    assert supply_of(b, after, de) == "unsupplied"
+    assert plan.cut("0813") == 0  # far from his road: nothing cut
+
+
+@needs_real_map
+@pytest.mark.rule("AO-16.C")
+def test_the_allied_plan_contests_the_exits_the_german_threatens() -> None:
+    # A German unit two hexes from the West exit 0110 (6 VP); SW exits count half while he is
+    # not at Bastogne (AO-16.D): 0138 (3 VP) becomes 2.
+    b, s, _, us = _lone_pair("0310", "0413")
+    plan = _allied_plan(b, s)
+    assert plan.exits == {"0110": 6}
+    fr = friends_of(rules.Game(b, s), "allied")
+    free = plan.score(us, "0110", False, fr, False)
+    plan.claimed["0110"] = "someone else"  # another Allied unit already stands there
+    assert free - plan.score(us, "0110", False, fr, False) == EXIT * 6 + plan.cut("0110")
+    b, s, _, us = _lone_pair("0338", "0641")
+    assert _allied_plan(b, s).exits == {"0138": 2}
