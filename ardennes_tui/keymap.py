@@ -23,7 +23,7 @@ from typing import Final, Literal
 
 from textual.binding import Binding
 
-Scope = Literal["app", "map", "play", "decide", "email"]
+Scope = Literal["app", "map", "play", "decide", "email", "versus"]
 
 
 @dataclass(frozen=True)
@@ -229,6 +229,20 @@ KEYMAP: Final[tuple[KeyBinding, ...]] = (
         show=True,
     ),
     KeyBinding(
+        "versus.skip",
+        ("space", "escape"),
+        "skip",
+        "the computer's turn playing out: skip to its end",
+        "versus",
+    ),
+    KeyBinding(
+        "versus.replay",
+        ("R",),
+        "replay",
+        "play back the computer's last turn (its orders, dice and decisions)",
+        "versus",
+    ),
+    KeyBinding(
         "app.palette",
         ("ctrl+p",),
         "app.command_palette",
@@ -298,6 +312,7 @@ SCOPE_TITLES: Final[dict[Scope, str]] = {
     "play": "Orders and jumps (play screen)",
     "decide": "Decisions (only while one is pending)",
     "email": "By email",
+    "versus": "Against the computer",
 }
 """The help's heading for each scope, in the help's order."""
 

@@ -21,9 +21,12 @@ The levers are this game's own (AO-17.d, AO-16):
   taken from it when the Allies are (``Level.german_vp``, signed).
 
 Per level (:data:`STEPS`): level 4 gives the human's side one step, level 3 none, level 2 the
-computer's side one step, level 1 the computer's side two. The bot's own effort is not a
-lever: the bots are passed the level (:func:`rules.bots.registry.make_bot`), and the heuristic
-bot plays every level the same way.
+computer's side one step, level 1 the computer's side two.
+
+The third lever is **the bot's effort**: the bots are passed the level
+(:func:`rules.bots.registry.make_bot`); the planner thinks no move ahead at level 4 (it plays
+as the heuristic bot, :data:`rules.bots.registry.NO_LOOKAHEAD`) and with its look-ahead at
+levels 1-3. The heuristic bot plays every level the same way.
 """
 
 from __future__ import annotations

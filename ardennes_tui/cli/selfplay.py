@@ -8,10 +8,14 @@
     The same by email (:mod:`pbem.selfplay`): two players, each with his own key and store
     (derived from the seed), exchange only armoured text; FILE holds every packet in order,
     armoured, for ``ardennes verify FILE`` and ``ardennes audit FILE``. Same seed, same bytes.
+``--german BOT`` / ``--allied BOT``
+    Which bot plays each side (``heuristic``, the default, ``planner`` or ``planner-hist``,
+    :mod:`rules.bots.registry`); the record's header names each side's bot and version. Not
+    with ``--dice`` (the email game plays the heuristic bots) or ``--replay``.
 ``--level L --computer SIDE`` (with either of the above, or ``--summary``)
     The game at level of play L (1-4, :mod:`rules.levels`), the bot of SIDE playing the
-    computer and the other the human: the board set up for the level, the record's header
-    naming it (by email: not offered, an email game has no levels).
+    computer (at level L) and the other the human (at level 3): the board set up for the
+    level, the record's header naming it (by email: not offered, an email game has no levels).
 ``ardennes selfplay --replay FILE``
     Replays a record and checks the state hash after each command and at the end: exit 0 when
     every one matches, 1 naming the first diverging command.
@@ -56,7 +60,8 @@ from pbem import selfplay as email_selfplay
 from pbem.errors import PbemError
 from pbem.packets import DiceMode
 from rules import LAST_TURN
-from rules.bots.selfplay import encode, play, replay
+from rules.bots.registry import kind_names
+from rules.bots.selfplay import SELFPLAY_BOT, encode, play, replay
 from scenarios import load_board, scenario_numbers
 
 MAX_LOG_BYTES = rules.record.MAX_RECORD_BYTES
@@ -87,6 +92,13 @@ def register(subparsers: Any) -> None:
         help="play by email with these dice: two players, keys and stores, armoured text only; "
         "-o FILE gets every packet (check it with ardennes verify/audit)",
     )
+    for side in ("german", "allied"):
+        parser.add_argument(
+            f"--{side}",
+            choices=kind_names(),
+            metavar="BOT",
+            help=f"the {side.capitalize()} bot: {', '.join(kind_names())} (default heuristic)",
+        )
     parser.add_argument(
         "--level",
         type=int,
@@ -153,8 +165,18 @@ def run(args: argparse.Namespace) -> int:
     if batch_only:
         raise UserError(f"{', '.join(batch_only)} only with --summary", 2)
     if args.replay is not None:
-        if _given(args, output="-o", scenario="--scenario", turns="--turns", dice="--dice"):
-            raise UserError("--replay takes no --scenario, --turns, --dice or -o", 2)
+        if _given(
+            args,
+            output="-o",
+            scenario="--scenario",
+            turns="--turns",
+            dice="--dice",
+            german="--german",
+            allied="--allied",
+        ):
+            raise UserError(
+                "--replay takes no --scenario, --turns, --dice, --german, --allied or -o", 2
+            )
         return _replay(args.replay)
     if args.scenario is None or args.seed is None or args.output is None:
         raise UserError("selfplay needs --scenario N, --seed S and -o FILE (or --replay FILE)", 2)
@@ -166,8 +188,17 @@ def run(args: argparse.Namespace) -> int:
     out: Path = args.output
     _check_output(out, args.force)
     if args.dice is not None:
+        if _given(args, german="--german", allied="--allied"):
+            raise UserError("--dice plays the heuristic bots: no --german or --allied", 2)
         return _by_email(scenario, args.seed, args.dice, args.turns, out, args.force)
-    record = play(load_board(scenario), args.seed, args.turns, level=level_of(scenario, at))
+    record = play(
+        load_board(scenario),
+        args.seed,
+        args.turns,
+        level=level_of(scenario, at),
+        german=args.german or SELFPLAY_BOT,
+        allied=args.allied or SELFPLAY_BOT,
+    )
     _write_atomic(out, encode(record), args.force)
     v = record.verdict
     last = record.vp[-1] if record.vp else None
@@ -278,11 +309,12 @@ def _summary(args: argparse.Namespace, at: AtLevel) -> int:
     if out is not None:
         _check_output(out, args.force)
     progress = args.progress or sys.stderr.isatty()
-    results = play_all(games, jobs, progress_line if progress else None, at)
+    german, allied = args.german or SELFPLAY_BOT, args.allied or SELFPLAY_BOT
+    results = play_all(games, jobs, progress_line if progress else None, at, german, allied)
     if out is not None:
         data = b"".join(_ENC.encode(r) + b"\n" for r in results)
         _write_atomic(out, data, args.force)
-    sys.stdout.write(summary_markdown(results))
+    sys.stdout.write(summary_markdown(results, german, allied))
     return 0
 
 

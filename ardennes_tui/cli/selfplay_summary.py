@@ -8,6 +8,7 @@ itself (its options and files) is :mod:`ardennes_tui.cli.selfplay`.
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import re
 import signal
@@ -20,7 +21,9 @@ import msgspec
 
 from ardennes_tui.errors import UserError
 from rules import LAST_TURN, Side, Verdict, levels
-from rules.bots.selfplay import BOTS, BotError, SelfPlayGame, TurnVP, play
+from rules.bots.registry import make_bot
+from rules.bots.rng import BotRng
+from rules.bots.selfplay import SELFPLAY_BOT, BotError, SelfPlayGame, TurnVP, play
 from scenarios import load_board, scenario_numbers, scenario_specs
 
 MAX_GAMES: Final = 2000
@@ -161,11 +164,32 @@ def progress_line(done: int, total: int, r: GameResult, seconds: float) -> None:
     )
 
 
-def play_one(game: tuple[int, str, AtLevel]) -> tuple[GameResult, float]:
-    """Play one game of a batch (in a worker process): its result and the seconds it took."""
+def play_one(
+    game: tuple[int, str, AtLevel], german: str = SELFPLAY_BOT, allied: str = SELFPLAY_BOT
+) -> tuple[GameResult, float]:
+    """Play one game of a batch (in a worker process) with the bots ``german`` and ``allied``
+    (:data:`rules.bots.registry.KINDS`): its result and the seconds it took."""
     t0 = time.perf_counter()
-    record = play(load_board(game[0]), game[1], level=level_of(game[0], game[2]))
+    record = play(
+        load_board(game[0]),
+        game[1],
+        level=level_of(game[0], game[2]),
+        german=german,
+        allied=allied,
+    )
     return game_summary(record), time.perf_counter() - t0
+
+
+def bots_label(german: str = SELFPLAY_BOT, allied: str = SELFPLAY_BOT) -> str:
+    """The bots of a batch with their versions: ``heuristic/4`` when both sides play the same
+    bot, else ``German planner/1, Allied heuristic/4``."""
+
+    def label(kind: str, side: Side) -> str:
+        bot = make_bot(kind, side, 3, BotRng(b""))
+        return f"{bot.name}/{bot.version}"
+
+    g, a = label(german, "german"), label(allied, "allied")
+    return g if g == a else f"German {g}, Allied {a}"
 
 
 def _ignore_sigint() -> None:  # workers: Ctrl-C is the parent's to handle
@@ -177,10 +201,13 @@ def play_all(
     jobs: int,
     progress: Progress | None = None,
     at: AtLevel = None,
+    german: str = SELFPLAY_BOT,
+    allied: str = SELFPLAY_BOT,
 ) -> list[GameResult]:
     """Play ``games`` (``jobs`` at a time in worker processes when ``jobs`` > 1; at level
-    ``at``) and return their results sorted by (scenario, seed) whatever order they finished
-    in."""
+    ``at``) with the bots ``german`` and ``allied`` and return their results sorted by
+    (scenario, seed) whatever order they finished in."""
+    one = functools.partial(play_one, german=german, allied=allied)
     results: list[GameResult] = []
     batch = [(n, s, at) for n, s in games]
     t0 = time.perf_counter()
@@ -195,13 +222,13 @@ def play_all(
     try:
         if jobs == 1 or len(games) < 2:
             for g in batch:
-                done(*play_one(g))
+                done(*one(g))
         else:
             pool = multiprocessing.get_context("spawn").Pool(
                 min(jobs, len(games)), initializer=_ignore_sigint
             )
             try:
-                for r in pool.imap_unordered(play_one, batch, chunksize=1):
+                for r in pool.imap_unordered(one, batch, chunksize=1):
                     done(*r)
                 pool.close()
             except BaseException:
@@ -349,12 +376,12 @@ def compact_seeds(seeds: Sequence[str]) -> str:
     return ",".join(parts)
 
 
-def _level_lines(results: Sequence[GameResult], scenarios: Sequence[int]) -> tuple[str, str]:
-    """The title's words and the command's options for a batch at a level, and a line of
-    its levers per scenario ("" twice for a batch at no level)."""
+def _level_lines(results: Sequence[GameResult], scenarios: Sequence[int]) -> tuple[str, str, str]:
+    """The title's words, the command's options and a line of the levers per scenario for a
+    batch at a level ("" three times for a batch at no level)."""
     first = results[0] if results else None
     if first is None or first.level is None or first.computer is None:
-        return "", ""
+        return "", "", ""
     at = (first.level, first.computer)
     levers = "; ".join(
         f"scenario {n}: {levels.levers(lv, scenario_specs()[n])}"
@@ -363,21 +390,30 @@ def _level_lines(results: Sequence[GameResult], scenarios: Sequence[int]) -> tup
     )
     return (
         f", level {at[0]}, computer {at[1].capitalize()}",
-        f" --level {at[0]} --computer {at[1]}`.\nLevers: {levers}.\n",
+        f" --level {at[0]} --computer {at[1]}",
+        f"Levers: {levers}.\n",
     )
 
 
-def summary_markdown(results: Sequence[GameResult]) -> str:
-    """The balance tables of ``results`` (sorted by (scenario, seed)): deterministic text."""
+def summary_markdown(
+    results: Sequence[GameResult], german: str = SELFPLAY_BOT, allied: str = SELFPLAY_BOT
+) -> str:
+    """The balance tables of ``results`` (sorted by (scenario, seed)), played by the bots
+    ``german`` and ``allied``: deterministic text."""
     scenarios = sorted({r.scenario for r in results})
     seeds = sorted({r.seed for r in results}, key=seed_key)
     by_scenario = [[r for r in results if r.scenario == n] for n in scenarios]
-    title, options = _level_lines(results, scenarios)
+    title, options, levers = _level_lines(results, scenarios)
+    kinds = "".join(
+        f" --{side} {kind}"
+        for side, kind in (("german", german), ("allied", allied))
+        if kind != SELFPLAY_BOT
+    )
     return (
-        f"## Self-play summary (bots {BOTS}{title})\n\n"
+        f"## Self-play summary (bots {bots_label(german, allied)}{title})\n\n"
         f"{_games(len(results))}: `ardennes selfplay --summary --scenario "
-        f"{','.join(map(str, scenarios))} --seeds {compact_seeds(seeds)}"
-        + (options or "`.\n")
+        f"{','.join(map(str, scenarios))} --seeds {compact_seeds(seeds)}{options}{kinds}`.\n"
+        + levers
         + f'"end" is the last tabulation (GT{LAST_TURN}, or earlier for an immediate win); kills '
         f"= Allied units lost; best exits = the most exit VP held at any tabulation; German VP "
         f'GT{GT_CHECK} counts the games that reached it ("of k" when not all did).\n\n'

@@ -18,12 +18,12 @@ from functools import partial
 from typing import Any, ClassVar, Final
 
 from textual import events, on
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.timer import Timer
 from textual.worker import Worker, WorkerState, get_current_worker
 
 import rules
-from ardennes_tui import game_view, playback_text, versus
+from ardennes_tui import game_view, keymap, playback_text, versus
 from ardennes_tui.screens.palette import PaletteCommand
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.versus import Versus
@@ -59,14 +59,7 @@ class VersusPlayScreen(PlayScreen):
     """Play ``vs.human``'s side of ``game`` against the computer ``vs``."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
-            "space,escape",
-            "skip",
-            "computer's turn: skip to its end",
-            id="versus.skip",
-            show=False,
-        ),
-        Binding("R", "replay", "play back the computer's last turn", id="versus.replay"),
+        *keymap.bindings("versus"),
         *PlayScreen.BINDINGS,
     ]
 

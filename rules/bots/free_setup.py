@@ -167,7 +167,12 @@ def place_orders(
     """``Place`` commands that turn the present set-up into :func:`placement`, one unit a hex
     at every step: a unit goes to its hex once it is empty; a cycle of units waiting for each
     other's hexes is broken by parking one on an empty hex of its own area."""
-    want = placement(board, state, side, objective)
+    return orders_to(board, state, side, placement(board, state, side, objective))
+
+
+def orders_to(board: Board, state: GameState, side: Side, want: Mapping[str, HexId]) -> list[Place]:
+    """``Place`` commands that move ``side``'s set-up units to ``want`` (unit id -> hex), one
+    unit a hex at every step (see :func:`place_orders`)."""
     m = board.game_map
     front = front_line(m, side)
     rear = rear_area(m, side)
@@ -223,4 +228,4 @@ def setup_command(ctx: Context, game: Game) -> Command | None:
     return None
 
 
-__all__ = ["place_orders", "placement", "setup_command"]
+__all__ = ["orders_to", "place_orders", "placement", "setup_command"]

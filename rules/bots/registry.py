@@ -7,9 +7,9 @@ their bots here, by kind, side and level of play (:mod:`rules.levels`)::
     bot.choose(game)                        # a command the engine accepts now
     player(bot, 2)                          # how the record's header names it
 
-A factory takes the side, the level (1-4; a kind with look-ahead may scale its effort by it,
-the heuristic bot plays every level alike), the bot's own tie-breaking stream and ``batch``
-(declare a whole Combat Phase before resolving it: email games, see
+A factory takes the side, the level (1-4; the planner thinks no move ahead at the levels of
+:data:`NO_LOOKAHEAD`, the heuristic bot plays every level alike), the bot's own tie-breaking
+stream and ``batch`` (declare a whole Combat Phase before resolving it: email games, see
 :attr:`rules.bots.heuristic.HeuristicBot.batch`). A new kind is one more line in
 :data:`KINDS`; :data:`DEFAULT` is the kind the app and ``ardennes bot`` play unless told.
 """
@@ -21,6 +21,7 @@ from typing import Final
 
 import rules
 from rules.bots.heuristic import HeuristicBot
+from rules.bots.planner.bot import PlannerBot
 from rules.bots.protocol import Bot
 from rules.bots.rng import BotRng
 
@@ -34,12 +35,30 @@ def _heuristic(side: rules.Side, level: int, rng: BotRng, batch: bool) -> Bot:
     return HeuristicBot(side, rng, batch)
 
 
+def _planner(side: rules.Side, level: int, rng: BotRng, batch: bool) -> Bot:
+    return PlannerBot(side, rng, batch, lookahead=level not in NO_LOOKAHEAD)
+
+
+def _planner_hist(side: rules.Side, level: int, rng: BotRng, batch: bool) -> Bot:
+    return PlannerBot(side, rng, batch, historical=True, lookahead=level not in NO_LOOKAHEAD)
+
+
+NO_LOOKAHEAD: Final = frozenset({4})
+"""The levels at which the planner thinks no move ahead (it plays as the heuristic bot):
+the bot's effort, the level's third lever (``docs/selfplay.md``, "Levels")."""
+
+
 KINDS: Final[dict[str, Factory]] = {
     "heuristic": _heuristic,
+    "planner": _planner,
+    "planner-hist": _planner_hist,
 }
 """Every kind of bot by name (the name its bots give as :attr:`rules.bots.Bot.name`)."""
 
-DEFAULT: Final = "heuristic"
+DEFAULT: Final = "planner"
+"""The app's computer and ``ardennes bot``: the planner (it beats the heuristic bot from both
+sides, ``docs/selfplay.md``); self-play keeps the heuristic bot unless told
+(:data:`rules.bots.selfplay.SELFPLAY_BOT`)."""
 
 
 def kind_names() -> tuple[str, ...]:

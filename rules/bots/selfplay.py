@@ -30,10 +30,14 @@ import msgspec
 import rules
 from rules.bots.heuristic import NAME as BOT_NAME
 from rules.bots.heuristic import VERSION as BOT_VERSION
-from rules.bots.heuristic import bots_for
+from rules.bots.protocol import Bot
+from rules.bots.registry import make_bot, player
 from rules.bots.rng import BotRng
 
 BOTS: Final = f"{BOT_NAME}/{BOT_VERSION}"
+SELFPLAY_BOT: Final = "heuristic"
+"""The bot self-play plays each side with unless told (the balance tables' bot; the app's
+computer is :data:`rules.bots.registry.DEFAULT`)."""
 MAX_COMMANDS: Final = 100_000
 """A safety net: no game of ours comes near it (about 3,000 commands for 18 Game-Turns)."""
 
@@ -102,12 +106,6 @@ def bot_seed(seed: int | str) -> bytes:
     return hashlib.sha256(b"ardennes-selfplay-bots/1" + str(seed).encode()).digest()
 
 
-PLAYERS: Final = rules.Players(
-    german=rules.Player(kind="bot", name=BOT_NAME, version=BOT_VERSION),
-    allied=rules.Player(kind="bot", name=BOT_NAME, version=BOT_VERSION),
-)
-
-
 def _lost(board: rules.Board, state: rules.GameState, side: rules.Side) -> int:
     return sum(1 for u in state.units if u.status == "eliminated" and board.defs[u.id].side == side)
 
@@ -124,15 +122,21 @@ def turn_vp(board: rules.Board, state: rules.GameState, e: rules.VictoryPointsTa
     )
 
 
-def players_at(level: rules.Level | None) -> rules.Players:
-    """The self-play header's players: :data:`PLAYERS`, the computer's side of ``level``
-    naming the level it plays (the other bot plays the human's side)."""
-    if level is None:
-        return PLAYERS
-    bot = rules.Player(kind="bot", name=BOT_NAME, version=BOT_VERSION, level=level.number)
-    if level.computer == "german":
-        return msgspec.structs.replace(PLAYERS, german=bot)
-    return msgspec.structs.replace(PLAYERS, allied=bot)
+def players_at(bots: dict[rules.Side, Bot], level: rules.Level | None) -> rules.Players:
+    """The self-play header's players: each side's bot and version, the computer's side of
+    ``level`` naming the level it plays (the other bot plays the human's side)."""
+
+    def one(side: rules.Side) -> rules.Player:
+        at = level.number if level is not None and level.computer == side else None
+        return player(bots[side], at)
+
+    return rules.Players(german=one("german"), allied=one("allied"))
+
+
+def _level_of(side: rules.Side, level: rules.Level | None) -> int:
+    """The level the bot of ``side`` plays at: ``level``'s for the computer's side, 3 (the
+    rules as written, full effort) for the other."""
+    return level.number if level is not None and level.computer == side else 3
 
 
 def play(
@@ -141,22 +145,32 @@ def play(
     turns: int | None = None,
     *,
     level: rules.Level | None = None,
+    german: str = SELFPLAY_BOT,
+    allied: str = SELFPLAY_BOT,
 ) -> SelfPlayGame:
     """Self-play the scenario of ``board`` from ``seed``, for ``turns`` Game-Turns (all 18 by
-    default, or until an immediate German victory). ``level``: the game at that level of play
-    (:mod:`rules.levels`; the board set up for it, the record's header naming it); the bots
-    and the dice are those of the same seed, so level 3 plays the very game of no level."""
+    default, or until an immediate German victory). ``german`` and ``allied`` name each
+    side's bot (:data:`rules.bots.registry.KINDS`); each gets its side's stream of the seed,
+    so a heuristic side plays the same whatever its opponent. ``level``: the game at that
+    level of play (:mod:`rules.levels`; the board set up for it, the computer's bot playing
+    at it, the record's header naming it); the dice are those of the same seed, so level 3
+    plays the very game of no level."""
     if turns is not None and turns < 1:
         raise ValueError("turns must be at least 1")
+    rng = BotRng(bot_seed(seed))
+    kinds: dict[rules.Side, str] = {"german": german, "allied": allied}
+    bots: dict[rules.Side, Bot] = {
+        side: make_bot(kind, side, _level_of(side, level), rng.derive(side))
+        for side, kind in kinds.items()
+    }
     dseed = dice_seed(seed)
     game = rules.Game.new(
         board.at_level(level),
         dice=rules.SeededDice(dseed),
         dice_spec=rules.DiceSpec.seeded(dseed),
-        players=players_at(level),
+        players=players_at(bots, level),
     )
     board = game.board
-    bots = bots_for(BotRng(bot_seed(seed)))
     vps: list[TurnVP] = []
     while game.state.phase != "game_over":
         if len(game.history) >= MAX_COMMANDS:

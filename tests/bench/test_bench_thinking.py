@@ -21,6 +21,7 @@ from typing import Any
 
 import rules
 from ardennes_tui import versus
+from rules.bots.registry import DEFAULT
 
 MEDIAN_TARGET = 2.0
 WORST_TARGET = 10.0
@@ -44,13 +45,16 @@ class Timed:
         return self.side == self.bot
 
 
-def timed_game(scenario: int, seed: str, turns: int | None = None) -> list[Timed]:
-    """Play ``scenario`` from ``seed``, each side the computer of a game against it (level 3),
-    until the verdict or Game-Turn ``turns`` is over; every phase's thinking time."""
-    game = versus.new_game(scenario, "german", 3, seed)
+def timed_game(
+    scenario: int, seed: str, turns: int | None = None, kind: str = DEFAULT
+) -> list[Timed]:
+    """Play ``scenario`` from ``seed``, each side the computer of a game against it (level 3,
+    the bot ``kind``), until the verdict or Game-Turn ``turns`` is over; every phase's
+    thinking time."""
+    game = versus.new_game(scenario, "german", 3, seed, kind)
     computers = {}
     for human in ("german", "allied"):
-        g = versus.new_game(scenario, human, 3, seed)
+        g = versus.new_game(scenario, human, 3, seed, kind)
         vs = versus.opponent_of(g)
         assert vs is not None
         computers[vs.computer] = vs
@@ -132,12 +136,16 @@ def test_bench_thinking_time(benchmark: Any) -> None:
 
 
 def main(argv: list[str]) -> None:
-    """Print each game's phases over the targets and the summary (``scenario:seed`` each)."""
+    """Print each game's phases over the targets and the summary (``scenario:seed`` each;
+    ``--kind K`` first for another bot than the app's)."""
+    kind = DEFAULT
+    if argv[:1] == ["--kind"]:
+        kind, argv = argv[1], argv[2:]
     every: list[list[Timed]] = []
     for arg in argv:
         n, _, seed = arg.partition(":")
         t0 = time.perf_counter()
-        times = timed_game(int(n), seed or "1")
+        times = timed_game(int(n), seed or "1", kind=kind)
         every.append(times)
         s = summary([times])
         print(

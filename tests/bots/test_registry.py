@@ -13,7 +13,7 @@ import rules
 import scenarios
 from ardennes_tui.cli import main
 from ardennes_tui.cli.selfplay_summary import GameResult, level_of, summary_markdown
-from rules.bots import BotRng, HeuristicBot
+from rules.bots import Bot, BotRng, HeuristicBot
 from rules.bots.registry import DEFAULT, KINDS, kind_names, make_bot, player
 from rules.bots.selfplay import encode, play, players_at, replay
 from tests.realmap import needs_real_map
@@ -43,9 +43,15 @@ def test_player_names_bot_version_and_level() -> None:
 
 def test_players_at_a_level() -> None:
     spec = scenarios.scenario_specs()[1]
-    p = players_at(rules.levels.level_for(spec, 2, "allied"))
+    bots: dict[rules.Side, Bot] = {
+        "german": make_bot("planner", "german", 3, BotRng(b"g")),
+        "allied": make_bot("heuristic", "allied", 2, BotRng(b"a")),
+    }
+    p = players_at(bots, rules.levels.level_for(spec, 2, "allied"))
     assert p.allied.level == 2 and p.german.level is None
     assert p.german.kind == p.allied.kind == "bot"
+    assert (p.german.name, p.allied.name) == ("planner", "heuristic")
+    assert players_at(bots, None).allied.level is None
 
 
 @needs_real_map

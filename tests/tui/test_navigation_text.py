@@ -166,3 +166,10 @@ def test_the_keys_section_lists_every_binding() -> None:
             assert kb.description.split()[0] in text, kb.id
     for key in (".", ",", "]", "[", "g", "C", "Ctrl+P"):
         assert f"\n  {key} " in text, key
+
+
+def test_the_keys_section_lists_the_keys_of_a_game_against_the_computer() -> None:
+    text = section_text("keys", HelpContext()).plain
+    part = text[text.index("Against the computer") :]
+    assert "\n  Space Escape " in part and "skip to its end" in part
+    assert "\n  R " in part and "play back the computer's last turn" in part

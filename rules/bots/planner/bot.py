@@ -1,0 +1,224 @@
+"""The planner bot (``planner/1``): the heuristic bot's phases (:mod:`rules.bots.heuristic`)
+with look-ahead where it pays. Pure and deterministic given its :class:`~rules.bots.BotRng`.
+
+* Combat: the batch of attacks of the highest exact expected value
+  (:mod:`rules.bots.planner.attacks`), both sides; the German's Game-Turn 1 obligations
+  (AO-4.2h*) first, as the heuristic bot meets them.
+* Retreats and advances after combat: by their effect on supply and zones of control
+  (:mod:`rules.bots.planner.decide`).
+* Movement: the Allied bot contests the road exits, the Meuse bridges and the German supply
+  lines (:mod:`rules.bots.planner.allied`); the German bot's moves add the planner's terms to
+  the heuristic scoring (:mod:`rules.bots.planner.german`).
+* Set-up: the German free set-up (AO-17.b) starts from the historical one and keeps a swap
+  only when it improves the Game-Turn 1 attack value (:mod:`rules.bots.planner.setup`);
+  ``historical=True`` keeps the historical set-up (the measurement's control).
+* Effort (the level of play's bot lever, :mod:`rules.bots.registry`): ``lookahead=False``
+  thinks no move ahead and plays every phase as the heuristic bot does
+  (:class:`rules.bots.heuristic.HeuristicBot`, same stream).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from rules import (
+    Applied,
+    Board,
+    Command,
+    DeclareAttack,
+    EndPhase,
+    Game,
+    HexId,
+    Place,
+    ResolveAttacks,
+    Roll,
+    Side,
+    apply,
+    crt,
+    gt1_unmet,
+    road_links,
+)
+from rules.bots.combat import attack as heuristic_attack
+from rules.bots.context import Context
+from rules.bots.free_setup import setup_command
+from rules.bots.heuristic import HeuristicBot
+from rules.bots.movement import owed
+from rules.bots.plan import holders
+from rules.bots.planner.allied import AlliedPlan
+from rules.bots.planner.attacks import AttackBoard, best_batch
+from rules.bots.planner.decide import decide
+from rules.bots.planner.expected import SCALE, Weights
+from rules.bots.planner.german import GermanPlan
+from rules.bots.planner.moves import move as planner_move
+from rules.bots.planner.setup import german_orders
+from rules.bots.reinforce import drop, reinforce
+from rules.bots.rng import BotRng
+
+NAME: Final = "planner"
+VERSION: Final = "1"
+HISTORICAL_NAME: Final = "planner-hist"
+"""The planner that keeps the historical German set-up in a free set-up (the control of the
+free set-up measurement)."""
+
+GERMAN_WEIGHTS: Final = Weights(kill=SCALE, loss=600, ground=250, repulse=150, clear=0)
+"""The German counts a kill as a VP and his own loss as 0.6 (he needs 35; the Allies only a
+ratio), as the heuristic bot does (:mod:`rules.bots.attack`)."""
+ALLIED_WEIGHTS: Final = Weights(kill=SCALE, loss=SCALE, ground=150, repulse=100, clear=0)
+"""Every Allied loss is a German VP; a German loss an Allied one."""
+TOWN_CLEAR: Final = 150
+"""Clearing a town or road junction opens the roads."""
+MIN_GERMAN: Final = 150
+MIN_ALLIED: Final = 400
+"""The least expected value (thousandths of a VP) an attack must have. The Allied counterattack
+at 0.4 VP, not 0.1: measured against the German planner (``docs/selfplay.md``), 0.1 gave him
+126 wins of 200, 0.4 114 (an attacker left next to the enemy is attacked next)."""
+REFUSED_TRIES: Final = 8
+MECH_COST: Final = 0
+"""Thousandths of a VP an attack costs per mechanized attacker (it stays put in the
+Mechanized Movement Phase, AO-5.2K)."""
+
+
+class PlannerBot:
+    """The planner player of one side. ``rng`` breaks ties among equally scored choices."""
+
+    def __init__(
+        self,
+        side: Side,
+        rng: BotRng,
+        batch: bool = False,
+        historical: bool = False,
+        lookahead: bool = True,
+    ) -> None:
+        self.name: str = HISTORICAL_NAME if historical else NAME
+        self.version: str = VERSION
+        self.side: Side = side
+        self.rng = rng
+        self.batch = batch
+        self.historical = historical
+        self.ctx = Context(side, rng)
+        self.refused: set[tuple[str, tuple[str, ...]]] = set()
+        self._phase: tuple[int, str, str] | None = None
+        self.allied: AlliedPlan | None = None
+        self.german: GermanPlan | None = None
+        self.orders: list[Place] | None = None
+        self._roads: tuple[Board, dict[HexId, tuple[HexId, ...]]] | None = None
+        self.lookahead = lookahead
+        self._plain = None if lookahead else HeuristicBot(side, rng, batch)
+
+    def choose(self, game: Game) -> Command:
+        """The command this bot gives now."""
+        if self._plain is not None:
+            return self._plain.choose(game)
+        board, state = game.board, game.state
+        d = state.combat.pending
+        if d is not None:
+            return decide(self.ctx, board, state, d)
+        if state.roll is not None:
+            return Roll()
+        self.ctx.start_phase(board, state)
+        key = (state.turn, state.side, state.phase)
+        if key != self._phase:
+            self._phase = key
+            self.refused = set()
+            self.allied = None
+            self.german = None
+        phase = state.phase
+        if phase == "reinforcement":
+            return reinforce(self.ctx, game) or EndPhase()
+        if phase in ("initial_movement", "mechanized_movement"):
+            return drop(self.ctx, game) or owed(self.ctx, game) or self.move(game) or EndPhase()
+        if phase == "combat":
+            return self.attack(game) or EndPhase()
+        if phase in ("setup_allied", "setup_german"):
+            return self.setup(game) or EndPhase()
+        return EndPhase()
+
+    def setup(self, game: Game) -> Command | None:
+        """The next ``Place`` of a free set-up: the German's improved historical set-up
+        (:mod:`rules.bots.planner.setup`; none with ``historical``), the Allied heuristic
+        one; None when done or the set-up is historical."""
+        board, state = game.board, game.state
+        if state.side != self.side or self.historical:
+            return None
+        if self.side == "allied":
+            return setup_command(self.ctx, game)
+        if self.orders is None:
+            if game.options().setup != "free":
+                return None
+            self.orders = german_orders(board, state, GERMAN_WEIGHTS)
+        while self.orders:
+            cmd = self.orders.pop(0)
+            if isinstance(apply(board, state, cmd), Applied):
+                return cmd
+        return None
+
+    def move(self, game: Game) -> Command | None:
+        """The next move: the Allied planner's scoring (:mod:`rules.bots.planner.allied`),
+        the heuristic German's."""
+        if self.side == "german":
+            if self.german is None:
+                self.german = GermanPlan(self.ctx, game, GERMAN_WEIGHTS)
+            plan = self.ctx.plan
+            if plan is not None and plan.hold:
+                self.ctx.held = holders(game.board, game.state, plan.exits)
+            return planner_move(self.ctx, game, self.german.score, self.german.chosen)
+        if self.allied is None:
+            self.allied = AlliedPlan(self.ctx, game.board, game.state, self.roads(game.board))
+        return planner_move(self.ctx, game, self.allied.score, self.allied.chosen)
+
+    def roads(self, board: Board) -> dict[HexId, tuple[HexId, ...]]:
+        """:func:`rules.road_links` of every hex of ``board`` (built once per board)."""
+        if self._roads is None or self._roads[0] is not board:
+            m = board.game_map
+            self._roads = (board, {h: road_links(m, h) for h in m})
+        return self._roads[1]
+
+    def attack(self, game: Game) -> Command | None:
+        """The next attack of the best batch, ``ResolveAttacks`` once one is declared (in
+        batch mode once no other is worth declaring), or None."""
+        board, state = game.board, game.state
+        if state.turn == 1 and self.side == "german" and state.combat.obliged:
+            us_left, de_left = gt1_unmet(board, state)
+            if us_left or de_left:
+                return heuristic_attack(self.ctx, game, self.batch)
+        if state.combat.declared and not self.batch:
+            return ResolveAttacks()
+        german = self.side == "german"
+        weights = GERMAN_WEIGHTS if german else ALLIED_WEIGHTS
+        f = self.ctx.fields(board)
+
+        def bonus(h: str) -> int:
+            return TOWN_CLEAR if (h in f.towns or h in f.junctions) else 0
+
+        for _ in range(REFUSED_TRIES):
+            ab = AttackBoard(board, state, self.side, weights, bonus, crt.crt_for(state), MECH_COST)
+            for h, _att in self.refused:
+                ab.free.pop(h, None)
+            plan = best_batch(ab, 6 * (MIN_GERMAN if german else MIN_ALLIED))
+            if not plan:
+                break
+            c = plan[0]
+            cmd = DeclareAttack(c.attackers, (c.hex,), odds=c.odds)
+            if isinstance(apply(board, state, cmd), Applied):
+                return cmd
+            self.refused.add((c.hex, c.attackers))
+        return ResolveAttacks() if state.combat.declared else None
+
+
+def planner_bots_for(rng: BotRng, batch: bool = False) -> dict[Side, PlannerBot]:
+    """One planner per side, each with its own stream derived from ``rng``."""
+    return {
+        "german": PlannerBot("german", rng.derive("german"), batch),
+        "allied": PlannerBot("allied", rng.derive("allied"), batch),
+    }
+
+
+__all__ = [
+    "ALLIED_WEIGHTS",
+    "GERMAN_WEIGHTS",
+    "HISTORICAL_NAME",
+    "NAME",
+    "VERSION",
+    "PlannerBot",
+    "planner_bots_for",
+]
