@@ -33,8 +33,7 @@ from rules import (
     supply_net,
 )
 from rules.bots.context import Context
-from rules.bots.fields import INF
-from rules.bots.movement import GARRISON, GOOD_TERRAIN, ROAD_MODE_SAFE
+from rules.bots.movement import score as heuristic_score
 from rules.bots.planner.lookahead import supplied_at
 from rules.bots.planner.threat import Threat
 
@@ -146,27 +145,11 @@ class AlliedPlan:
     def score(
         self, uid: str, h: HexId, road: bool, friends: Mapping[HexId, int], here: bool
     ) -> int:
-        """The value of Allied ``uid`` ending in ``h`` (in Road Mode when ``road``)."""
-        ctx, board = self.ctx, self.board
-        f = ctx.fields(board)
-        e = ctx.enemy_dist.get(h, INF)
-        s = 0
-        if road and e < ROAD_MODE_SAFE and not board.game_map.is_allied_edge(h):
-            s -= 500
+        """The value of Allied ``uid`` ending in ``h`` (in Road Mode when ``road``): the
+        heuristic bot's (:func:`rules.bots.movement.score`) plus the exits, the supply cut and
+        the danger (see the module docstring)."""
+        s = heuristic_score(self.ctx, self.board, self.state, uid, h, road, friends, here, None)
         n_friends = friends.get(h, 0) - (1 if here else 0)
-        town = h in f.towns
-        good = town or board.game_map.hex(h).terrain in GOOD_TERRAIN
-        s += 8 * town + 4 * (h in f.junctions) + 2 * good
-        if f.objective.get(h, 60) < 0:
-            s += 6
-        if h in f.garrison and n_friends == 0:
-            s += GARRISON
-        s -= 3 * max(0, min(e, 30) - 2)
-        if e == 1 and not good:
-            s -= 4
-        s -= 5 * n_friends
-        if here and town and e <= 2:
-            s += 6
         owner = self.claimed.get(h)
         free = owner is None or owner == uid
         vp = self.exits.get(h, 0)

@@ -24,13 +24,11 @@ from typing import Final
 from rules import (
     Advance,
     Board,
-    ChooseLosses,
     ChooseRetreat,
     Command,
     Decision,
     GameState,
     HexId,
-    WaiveImmunity,
     other_side,
     supply_net,
 )
@@ -51,13 +49,8 @@ HOLD: Final = 10
 
 def decide(ctx: Context, board: Board, state: GameState, d: Decision) -> Command:
     """The planner's answer to the pending decision ``d``."""
-    defs = board.defs
-    if d.kind == "waive_immunity":
-        return WaiveImmunity(())
-    if d.kind == "losses":
-        scored = [(sum(defs[u].strength for u in c), len(c), c) for c in d.choices]
-        low = min(scored)[:2]
-        return ChooseLosses(ctx.rng.choice([c for s, n, c in scored if (s, n) == low]))
+    if d.kind in ("waive_immunity", "losses"):  # as the heuristic bot: never, the weakest
+        return heuristic_decide(ctx, board, state, d)
     if d.kind == "retreat":
         assert d.unit is not None
         return ChooseRetreat(d.unit, retreat(ctx, board, state, d.unit, d.choices))
