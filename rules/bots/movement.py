@@ -10,7 +10,7 @@ enemy. See ``docs/selfplay.md`` for the weights.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Final
 
 from rules import (
@@ -61,6 +61,10 @@ HOLD: Final = 60
 """German, holding mode: per exit VP the unit would hold that no other unit holds."""
 HOLD_BASTOGNE: Final = 4
 """German, holding mode: being the German in Bastogne is worth this many exit VP."""
+
+
+HexValue = Callable[[HexId, bool, bool], int]
+"""``value(hex, road_mode, here)``: a unit's score for ending in ``hex``."""
 
 
 def score(
@@ -200,32 +204,57 @@ def move(ctx: Context, game: Game) -> Command | None:
     movers.sort(key=lambda u: (ctx.enemy_dist.get(u.hex or "", INF), u.id))
     for u in movers:
         ctx.done.add(u.id)
-        assert u.hex is not None
-        reach: dict[HexId, Reach] = dict(game.legal_moves(u.id))
+        reach = reach_of(ctx, game, u)
         if not reach:
             continue
-        if ctx.enemy_dist.get(u.hex, INF) <= NEAR_FRONT:
-            for h, r in legal_moves(board, state, u.id, road_mode=False).items():
-                if ctx.enemy_dist.get(h, INF) < ROAD_MODE_SAFE:
-                    reach[h] = r
+        assert u.hex is not None
         target = unit_target(ctx, board, u.id, u.hex, reach)
-        best = score(ctx, board, state, u.id, u.hex, u.road_mode, friends, True, target)
-        top: list[Reach | None] = [None]
-        for h, r in reach.items():
-            if h == u.hex:
-                continue  # a mode change in place: not worth a move
-            sc = score(ctx, board, state, u.id, h, r.road_mode, friends, False, target)
-            if sc > best:
-                best, top = sc, [r]
-            elif sc == best:
-                top.append(r)
-        pick = ctx.rng.choice(top)
+
+        def value(
+            h: HexId, road: bool, here: bool, uid: str = u.id, t: HexId | None = target
+        ) -> int:
+            return score(ctx, board, state, uid, h, road, friends, here, t)
+
+        pick = best_reach(ctx, u, reach, value)
         if pick is None:
             continue
         cmd = Move(u.id, pick.path)
         if isinstance(apply(board, state, cmd), Applied):
             return cmd
     return None
+
+
+def reach_of(ctx: Context, game: Game, u: UnitState) -> dict[HexId, Reach]:
+    """Where ``u`` may move (:meth:`rules.Game.legal_moves`) and, when it is near the enemy,
+    the normal-mode arrivals next to him too (a road move may not end there)."""
+    board, state = game.board, game.state
+    assert u.hex is not None
+    reach: dict[HexId, Reach] = dict(game.legal_moves(u.id))
+    if reach and ctx.enemy_dist.get(u.hex, INF) <= NEAR_FRONT:
+        for h, r in legal_moves(board, state, u.id, road_mode=False).items():
+            if ctx.enemy_dist.get(h, INF) < ROAD_MODE_SAFE:
+                reach[h] = r
+    return reach
+
+
+def best_reach(
+    ctx: Context, u: UnitState, reach: Mapping[HexId, Reach], value: HexValue
+) -> Reach | None:
+    """The move of ``reach`` (in its order) that ``value(hex, road_mode, here)`` scores best,
+    random among equals, or None when staying put scores as well or better (a mode change in
+    place is not worth a move)."""
+    assert u.hex is not None
+    best = value(u.hex, u.road_mode, True)
+    top: list[Reach | None] = [None]
+    for h, r in reach.items():
+        if h == u.hex:
+            continue
+        sc = value(h, r.road_mode, False)
+        if sc > best:
+            best, top = sc, [r]
+        elif sc == best:
+            top.append(r)
+    return ctx.rng.choice(top)
 
 
 __all__ = [
@@ -235,9 +264,11 @@ __all__ = [
     "NEAR_FRONT",
     "PULL",
     "ROAD_MODE_SAFE",
+    "best_reach",
     "contact",
     "move",
     "owed",
+    "reach_of",
     "score",
     "unit_target",
 ]

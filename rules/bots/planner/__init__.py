@@ -4,6 +4,6 @@ and zones of control, an Allied side that contests the exits, the Meuse bridges 
 supply lines, and a German free set-up at least as strong as the historical one
 (``docs/selfplay.md``, "Bots v5 / planner")."""
 
-from rules.bots.planner.bot import NAME, VERSION, PlannerBot, planner_bots_for
+from rules.bots.planner.bot import NAME, VERSION, PlannerBot
 
-__all__ = ["NAME", "VERSION", "PlannerBot", "planner_bots_for"]
+__all__ = ["NAME", "VERSION", "PlannerBot"]

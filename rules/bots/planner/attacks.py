@@ -73,8 +73,6 @@ TOP_BATCHES: Final = 4
 INTERACTION: Final = 4
 """An attack's retreats depend on the hexes cleared within this distance before it."""
 GERMAN_LOWEST: Final = "2-1"
-REDUCE = 1
-"""Consider declaring lower odds (AO-9.4L): 1 yes, 0 no (an experiment switch)."""
 """The German may not declare odds below 2-1 (AO-9.4L*)."""
 
 
@@ -104,7 +102,6 @@ class AttackBoard:
         weights: Weights,
         clear_bonus: Callable[[HexId], int],
         table: str,
-        mech_cost: int = 0,
     ) -> None:
         self.board = board
         self.state = state
@@ -113,9 +110,6 @@ class AttackBoard:
         self.weights = weights
         self.clear_bonus = clear_bonus
         self.table = table
-        self.mech_cost = mech_cost
-        """Thousandths of a VP per mechanized attacker: it may not move in the Mechanized
-        Movement Phase after the combat (AO-5.2K)."""
         self.supply: Mapping[str, Supply] = defender_supply(board, state, self.enemy)
         self.rctx_enemy = RetreatContext(board, state, self.enemy)
         self.rctx_own = RetreatContext(board, state, side)
@@ -202,7 +196,6 @@ class AttackBoard:
         for k in range(1, len(free) + 1):
             for group in combinations(free, k):
                 g = tuple(sorted(group))
-                cost = 6 * self.mech_cost * sum(1 for a in g if b.defs[a].mechanized)
                 att = attack_strength_in(b, s, g)
                 strength[g] = att
                 col = odds_column(att, dfn)
@@ -211,7 +204,7 @@ class AttackBoard:
                 best: Candidate | None = None
                 for c in self._columns(col):
                     outs = outcomes(self.table, c, self.sides(h, g, stuck))
-                    num = expected_numerator(outs, w) - cost
+                    num = expected_numerator(outs, w)
                     if best is None or num > best.numerator:
                         clear = sum(o.faces for o in outs if o.emptied)
                         best = Candidate(h, g, c, None if c == col else c, num, clear)
@@ -229,8 +222,6 @@ class AttackBoard:
     def _columns(self, real: str) -> list[str]:
         """``real`` and every column below it the attacker may declare (AO-9.4L, AO-9.4L*)."""
         i = crt.ODDS_COLUMNS.index(real)
-        if not REDUCE:
-            return [real]
         low = crt.ODDS_COLUMNS.index(GERMAN_LOWEST) if self.side == "german" else 0
         return [real] + [crt.ODDS_COLUMNS[j] for j in range(i - 1, low - 1, -1)]
 

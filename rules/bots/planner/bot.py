@@ -73,9 +73,6 @@ MIN_ALLIED: Final = 400
 at 0.4 VP, not 0.1: measured against the German planner (``docs/selfplay.md``), 0.1 gave him
 126 wins of 200, 0.4 114 (an attacker left next to the enemy is attacked next)."""
 REFUSED_TRIES: Final = 8
-MECH_COST: Final = 0
-"""Thousandths of a VP an attack costs per mechanized attacker (it stays put in the
-Mechanized Movement Phase, AO-5.2K)."""
 
 
 class PlannerBot:
@@ -191,7 +188,7 @@ class PlannerBot:
             return TOWN_CLEAR if (h in f.towns or h in f.junctions) else 0
 
         for _ in range(REFUSED_TRIES):
-            ab = AttackBoard(board, state, self.side, weights, bonus, crt.crt_for(state), MECH_COST)
+            ab = AttackBoard(board, state, self.side, weights, bonus, crt.crt_for(state))
             for h, _att in self.refused:
                 ab.free.pop(h, None)
             plan = best_batch(ab, 6 * (MIN_GERMAN if german else MIN_ALLIED))
@@ -205,14 +202,6 @@ class PlannerBot:
         return ResolveAttacks() if state.combat.declared else None
 
 
-def planner_bots_for(rng: BotRng, batch: bool = False) -> dict[Side, PlannerBot]:
-    """One planner per side, each with its own stream derived from ``rng``."""
-    return {
-        "german": PlannerBot("german", rng.derive("german"), batch),
-        "allied": PlannerBot("allied", rng.derive("allied"), batch),
-    }
-
-
 __all__ = [
     "ALLIED_WEIGHTS",
     "GERMAN_WEIGHTS",
@@ -220,5 +209,4 @@ __all__ = [
     "NAME",
     "VERSION",
     "PlannerBot",
-    "planner_bots_for",
 ]

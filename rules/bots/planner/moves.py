@@ -19,15 +19,13 @@ from rules import (
     Game,
     HexId,
     Move,
-    Reach,
     UnitState,
     apply,
-    legal_moves,
     may_move,
 )
 from rules.bots.context import Context
 from rules.bots.fields import INF
-from rules.bots.movement import NEAR_FRONT, ROAD_MODE_SAFE
+from rules.bots.movement import best_reach, reach_of
 
 Scorer = Callable[[str, HexId, bool, Mapping[HexId, int], bool], int]
 """``scorer(unit, hex, road_mode, friends, here)``: the value of ``unit`` ending in ``hex``
@@ -64,25 +62,15 @@ def move(
     for u in movers:
         ctx.done.add(u.id)
         assert u.hex is not None
-        reach: dict[HexId, Reach] = dict(game.legal_moves(u.id))
+        reach = reach_of(ctx, game, u)
         if not reach:
             chosen(u.id, u.hex)
             continue
-        if ctx.enemy_dist.get(u.hex, INF) <= NEAR_FRONT:
-            for h, r in legal_moves(board, state, u.id, road_mode=False).items():
-                if ctx.enemy_dist.get(h, INF) < ROAD_MODE_SAFE:
-                    reach[h] = r
-        best = scorer(u.id, u.hex, u.road_mode, friends, True)
-        top: list[Reach | None] = [None]
-        for h, r in sorted(reach.items()):
-            if h == u.hex:
-                continue
-            sc = scorer(u.id, h, r.road_mode, friends, False)
-            if sc > best:
-                best, top = sc, [r]
-            elif sc == best:
-                top.append(r)
-        pick = ctx.rng.choice(top)
+
+        def value(h: HexId, road: bool, here: bool, uid: str = u.id) -> int:
+            return scorer(uid, h, road, friends, here)
+
+        pick = best_reach(ctx, u, dict(sorted(reach.items())), value)
         if pick is None:
             chosen(u.id, u.hex)
             continue
