@@ -13,11 +13,11 @@ import rules
 import scenarios
 from rules import levels, record
 from rules.levels import Level, level_for
-from rules.state import Board, GameState, UnitState, VictoryPoints
+from rules.state import Board, UnitState, VictoryPoints
 from rules.victory import tabulate, verdict_for
 from tests.enginekit import unit
 from tests.realmap import needs_real_map
-from tests.rules.test_victory import ALLIES, GERMANS, victory_map
+from tests.rules.test_victory import ALLIES, GERMANS, state, victory_map
 
 
 def _levers(n: int, number: int, computer: rules.Side) -> tuple[str, str, int]:
@@ -103,24 +103,11 @@ def _board(german_vp: int) -> Board:
     return Board(m, defs, level=lv)
 
 
-def _state(units: dict[str, str | UnitState]) -> GameState:
-    rows = []
-    for uid in sorted(GERMANS + ALLIES):
-        v = units.get(uid)
-        if v is None:
-            rows.append(UnitState(id=uid, status="not_arrived"))
-        else:
-            rows.append(UnitState(id=uid, hex=v) if isinstance(v, str) else v)
-    return GameState(
-        scenario=0, turn=5, side="allied", phase="mechanized_movement", units=tuple(rows)
-    )
-
-
 @pytest.mark.rule("AO-16.E")
 def test_the_handicap_is_added_to_the_german_total() -> None:
     # g1 in 0302 holds the NW exit 0401 (6 VP); two Allied units and one German unit dead
     dead = {u: UnitState(id=u, status="eliminated") for u in ("ad1", "ad2", "gd")}
-    s = _state({"g1": "0302", **dead})
+    s = state({"g1": "0302", **dead})
     assert tabulate(_board(0), s) == VictoryPoints(german=8, allied=1)
     assert tabulate(_board(5), s) == VictoryPoints(german=13, allied=1)
     assert tabulate(_board(-10), s) == VictoryPoints(german=-2, allied=1)
@@ -130,7 +117,7 @@ def test_the_handicap_is_added_to_the_german_total() -> None:
 @pytest.mark.rule("AO-16.3")
 def test_the_handicap_decides_like_any_vp() -> None:
     dead = {u: UnitState(id=u, status="eliminated") for u in ("ad1", "ad2")}
-    s = _state({"g1": "0302", **dead})  # 2 kills + 6 exit VP = 8
+    s = state({"g1": "0302", **dead})  # 2 kills + 6 exit VP = 8
     # 8 + 27 = 35 at the end of GT5: an immediate German victory (AO-16.2)
     v = verdict_for(5, tabulate(_board(27), s))
     assert v is not None and v.winner == "german" and v.kind == "immediate"
