@@ -146,7 +146,7 @@ from rules.state import (
     state_hash,
 )
 from rules.supply import PATH_HEXES as SUPPLY_PATH_HEXES
-from rules.supply import supply_net
+from rules.supply import flood_roads, supply_net
 from rules.units import Side, UnitDef
 from rules.zoc import enemy_controlled
 
@@ -270,6 +270,7 @@ __all__ = [
     "encode_map",
     "enemy_controlled",
     "ex_loss_options",
+    "flood_roads",
     "front_line",
     "front_line_units",
     "gt1_unmet",

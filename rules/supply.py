@@ -255,9 +255,30 @@ def supply_net(
     hostile, closed = _closed(board, state, side)
     cut = _cut(board, state.interdicted.for_side(side) if interdicted is None else interdicted)
     sources = frozenset(h for h in t.sources[side] if h not in closed)
-    seen: set[HexId] = set(sources)
-    queue: deque[HexId] = deque(sorted(sources))
-    roads = t.roads
+    return SupplyNet(
+        side=side,
+        sources=sources,
+        net=flood_roads(board, sources, closed, cut),
+        closed=frozenset(closed),
+        interdicted=cut,
+        enemy=frozenset(hostile),
+    )
+
+
+def flood_roads(
+    board: Board,
+    sources: Iterable[HexId],
+    closed: Collection[HexId],
+    cut: Collection[Hexside] = (),
+) -> frozenset[HexId]:
+    """The road hexes joined to ``sources`` by roads (AO-12.1A): the sources not ``closed``
+    and every road hex reached from them through hexes not ``closed`` and across no ``cut``
+    hexside (interdicted bridges, AO-13.2B). :func:`supply_net`'s flood, and a bot's for a
+    position it imagines (more hexes closed)."""
+    roads = _tables(board).roads
+    start = sorted(h for h in sources if h not in closed)
+    seen: set[HexId] = set(start)
+    queue: deque[HexId] = deque(start)
     while queue:
         h = queue.popleft()
         for n in roads[h]:
@@ -267,14 +288,7 @@ def supply_net(
                 continue
             seen.add(n)
             queue.append(n)
-    return SupplyNet(
-        side=side,
-        sources=sources,
-        net=frozenset(seen),
-        closed=frozenset(closed),
-        interdicted=cut,
-        enemy=frozenset(hostile),
-    )
+    return frozenset(seen)
 
 
 def path_to_net(board: Board, net: SupplyNet, hex_id: HexId) -> tuple[HexId, ...] | None:

@@ -245,7 +245,7 @@ def _lone_pair(german_hex: str, allied_hex: str) -> tuple[rules.Board, rules.Gam
 def _allied_plan(b: rules.Board, s: rules.GameState) -> AlliedPlan:
     bot = PlannerBot("allied", BotRng(b"plan"))
     bot.ctx.start_phase(b, s)
-    return AlliedPlan(bot.ctx, b, s, bot.roads(b))
+    return AlliedPlan(bot.ctx, b, s)
 
 
 @needs_real_map

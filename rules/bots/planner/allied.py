@@ -21,7 +21,6 @@ cut the German supply lines, and weigh the danger of the German attack next play
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Mapping
 from typing import Final
 
@@ -29,6 +28,7 @@ from rules import (
     Board,
     GameState,
     HexId,
+    flood_roads,
     hexgrid,
     supply_net,
 )
@@ -59,11 +59,8 @@ class AlliedPlan:
         ctx: Context,
         board: Board,
         state: GameState,
-        roads: Mapping[HexId, tuple[HexId, ...]],
     ) -> None:
         self.ctx = ctx
-        self.roads = roads
-        """:func:`rules.road_links` of every hex (the bot's per-board table)."""
         self.board = board
         self.state = state
         m = board.game_map
@@ -111,30 +108,12 @@ class AlliedPlan:
         value = 0
         if extra & self.net.net:
             closed = self.net.closed | extra
-            net = self._flood(closed)
+            net = flood_roads(self.board, self.net.sources, closed, self.net.interdicted)
             for uid, g in self.german:
                 if uid in self.supplied and not supplied_at(self.board, closed, net, g):
                     value += CUT_UNIT + CUT_EXIT * self._exit_vp_next_to(g)
         self._cut[h] = value
         return value
-
-    def _flood(self, closed: frozenset[HexId]) -> frozenset[HexId]:
-        """The German supply net with ``closed`` hexes closed (:func:`rules.supply_net`)."""
-        roads = self.roads
-        cut = self.net.interdicted
-        sources = sorted(h for h in self.net.sources if h not in closed)
-        seen = set(sources)
-        queue = deque(sources)
-        while queue:
-            x = queue.popleft()
-            for n in roads[x]:
-                if n in seen or n in closed:
-                    continue
-                if cut and (min(x, n), max(x, n)) in cut:
-                    continue
-                seen.add(n)
-                queue.append(n)
-        return frozenset(seen)
 
     def _exit_vp_next_to(self, g: HexId) -> int:
         m = self.board.game_map

@@ -23,12 +23,10 @@ from typing import Final
 
 from rules import (
     Applied,
-    Board,
     Command,
     DeclareAttack,
     EndPhase,
     Game,
-    HexId,
     Place,
     ResolveAttacks,
     Roll,
@@ -36,7 +34,6 @@ from rules import (
     apply,
     crt,
     gt1_unmet,
-    road_links,
 )
 from rules.bots.combat import attack as heuristic_attack
 from rules.bots.context import Context
@@ -98,7 +95,6 @@ class PlannerBot:
         self.allied: AlliedPlan | None = None
         self.german: GermanPlan | None = None
         self.orders: list[Place] | None = None
-        self._roads: tuple[Board, dict[HexId, tuple[HexId, ...]]] | None = None
         self.lookahead = lookahead
         self._plain = None if lookahead else HeuristicBot(side, rng, batch)
 
@@ -160,15 +156,8 @@ class PlannerBot:
                 self.ctx.held = holders(game.board, game.state, plan.exits)
             return planner_move(self.ctx, game, self.german.score, self.german.chosen)
         if self.allied is None:
-            self.allied = AlliedPlan(self.ctx, game.board, game.state, self.roads(game.board))
+            self.allied = AlliedPlan(self.ctx, game.board, game.state)
         return planner_move(self.ctx, game, self.allied.score, self.allied.chosen)
-
-    def roads(self, board: Board) -> dict[HexId, tuple[HexId, ...]]:
-        """:func:`rules.road_links` of every hex of ``board`` (built once per board)."""
-        if self._roads is None or self._roads[0] is not board:
-            m = board.game_map
-            self._roads = (board, {h: road_links(m, h) for h in m})
-        return self._roads[1]
 
     def attack(self, game: Game) -> Command | None:
         """The next attack of the best batch, ``ResolveAttacks`` once one is declared (in
