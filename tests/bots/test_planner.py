@@ -73,10 +73,6 @@ def test_a_town_is_immune_to_dr_and_an_exchange_costs_the_attacker() -> None:
     assert expected_numerator(outs, W) == 2 * (1000 - 1200)
 
 
-def _fixed(*outs: Outcome) -> BatchItem:
-    return BatchItem(hex="x", weights=W, given=lambda cleared: outs)
-
-
 def test_a_batch_of_independent_attacks_is_worth_the_sum() -> None:
     a = BatchItem(
         hex="0101",
