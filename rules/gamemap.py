@@ -81,7 +81,7 @@ _NO_SIDE: Final = HexsideData(
 class GameMap:
     """A compiled map with indexes. Immutable by convention: nothing mutates it after load."""
 
-    __slots__ = ("_hexes", "_neighbours", "_sides", "data")
+    __slots__ = ("_hexes", "_neighbours", "_pairs", "_sides", "data")
 
     def __init__(self, data: MapData) -> None:
         self.data = data
@@ -115,6 +115,13 @@ class GameMap:
             h: tuple(n for n in hexgrid.neighbours(h) if n is not None and n in self._hexes)
             for h in self._hexes
         }
+        # every ordered pair of on-map neighbours -> its hexside's features (the engine asks
+        # tens of thousands of times a game; a dict lookup, not an adjacency check)
+        self._pairs: dict[tuple[HexId, HexId], HexsideData] = {
+            (h, n): self._sides.get((h, n) if h < n else (n, h), _NO_SIDE)
+            for h, ns in self._neighbours.items()
+            for n in ns
+        }
 
     # -- lookup ---------------------------------------------------------------------------
 
@@ -143,6 +150,9 @@ class GameMap:
 
     def side(self, a: HexId, b: HexId) -> HexsideData:
         """Features of the hexside between adjacent hexes (all empty when it has none)."""
+        hit = self._pairs.get((a, b))
+        if hit is not None:
+            return hit
         return self._sides.get(hexgrid.hexside(a, b), _NO_SIDE)
 
     def sides(self) -> Iterator[HexsideData]:

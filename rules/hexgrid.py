@@ -86,8 +86,10 @@ def axial_to_offset(q: int, r: int) -> tuple[int, int]:
     return c0 + 1, r + 1
 
 
+@functools.cache
 def to_axial(hex_id: HexId) -> tuple[int, int]:
-    """Axial ``(q, r)`` of a hex id."""
+    """Axial ``(q, r)`` of a hex id (memoized: the engine asks for the same few thousand ids
+    millions of times; a bad id raises every time, it is never cached)."""
     return offset_to_axial(*parse(hex_id))
 
 

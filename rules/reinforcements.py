@@ -116,8 +116,13 @@ def road_entry_hexes(board: Board, section: str) -> tuple[HexId, ...]:
 
 
 def _closed_to(board: Board, state: GameState, side: Side) -> frozenset[HexId]:
+    """Hexes enemy-occupied or enemy-controlled for ``side`` (once per state)."""
     enemy: Side = "allied" if side == "german" else "german"
-    return occupied_by(board, state, enemy) | enemy_controlled(board, state, side)
+    return board.for_state(
+        f"reinforcements.closed.{side}",
+        state,
+        lambda b, s: occupied_by(b, s, enemy) | enemy_controlled(b, s, side),
+    )
 
 
 def entry_hexes(board: Board, state: GameState, side: Side, section: str) -> tuple[HexId, ...]:

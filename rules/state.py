@@ -20,6 +20,7 @@ Units are never removed from the state: an eliminated unit keeps its row with
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Final, Literal, TypeVar, cast
@@ -284,6 +285,10 @@ class Verdict(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     reason: str
 
 
+def _unit_id(u: UnitState) -> str:
+    return u.id
+
+
 class GameState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The whole changing state of a game. Units are sorted by id, one row per counter."""
 
@@ -311,14 +316,19 @@ class GameState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     def unit(self, unit_id: str) -> UnitState:
         """The state of unit ``unit_id``; KeyError when the state has no such unit."""
-        for u in self.units:
-            if u.id == unit_id:
-                return u
-        raise KeyError(unit_id)
+        u = self.find(unit_id)
+        if u is None:
+            raise KeyError(unit_id)
+        return u
 
     def find(self, unit_id: str) -> UnitState | None:
-        """The state of unit ``unit_id`` or None."""
-        for u in self.units:
+        """The state of unit ``unit_id`` or None: a binary search of the rows (sorted by id),
+        then a scan when a row is out of order (a position written by hand)."""
+        units = self.units
+        i = bisect.bisect_left(units, unit_id, key=_unit_id)
+        if i < len(units) and units[i].id == unit_id:
+            return units[i]
+        for u in units:
             if u.id == unit_id:
                 return u
         return None

@@ -24,10 +24,14 @@ from rules.units import Side
 
 def defender_supply(board: Board, state: GameState, side: Side) -> dict[str, Supply]:
     """Every ``side`` unit's supply at the moment of combat (AO-12.0, AO-12.4K), with the
-    bridges the attacker interdicts now (AO-13.c*); GT1 Germans supplied (AO-4.2b)."""
-    return supply_judgment(
-        board, state, side, interdicted=interdiction_at_combat(board, state, side)
+    bridges the attacker interdicts now (AO-13.c*); GT1 Germans supplied (AO-4.2b). Judged
+    once per state (a fresh copy each call)."""
+    judged = board.for_state(
+        f"combat.defender_supply.{side}",
+        state,
+        lambda b, s: supply_judgment(b, s, side, interdicted=interdiction_at_combat(b, s, side)),
     )
+    return dict(judged)
 
 
 def defender_strength(

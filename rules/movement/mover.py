@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rules import paradrop, reinforcements, roadmode, stacking
 from rules.hexgrid import HexId, Hexside
-from rules.movement.tables import board_tables, state_snapshot
+from rules.movement.tables import Snapshot, board_tables, state_snapshot
 from rules.rejection import Rejection
 from rules.state import Board, GameState, UnitState, other_side, phase_is_lost
 from rules.units import Side, UnitDef
@@ -146,22 +146,27 @@ class Mover:
             no_stop.add(h)
             no_stop.update(t.road_links[h])
         self.no_stop: frozenset[HexId] = frozenset(no_stop)
-        self.closed: frozenset[HexId] = t.impassable | t.edge | frozenset(self.enemy)
+        self.closed: frozenset[HexId] = snap.closed(d.side)
         # AO-6.5G: hexes barred to the mover in Road Mode / in normal mode.
-        self.rm_block: frozenset[HexId] = self._road_column_block(road_mode=True)
-        self.nm_block: frozenset[HexId] = self._road_column_block(road_mode=False)
+        own = snap.by_hex[d.side].get(self.start, ())
+        self.rm_block: frozenset[HexId] = _without_own(snap, d.side, True, self.start, own, mates)
+        self.nm_block: frozenset[HexId] = _without_own(snap, d.side, False, self.start, own, mates)
 
-    def _road_column_block(self, road_mode: bool) -> frozenset[HexId]:
-        """Hexes the mover may not occupy in that mode (AO-6.5G): in Road Mode, any friendly
-        unit there or on a road hex connected to it; in normal mode, a friendly Road Mode unit
-        there or on a connected road hex. Allied Map Edge hexes do not count (AO-8.3F), nor
-        reinforcements waiting on their entry hex (AO-14.2B)."""
-        out: set[HexId] = set()
-        for h, units in self.friends.items():
-            if h in self.t.edge or h in self.staging:
-                continue
-            if not road_mode and not any(u.road_mode for u in units):
-                continue
-            out.add(h)
-            out.update(self.t.road_links[h])
-        return frozenset(out)
+
+def _without_own(
+    snap: Snapshot,
+    side: Side,
+    road_mode: bool,
+    start: HexId,
+    own: tuple[UnitState, ...],
+    mates: tuple[UnitState, ...],
+) -> frozenset[HexId]:
+    """The hexes the mover may not occupy in that mode (AO-6.5G): those its side's units bar
+    (:meth:`Snapshot.column_blocks`), less what only its own presence in ``start`` bars (the
+    friends it leaves there, ``mates``, still count)."""
+    blocked, count = snap.column_blocks(side, road_mode)
+    with_me = snap.column_contribution(start, own, road_mode)
+    without_me = snap.column_contribution(start, mates, road_mode)
+    if with_me == without_me:
+        return blocked
+    return blocked - frozenset(h for h in with_me - without_me if count[h] == 1)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Sequence
+from typing import Final
 
 import msgspec
 
@@ -90,10 +91,7 @@ def check_path(
     return r if isinstance(r, Rejection) else None
 
 
-def _simple(start: HexId, path: tuple[str, ...]) -> bool:
-    """True when ``path`` enters no hex twice and does not come back to ``start`` (AO-5.1E)."""
-    hexes = [step for step in path if step not in (ENTER_ROAD_MODE, LEAVE_ROAD_MODE)]
-    return len(set(hexes)) == len(hexes) and start not in hexes
+_TOGGLES: Final = frozenset((ENTER_ROAD_MODE, LEAVE_ROAD_MODE))
 
 
 def legal_moves(
@@ -106,20 +104,41 @@ def legal_moves(
     (AO-5.1E), so the start hex appears only for a mode change in place. Ties are broken by
     fewer steps, then by the fixed neighbour order, so the answer is deterministic. Empty when
     the unit may not move at all.
+
+    One search answers all three ``road_mode`` questions; it runs once per state and unit
+    (:meth:`Board.for_state`), and each call gets its own copy.
     """
+    memo = board.for_state("movement.legal_moves", state, lambda b, s: _Memo())
+    hit = memo.get(unit_id)
+    if hit is None:
+        hit = memo[unit_id] = _search(board, state, unit_id)
+    return dict(hit[None if road_mode is None else int(road_mode)])
+
+
+class _Memo(dict[str, "dict[int | None, dict[HexId, Reach]]"]):
+    """The answers of :func:`legal_moves` for one state, by unit."""
+
+
+def _search(board: Board, state: GameState, unit_id: str) -> dict[int | None, dict[HexId, Reach]]:
+    """The Dijkstra of :func:`legal_moves`: its answers for ``None``, normal mode (0) and Road
+    Mode (1) on arrival. The search does not depend on the filter: only what is kept does."""
+    outs: dict[int | None, dict[HexId, Reach]] = {None: {}, 0: {}, 1: {}}
     if may_move(board, state, unit_id) is not None:
-        return {}
+        return outs
     m = Mover(board, state, unit_id)
     spent0 = m.us.mp_spent
     start: Node = (m.start, m.us.road_mode, m.credit0, m.spent0, False)
     links = m.t.links
+    no_stop = m.no_stop
+    ma = m.ma
     Key = tuple[HexId, bool, int]
     start_key: Key = (m.start, start[1], m.credit0)
     best: dict[Key, int] = {start_key: m.spent0}
     parent: dict[Key, tuple[Key, str]] = {}
     paths: dict[Key, tuple[str, ...]] = {}
+    simple: dict[Key, bool] = {}
     done: set[Key] = set()
-    out: dict[HexId, Reach] = {}
+    out_any, out_mode = outs[None], (outs[0], outs[1])
     seq = 0
     heap: list[tuple[int, int, int, Node]] = [(m.spent0, 0, 0, start)]
     while heap:
@@ -131,30 +150,36 @@ def legal_moves(
         # parents settle before children, so the parent's path is known (tie: fewer steps)
         if key == start_key:
             path: tuple[str, ...] = ()
+            ok = True
         else:
             pkey, pstep = parent[key]
-            path = (*paths[pkey], pstep)
+            ppath = paths[pkey]
+            path = (*ppath, pstep)
+            # AO-5.1E: a path enters no hex twice and never comes back to the start
+            ok = simple[pkey] and (pstep in _TOGGLES or (pstep != m.start and pstep not in ppath))
         paths[key] = path
+        simple[key] = ok
         h, road = node[0], node[1]
-        if (
-            path
-            and h not in out
-            and h not in m.no_stop
-            and (road_mode is None or road == road_mode)
-            and _simple(m.start, path)
-        ):
-            out[h] = Reach(cost=spent - spent0, path=path, road_mode=road)
+        by_mode = out_mode[road]
+        if ok and path and h not in no_stop and (h not in out_any or h not in by_mode):
+            reach = Reach(cost=spent - spent0, path=path, road_mode=road)
+            out_any.setdefault(h, reach)
+            by_mode.setdefault(h, reach)
         if node[4]:
             continue  # stopped in an enemy ZOC: reached, not expanded (AO-7.1A)
-        steps: list[tuple[Node | Rejection | None, str]] = [
-            (enter(board, m, node, link, False), link[0])
-            for link in links.get(h, ())
-            # exact: a normal-mode step always lands on (hex, False, 0)
-            if road or (link[0], False, 0) not in done
-        ]
-        toggle = LEAVE_ROAD_MODE if road else ENTER_ROAD_MODE
-        steps.append((change_mode(m, node, not road, False), toggle))
-        for nxt, step in steps:
+        if spent >= ma and not (road and node[2] > 0):
+            continue  # every step costs an MP but a Road Mode hex on credit (AO-5.2J, AO-6.5H)
+        # every link, then the mode change in place (None): the push order breaks cost ties
+        for link in (*links.get(h, ()), None):
+            if link is None:
+                nxt = change_mode(m, node, not road, False)
+                step = LEAVE_ROAD_MODE if road else ENTER_ROAD_MODE
+            elif road or (link[0], False, 0) not in done:
+                # exact: a normal-mode step always lands on (hex, False, 0)
+                nxt = enter(board, m, node, link, False)
+                step = link[0]
+            else:
+                continue
             if nxt is None or isinstance(nxt, Rejection):
                 continue
             nkey = (nxt[0], nxt[1], nxt[2])
@@ -167,7 +192,7 @@ def legal_moves(
             parent[nkey] = (key, step)
             seq += 1
             heapq.heappush(heap, (nxt[3], nsteps + 1, seq, nxt))
-    return dict(sorted(out.items()))
+    return {k: dict(sorted(v.items())) for k, v in outs.items()}
 
 
 def legal_moves_for_side(

@@ -3,14 +3,15 @@ of occupancy and zones of control (AO-7, AO-8, AO-14.2B), both cached in ``board
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final
 
 from rules import reinforcements, roadmode
-from rules.gamemap import ALLIED_SECTIONS, GameMap
+from rules.gamemap import ALLIED_SECTIONS
 from rules.hexgrid import HexId, Hexside
 from rules.state import Board, GameState, UnitState
 from rules.units import Side
-from rules.zoc import zone_of
+from rules.zoc import zoc_of_side
 
 # -- static tables (per board) ------------------------------------------------------------------
 
@@ -27,9 +28,26 @@ Class index: ``2 * allied + mechanized``.
 
 
 class Tables:
-    __slots__ = ("edge", "impassable", "links", "meuse", "road_hex", "road_links", "westwall")
+    __slots__ = (
+        "column_hexes",
+        "edge",
+        "entry",
+        "impassable",
+        "links",
+        "meuse",
+        "road_hex",
+        "road_links",
+        "westwall",
+    )
 
-    def __init__(self, m: GameMap) -> None:
+    def __init__(self, board: Board) -> None:
+        m = board.game_map
+        # every reinforcement entry hex, German and Allied (AO-14.1A)
+        self.entry: frozenset[HexId] = frozenset(
+            h
+            for section in (reinforcements.EAST, *ALLIED_SECTIONS)
+            for h in reinforcements.road_entry_hexes(board, section)
+        )
         self.impassable: frozenset[HexId] = frozenset(
             h for h in m if m.hex(h).terrain == "impassable"
         )
@@ -39,6 +57,10 @@ class Tables:
         )
         self.road_hex: frozenset[HexId] = frozenset(h for h in m if m.is_road_hex(h))
         self.road_links: dict[HexId, tuple[HexId, ...]] = {h: roadmode.road_links(m, h) for h in m}
+        # a hex and the road hexes connected to it: what a unit there bars (AO-6.5G)
+        self.column_hexes: dict[HexId, frozenset[HexId]] = {
+            h: frozenset((h, *links)) for h, links in self.road_links.items()
+        }
         self.links: dict[HexId, tuple[Link, ...]] = {}
         meuse: set[Hexside] = set()
         for a in m:
@@ -77,7 +99,7 @@ class Tables:
 
 
 def board_tables(board: Board) -> Tables:
-    return board.derived("movement.tables", lambda b: Tables(b.game_map))
+    return board.derived("movement.tables", Tables)
 
 
 # -- per-state snapshot -------------------------------------------------------------------------
@@ -91,31 +113,71 @@ class Snapshot:
     are exempt anyway): they are exempt from road-column spacing and destacking costs while
     they are there (AO-14.2B)."""
 
-    __slots__ = ("by_hex", "staging", "state", "zoc")
+    __slots__ = ("_blocks", "_closed", "by_hex", "staging", "state", "t", "zoc")
 
     def __init__(self, board: Board, state: GameState) -> None:
         self.state = state
+        self.t = board_tables(board)
+        self._closed: dict[Side, frozenset[HexId]] = {}
+        self._blocks: dict[tuple[Side, bool], tuple[frozenset[HexId], Mapping[HexId, int]]] = {}
         self.by_hex: dict[Side, dict[HexId, tuple[UnitState, ...]]] = {"german": {}, "allied": {}}
-        zoc: dict[Side, set[HexId]] = {"german": set(), "allied": set()}
         for u in state.units:
             if u.hex is None or u.status not in ("on_map", "dormant"):
                 continue
             side = board.defs[u.id].side
             d = self.by_hex[side]
             d[u.hex] = (*d.get(u.hex, ()), u)
-            zoc[side].update(zone_of(board, u))
-        self.zoc: dict[Side, frozenset[HexId]] = {s: frozenset(v) for s, v in zoc.items()}
-        entry = frozenset(
-            h
-            for section in (reinforcements.EAST, *ALLIED_SECTIONS)
-            for h in reinforcements.road_entry_hexes(board, section)
-        )
+        self.zoc: dict[Side, frozenset[HexId]] = {
+            s: zoc_of_side(board, state, s) for s in ("german", "allied")
+        }
+        entry = self.t.entry
         self.staging: frozenset[HexId] = frozenset(
             h
             for side in ("german", "allied")
             for h, units in self.by_hex[side].items()
             if h in entry and all(u.staging is not None for u in units)
         )
+
+    def closed(self, side: Side) -> frozenset[HexId]:
+        """Hexes no ``side`` unit may enter: impassable, Allied Map Edge, enemy-occupied."""
+        hit = self._closed.get(side)
+        if hit is None:
+            enemy = self.by_hex["allied" if side == "german" else "german"]
+            hit = self._closed[side] = self.t.impassable | self.t.edge | frozenset(enemy)
+        return hit
+
+    def column_contribution(
+        self, h: HexId, units: tuple[UnitState, ...], road_mode: bool
+    ) -> frozenset[HexId]:
+        """The hexes that the friendly ``units`` in ``h`` bar to a mover in that mode (AO-6.5G):
+        in Road Mode, any friend's hex and the road hexes connected to it; in normal mode, those
+        of a friendly Road Mode unit. Allied Map Edge hexes do not count (AO-8.3F), nor
+        reinforcements waiting on their entry hex (AO-14.2B)."""
+        if not units or h in self.t.edge or h in self.staging:
+            return frozenset()
+        if not road_mode and not any(u.road_mode for u in units):
+            return frozenset()
+        return self.t.column_hexes[h]
+
+    def column_blocks(
+        self, side: Side, road_mode: bool
+    ) -> tuple[frozenset[HexId], Mapping[HexId, int]]:
+        """The hexes barred to a ``side`` mover in that mode by every ``side`` unit (the mover
+        included), and how many friendly hexes bar each: a mover takes its own hex's part out
+        (:class:`rules.movement.mover.Mover`)."""
+        hit = self._blocks.get((side, road_mode))
+        if hit is None:
+            count: dict[HexId, int] = {}
+            edge, staging, column = self.t.edge, self.staging, self.t.column_hexes
+            for h, units in self.by_hex[side].items():
+                if h in edge or h in staging:
+                    continue
+                if not road_mode and not any(u.road_mode for u in units):
+                    continue
+                for x in column[h]:
+                    count[x] = count.get(x, 0) + 1
+            hit = self._blocks[(side, road_mode)] = (frozenset(count), count)
+        return hit
 
 
 def state_snapshot(board: Board, state: GameState) -> Snapshot:

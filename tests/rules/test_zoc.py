@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import pytest
 
+from rules.combat.retreat import retreat_options
 from rules.commands import ENTER_ROAD_MODE, LEAVE_ROAD_MODE, Move
 from rules.engine import apply
 from rules.movement import legal_moves
 from rules.rejection import Rejection
-from rules.state import Board, UnitState
+from rules.state import Board, GameState, UnitState
 from rules.units import UnitDef
-from rules.zoc import check_retreat_step, supply_path_open, zoc_of_side, zone_of
+from rules.zoc import zoc_of_side, zone_of
 from tests.enginekit import board, costs, make_map, moved, outcome, position, rm, unit
 
 GRID = "\n".join([". . . . . . ."] * 5)
@@ -105,43 +106,60 @@ def test_road_mode_units_have_no_zoc_beyond_their_hex() -> None:
     assert set(zone_of(b, s.unit("a"))) == {"0503"}
     # g walks past a through 0403 and 0404 without stopping
     assert outcome(b, s, "g", "0403 0404 0405") == 3
-    assert supply_path_open(b, s, "german", "0403")
+    # and may retreat into 0403, next to a (the engine's retreat paths, AO-7.3D)
+    assert ("0403",) in retreat_options(b, s, "g", 1).paths
+
+
+def _retreats(b: Board, s: GameState, uid: str) -> set[tuple[str, ...]]:
+    """The retreat paths of one hex that the engine's combat resolution offers ``uid``."""
+    return set(retreat_options(b, s, uid, 1).paths)
 
 
 @pytest.mark.rule("AO-7.3C")
 def test_retreat_out_of_enemy_zoc_is_allowed() -> None:
     b = _board()
     s = position({"g": "0403", "a": "0503"})
-    assert check_retreat_step(b, s, "german", "0403", "0303") is None
+    # 0403's neighbours: 0402 (NE) and 0404 (SE) are in a's zone, 0503 (E) is a's hex; g leaves
+    # its controlled hex for any of the other three
+    assert _retreats(b, s, "g") == {("0302",), ("0303",), ("0304",)}
 
 
 @pytest.mark.rule("AO-7.3D")
-def test_no_retreat_or_supply_into_enemy_controlled_hexes() -> None:
+@pytest.mark.rule("AO-7.2B")
+def test_no_retreat_into_enemy_controlled_hexes() -> None:
     b = _board()
     s = position({"g": "0303", "a": "0503"})
-    r = check_retreat_step(b, s, "german", "0303", "0403")
-    assert isinstance(r, Rejection) and r.case == "AO-7.3D"
-    assert not supply_path_open(b, s, "german", "0403")
-    # a friendly unit in the hex negates the control for retreats and supply paths (AO-7.2B)
+    # 0303's neighbours: 0302, 0403 (controlled by a), 0304, 0204, 0203, 0202
+    assert _retreats(b, s, "g") == {("0302",), ("0304",), ("0204",), ("0203",), ("0202",)}
+    # a friendly unit in the hex negates the control (AO-7.2B): 0403 is open again
     s = position({"g": "0303", "f": "0403", "a": "0503"})
-    assert check_retreat_step(b, s, "german", "0303", "0403") is None
-    assert supply_path_open(b, s, "german", "0403")
+    assert ("0403",) in _retreats(b, s, "g")
+    # with every way out controlled or held by the enemy, the unit is eliminated (AO-7.3D)
+    s = position({"g": "0101", "a": "0203", "a2": "0301"})
+    opts = retreat_options(b, s, "g", 1)
+    assert opts.paths == () and opts.eliminated == "AO-7.3D"
 
 
 @pytest.mark.rule("AO-7.5E")
 @pytest.mark.rule("AO-5.3N")
 def test_off_map_zones() -> None:
     m = make_map("e . . .\ne . . .\ne . . .")
-    b = board(m, [unit("g", ma=8), unit("a", "allied"), unit("a2", "allied")])
+    b = board(m, [unit("g", ma=8), unit("h"), unit("a", "allied"), unit("a2", "allied")])
     # an Allied unit resting on an edge hex has no ZOC: g passes next to it without stopping
     s = position({"a": "0102", "g": "0401"})
     assert zone_of(b, s.unit("a")) == ()
     assert outcome(b, s, "g", "0301 0201 0202 0203") == 4
-    # German ZOC extends into edge hexes and blocks Allied retreats into them
-    s = position({"g": "0202", "a2": "0302"})
+    # German ZOC extends into edge hexes and blocks Allied retreats into them. a2 on 0202 is
+    # hemmed in: g on 0303 controls 0302 and 0203; h holds 0301 or 0201 and controls the other.
+    # Its one way out is the edge hex 0102 (AO-9.7P), open while h stands on 0301 ...
+    s = position({"g": "0303", "h": "0301", "a2": "0202"})
+    opts = retreat_options(b, s, "a2", 1)
+    assert opts.paths == (("0102",),) and opts.eliminated is None
+    # ... and shut by h's ZOC from 0201 (0201 controls 0102, SW): a2 is eliminated
+    s = position({"g": "0303", "h": "0201", "a2": "0202"})
     assert "0102" in zoc_of_side(b, s, "german")
-    r = check_retreat_step(b, s, "allied", "0302", "0102")
-    assert isinstance(r, Rejection) and r.case == "AO-7.3D"
+    opts = retreat_options(b, s, "a2", 1)
+    assert opts.paths == () and opts.eliminated == "AO-7.3D"
 
 
 # == found by the rule audit: zones of control (AO-7, AO-6.6J, AO-5.3M) ===========================
