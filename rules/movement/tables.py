@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from rules import reinforcements, roadmode
-from rules.gamemap import ALLIED_SECTIONS
+from rules.gamemap import ALLIED_SECTIONS, GameMap
 from rules.hexgrid import HexId, Hexside
 from rules.state import Board, GameState, UnitState
 from rules.units import Side
@@ -31,7 +31,6 @@ class Tables:
     __slots__ = (
         "column_hexes",
         "edge",
-        "entry",
         "impassable",
         "links",
         "meuse",
@@ -40,14 +39,7 @@ class Tables:
         "westwall",
     )
 
-    def __init__(self, board: Board) -> None:
-        m = board.game_map
-        # every reinforcement entry hex, German and Allied (AO-14.1A)
-        self.entry: frozenset[HexId] = frozenset(
-            h
-            for section in (reinforcements.EAST, *ALLIED_SECTIONS)
-            for h in reinforcements.road_entry_hexes(board, section)
-        )
+    def __init__(self, m: GameMap) -> None:
         self.impassable: frozenset[HexId] = frozenset(
             h for h in m if m.hex(h).terrain == "impassable"
         )
@@ -99,7 +91,16 @@ class Tables:
 
 
 def board_tables(board: Board) -> Tables:
-    return board.derived("movement.tables", Tables)
+    return board.derived("movement.tables", lambda b: Tables(b.game_map))
+
+
+def _entry_hexes(board: Board) -> frozenset[HexId]:
+    """Every reinforcement entry hex, German and Allied (AO-14.1A)."""
+    return frozenset(
+        h
+        for section in (reinforcements.EAST, *ALLIED_SECTIONS)
+        for h in reinforcements.road_entry_hexes(board, section)
+    )
 
 
 # -- per-state snapshot -------------------------------------------------------------------------
@@ -130,7 +131,7 @@ class Snapshot:
         self.zoc: dict[Side, frozenset[HexId]] = {
             s: zoc_of_side(board, state, s) for s in ("german", "allied")
         }
-        entry = self.t.entry
+        entry = board.derived("movement.entry", _entry_hexes)
         self.staging: frozenset[HexId] = frozenset(
             h
             for side in ("german", "allied")
