@@ -249,8 +249,10 @@ def report(
         print("upgrade-check: what breaks")
         for failure in failures:
             print(f"  {failure}")
-    else:
+    elif changed:
         print("upgrade-check: nothing breaks; take the upgrade with make lock, then commit.")
+    else:
+        print("upgrade-check: nothing to take, and nothing breaks.")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
