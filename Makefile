@@ -4,19 +4,27 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP_PLAY := $(VENV)/.installed-play
 STAMP_TEST := $(VENV)/.installed-test
+# The lock (docs/dependencies.md): every package of each environment, pip and setuptools
+# included, pinned with ==, with the hashes of all its files. A changed lock reinstalls.
+LOCK_PLAY := requirements/play.txt
+LOCK_TEST := requirements/test.txt
 
-.PHONY: play test tools lint typecheck imports pytest test-slow test-ssh cov fmt snapshots bench map clean
+.PHONY: play test tools lint typecheck imports pytest test-slow test-ssh cov fmt snapshots bench map clean lock upgrade-check
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP_PLAY): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+# Everything from the lock, each file checked against its hashes; then the project itself,
+# editable, with no dependencies and no build isolation (setuptools comes from the lock too).
+$(STAMP_PLAY): pyproject.toml $(LOCK_PLAY) | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --require-hashes -r $(LOCK_PLAY)
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
 
-$(STAMP_TEST): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+# The test lock holds the play lock's pins (make lock): a test environment plays too.
+$(STAMP_TEST): pyproject.toml $(LOCK_PLAY) $(LOCK_TEST) | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --require-hashes -r $(LOCK_TEST)
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@ $(STAMP_PLAY)
 
 play: $(STAMP_PLAY)
@@ -79,3 +87,27 @@ map: $(STAMP_TEST)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .benchmarks
+
+# Regenerate the lock from pyproject.toml and requirements/install.in: a deliberate step, after
+# make upgrade-check (docs/dependencies.md). pip-compile runs in a scratch virtual environment
+# with the versions pinned here, under Python 3.11, the oldest Python the project supports.
+# make lock: the newest versions pyproject.toml allows; make lock ONLY="rich pytest": only
+# those packages upgraded (or added), every other pin kept.
+LOCK_TOOLS := pip==26.3 pip-tools==7.6.2
+PIP_COMPILE_FLAGS := --quiet --allow-unsafe --generate-hashes --strip-extras --no-emit-index-url --no-emit-find-links $(if $(strip $(ONLY)),$(addprefix --upgrade-package ,$(ONLY)),--upgrade)
+lock:
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' || { echo "make lock resolves under Python 3.11, the oldest supported: make lock PYTHON=python3.11"; exit 1; }
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	$(PYTHON) -m venv "$$tmp/venv"; \
+	"$$tmp/venv/bin/python" -m pip install --quiet $(LOCK_TOOLS); \
+	echo "pip-compile: $(LOCK_TEST)"; \
+	CUSTOM_COMPILE_COMMAND="make lock" "$$tmp/venv/bin/pip-compile" $(PIP_COMPILE_FLAGS) --extra test -o $(LOCK_TEST) pyproject.toml requirements/install.in; \
+	echo "pip-compile: $(LOCK_PLAY) (constrained to $(LOCK_TEST))"; \
+	CUSTOM_COMPILE_COMMAND="make lock" "$$tmp/venv/bin/pip-compile" $(PIP_COMPILE_FLAGS) -c $(LOCK_TEST) -o $(LOCK_PLAY) pyproject.toml requirements/install.in
+	@git diff --stat -- $(LOCK_PLAY) $(LOCK_TEST) 2>/dev/null || true
+
+# In a scratch virtual environment and a scratch copy of the tree (never .venv, never the lock):
+# the newest versions pyproject.toml allows, which ones differ from the lock, and make test's
+# steps against them; exits non-zero if any fails. PYTEST_ARGS narrows pytest (PYTEST_ARGS="tests/cli").
+upgrade-check:
+	$(PYTHON) contrib/upgrade_check.py
