@@ -348,5 +348,5 @@ class EmailPlayScreen(PlayScreen):
         except ValueError as exc:
             self.say(f"No audit: {exc}")
             return
-        mine = {k.fingerprint: k.name for k in game_list.key_rows() if k.fingerprint}
+        mine = game_list.my_fingerprints(game_list.key_rows())
         self.app.push_screen(AuditScreen(audit_view.view(verified, mine)))

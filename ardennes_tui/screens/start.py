@@ -350,7 +350,7 @@ class StartScreen(Screen[None]):
         except ValueError as exc:
             self.say(f"Cannot audit: {exc}")
             return
-        mine = {k.fingerprint: k.name for k in game_list.key_rows() if k.fingerprint}
+        mine = game_list.my_fingerprints(game_list.key_rows())
         self.app.push_screen(AuditScreen(audit_view.view(verified, mine)))
 
     def action_keys(self) -> None:
@@ -378,7 +378,7 @@ def keys_text(store: Store) -> str:
     for k in mine:
         lines.append(f"  {k.name} ({k.note})")
         lines.append(f"    {k.fingerprint or '-'}")
-    fps = {k.fingerprint: k.name for k in mine if k.fingerprint}
+    fps = game_list.my_fingerprints(mine)
     lines += ["", "Keys pinned in your games by email (compare them out of band):"]
     try:
         pinned = game_list.pinned_rows(store)
