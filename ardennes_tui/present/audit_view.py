@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Final
 
 import rules
-from ardennes_tui import hotseat
+from ardennes_tui.games import hotseat
 from pbem import audit, sources, stats
 from pbem.audit import DiceStats, Roll, Verified
 from pbem.errors import PbemError

@@ -16,8 +16,8 @@ from typing import Any, Final
 
 import msgspec
 
-from ardennes_tui.game_view import PHASE_NAMES
-from ardennes_tui.saves import bot_side
+from ardennes_tui.games.saves import bot_side
+from ardennes_tui.present.game_view import PHASE_NAMES
 from pbem import keys
 from pbem.errors import PbemError
 from pbem.games import Service
