@@ -2,8 +2,8 @@
 
 It uses the ``ansi-dark`` theme, so the UI is drawn in the terminal's own 16 ANSI colours
 (right over SSH and on any terminal), and the map in 256 colours where the terminal has them
-(:mod:`ardennes_tui.render.palette`); ``NO_COLOR`` is honoured by Textual itself. Every glyph
-is ASCII: borders (``app.tcss``) and scroll bars (:mod:`ardennes_tui.widgets.ascii_scrollbar`)
+(:mod:`ardennes_tui.present.render.palette`); ``NO_COLOR`` is honoured by Textual itself. Every
+glyph is ASCII: borders (``app.tcss``) and scroll bars (:mod:`ardennes_tui.widgets.ascii_scrollbar`)
 included.
 """
 
@@ -22,10 +22,11 @@ from textual.screen import Screen
 from textual.scrollbar import ScrollBar
 
 import rules
-from ardennes_tui import hotseat, saves, wire
-from ardennes_tui.email_session import EmailSession, Outgoing
+from ardennes_tui import wire
 from ardennes_tui.errors import UserError
-from ardennes_tui.render import UnitsByHex
+from ardennes_tui.games import hotseat, saves
+from ardennes_tui.games.email_session import EmailSession, Outgoing
+from ardennes_tui.present.render import UnitsByHex
 from ardennes_tui.screens.map_screen import MapScreen
 from ardennes_tui.screens.palette import Palette, ScreenCommands
 from ardennes_tui.screens.too_small import TooSmallScreen, too_small
@@ -40,7 +41,7 @@ THEME = "ansi-dark"
 class ArdennesApp(App[None]):
     """The game. With ``screen``: the screen it makes (the start screen, a playback, an
     audit). With ``email``: that game by email (``EmailPlayScreen``). With a ``game`` against
-    the computer (one side a bot, :func:`ardennes_tui.versus.opponent_of`): the player's side
+    the computer (one side a bot, :func:`ardennes_tui.games.versus.opponent_of`): the player's side
     of it (``VersusPlayScreen``). With another ``game``:
     hot-seat play of it (:class:`PlayScreen`; ``loaded``: what ``--load`` or ``--resume``
     found; ``stored``: its place in the store, written after every command, None for a game
@@ -137,8 +138,8 @@ class ArdennesApp(App[None]):
             )
             return
         if self.game is not None:
+            from ardennes_tui.games.versus import opponent_of
             from ardennes_tui.screens.play_screen import PlayScreen
-            from ardennes_tui.versus import opponent_of
 
             vs = opponent_of(self.game)
             if vs is not None:
@@ -181,8 +182,8 @@ def play(
     loaded: saves.Loaded | None = None,
     stored: hotseat.StoredGame | None = None,
 ) -> int:
-    """Hot-seat play of ``game`` (``loaded``: what :func:`ardennes_tui.saves.load_game` or
-    :func:`ardennes_tui.hotseat.resume` found) until the players quit, the game in the store
+    """Hot-seat play of ``game`` (``loaded``: what :func:`ardennes_tui.games.saves.load_game` or
+    :func:`ardennes_tui.games.hotseat.resume` found) until the players quit, the game in the store
     as ``stored`` (default: under a new name), its session held all along: a game open in
     another process is a :class:`UserError` (one line) and the app does not start."""
     stored = stored if stored is not None else hotseat.StoredGame.new()

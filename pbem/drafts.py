@@ -6,7 +6,7 @@ game's lock), with the ``seq``, ``prev`` hash and author of the packet they were
 and its comment. A draft is local: it is never signed nor sent, and nothing else reads it.
 
 When the game opens again the commands are pushed again onto a fresh draft
-(:mod:`ardennes_tui.email_session`); a saved draft that no longer applies (another packet
+(:mod:`ardennes_tui.games.email_session`); a saved draft that no longer applies (another packet
 stored meanwhile: its ``seq`` or ``prev`` differs; a command refused; a damaged file) is
 :func:`set_aside` as ``draft-stale.<16 hex of its SHA-256>.json`` next to it, never deleted.
 Sealing the packet discards its draft (:func:`discard`, :meth:`pbem.games.Service.seal`);

@@ -7,7 +7,7 @@ The public API is this module's ``__all__`` plus the submodules :mod:`rules.hexg
 geometry), :mod:`rules.crt` (the combat results tables), :mod:`rules.position` (the JSON form
 of a state), :mod:`rules.record` (the game record) and :mod:`rules.levels` (the levels of
 play against the computer). The app, the bots, the command line and
-``pbem`` use nothing else (``tests/test_public_api.py``). A short tour (``docs/engine.md``)::
+``pbem`` use nothing else (a ``lint-imports`` contract). A short tour (``docs/engine.md``)::
 
     import rules, scenarios
 

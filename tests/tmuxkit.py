@@ -25,7 +25,7 @@ from rules import hexgrid
 HAVE_TMUX = shutil.which("tmux") is not None
 
 KEY_OF_DIRECTION = {"NE": "u", "E": "l", "SE": "n", "SW": "b", "W": "h", "NW": "y"}
-"""The map's cursor keys (``ardennes_tui/keymap.py``, ``map.*``) by hex direction."""
+"""The map's cursor keys (``ardennes_tui/present/keymap.py``, ``map.*``) by hex direction."""
 
 HEX = re.compile(r"\bHex (\d{4})\b")
 

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from ardennes_tui.errors import UserError
-from ardennes_tui.game_list import rows, when
-from ardennes_tui.saves import short_name
+from ardennes_tui.games.saves import short_name
+from ardennes_tui.present.game_list import rows, when
 from pbem.store import Store, StoreError
 
 __all__ = ["RESUME_HINT", "register", "render", "rows", "run"]

@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from ardennes_tui.errors import UserError
-from ardennes_tui.render.counters import UnitsByHex
-from ardennes_tui.scenario_view import get_map, scenario_or_error, setup_units
+from ardennes_tui.present.render.counters import UnitsByHex
+from ardennes_tui.present.scenario_view import get_map, scenario_or_error, setup_units
 from rules import GameMap, encode_map, map_graph
 
 if TYPE_CHECKING:
-    from ardennes_tui.render.picture import Line
+    from ardennes_tui.present.render.picture import Line
 
 LEGEND_WIDTH = 120
 """The legend wraps here, so it reads in an ordinary terminal even though the map is wider."""
@@ -96,8 +96,8 @@ def render_text(
     units: UnitsByHex | None = None,
 ) -> str:
     """The map and legend as one string (ANSI colour or plain ASCII)."""
-    from ardennes_tui.render import draw_detail, draw_overview, legend_lines
-    from ardennes_tui.render.legend import overview_legend_lines
+    from ardennes_tui.present.render import draw_detail, draw_overview, legend_lines
+    from ardennes_tui.present.render.legend import overview_legend_lines
 
     legend: list[Line]
     if overview:
@@ -109,7 +109,7 @@ def render_text(
             game_map, width=LEGEND_WIDTH, ascii_only=not colour, units=units is not None
         )
     if colour:
-        from ardennes_tui.render.palette import ansi_lines
+        from ardennes_tui.present.render.palette import ansi_lines
 
         lines = ansi_lines(rows) + ansi_lines(legend)
     else:
@@ -120,8 +120,8 @@ def render_text(
 def overview_parts(lines: Sequence[Line], columns: int, width: int = OVERVIEW_WIDTH) -> list[Line]:
     """The overview's lines in parts of whole hex columns, each at most ``width`` cells wide
     with the row numbers, under a heading naming its columns."""
-    from ardennes_tui.render import overview
-    from ardennes_tui.render.picture import crop_line
+    from ardennes_tui.present.render import overview
+    from ardennes_tui.present.render.picture import crop_line
     from rules import hexgrid
 
     per_part = (width - overview.LEFT - 2) // 2

@@ -1,6 +1,6 @@
 """``ardennes`` with no subcommand: a hot-seat game in the app (new, loaded from a record
 file, or resumed from the store); every hot-seat game lives in the store
-(:mod:`ardennes_tui.hotseat`)."""
+(:mod:`ardennes_tui.games.hotseat`)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ import argparse
 from pathlib import Path
 
 import rules
-from ardennes_tui import hotseat, saves
 from ardennes_tui.app import play, play_email
 from ardennes_tui.cli.email import MAX_INPUT, player_identity
 from ardennes_tui.cli.inputs import read_input
-from ardennes_tui.email_session import EmailSession, Outgoing
 from ardennes_tui.errors import UserError
-from ardennes_tui.scenario_view import scenario_or_error
-from ardennes_tui.versus import new_game as vs_game
+from ardennes_tui.games import hotseat, saves
+from ardennes_tui.games.email_session import EmailSession, Outgoing
+from ardennes_tui.games.versus import new_game as vs_game
+from ardennes_tui.present.scenario_view import scenario_or_error
 from pbem import config
 from pbem.errors import PbemError
 from pbem.games import Service
@@ -34,11 +34,11 @@ def run_app(
 ) -> int:
     """``ardennes [--scenario N] [--load FILE | --resume [NAME]] [--seed X]``: a new game of
     ``scenario`` (dice from ``seed``, default random), the record in ``load`` replayed and
-    checked (:func:`ardennes_tui.saves.load_game`; its scenario and dice win; the game goes on
+    checked (:func:`ardennes_tui.games.saves.load_game`; its scenario and dice win; the game goes on
     in the store under a new name, the file is never written), or with ``resume`` (a name, a
     unique start of one, or ``""``: the most recent) a hot-seat game of the store
-    (:func:`ardennes_tui.hotseat.resume`). ``versus`` (your side, the level, the bot's kind):
-    a new game against the computer (:func:`ardennes_tui.versus.new_game`). A bad file or name
+    (:func:`ardennes_tui.games.hotseat.resume`). ``versus`` (your side, the level, the bot's kind):
+    a new game against the computer (:func:`ardennes_tui.games.versus.new_game`). A bad file or name
     is one line and exit status 1."""
     if versus is not None:
         side, level, kind = versus

@@ -8,8 +8,8 @@ from __future__ import annotations
 from rich.text import Text
 
 import rules
-from ardennes_tui import navigation
 from ardennes_tui.modes.base import Host, Mode, said_after
+from ardennes_tui.present import navigation
 
 
 class ReinforcementMode(Mode):

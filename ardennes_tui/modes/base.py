@@ -22,7 +22,7 @@ from rich.text import Text
 from textual.actions import SkipAction
 
 import rules
-from ardennes_tui import game_view, navigation
+from ardennes_tui.present import game_view, navigation
 
 WAIVE_KEY: Final = "w"
 
@@ -120,7 +120,7 @@ class Mode:
 
     def next_unit(self, step: int) -> None:
         """``.`` (``step`` 1) / ``,`` (-1): the cursor to the next unit that may act now, in
-        the reading order of the map (:func:`ardennes_tui.navigation.cycle_unit`), and
+        the reading order of the map (:func:`ardennes_tui.present.navigation.cycle_unit`), and
         :meth:`act` on it."""
         state = self.game.state
         units = [(u, h) for u in self.actors() if (h := state.unit(u).hex) is not None]

@@ -13,15 +13,15 @@ from rich.text import Text
 from textual.actions import SkipAction
 
 import rules
-from ardennes_tui import game_view
-from ardennes_tui.combat_text import (
+from ardennes_tui.modes.base import WAIVE_KEY, Host, Mode
+from ardennes_tui.present import game_view
+from ardennes_tui.present.combat_text import (
     TABLE_NAMES,
     combat_log,
     odds_note,
     odds_notes,
     orders_lines,
 )
-from ardennes_tui.modes.base import WAIVE_KEY, Host, Mode
 from rules import crt, hexgrid
 
 

@@ -16,11 +16,11 @@ from rich.text import Text
 from textual.actions import SkipAction
 
 import rules
-from ardennes_tui import game_view
-from ardennes_tui.combat_text import decision_prompt, loss_units, side_name
 from ardennes_tui.modes.base import Host, Mode
 from ardennes_tui.modes.combat import append_orders, result_message
-from ardennes_tui.render.counters import counter_short
+from ardennes_tui.present import game_view
+from ardennes_tui.present.combat_text import decision_prompt, loss_units, side_name
+from ardennes_tui.present.render.counters import counter_short
 
 
 class DecisionMode(Mode):

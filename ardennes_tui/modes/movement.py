@@ -4,8 +4,8 @@ shows the cost of the cheapest path, Enter on a lit hex moves it; ``r`` toggles 
 from __future__ import annotations
 
 import rules
-from ardennes_tui import game_view
 from ardennes_tui.modes.base import Mode
+from ardennes_tui.present import game_view
 
 _ROAD_STEPS = (rules.ENTER_ROAD_MODE, rules.LEAVE_ROAD_MODE)
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from rich.text import Text
 
 import rules
-from ardennes_tui import game_view
 from ardennes_tui.modes.base import Mode
+from ardennes_tui.present import game_view
 
 
 class SetupMode(Mode):

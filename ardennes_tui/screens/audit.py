@@ -1,10 +1,10 @@
 """The audit screen: a whole game checked, and every die it rolled.
 
 For a game by email (of the store, or a file of its packets) or a game record, as ``ardennes
-verify`` and ``ardennes audit`` check it (:mod:`ardennes_tui.audit_view`): whether the chain,
-the dice and every signature verify, with the pinned key fingerprints (the player's own marked);
-a table of every roll (packet, Game-Turn, phase, purpose, value, effect, and from which packet
-its author, then both players, could have known it); the highlighted roll in full under it;
+verify`` and ``ardennes audit`` check it (:mod:`ardennes_tui.present.audit_view`): whether the
+chain, the dice and every signature verify, with the pinned key fingerprints (the player's own
+marked); a table of every roll (packet, Game-Turn, phase, purpose, value, effect, and from which
+packet its author, then both players, could have known it); the highlighted roll in full under it;
 each player's face counts as a small bar chart with the chi-square and its p-value.
 
 Keys: Up/Down/PgUp/PgDn/Home/End go through the rolls, Enter (or ``p``) plays the game back
@@ -24,8 +24,8 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from ardennes_tui import audit_view
-from ardennes_tui.audit_view import AuditView
+from ardennes_tui.present import audit_view
+from ardennes_tui.present.audit_view import AuditView
 
 HINT = "Up/Down rolls  Enter play back from the roll  q close  (*: under 30 rolls)"
 

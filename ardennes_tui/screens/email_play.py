@@ -1,8 +1,8 @@
 """The play screen on a game by email (``ardennes --email GAME``).
 
 The same screen as hot-seat play (:class:`PlayScreen`: the modes, the keys, the panel), but
-its game is an :class:`ardennes_tui.email_session.EmailSession`'s: when the next packet is ours
-every order goes through the packet's draft (the protocol's checks: what we may give, what may
+its game is an :class:`ardennes_tui.games.email_session.EmailSession`'s: when the next packet is
+ours every order goes through the packet's draft (the protocol's checks: what we may give, what may
 roll; a refusal is one line on the message line, as the engine's are), undo rebuilds the draft
 without its last command, and the map shows the draft's copy of the game. The draft is saved
 in the store after every order: quitting and opening the game again restores it (the message
@@ -26,11 +26,12 @@ from textual import events
 from textual.binding import BindingType
 
 import rules
-from ardennes_tui import game_view, keymap
-from ardennes_tui.email_session import EmailSession, Outgoing, mail_address, mail_text
+from ardennes_tui.games.email_session import EmailSession, Outgoing, mail_address, mail_text
 from ardennes_tui.modes import Mode
+from ardennes_tui.present import game_view
 from ardennes_tui.screens.palette import PaletteCommand
 from ardennes_tui.screens.play_screen import PlayScreen
+from ardennes_tui.widgets.bindings import bindings
 from ardennes_tui.widgets.map_view import Zoom
 from pbem.errors import PbemError
 
@@ -40,7 +41,7 @@ class EmailPlayScreen(PlayScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *PlayScreen.BINDINGS,
-        *keymap.bindings("email"),
+        *bindings("email"),
     ]
     ORDERS_NEVER_ASK = True
 
@@ -338,7 +339,7 @@ class EmailPlayScreen(PlayScreen):
 
     def action_audit(self) -> None:
         """A: the audit of this game (every packet verified again, every roll)."""
-        from ardennes_tui import audit_view, game_list
+        from ardennes_tui.present import audit_view, game_list
         from ardennes_tui.screens.audit import AuditScreen
 
         self._key()
@@ -348,5 +349,5 @@ class EmailPlayScreen(PlayScreen):
         except ValueError as exc:
             self.say(f"No audit: {exc}")
             return
-        mine = {k.fingerprint: k.name for k in game_list.key_rows() if k.fingerprint}
+        mine = game_list.my_fingerprints(game_list.key_rows())
         self.app.push_screen(AuditScreen(audit_view.view(verified, mine)))

@@ -20,7 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ardennes_tui.navigation import Place, go_to, places
+from ardennes_tui.present.navigation import Place, go_to, places
 from rules import GameMap
 from rules.hexgrid import HexId
 

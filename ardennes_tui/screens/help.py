@@ -1,5 +1,5 @@
 """The help screen (``?``, and the command palette's ``Help: ...``): five sections in one
-scrolling box that fits 80x24 (:mod:`ardennes_tui.help_text` writes them).
+scrolling box that fits 80x24 (:mod:`ardennes_tui.present.help_text` writes them).
 
 1 the counter key and the map symbols, 2 the sequence of play with the current phase marked,
 3 both CRTs with the odds column of the attack being built lit, 4 the terrain effects chart,
@@ -18,7 +18,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ardennes_tui.help_text import SECTIONS, HelpContext, section_text
+from ardennes_tui.present.help_text import SECTIONS, HelpContext, section_text
 
 SECTION_IDS = tuple(s for s, _, _ in SECTIONS)
 

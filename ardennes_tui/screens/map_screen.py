@@ -22,10 +22,10 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ardennes_tui import keymap
-from ardennes_tui.help_text import HelpContext
-from ardennes_tui.render import UnitsByHex
+from ardennes_tui.present.help_text import HelpContext
+from ardennes_tui.present.render import UnitsByHex
 from ardennes_tui.screens.palette import PaletteCommand, town_commands, view_commands
+from ardennes_tui.widgets.bindings import bindings
 from ardennes_tui.widgets.map_view import MapView, Zoom
 from ardennes_tui.widgets.side_panel import SidePanel
 from ardennes_tui.widgets.status_line import StatusLine
@@ -41,7 +41,7 @@ PANEL_WIDTH: Final = 28
 class MapScreen(Screen[None]):
     """Attributes down (cursor hex to panel and status line), messages up from the map."""
 
-    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("app")  # type: ignore[assignment]
+    BINDINGS: ClassVar[list[BindingType]] = bindings("app")  # type: ignore[assignment]
 
     units: var[UnitsByHex | None] = var(None, init=False)
     """The counters on the map: hex -> stack, top counter first (map and panel)."""

@@ -24,7 +24,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 import rules
-from ardennes_tui.combat_text import side_name
+from ardennes_tui.present.combat_text import side_name
 
 Retreat = Literal["engine", "ask"]
 Advance = Literal["decline", "strongest", "ask"]

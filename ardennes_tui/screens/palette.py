@@ -20,9 +20,6 @@ from textual.app import App
 from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Provider, SearchIcon
 
 import rules
-from ardennes_tui import game_view
-from ardennes_tui.combat_text import loss_units
-from ardennes_tui.help_text import SECTIONS, HelpContext
 from ardennes_tui.modes import (
     CombatMode,
     DecisionMode,
@@ -33,6 +30,9 @@ from ardennes_tui.modes import (
     RollMode,
 )
 from ardennes_tui.modes.decision import supply_after_retreat
+from ardennes_tui.present import game_view
+from ardennes_tui.present.combat_text import loss_units
+from ardennes_tui.present.help_text import SECTIONS, HelpContext
 from ardennes_tui.widgets.map_view import MapView
 from rules import crt
 

@@ -5,8 +5,8 @@ per kind of phase, chosen by ``game.options().mode``). After every change it pas
 and the mode's answers down to the widgets through its reactive attributes (bound with
 ``data_bind`` in :class:`MapScreen`); the play keys go to the mode. What every mode shares
 lives here: the two-key end of phase, undo, the store (the game's record written after every
-accepted or undone command, :mod:`ardennes_tui.hotseat`), ``s`` (where the game is saved; ``s``
-again exports a copy to a file), standing orders (``O``) and the combat log.
+accepted or undone command, :mod:`ardennes_tui.games.hotseat`), ``s`` (where the game is saved;
+``s`` again exports a copy to a file), standing orders (``O``) and the combat log.
 """
 
 from __future__ import annotations
@@ -18,14 +18,16 @@ from textual import on
 from textual.binding import BindingType
 
 import rules
-from ardennes_tui import game_view, hotseat, keymap, navigation, saves
-from ardennes_tui.combat_text import combat_log, orders_text
-from ardennes_tui.help_text import HelpContext
+from ardennes_tui.games import hotseat, saves
 from ardennes_tui.modes import Mode, mode_for
 from ardennes_tui.modes.base import said_after
 from ardennes_tui.modes.combat import result_message
+from ardennes_tui.present import game_view, navigation
+from ardennes_tui.present.combat_text import combat_log, orders_text
+from ardennes_tui.present.help_text import HelpContext
 from ardennes_tui.screens.map_screen import MapScreen
 from ardennes_tui.screens.palette import PaletteCommand, help_context, play_commands
+from ardennes_tui.widgets.bindings import bindings
 from ardennes_tui.widgets.map_view import MapView, Zoom
 from ardennes_tui.widgets.status_line import StatusLine
 
@@ -35,8 +37,8 @@ class PlayScreen(MapScreen):
     set-up; place reinforcements; attack, resolve and answer the combat decisions."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        *keymap.bindings("play"),
-        *keymap.bindings("decide"),
+        *bindings("play"),
+        *bindings("decide"),
     ]
 
     ORDERS_NEVER_ASK: ClassVar[bool] = False
@@ -357,7 +359,7 @@ class PlayScreen(MapScreen):
 
     def export(self) -> None:
         """Write a copy of the game's record to :attr:`save_path`, never over another file
-        (:func:`ardennes_tui.saves.save_game`)."""
+        (:func:`ardennes_tui.games.saves.save_game`)."""
         path = self.save_path
         try:
             self._saved = saves.save_game(self.game, path, self._saved)

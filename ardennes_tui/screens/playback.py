@@ -5,8 +5,8 @@ The screen holds a finished-or-not :class:`rules.Game` (a record watched with ``
 ``k`` (0: the start; ``k``: after the ``k``-th command, ``game.state_at(k)``, whose hash is
 ``game.history[k - 1].hash``). Each step lights the hexes it touched (a move's path, the
 attackers and defenders, retreats, advances, placements, the drop) and puts the map's cursor on
-the main one; the panel says what happened (:mod:`ardennes_tui.playback_text`: every order and
-decision, every die with the CRT cell it read and the result). Nothing here changes the game.
+the main one; the panel says what happened (:mod:`ardennes_tui.present.playback_text`: every order
+and decision, every die with the CRT cell it read and the result). Nothing here changes the game.
 
 Keys: Right/Space/``.`` next step, Left/Backspace/``,`` back, Home/End the first and last,
 ``]``/``[`` the next/previous phase, PgDn/PgUp ten steps, the map's letters and keypad move the
@@ -27,8 +27,8 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 import rules
-from ardennes_tui import playback_text
-from ardennes_tui.render import UnitsByHex
+from ardennes_tui.present import playback_text
+from ardennes_tui.present.render import UnitsByHex
 from ardennes_tui.widgets.map_view import MapView
 from rules.hexgrid import HexId
 

@@ -23,7 +23,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static, TextArea
 
-from ardennes_tui.email_session import save_text
+from ardennes_tui.games.email_session import save_text
 
 Mailer = Callable[[str, str], str]
 """Mail the text to the address: one line saying what happened."""

@@ -1,7 +1,7 @@
 """The start screen (``ardennes`` alone): your games, and everything you can start from here.
 
 On the left the actions (each with its key), on the right the games of the store
-(:func:`ardennes_tui.game_list.rows`: by email and hot-seat, whose move, the last activity),
+(:func:`ardennes_tui.present.game_list.rows`: by email and hot-seat, whose move, the last activity),
 under them the highlighted game in full or what the last action did. Enter on a game opens it
 (a hot-seat game resumes; a game by email opens as ``ardennes --email GAME``); ``n`` starts a
 hot-seat game (a scenario dialog), ``e`` a game by email (as ``ardennes --email new``), ``b`` a
@@ -27,8 +27,8 @@ from textual.screen import Screen
 from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ardennes_tui import audit_view, game_list
-from ardennes_tui.saves import short_name
+from ardennes_tui.games.saves import short_name
+from ardennes_tui.present import audit_view, game_list
 from ardennes_tui.screens.start_dialogs import (
     Launch,
     NewEmailDialog,
@@ -350,7 +350,7 @@ class StartScreen(Screen[None]):
         except ValueError as exc:
             self.say(f"Cannot audit: {exc}")
             return
-        mine = {k.fingerprint: k.name for k in game_list.key_rows() if k.fingerprint}
+        mine = game_list.my_fingerprints(game_list.key_rows())
         self.app.push_screen(AuditScreen(audit_view.view(verified, mine)))
 
     def action_keys(self) -> None:
@@ -378,7 +378,7 @@ def keys_text(store: Store) -> str:
     for k in mine:
         lines.append(f"  {k.name} ({k.note})")
         lines.append(f"    {k.fingerprint or '-'}")
-    fps = {k.fingerprint: k.name for k in mine if k.fingerprint}
+    fps = game_list.my_fingerprints(mine)
     lines += ["", "Keys pinned in your games by email (compare them out of band):"]
     try:
         pinned = game_list.pinned_rows(store)

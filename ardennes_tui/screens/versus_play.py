@@ -3,10 +3,10 @@
 The same screen as hot-seat play (:class:`PlayScreen`: the modes, the keys, the store) for the
 player's side. Whenever the computer must act (its player-turn, or a decision of its side in
 the player's combat) the bot thinks on a copy of the game in a thread worker
-(:func:`ardennes_tui.versus.think`), the message line saying what phase it has reached, so the
+(:func:`ardennes_tui.games.versus.think`), the message line saying what phase it has reached, so the
 map stays live; then its orders play out on the map one every :attr:`VersusPlayScreen.PACE`
 seconds, each with its hexes lit, the cursor on it and its words on the message line - every
-order, decision and die as the playback shows them (:mod:`ardennes_tui.playback_text`).
+order, decision and die as the playback shows them (:mod:`ardennes_tui.present.playback_text`).
 Space or Escape skips to the end of the computer's turn; ``R`` plays its last turn back step
 by step (:class:`~ardennes_tui.screens.playback.PlaybackScreen`). While the computer plays,
 the order keys do nothing and undo never takes back the computer's orders.
@@ -23,10 +23,12 @@ from textual.timer import Timer
 from textual.worker import Worker, WorkerState, get_current_worker
 
 import rules
-from ardennes_tui import game_view, keymap, playback_text, versus
+from ardennes_tui.games import versus
+from ardennes_tui.games.versus import Versus
+from ardennes_tui.present import game_view, playback_text
 from ardennes_tui.screens.palette import PaletteCommand
 from ardennes_tui.screens.play_screen import PlayScreen
-from ardennes_tui.versus import Versus
+from ardennes_tui.widgets.bindings import bindings
 
 BLOCKED: Final = frozenset(
     {
@@ -59,7 +61,7 @@ class VersusPlayScreen(PlayScreen):
     """Play ``vs.human``'s side of ``game`` against the computer ``vs``."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        *keymap.bindings("versus"),
+        *bindings("versus"),
         *PlayScreen.BINDINGS,
     ]
 

@@ -1,6 +1,6 @@
 """The map widget: a Line-API ``ScrollView`` over a pre-drawn map picture.
 
-The picture (:mod:`ardennes_tui.render`) is drawn once per zoom; ``render_line`` turns one
+The picture (:mod:`ardennes_tui.present.render`) is drawn once per zoom; ``render_line`` turns one
 picture line into a ``Strip`` (cached per zoom and line) and overlays the cursor on the few
 lines the cursor hex covers. Moving the cursor refreshes only the old and the new hex's
 rectangles, so a keystroke repaints a handful of cells unless the view has to scroll; the view
@@ -29,10 +29,10 @@ from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ardennes_tui import keymap
-from ardennes_tui.render import Picture, UnitsByHex, draw_detail, draw_overview
-from ardennes_tui.render.palette import CURSOR, REACH, REACH_MONO, colours_of, rich_style
-from ardennes_tui.render.picture import PAINTED_BACKGROUND, Line, Span
+from ardennes_tui.present.render import Picture, UnitsByHex, draw_detail, draw_overview
+from ardennes_tui.present.render.palette import CURSOR, REACH, REACH_MONO, colours_of, rich_style
+from ardennes_tui.present.render.picture import PAINTED_BACKGROUND, Line, Span
+from ardennes_tui.widgets.bindings import bindings
 from rules import GameMap, hexgrid
 from rules.hexgrid import HexId
 
@@ -74,7 +74,7 @@ def _cursor_segments(text: str, style: Style, base: Style) -> list[Segment]:
 class MapView(ScrollView, can_focus=True):
     """Scrollable hex map with a cursor. Give it a map and, optionally, units per hex."""
 
-    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("map")  # type: ignore[assignment]
+    BINDINGS: ClassVar[list[BindingType]] = bindings("map")  # type: ignore[assignment]
     ALLOW_SELECT = False
     """No text selection on the map: a click only moves the cursor (a click on the cursor's
     own hex then repaints nothing; selecting text would repaint the whole map)."""

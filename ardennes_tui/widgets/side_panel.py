@@ -19,13 +19,13 @@ from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ardennes_tui.render import UnitsByHex, describe_hex
+from ardennes_tui.present.render import UnitsByHex, describe_hex
 from rules import GameMap
 from rules.hexgrid import HexId
 
 
 class SidePanel(ScrollView):
-    """Shows :func:`ardennes_tui.render.describe_hex` for ``hex_id`` (set by the screen)."""
+    """Shows :func:`ardennes_tui.present.render.describe_hex` for ``hex_id`` (set by the screen)."""
 
     DEFAULT_CSS = """
     SidePanel {

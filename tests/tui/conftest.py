@@ -1,5 +1,5 @@
 """The app's tests never touch the user's game store: ``ARDENNES_HOME`` is a temporary folder
-for every test (the app keeps every hot-seat game in the store, ``ardennes_tui.hotseat``)."""
+for every test (the app keeps every hot-seat game in the store, ``ardennes_tui.games.hotseat``)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import rules
 import scenarios
-from ardennes_tui import saves
+from ardennes_tui.games import saves
 from pbem import selfplay as email_selfplay
 from rules.bots import selfplay
 

@@ -1,5 +1,5 @@
-"""The audit on screen (``ardennes_tui.screens.audit``, ``ardennes_tui.audit_view``): every roll
-of a game with who could have known it when, each player's face counts as a bar chart with the
+"""The audit on screen (``ardennes_tui.screens.audit``, ``ardennes_tui.present.audit_view``): every
+roll of a game with who could have known it when, each player's face counts as a bar chart with the
 chi-square, and whether the chain and every signature verify with the pinned keys;
 ``ardennes --audit FILE|GAME``."""
 
@@ -12,9 +12,9 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
-from ardennes_tui import audit_view
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.cli import main
+from ardennes_tui.present import audit_view
 from ardennes_tui.screens.audit import AuditScreen
 from ardennes_tui.screens.playback import PlaybackScreen
 from pbem import armor, keys

@@ -20,7 +20,7 @@ from textual.widgets import Static, TextArea
 import rules
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.cli import main
-from ardennes_tui.email_session import EmailSession, save_text
+from ardennes_tui.games.email_session import EmailSession, save_text
 from ardennes_tui.screens.email_play import EmailPlayScreen
 from ardennes_tui.screens.import_dialog import ImportDialog
 from ardennes_tui.screens.orders import OrdersScreen

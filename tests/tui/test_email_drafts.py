@@ -1,4 +1,4 @@
-"""Email play in the app, continued (``ardennes_tui.email_session``, ``pbem.drafts``): the
+"""Email play in the app, continued (``ardennes_tui.games.email_session``, ``pbem.drafts``): the
 packet being written survives a quit; a saved draft that no longer applies is set aside with a
 one-line message; a local game starts with ``ardennes --email new --dice local`` and the
 session writes the packets of both sides; the send screen's ``m`` asks for a missing address,
@@ -17,7 +17,7 @@ from textual.widgets import Input, Static
 import rules
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.cli import main
-from ardennes_tui.email_session import EmailSession
+from ardennes_tui.games.email_session import EmailSession
 from ardennes_tui.screens.address import AddressDialog
 from ardennes_tui.screens.send import SendScreen
 from pbem import drafts

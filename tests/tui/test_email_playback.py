@@ -13,7 +13,7 @@ from textual.widgets import TextArea
 import rules
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.cli import main
-from ardennes_tui.email_session import EmailSession
+from ardennes_tui.games.email_session import EmailSession
 from ardennes_tui.screens.audit import AuditScreen
 from ardennes_tui.screens.import_dialog import ImportDialog
 from ardennes_tui.screens.orders import OrdersScreen

@@ -27,11 +27,12 @@ import pytest
 from textual.pilot import Pilot
 
 import rules
-from ardennes_tui import game_view, saves
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.cli.play import run_app
-from ardennes_tui.combat_text import decision_prompt, loss_units, side_name
+from ardennes_tui.games import saves
 from ardennes_tui.modes import DecisionMode
+from ardennes_tui.present import game_view
+from ardennes_tui.present.combat_text import decision_prompt, loss_units, side_name
 from ardennes_tui.screens.combat_log import VerdictScreen
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.map_view import MapView

@@ -11,10 +11,10 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 import rules
-from ardennes_tui import saves
 from ardennes_tui.app import ArdennesApp
-from ardennes_tui.help_text import SECTIONS
+from ardennes_tui.games import saves
 from ardennes_tui.modes import CombatMode, DecisionMode
+from ardennes_tui.present.help_text import SECTIONS
 from ardennes_tui.screens.help import HelpScreen
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.side_panel import SidePanel

@@ -1,4 +1,4 @@
-"""Hot-seat games live in the store (``ardennes_tui.hotseat``): the record is written after
+"""Hot-seat games live in the store (``ardennes_tui.games.hotseat``): the record is written after
 every accepted command (undo too) and replays to the app's state; quitting and ``ardennes
 --resume`` go on in the same phase; a game open in another process is refused in one line;
 ``s`` says where the game is and ``s`` again exports a copy, never over another file.
@@ -19,11 +19,12 @@ import pytest
 from textual.pilot import Pilot
 
 import rules
-from ardennes_tui import game_view, hotseat, saves
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.cli import main
 from ardennes_tui.cli.play import run_app
+from ardennes_tui.games import hotseat, saves
 from ardennes_tui.modes import ReinforcementMode
+from ardennes_tui.present import game_view
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.map_view import MapView
 from ardennes_tui.widgets.status_line import StatusLine

@@ -11,9 +11,9 @@ from collections.abc import Awaitable, Callable
 from textual.pilot import Pilot
 
 import rules
-from ardennes_tui import saves
 from ardennes_tui.app import ArdennesApp
-from ardennes_tui.combat_text import combat_log
+from ardennes_tui.games import saves
+from ardennes_tui.present.combat_text import combat_log
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.map_view import MapView
 from ardennes_tui.widgets.side_panel import SidePanel

@@ -8,10 +8,11 @@ import asyncio
 
 import pytest
 
-from ardennes_tui import cli, game_view
+from ardennes_tui import cli
 from ardennes_tui.app import ArdennesApp
-from ardennes_tui.render import describe_hex, detail, draw_detail, draw_overview, overview
-from ardennes_tui.render.names import town_codes
+from ardennes_tui.present import game_view
+from ardennes_tui.present.render import describe_hex, detail, draw_detail, draw_overview, overview
+from ardennes_tui.present.render.names import town_codes
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.map_view import MapView
 from scenarios import load_board, load_map
@@ -150,7 +151,7 @@ def test_road_mode_shows_on_the_map_in_the_app() -> None:
 
 
 def test_odds_off_the_table_say_what_they_count_as() -> None:
-    from ardennes_tui.combat_text import odds_note
+    from ardennes_tui.present.combat_text import odds_note
 
     assert odds_note(4, 27, "1-2") == "worse than 1-2 counts as 1-2"
     assert odds_note(5, 10, "1-2") == ""
@@ -159,7 +160,7 @@ def test_odds_off_the_table_say_what_they_count_as() -> None:
 
 
 def test_the_position_line_names_the_sides_of_the_vp_in_ascii() -> None:
-    from ardennes_tui import saves
+    from ardennes_tui.games import saves
 
     summary = game_view.summary(saves.new_game(1, "vp"))
     assert summary == "GT1 16 Dec | Allied | Set-up | VP German 0, Allied 0"

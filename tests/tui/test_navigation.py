@@ -10,8 +10,8 @@ from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
 
 import rules
-from ardennes_tui import saves
 from ardennes_tui.app import ArdennesApp
+from ardennes_tui.games import saves
 from ardennes_tui.modes import CombatMode, MovementMode, ReinforcementMode
 from ardennes_tui.screens.goto import GotoDialog
 from ardennes_tui.screens.play_screen import PlayScreen

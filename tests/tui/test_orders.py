@@ -9,9 +9,10 @@ from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
 
 import rules
-from ardennes_tui import game_view, saves
 from ardennes_tui.app import ArdennesApp
-from ardennes_tui.combat_text import orders_lines
+from ardennes_tui.games import saves
+from ardennes_tui.present import game_view
+from ardennes_tui.present.combat_text import orders_lines
 from ardennes_tui.screens.orders import OrdersScreen
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.side_panel import SidePanel
@@ -156,12 +157,13 @@ def test_the_acting_side_sets_and_clears_its_orders_in_the_record() -> None:
 
 
 def test_o_in_the_keys_help() -> None:
-    from ardennes_tui import keymap
+    from ardennes_tui.present import keymap
+    from ardennes_tui.widgets.bindings import bindings
 
     rows = dict(keymap.help_rows())
     assert rows["O"].startswith("standing orders")
     assert rows["s"].startswith("where the game is saved")
-    assert [b.id for b in keymap.bindings("play") if b.key == "O"] == ["play.orders"]
+    assert [b.id for b in bindings("play") if b.key == "O"] == ["play.orders"]
 
 
 def test_waive_all_ticks_every_hex_and_each_line_says_what_it_means() -> None:

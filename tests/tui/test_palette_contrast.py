@@ -1,5 +1,5 @@
 """Light and dark backgrounds both read (issue 11): the contrast of every colour of the map's
-two palettes (``ardennes_tui/render/palette.py``) against a black and a white terminal
+two palettes (``ardennes_tui/present/render/palette.py``) against a black and a white terminal
 background, as WCAG 2 defines contrast, the 16 ANSI colours taken as xterm's defaults and the
 256-colour palette as Rich's."""
 
@@ -10,7 +10,7 @@ from rich._palettes import EIGHT_BIT_PALETTE
 from rich.color import Color
 from rich.style import Style
 
-from ardennes_tui.render.palette import STYLES, STYLES_256
+from ardennes_tui.present.render.palette import STYLES, STYLES_256
 
 XTERM = [
     *("000000", "cd0000", "00cd00", "cdcd00", "0000ee", "cd00cd", "00cdcd", "e5e5e5"),

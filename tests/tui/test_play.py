@@ -15,10 +15,11 @@ from textual.pilot import Pilot
 from textual.strip import Strip
 
 import rules
-from ardennes_tui import game_view, saves
 from ardennes_tui.app import ArdennesApp
-from ardennes_tui.combat_text import decision_prompt
+from ardennes_tui.games import saves
 from ardennes_tui.modes import CombatMode, DecisionMode, Mode, ReinforcementMode
+from ardennes_tui.present import game_view
+from ardennes_tui.present.combat_text import decision_prompt
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.map_view import MapView
 from ardennes_tui.widgets.side_panel import SidePanel

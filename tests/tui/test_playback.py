@@ -1,6 +1,6 @@
-"""Playback (``ardennes_tui.screens.playback``, ``ardennes_tui.playback_text``): a game shown step
-by step on the map, forwards and backwards, each step's hexes lit and its story told (every
-order and decision, every die with the CRT cell it read); ``ardennes --watch FILE|GAME``."""
+"""Playback (``ardennes_tui.screens.playback``, ``ardennes_tui.present.playback_text``): a game
+shown step by step on the map, forwards and backwards, each step's hexes lit and its story told
+(every order and decision, every die with the CRT cell it read); ``ardennes --watch FILE|GAME``."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 import rules
-from ardennes_tui import playback_text
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.cli import main
+from ardennes_tui.present import playback_text
 from ardennes_tui.screens.playback import PlaybackScreen
 from ardennes_tui.widgets.map_view import MapView
 from tests.realmap import needs_real_map

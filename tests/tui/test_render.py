@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ardennes_tui.render import (
+from ardennes_tui.present.render import (
     describe_hex,
     detail,
     draw_detail,
@@ -10,7 +10,7 @@ from ardennes_tui.render import (
     legend_lines,
     overview,
 )
-from ardennes_tui.render.names import ascii_name, town_abbreviations
+from ardennes_tui.present.render.names import ascii_name, town_abbreviations
 from rules import hexgrid
 from tests.fixtures_maps import COLUMNS, ROWS, fixture_map, fixture_units
 

@@ -1,5 +1,5 @@
-"""The app's view of a game (``ardennes_tui.game_view``) and its saves
-(``ardennes_tui.saves``): new games and their dice, the one record format written by ``s``
+"""The app's view of a game (``ardennes_tui.present.game_view``) and its saves
+(``ardennes_tui.games.saves``): new games and their dice, the one record format written by ``s``
 and read by ``ardennes --load`` (replayed and checked: a hand-edited record is refused naming
 its first diverging command), and files a save never overwrites."""
 
@@ -11,8 +11,9 @@ import msgspec
 import pytest
 
 import rules
-from ardennes_tui import game_view, saves
 from ardennes_tui.cli import main
+from ardennes_tui.games import saves
+from ardennes_tui.present import game_view
 from rules import DeclareAttack, EndPhase, Move, Rejection, ResolveAttacks
 from rules import record as game_record
 from tests.enginekit import end_phase, scenario_gt1_german_combat

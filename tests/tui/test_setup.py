@@ -8,8 +8,8 @@ import pytest
 from textual.pilot import Pilot
 
 import rules
-from ardennes_tui import saves
 from ardennes_tui.app import ArdennesApp
+from ardennes_tui.games import saves
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.side_panel import SidePanel
 from rules import EndPhase, Place, setup_hexes

@@ -17,8 +17,9 @@ import msgspec
 from textual.pilot import Pilot
 
 import rules
-from ardennes_tui import game_view, saves
 from ardennes_tui.app import ArdennesApp, default_cursor
+from ardennes_tui.games import saves
+from ardennes_tui.present import game_view
 from ardennes_tui.widgets.map_view import MapView
 from scenarios import load_map
 from tests.enginekit import end_phase, scenario_gt1_german_combat
@@ -181,7 +182,7 @@ class TestStart:
     email waiting for the opponent, a hot-seat game), the highlighted game in full."""
 
     def test_start_screen(self, snap_compare: Any, monkeypatch: Any) -> None:
-        from ardennes_tui import game_list
+        from ardennes_tui.present import game_list
         from ardennes_tui.screens.start import StartScreen
 
         games = [
@@ -227,7 +228,7 @@ class TestAudit:
     keys, the rolls, the highlighted roll in full, the face counts and the chi-square."""
 
     def test_audit_of_a_sealed_game(self, snap_compare: Any, tmp_path: Any) -> None:
-        from ardennes_tui import audit_view
+        from ardennes_tui.present import audit_view
         from ardennes_tui.screens.audit import AuditScreen
         from tests.tui.recordkit import packets_file
 

@@ -12,11 +12,11 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, OptionList, Static, TextArea
 
-from ardennes_tui import hotseat, saves
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.cli import main
 from ardennes_tui.cli import start as start_cli
 from ardennes_tui.errors import UserError
+from ardennes_tui.games import hotseat, saves
 from ardennes_tui.screens.audit import AuditScreen
 from ardennes_tui.screens.import_dialog import ImportDialog
 from ardennes_tui.screens.playback import PlaybackScreen

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ardennes_tui import saves
+from ardennes_tui.games import saves
 from tests.realmap import needs_real_map
 from tests.tui.test_saves import gt1_german_combat
 from tests.tui.test_tmux import ARDENNES, Pane, start, tmux

@@ -16,10 +16,10 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 import rules
-from ardennes_tui import hotseat, saves, versus
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.cli import main
 from ardennes_tui.cli.start import run_start
+from ardennes_tui.games import hotseat, saves, versus
 from ardennes_tui.screens.playback import PlaybackScreen
 from ardennes_tui.screens.start import StartScreen
 from ardennes_tui.screens.start_dialogs import Launch

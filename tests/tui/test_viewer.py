@@ -11,7 +11,7 @@ from textual.pilot import Pilot
 from textual.strip import Strip
 
 from ardennes_tui.app import ArdennesApp
-from ardennes_tui.render import detail
+from ardennes_tui.present.render import detail
 from ardennes_tui.screens.help import HelpScreen
 from ardennes_tui.screens.map_screen import MapScreen
 from ardennes_tui.widgets.map_view import MapView
@@ -332,8 +332,8 @@ def test_units_can_be_set_later_and_keys_remapped() -> None:
 @pytest.mark.rule("AO-17.a")
 def test_scenario_setup_shows_in_the_viewer() -> None:
     """`ardennes --scenario 1`: the set-up's stacks are counters, the panel lists them."""
-    from ardennes_tui.render.counters import counter_long
-    from ardennes_tui.scenario_view import setup_units
+    from ardennes_tui.present.render.counters import counter_long
+    from ardennes_tui.present.scenario_view import setup_units
     from scenarios import load_scenario
 
     units = setup_units(load_scenario(1))

@@ -9,12 +9,12 @@ Both drawers return a :class:`Picture` of styled runs; :mod:`.palette` turns sty
 16-colour ANSI styles, and :meth:`Picture.plain_lines` gives plain ASCII.
 """
 
-from ardennes_tui.render.counters import UnitsByHex
-from ardennes_tui.render.describe import describe_hex
-from ardennes_tui.render.detail import draw_detail
-from ardennes_tui.render.legend import legend_lines
-from ardennes_tui.render.overview import draw_overview
-from ardennes_tui.render.picture import Picture
+from ardennes_tui.present.render.counters import UnitsByHex
+from ardennes_tui.present.render.describe import describe_hex
+from ardennes_tui.present.render.detail import draw_detail
+from ardennes_tui.present.render.legend import legend_lines
+from ardennes_tui.present.render.overview import draw_overview
+from ardennes_tui.present.render.picture import Picture
 
 __all__ = [
     "Picture",

@@ -9,7 +9,7 @@ the cells of a hex, and for mouse clicks. Nothing here knows about Textual.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rules.hexgrid import HexId
@@ -125,7 +125,3 @@ def crop_line(line: Line, start: int, end: int) -> Line:
             out.append((text[a - x : b - x], style))
         x += len(text)
     return tuple(out)
-
-
-def join_plain(lines: Iterable[str]) -> str:
-    return "".join(line + "\n" for line in lines)

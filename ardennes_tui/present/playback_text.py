@@ -4,7 +4,7 @@ Step ``k`` of a :class:`rules.Game` (``1 <= k <= len(game.history)``) is its com
 ``game.history[k - 1]``: the state before it is ``game.state_at(k - 1)``, after it
 ``game.state_at(k)`` (whose hash is ``game.history[k - 1].hash``). Step 0 is the start. These
 functions say what a step did and which hexes it touched, from the engine's command and events
-only (:mod:`ardennes_tui.combat_text`, :func:`ardennes_tui.game_view.event_notes`)::
+only (:mod:`ardennes_tui.present.combat_text`, :func:`ardennes_tui.present.game_view.event_notes`)::
 
     step_lines(game, 7)   # ['German: resolve the declared attacks', 'de-15-pt + de-352-i (36)
                           #   vs us-109-i (5) at 7-1 on the Initial CRT: die 5 -> Dr3', ...]
@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from typing import Final
 
 import rules
-from ardennes_tui import game_view
-from ardennes_tui.combat_text import TABLE_NAMES, combat_log, side_name
-from ardennes_tui.render import UnitsByHex
+from ardennes_tui.present import game_view
+from ardennes_tui.present.combat_text import TABLE_NAMES, combat_log, side_name
+from ardennes_tui.present.render import UnitsByHex
 from rules.hexgrid import HexId
 
 __all__ = [

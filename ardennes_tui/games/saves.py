@@ -1,6 +1,6 @@
 """New games, and games saved and loaded as game records (:mod:`rules.record`); no Textual.
 
-One format: the app keeps every hot-seat game in the store (:mod:`ardennes_tui.hotseat`,
+One format: the app keeps every hot-seat game in the store (:mod:`ardennes_tui.games.hotseat`,
 ``rules.record.encode(game.record())`` after every command), ``s`` also exports a copy to a file,
 and ``ardennes --load FILE`` reads any record (a hot-seat export, a self-play game) with
 :func:`rules.record.decode` and replays it with :meth:`rules.Game.replay`, which checks the hash

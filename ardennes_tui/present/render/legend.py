@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from ardennes_tui.render import palette as P
-from ardennes_tui.render.counters import TYPE_LETTER
-from ardennes_tui.render.names import ascii_name, town_abbreviations, town_codes, wrap_list
-from ardennes_tui.render.picture import Line, Run
+from ardennes_tui.present.render import palette as P
+from ardennes_tui.present.render.counters import TYPE_LETTER
+from ardennes_tui.present.render.names import ascii_name, town_abbreviations, town_codes, wrap_list
+from ardennes_tui.present.render.picture import Line, Run
 from rules import GameMap, hexgrid
 
 
@@ -144,7 +144,7 @@ def overview_legend_lines(
     game_map: GameMap, *, width: int = 80, ascii_only: bool = True
 ) -> list[Line]:
     """The overview's own legend, at most ``width`` columns: its glyphs, side marks and the
-    two-letter town codes (:func:`ardennes_tui.render.names.town_codes`)."""
+    two-letter town codes (:func:`ardennes_tui.present.render.names.town_codes`)."""
 
     def name(n: str) -> str:
         return ascii_name(n) if ascii_only else n

@@ -7,18 +7,18 @@ The hex cell shows, first that applies: units (``%`` German, ``@`` Allied), the 
 exit (``$``), fortification (``w`` Westwall, ``f`` fortified), road (``+``), terrain (``.``
 clear, ``^`` rough, ``#`` impassable). A town takes its hex cell and the cell after it for
 its two-letter code, unique on the map (``Ba`` Bastogne, ``Bo`` Bouillon, ``Bi`` Bitburg,
-``Bu`` Buellingen, ``SV`` St. Vith: :func:`ardennes_tui.render.names.town_codes`); units on
-it hide it. :func:`ardennes_tui.render.legend.overview_legend_lines` is its legend.
+``Bu`` Buellingen, ``SV`` St. Vith: :func:`ardennes_tui.present.render.names.town_codes`); units on
+it hide it. :func:`ardennes_tui.present.render.legend.overview_legend_lines` is its legend.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from ardennes_tui.render import palette as P
-from ardennes_tui.render.counters import UnitsByHex
-from ardennes_tui.render.names import town_codes
-from ardennes_tui.render.picture import Canvas, Picture, Span
+from ardennes_tui.present.render import palette as P
+from ardennes_tui.present.render.counters import UnitsByHex
+from ardennes_tui.present.render.names import town_codes
+from ardennes_tui.present.render.picture import Canvas, Picture, Span
 from rules import GameMap, HexsideData, hexgrid
 from rules.hexgrid import HexId
 

@@ -17,13 +17,13 @@ player's face counts as a small bar chart and the chi-square with its p-value::
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
 import rules
-from ardennes_tui import hotseat
+from ardennes_tui.games import hotseat
 from pbem import audit, sources, stats
 from pbem.audit import DiceStats, Roll, Verified
 from pbem.errors import PbemError
@@ -243,8 +243,3 @@ def bar_chart(s: DiceStats, height: int = 3, width: int = 4) -> list[str]:
     out.append("".join(str(c).center(width) for c in s.counts).rstrip())
     out.append(stats_line(s))
     return out
-
-
-def my_fingerprints(found: Sequence[tuple[str, str | None]]) -> dict[str, str]:
-    """``(name, fingerprint)`` pairs of the player's keys as fingerprint -> name."""
-    return {fp: name for name, fp in found if fp is not None}

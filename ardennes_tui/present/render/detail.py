@@ -35,10 +35,15 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Final
 
-from ardennes_tui.render import palette as P
-from ardennes_tui.render.counters import UnitsByHex, counter_short, counter_values, type_letter
-from ardennes_tui.render.names import town_abbreviations, town_codes
-from ardennes_tui.render.picture import Canvas, Picture, Span
+from ardennes_tui.present.render import palette as P
+from ardennes_tui.present.render.counters import (
+    UnitsByHex,
+    counter_short,
+    counter_values,
+    type_letter,
+)
+from ardennes_tui.present.render.names import town_abbreviations, town_codes
+from ardennes_tui.present.render.picture import Canvas, Picture, Span
 from rules import GameMap, hexgrid
 from rules.hexgrid import HexId
 

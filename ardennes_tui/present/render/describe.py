@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 
 from rich.text import Text
 
-from ardennes_tui.render import palette as P
-from ardennes_tui.render.counters import UnitsByHex, counter_long
-from ardennes_tui.render.names import wrap_list
-from ardennes_tui.render.palette import rich_style
+from ardennes_tui.present.render import palette as P
+from ardennes_tui.present.render.counters import UnitsByHex, counter_long
+from ardennes_tui.present.render.names import wrap_list
+from ardennes_tui.present.render.palette import rich_style
 from rules import GameMap, HexsideData, UnitDef, hexgrid
 from rules.hexgrid import HexId
 

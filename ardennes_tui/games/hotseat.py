@@ -20,7 +20,7 @@ from contextlib import AbstractContextManager
 from typing import Final
 
 import rules
-from ardennes_tui import saves
+from ardennes_tui.games import saves
 from pbem.store import Store, StoreError, new_game_id
 from rules import record
 
@@ -43,7 +43,7 @@ class StoredGame:
 
     @property
     def short(self) -> str:
-        """The name as the app shows it (:func:`ardennes_tui.saves.short_name`)."""
+        """The name as the app shows it (:func:`ardennes_tui.games.saves.short_name`)."""
         return saves.short_name(self.name)
 
     def session(self) -> AbstractContextManager[None]:
@@ -77,7 +77,7 @@ def resume(
     prefix: str | None, store: Store | None = None
 ) -> tuple[rules.Game, saves.Loaded, StoredGame]:
     """``ardennes --resume [NAME]``: the hot-seat game ``prefix`` names (:func:`find_local`),
-    replayed and checked like ``--load`` (:func:`ardennes_tui.saves.replay_data`: a record
+    replayed and checked like ``--load`` (:func:`ardennes_tui.games.saves.replay_data`: a record
     edited by hand is refused naming its first diverging command). ``ValueError``: one line."""
     store = store if store is not None else Store()
     name = find_local(store, prefix)

@@ -1,11 +1,12 @@
 """Key bindings as data: binding id -> keys, action, description.
 
-Screens and widgets build their Textual ``BINDINGS`` from :data:`KEYMAP`, so every binding has
-an id; a user keymap (``{binding id: "key,key"}``) can later be applied with
-``App.set_keymap``. Movement follows our pointy-topped grid (``docs/hex-grid.md``):
-``y u`` = north-west/north-east, ``h l`` = west/east, ``b n`` = south-west/south-east, and
-``k j`` go straight up/down the column (alternating NW/NE and SW/SE, which keeps ``CC``).
-The numeric keypad works the same way: ``7 9 4 6 1 3`` and ``8 2``.
+Screens and widgets build their Textual ``BINDINGS`` from :data:`KEYMAP` (with
+:func:`ardennes_tui.widgets.bindings.bindings`: no Textual here), so every binding has an id;
+a user keymap (``{binding id: "key,key"}``) can later be applied with ``App.set_keymap``.
+Movement follows our pointy-topped grid (``docs/hex-grid.md``): ``y u`` =
+north-west/north-east, ``h l`` = west/east, ``b n`` = south-west/south-east, and ``k j`` go
+straight up/down the column (alternating NW/NE and SW/SE, which keeps ``CC``). The numeric
+keypad works the same way: ``7 9 4 6 1 3`` and ``8 2``.
 
 The ``app`` scope works on every map screen (go to ``g``, centre ``C``, panel, help, the
 command palette, quit). The ``play`` scope holds the orders of the play screen (select, move,
@@ -20,8 +21,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Final, Literal
-
-from textual.binding import Binding
 
 Scope = Literal["app", "map", "play", "decide", "email", "versus"]
 
@@ -251,23 +250,6 @@ KEYMAP: Final[tuple[KeyBinding, ...]] = (
     ),
     KeyBinding("app.quit", ("q",), "app.quit", "quit", "app", show=True),
 )
-
-
-def bindings(scope: Scope) -> list[Binding]:
-    """Textual bindings of one scope, ids included."""
-    return [
-        Binding(
-            ",".join(kb.keys),
-            kb.action,
-            kb.description,
-            show=kb.show,
-            priority=kb.priority,
-            id=kb.id,
-            tooltip=kb.description,
-        )
-        for kb in KEYMAP
-        if kb.scope == scope
-    ]
 
 
 def key_label(key: str) -> str:

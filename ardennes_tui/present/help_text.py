@@ -2,7 +2,7 @@
 
 - :func:`counter_key`: sample hexes drawn by the map's own renderer (:func:`ardennes_tui.
   render.draw_detail`) on a five-hex sample map, what each counter says, and the map legend
-  (:func:`ardennes_tui.render.legend_lines`): the help shows what the map really draws;
+  (:func:`ardennes_tui.present.render.legend_lines`): the help shows what the map really draws;
 - :func:`sequence_of_play`: set-up, the two player-turns of a Game-Turn and their phases
   (``rules.Phase``), the current one marked;
 - :func:`crt_tables`: both CRTs (``rules.crt.TABLES``), the one in use named, the odds column
@@ -10,7 +10,7 @@
 - :func:`terrain_chart`: the Terrain Effects Chart (AO-11); the combat factors are the engine's
   own (``rules.defence_factor``, ``rules.attack_factor`` on the sample map's West Wall and
   fortified hexes);
-- :func:`key_list`: every binding of :data:`ardennes_tui.keymap.KEYMAP`, by scope.
+- :func:`key_list`: every binding of :data:`ardennes_tui.present.keymap.KEYMAP`, by scope.
 
 :class:`HelpContext` says what to mark (the phase, the CRT in use, the odds column).
 """
@@ -28,12 +28,12 @@ import msgspec
 from rich.text import Text
 
 import rules
-from ardennes_tui import keymap
-from ardennes_tui.game_view import PHASE_NAMES, turn_date
-from ardennes_tui.render import draw_detail, legend_lines
-from ardennes_tui.render.counters import counter_long, counter_short
-from ardennes_tui.render.palette import rich_style
-from ardennes_tui.render.picture import Line
+from ardennes_tui.present import keymap
+from ardennes_tui.present.game_view import PHASE_NAMES, turn_date
+from ardennes_tui.present.render import draw_detail, legend_lines
+from ardennes_tui.present.render.counters import counter_long, counter_short
+from ardennes_tui.present.render.palette import rich_style
+from ardennes_tui.present.render.picture import Line
 from rules import crt
 
 SECTIONS: Final[tuple[tuple[str, str, str], ...]] = (

@@ -1,10 +1,10 @@
 """Games against the computer (``ardennes --vs-bot``, ``b`` on the start screen); no Textual.
 
-A game against the computer is a hot-seat game of the store (:mod:`ardennes_tui.hotseat`:
+A game against the computer is a hot-seat game of the store (:mod:`ardennes_tui.games.hotseat`:
 saved after every order, resumed with ``--resume``, verified like any record) whose record
 names the players - the human, and the bot by kind, version and level - and the level of play
 (:mod:`rules.levels`), the board set up for it (its reinforcement schedules, its VP
-handicap). Loading or resuming such a record (:func:`ardennes_tui.saves.replay_data`) keeps
+handicap). Loading or resuming such a record (:func:`ardennes_tui.games.saves.replay_data`) keeps
 its players, and :func:`opponent_of` makes the bot again (:mod:`rules.bots.registry`).
 
 The bot thinks on a copy of the game (:meth:`rules.Game.copy`) on a board of its own, so the
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Final
 
 import rules
-from ardennes_tui import saves
+from ardennes_tui.games import saves
 from rules.bots import Bot, BotRng
 from rules.bots.registry import DEFAULT, make_bot, player
 from scenarios import scenario_specs

@@ -3,19 +3,21 @@
 :func:`rows` gives one dict per game (``ardennes games --json``): the games by email of the
 store (:meth:`pbem.store.Store.games`) and the hot-seat games (their scenario and where they
 stand read from the record's first and last lines only; a game against the computer names it
-as its ``opponent``). :func:`key_rows` lists the player's
-keys and :func:`pinned_rows` the keys pinned in each game by email, for the keys screen.
+as its ``opponent``). :func:`key_rows` lists the player's keys (:func:`my_fingerprints`: by
+fingerprint, for the audit) and :func:`pinned_rows` the keys pinned in each game by email, for
+the keys screen.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
 import msgspec
 
-from ardennes_tui.game_view import PHASE_NAMES
-from ardennes_tui.saves import bot_side
+from ardennes_tui.games.saves import bot_side
+from ardennes_tui.present.game_view import PHASE_NAMES
 from pbem import keys
 from pbem.errors import PbemError
 from pbem.games import Service
@@ -139,6 +141,11 @@ def key_rows() -> list[KeyRow]:
                 KeyRow(k.name, k.fingerprint, "encrypted" if k.encrypted else "not encrypted")
             )
     return out
+
+
+def my_fingerprints(rows: Iterable[KeyRow]) -> dict[str, str]:
+    """The player's readable keys as fingerprint -> name (the audit marks them as his own)."""
+    return {k.fingerprint: k.name for k in rows if k.fingerprint}
 
 
 @dataclass(frozen=True)

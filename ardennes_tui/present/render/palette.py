@@ -27,7 +27,7 @@ from typing import Final
 from rich.color import ColorSystem
 from rich.style import Style
 
-from ardennes_tui.render.picture import Line
+from ardennes_tui.present.render.picture import Line
 
 # -- hexside glyphs (one per hexside cell; a plain hexside keeps its geometric / \ |) ----------
 RIVER: Final = "~"

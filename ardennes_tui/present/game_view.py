@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import Final
 
 import rules
-from ardennes_tui.combat_text import combat_log
+from ardennes_tui.present.combat_text import combat_log
 from rules import hexgrid
 
 PHASE_NAMES: Final[dict[rules.Phase, str]] = {

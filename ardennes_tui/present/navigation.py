@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ardennes_tui.render.names import ascii_name, town_abbreviations
+from ardennes_tui.present.render.names import ascii_name, town_abbreviations
 from rules import GameMap, hexgrid
 from rules.hexgrid import HexId
 
