@@ -9,7 +9,7 @@ STAMP_TEST := $(VENV)/.installed-test
 LOCK_PLAY := requirements/play.txt
 LOCK_TEST := requirements/test.txt
 
-.PHONY: play test tools lint typecheck imports pytest test-slow test-ssh cov fmt snapshots bench map clean lock upgrade-check
+.PHONY: play test tools lint typecheck imports pytest test-slow test-ssh cov fmt snapshots bench bench-baseline map clean lock upgrade-check
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -79,8 +79,17 @@ fmt: $(STAMP_TEST)
 snapshots: $(STAMP_TEST)
 	$(BIN)/pytest -q tests/tui/test_snapshots.py --snapshot-update
 
+# The benchmarks against the committed baseline (tests/bench/baseline.json), each beside its
+# baseline figure; fails when one is 40% slower at its fastest round. Run it on a quiet machine.
+# `make bench-baseline` records a new baseline (a deliberate step, like `make lock`).
+BENCH_BASELINE := tests/bench/baseline.json
+BENCH_ARGS := --benchmark-only --benchmark-columns=min,median,max,rounds --benchmark-sort=name -q
+
 bench: $(STAMP_TEST)
-	$(BIN)/pytest tests/bench --benchmark-only --benchmark-columns=min,median,max,rounds -q
+	$(BIN)/pytest tests/bench $(BENCH_ARGS) --benchmark-compare=$(BENCH_BASELINE) --benchmark-compare-fail=min:40%
+
+bench-baseline: $(STAMP_TEST)
+	$(BIN)/pytest tests/bench $(BENCH_ARGS) --benchmark-json=$(BENCH_BASELINE)
 
 map: $(STAMP_TEST)
 	$(BIN)/python -m scenarios.build

@@ -15,8 +15,8 @@ have ``edge`` set to their section; German east-edge hexes have ``edge == "east"
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Final, Literal
+from collections.abc import Callable, Iterator
+from typing import Final, Literal, TypeVar, cast
 
 import msgspec
 
@@ -73,6 +73,8 @@ class MapError(ValueError):
     """The compiled map is malformed or inconsistent."""
 
 
+_T = TypeVar("_T")
+
 _NO_SIDE: Final = HexsideData(
     hexes=("", ""), river=None, crossing=None, road=False, start_line=False
 )
@@ -81,10 +83,11 @@ _NO_SIDE: Final = HexsideData(
 class GameMap:
     """A compiled map with indexes. Immutable by convention: nothing mutates it after load."""
 
-    __slots__ = ("_hexes", "_neighbours", "_pairs", "_sides", "data")
+    __slots__ = ("_cache", "_hexes", "_neighbours", "_pairs", "_sides", "data")
 
     def __init__(self, data: MapData) -> None:
         self.data = data
+        self._cache: dict[str, object] = {}
         self._hexes: dict[HexId, HexData] = {}
         for h in data.hexes:
             col, row = hexgrid.parse(h.id)
@@ -122,6 +125,15 @@ class GameMap:
             for h, ns in self._neighbours.items()
             for n in ns
         }
+
+    def derived(self, key: str, build: Callable[[GameMap], _T]) -> _T:
+        """The table ``key`` derived from this map alone: ``build(map)`` on first use, then
+        kept (a map is immutable by convention; every board on it shares the table)."""
+        if key in self._cache:
+            return cast(_T, self._cache[key])
+        value = build(self)
+        self._cache[key] = value
+        return value
 
     # -- lookup ---------------------------------------------------------------------------
 

@@ -50,7 +50,7 @@ def bridges(game_map: GameMap) -> tuple[Hexside, ...]:
 
 
 def _bridges(board: Board) -> tuple[Hexside, ...]:
-    return board.derived("interdiction.bridges", lambda b: bridges(b.game_map))
+    return board.game_map.derived("interdiction.bridges", bridges)
 
 
 class _Reach:

@@ -109,9 +109,9 @@ def _road_edge_hexes(game_map: GameMap, section: str) -> tuple[HexId, ...]:
 
 def road_entry_hexes(board: Board, section: str) -> tuple[HexId, ...]:
     """The entry hexes of ``section`` whoever holds them (AO-14.1A), sorted; cached."""
-    return board.derived(
+    return board.game_map.derived(
         f"reinforcements.entry.{section}",
-        lambda b: _road_edge_hexes(b.game_map, entry_section_of(section)),
+        lambda m: _road_edge_hexes(m, entry_section_of(section)),
     )
 
 

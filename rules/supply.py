@@ -171,7 +171,7 @@ class _Tables:
 
 
 def _tables(board: Board) -> _Tables:
-    return board.derived("supply.tables", lambda b: _Tables(b.game_map))
+    return board.game_map.derived("supply.tables", _Tables)
 
 
 def near_own_exit(board: Board, side: Side, hex_id: HexId) -> bool:

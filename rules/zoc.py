@@ -45,13 +45,55 @@ def zoc_of_side(board: Board, state: GameState, side: Side) -> frozenset[HexId]:
     return board.for_state(f"zoc.{side}", state, lambda b, s: _zoc_of_side(b, s, side))
 
 
+class _Zones:
+    """How many ``side`` units control each hex in the state whose unit rows are ``units``:
+    the next state's zones follow from the rows that changed (a command changes a few; the
+    rows it leaves alone are the same objects, :meth:`GameState.replace_units`)."""
+
+    __slots__ = ("count", "units")
+
+    def __init__(self, units: tuple[UnitState, ...], count: dict[HexId, int]) -> None:
+        self.units = units
+        self.count = count
+
+
 def _zoc_of_side(board: Board, state: GameState, side: Side) -> frozenset[HexId]:
-    out: set[HexId] = set()
+    key = f"zoc.count.{side}"
     defs = board.defs
-    for u in state.units:
-        if u.status == "on_map" and defs[u.id].side == side:
-            out.update(_zone(board, u))
-    return frozenset(out)
+    last = board.cache.get(key)
+    units = state.units
+    if isinstance(last, _Zones) and len(last.units) == len(units):
+        count = dict(last.count)  # a copy: the last state's count stays as it was
+        for old, new in zip(last.units, units, strict=True):
+            if old is new:
+                continue
+            if old.id != new.id:  # another game's rows: count afresh
+                count = _count(board, units, side)
+                break
+            if defs[old.id].side != side:
+                continue
+            for h in _zone(board, old):
+                n = count[h] - 1
+                if n:
+                    count[h] = n
+                else:
+                    del count[h]
+            for h in _zone(board, new):
+                count[h] = count.get(h, 0) + 1
+    else:
+        count = _count(board, units, side)
+    board.cache[key] = _Zones(units, count)
+    return frozenset(count)
+
+
+def _count(board: Board, units: tuple[UnitState, ...], side: Side) -> dict[HexId, int]:
+    count: dict[HexId, int] = {}
+    defs = board.defs
+    for u in units:
+        if defs[u.id].side == side:
+            for h in _zone(board, u):
+                count[h] = count.get(h, 0) + 1
+    return count
 
 
 def occupied_by(board: Board, state: GameState, side: Side) -> frozenset[HexId]:

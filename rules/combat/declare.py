@@ -17,21 +17,38 @@ from rules.hexgrid import HexId, HexIdError
 from rules.interdiction import interdiction_at_combat
 from rules.odds import attack_strength_in, defence_strength_in, odds_column, reduce_odds
 from rules.rejection import Rejection
-from rules.state import Attack, Board, Crt, GameState, Supply
+from rules.state import Attack, Board, Crt, GameState, Supply, UnitState
 from rules.supply import supply_judgment
 from rules.units import Side
 
 
 def defender_supply(board: Board, state: GameState, side: Side) -> dict[str, Supply]:
     """Every ``side`` unit's supply at the moment of combat (AO-12.0, AO-12.4K), with the
-    bridges the attacker interdicts now (AO-13.c*); GT1 Germans supplied (AO-4.2b). Judged
-    once per state (a fresh copy each call)."""
-    judged = board.for_state(
-        f"combat.defender_supply.{side}",
-        state,
-        lambda b, s: supply_judgment(b, s, side, interdicted=interdiction_at_combat(b, s, side)),
+    bridges the attacker interdicts now (AO-13.c*); GT1 Germans supplied (AO-4.2b).
+
+    The judgment reads only the unit rows and the Game-Turn, so it is kept for the last rows
+    judged: the states of one batch (declared attacks, standing orders) share one judgment.
+    Each call gets a fresh copy."""
+    key = f"combat.defender_supply.{side}"
+    last = board.cache.get(key)
+    if isinstance(last, _Judged) and last.turn == state.turn and last.units == state.units:
+        return dict(last.supply)
+    supply = supply_judgment(
+        board, state, side, interdicted=interdiction_at_combat(board, state, side)
     )
-    return dict(judged)
+    board.cache[key] = _Judged(state.units, state.turn, supply)
+    return dict(supply)
+
+
+class _Judged:
+    """The last defender judgment: the unit rows and Game-Turn it was made for."""
+
+    __slots__ = ("supply", "turn", "units")
+
+    def __init__(self, units: tuple[UnitState, ...], turn: int, supply: dict[str, Supply]) -> None:
+        self.units = units
+        self.turn = turn
+        self.supply = supply
 
 
 def defender_strength(

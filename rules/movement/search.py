@@ -128,7 +128,7 @@ def _search(board: Board, state: GameState, unit_id: str) -> dict[int | None, di
     m = Mover(board, state, unit_id)
     spent0 = m.us.mp_spent
     start: Node = (m.start, m.us.road_mode, m.credit0, m.spent0, False)
-    links = m.t.links
+    steps = m.t.steps
     no_stop = m.no_stop
     ma = m.ma
     Key = tuple[HexId, bool, int]
@@ -143,7 +143,7 @@ def _search(board: Board, state: GameState, unit_id: str) -> dict[int | None, di
     heap: list[tuple[int, int, int, Node]] = [(m.spent0, 0, 0, start)]
     while heap:
         spent, nsteps, _, node = heapq.heappop(heap)
-        key = (node[0], node[1], node[2])
+        key = node[:3]
         if key in done:
             continue
         done.add(key)
@@ -170,7 +170,7 @@ def _search(board: Board, state: GameState, unit_id: str) -> dict[int | None, di
         if spent >= ma and not (road and node[2] > 0):
             continue  # every step costs an MP but a Road Mode hex on credit (AO-5.2J, AO-6.5H)
         # every link, then the mode change in place (None): the push order breaks cost ties
-        for link in (*links.get(h, ()), None):
+        for link in steps[road][h]:
             if link is None:
                 nxt = change_mode(m, node, not road, False)
                 step = LEAVE_ROAD_MODE if road else ENTER_ROAD_MODE
@@ -180,9 +180,9 @@ def _search(board: Board, state: GameState, unit_id: str) -> dict[int | None, di
                 step = link[0]
             else:
                 continue
-            if nxt is None or isinstance(nxt, Rejection):
+            if nxt is None:
                 continue
-            nkey = (nxt[0], nxt[1], nxt[2])
+            nkey = nxt[:3]
             if nkey in done:
                 continue
             old = best.get(nkey)

@@ -5,6 +5,8 @@ rejection naming the rule case; :func:`take_step` picks one for a step as writte
 
 from __future__ import annotations
 
+from typing import Literal, overload
+
 from rules import reinforcements, stacking
 from rules.commands import ENTER_ROAD_MODE, LEAVE_ROAD_MODE
 from rules.hexgrid import HexId
@@ -44,6 +46,12 @@ def take_step(board: Board, m: Mover, node: Node, step: str) -> Node | Rejection
     return r
 
 
+@overload
+def change_mode(
+    m: Mover, node: Node, entering: bool, explain: Literal[True]
+) -> Node | Rejection: ...
+@overload
+def change_mode(m: Mover, node: Node, entering: bool, explain: Literal[False]) -> Node | None: ...
 def change_mode(m: Mover, node: Node, entering: bool, explain: bool) -> Node | Rejection | None:
     """Enter or leave Road Mode in the current hex (AO-6.2, AO-6.3C, AO-6.5G).
 
@@ -84,6 +92,14 @@ def change_mode(m: Mover, node: Node, entering: bool, explain: bool) -> Node | R
     return (h, entering, 0, spent + cost, False)
 
 
+@overload
+def enter(
+    board: Board, m: Mover, node: Node, link: Link, explain: Literal[True]
+) -> Node | Rejection: ...
+@overload
+def enter(
+    board: Board, m: Mover, node: Node, link: Link, explain: Literal[False]
+) -> Node | None: ...
 def enter(board: Board, m: Mover, node: Node, link: Link, explain: bool) -> Node | Rejection | None:
     """Enter the neighbour of ``link`` from ``node`` (AO-5, AO-6.5, AO-7.1A, AO-8, AO-11).
 

@@ -36,6 +36,7 @@ class Tables:
         "meuse",
         "road_hex",
         "road_links",
+        "steps",
         "westwall",
     )
 
@@ -88,10 +89,16 @@ class Tables:
                 )
             self.links[a] = tuple(out)
         self.meuse: frozenset[Hexside] = frozenset(meuse)
+        # what the search tries from a hex, by the mover's mode: every link (only those a
+        # Road Mode unit may cross, AO-6.5F), then None for the mode change in place
+        self.steps: tuple[dict[HexId, tuple[Link | None, ...]], ...] = (
+            {h: (*out, None) for h, out in self.links.items()},
+            {h: (*(lk for lk in out if lk[2]), None) for h, out in self.links.items()},
+        )
 
 
 def board_tables(board: Board) -> Tables:
-    return board.derived("movement.tables", lambda b: Tables(b.game_map))
+    return board.game_map.derived("movement.tables", Tables)
 
 
 def _entry_hexes(board: Board) -> frozenset[HexId]:
