@@ -17,7 +17,7 @@ from rules.engine import apply
 from rules.movement import legal_moves
 from rules.rejection import Rejection
 from rules.state import Board, GameState, UnitState
-from rules.units import UnitDef
+from rules.units import Side, UnitDef
 from rules.zoc import zoc_of_side, zone_of
 from tests.enginekit import board, costs, make_map, moved, outcome, position, rm, unit
 
@@ -284,7 +284,10 @@ def test_allied_units_on_edge_hexes_and_dormant_units_have_no_zoc() -> None:
 # == the once-per-state tables against a count from scratch ======================================
 
 
-def _from_scratch(b: Board, s: GameState, side: str) -> frozenset[str]:
+SIDES: tuple[Side, ...] = ("german", "allied")
+
+
+def _from_scratch(b: Board, s: GameState, side: Side) -> frozenset[str]:
     return frozenset(h for u in s.units if b.defs[u.id].side == side for h in zone_of(b, u))
 
 
@@ -306,9 +309,9 @@ def test_zones_of_every_state_of_a_game_in_any_order(real_scenario) -> None:
     order = [*range(len(states)), *reversed(range(len(states))), *range(0, len(states), 37)]
     for n in order:
         s = states[n]
-        for side in ("german", "allied"):
+        for side in SIDES:
             assert zoc_of_side(b, s, side) == _from_scratch(b, s, side), (n, side)
     # rows in another order (a position written by hand): counted afresh, not diffed
     s = msgspec.structs.replace(states[-1], units=tuple(reversed(states[-1].units)))
-    for side in ("german", "allied"):
-        assert zoc_of_side(b, s, side) == _from_scratch(b, s, side)
+    for other in SIDES:
+        assert zoc_of_side(b, s, other) == _from_scratch(b, s, other)
