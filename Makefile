@@ -40,10 +40,14 @@ typecheck: $(STAMP_TEST)
 imports: $(STAMP_TEST)
 	$(BIN)/lint-imports
 
-# The whole suite, slow tests included (full games of every scenario): CI stays under 10 minutes.
-# The OpenSSH server tests are not in it: make test-ssh.
+# The suite and the doctests (pyproject.toml), on JOBS cores (pytest-xdist; the tests of one
+# xdist_group share a worker): everything but the slow tests (make test-slow: the 30 full
+# self-play games, each checked against tests/data/) and the OpenSSH server tests (make
+# test-ssh). About 3 minutes on two cores.
+JOBS ?= auto
+XDIST = -n $(JOBS) --dist loadgroup
 pytest: $(STAMP_TEST)
-	$(BIN)/pytest -q -m "not ssh"
+	$(BIN)/pytest -q $(XDIST)
 
 # The tests that run OpenSSH (ssh-keygen -Y verify) skip without it: say so, and how to get it.
 tools:
@@ -51,9 +55,17 @@ tools:
 
 test: tools lint typecheck imports pytest
 
-# Only the slow tests (full self-play games, the balance summary).
+# Only the slow tests (the 30 full self-play games, the balance summary's --jobs, the email game
+# in tmux).
 test-slow: $(STAMP_TEST)
-	$(BIN)/pytest -q -m slow
+	$(BIN)/pytest -q $(XDIST) -m slow
+
+# Play the committed self-play games of tests/data/ again and rewrite them (tests.kit.records):
+# tests/bots/test_records.py and make test-slow fail, naming this target, when the engine or the
+# bots would write other records. Review the diff before committing it.
+.PHONY: records
+records: $(STAMP_TEST)
+	$(BIN)/python -m tests.kit.records
 
 # Players logging in over SSH and landing in the game (docs/ssh.md), end to end against a real
 # OpenSSH server on loopback, in tmux; not part of make test, since it needs sshd (its system
@@ -68,7 +80,7 @@ test-ssh: $(STAMP_TEST)
 
 # Line coverage of the four packages (pytest-cov).
 cov: $(STAMP_TEST)
-	$(BIN)/pytest -q --cov=rules --cov=scenarios --cov=pbem --cov=ardennes_tui --cov-report=term-missing:skip-covered
+	$(BIN)/pytest -q $(XDIST) --cov=rules --cov=scenarios --cov=pbem --cov=ardennes_tui --cov-report=term-missing:skip-covered
 
 # Format and fix what ruff can.
 fmt: $(STAMP_TEST)

@@ -1,8 +1,9 @@
 """Shared test configuration.
 
 Tests that check a rule case carry ``@pytest.mark.rule("AO-7.4E")`` (one or more ids from
-``../shared/spec/ao-rule-cases.md``); ``tests/test_rule_markers.py`` keeps the ids honest. Tests
-found by the rule audit against the rule book carry ``@pytest.mark.audit``.
+``tests/data/ao-rule-cases.md``, the copy of ``../shared/spec/ao-rule-cases.md``);
+``tests/test_rule_markers.py`` keeps the ids honest. Tests found by the rule audit against the
+rule book carry ``@pytest.mark.audit``.
 """
 
 from __future__ import annotations
@@ -44,12 +45,13 @@ def real_scenario() -> RealScenario:
     return get
 
 
-@pytest.fixture(scope="session", autouse=True)
+@pytest.fixture(scope="session")
 def tmux_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """The tests' own tmux server (``TMUX_TMPDIR`` a temporary folder, so a user's tmux is
-    never touched), started once from a clean environment: a server that a test started
-    inherited pytest's environment, and its apps then never heard of a window resize
-    (no SIGWINCH: the app stayed 80 columns wide in a 79-column window)."""
+    never touched; one per xdist worker), started once from a clean environment: a server that
+    a test started inherited pytest's environment, and its apps then never heard of a window
+    resize (no SIGWINCH: the app stayed 80 columns wide in a 79-column window). Only the tests
+    that run tmux ask for it (``pytest.mark.usefixtures("tmux_server")``)."""
     if shutil.which("tmux") is None:
         yield
         return

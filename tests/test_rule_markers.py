@@ -1,4 +1,6 @@
-"""Rule-case markers name real cases of the checklist, and every marked test names one."""
+"""Rule-case markers name real cases of the checklist, and every marked test names one. The
+checklist is the repository's copy, ``tests/data/ao-rule-cases.md``, of
+``../shared/spec/ao-rule-cases.md``, which it must match when that is beside the checkout."""
 
 from __future__ import annotations
 
@@ -8,7 +10,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-CHECKLIST = ROOT.parent / "shared" / "spec" / "ao-rule-cases.md"
+CHECKLIST = ROOT / "tests" / "data" / "ao-rule-cases.md"
+SOURCE = ROOT.parent / "shared" / "spec" / "ao-rule-cases.md"
 MARK_CALL = re.compile(r"mark\.rule\(([^)]*)\)")
 CASE_ID = re.compile(r'"(AO-[0-9A-Za-z.]+\*?)"')
 CASE = re.compile(r"^- (AO-[0-9A-Za-z.]+\*?)", re.MULTILINE)
@@ -25,7 +28,6 @@ def marked_ids() -> dict[str, list[str]]:
     return found
 
 
-@pytest.mark.skipif(not CHECKLIST.exists(), reason="rule-case checklist not beside the checkout")
 def test_every_marked_case_is_in_the_checklist() -> None:
     known = set(CASE.findall(CHECKLIST.read_text(encoding="utf-8")))
     assert len(known) > 100
@@ -37,3 +39,11 @@ def test_marker_pattern_reads_every_id() -> None:
     src = '@pytest.mark.rule("AO-7.4E")\n@pytest.mark.rule("AO-6.7L*", "AO-4.2c")'
     ids = [c for call in MARK_CALL.findall(src) for c in CASE_ID.findall(call)]
     assert ids == ["AO-7.4E", "AO-6.7L*", "AO-4.2c"]
+
+
+@pytest.mark.skipif(
+    not SOURCE.exists(), reason="../shared/spec/ao-rule-cases.md not beside the checkout"
+)
+def test_the_checklist_is_a_copy_of_the_source() -> None:
+    copy = CHECKLIST.relative_to(ROOT)
+    assert CHECKLIST.read_bytes() == SOURCE.read_bytes(), f"{copy} is stale: cp {SOURCE} {copy}"

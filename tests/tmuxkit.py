@@ -201,6 +201,7 @@ def session(
     """Run ``argv`` in ``cwd`` with ``env`` added to this environment, in a new detached tmux
     session of ``width`` x ``height``; the session is killed on the way out, whatever
     happened."""
+    assert os.environ.get("TMUX_TMPDIR"), "the test needs the tmux_server fixture"
     name = f"ardennes-test-{os.getpid()}-{time.monotonic_ns()}"
     settings = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
     command = f"cd {shlex.quote(str(cwd))} && exec env {settings} {shlex.join(argv)}"

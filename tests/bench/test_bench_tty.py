@@ -27,31 +27,12 @@ from typing import Any
 
 import pytest
 
-import rules
-import scenarios
-from rules.bots import BotRng, bots_for
-from tests.bench.ttydriver import Cost, Tty, app_env
+from tests.bench.ttydriver import Cost, Tty, app_env, record_at
 from tests.realmap import needs_real_map
 
 pytestmark = needs_real_map
 
 ARDENNES = Path(sys.executable).with_name("ardennes")
-WHERE = (2, "allied", "initial_movement")
-
-
-def record_at(path: Path) -> Path:
-    """A hot-seat record of scenario 1 played by the bots up to :data:`WHERE`."""
-    board = scenarios.load_board(1)
-    seed = b"tty-bench"
-    game = rules.Game.new(board, dice=rules.SeededDice(seed), dice_spec=rules.DiceSpec.seeded(seed))
-    bots = bots_for(BotRng(b"tty-bench"))
-    while (game.state.turn, game.state.side, game.state.phase) != WHERE:
-        side = rules.acting_side(game.state)
-        assert side is not None
-        r = game.push(bots[side].choose(game))
-        assert not isinstance(r, rules.Rejection), r
-    path.write_bytes(rules.record.encode(game.record()))
-    return path
 
 
 @pytest.fixture(scope="module")

@@ -24,6 +24,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+import rules
+import scenarios
+from rules.bots import BotRng, bots_for
+
 QUIET: Final = 0.15
 """Seconds without output after which a frame counts as complete."""
 KEYS: Final[dict[str, bytes]] = {
@@ -141,3 +145,21 @@ class Tty:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait(5)
         os.close(self.master)
+
+
+WHERE = (2, "allied", "initial_movement")
+
+
+def record_at(path: Path) -> Path:
+    """A hot-seat record of scenario 1 played by the bots up to :data:`WHERE`."""
+    board = scenarios.load_board(1)
+    seed = b"tty-bench"
+    game = rules.Game.new(board, dice=rules.SeededDice(seed), dice_spec=rules.DiceSpec.seeded(seed))
+    bots = bots_for(BotRng(b"tty-bench"))
+    while (game.state.turn, game.state.side, game.state.phase) != WHERE:
+        side = rules.acting_side(game.state)
+        assert side is not None
+        r = game.push(bots[side].choose(game))
+        assert not isinstance(r, rules.Rejection), r
+    path.write_bytes(rules.record.encode(game.record()))
+    return path

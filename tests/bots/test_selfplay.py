@@ -11,59 +11,18 @@ import msgspec
 import pytest
 
 from ardennes_tui.cli import main
+from ardennes_tui.cli.selfplay_summary import game_summary
 from rules.bots.selfplay import SelfPlayGame, encode, play, replay
-from rules.dice import SeededDice
-from rules.engine import Applied, apply
-from rules.events import VictoryPointsTabulated
 from rules.record import RecordError, decode
-from rules.state import LAST_TURN, Board, GameState, state_hash
+from rules.state import LAST_TURN
 from scenarios import load_board
-from tests.enginekit import illegal_state, scenario_start
+from tests.kit import records
+from tests.kit.selfplay import check_game
 
 
 @cache
 def game(scenario: int, seed: int, turns: int | None) -> SelfPlayGame:
     return play(load_board(scenario), seed, turns)
-
-
-def lost(b: Board, s: GameState, side: str) -> int:
-    return sum(1 for u in s.units if u.status == "eliminated" and b.defs[u.id].side == side)
-
-
-def check_game(r: SelfPlayGame) -> None:
-    """Replay ``r`` command by command and check every state on the way."""
-    b, s = scenario_start(r.scenario)
-    dice = SeededDice(bytes.fromhex(r.dice_seed))
-    tabulated = iter(r.vp)
-    for i, cmd in enumerate(r.commands):
-        res = apply(b, s, cmd, dice)
-        assert isinstance(res, Applied), (i, cmd, res)
-        prev, s = s, res.state
-        assert state_hash(s) == r.hashes[i]
-        bad = illegal_state(b, s)
-        assert not bad, (i, cmd, bad)
-        # Allied VP: one per German unit eliminated, at once (AO-16.A)
-        assert s.vp.allied == lost(b, s, "german"), (i, cmd)
-        turn_ended = s.turn != prev.turn or (s.phase == "game_over" and prev.phase != "game_over")
-        if not turn_ended:
-            # between tabulations German VP move only by Allied eliminations (AO-16.A)
-            assert s.vp.german - lost(b, s, "allied") == prev.vp.german - lost(b, prev, "allied")
-        else:
-            # the tabulation (AO-16.E): kills plus the exit VP held now (AO-16.F)
-            tab = [e for e in res.events if isinstance(e, VictoryPointsTabulated)]
-            assert len(tab) == 1 and tab[0].turn == prev.turn
-            t = tab[0]
-            assert (s.vp.german, s.vp.allied) == (t.german, t.allied)
-            assert t.german == lost(b, s, "allied") + t.exit_vp
-            assert 0 <= t.exit_vp <= sum(h.exit_vp or 0 for h in b.game_map.exit_hexes())
-            rec = next(tabulated)
-            assert (rec.turn, rec.german, rec.allied, rec.exit_vp) == (
-                prev.turn,
-                t.german,
-                t.allied,
-                t.exit_vp,
-            )
-    assert state_hash(s) == r.final_hash
 
 
 def test_same_seed_gives_the_same_bytes() -> None:
@@ -122,15 +81,24 @@ def test_short_games_stay_legal_and_score_by_the_rules(scenario: int, seed: int)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("scenario", range(1, 11))
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize(("scenario", "seed"), records.TABLE_GAMES)
 def test_full_games_end_with_a_verdict(scenario: int, seed: int) -> None:
+    """The 30 full games of scenarios 1-10, seeds 1-3: each ends with a verdict, every state on
+    the way is legal and scores by the rules, and the game is the committed table's line
+    (``tests/data/selfplay-games.jsonl``: ``make records`` refreshes it)."""
     r = play(load_board(scenario), seed)
     assert r.verdict is not None
     assert r.final_phase == "game_over"
     assert r.vp[-1].turn == LAST_TURN or r.verdict.kind == "immediate"
     check_game(r)
     assert replay(encode(r), load_board).ok
+    line = records.table()[scenario, str(seed)]
+    got = game_summary(r)
+    assert got == line, records.stale(
+        f"{records.TABLE.name}'s line of scenario {scenario} seed {seed}",
+        f"the game now ends {got.hash[:16]} after {got.commands} commands, "
+        f"the table says {line.hash[:16]} after {line.commands}",
+    )
 
 
 # -- the command --------------------------------------------------------------------------------

@@ -1,16 +1,17 @@
 """``ardennes selfplay --summary``: argument checks, the balance tables of a real one-game batch
-checked cell by cell against ``rules.bots.selfplay.play``, ``--games-out`` (no overwrite without
-``--force``) and, ``slow``, ``--jobs 2`` giving the same bytes as ``--jobs 1``."""
+checked cell by cell against the game's committed record (``tests/data/records``, the very
+game ``rules.bots.selfplay.play`` plays: ``tests/bots/test_records.py``), ``--games-out`` (no
+overwrite without ``--force``) and, ``slow``, ``--jobs 2`` giving the same bytes as ``--jobs
+1``."""
 
 from __future__ import annotations
 
 import json
-from functools import cache
 from pathlib import Path
 
 import pytest
 
-from ardennes_tui.cli import main
+from ardennes_tui.cli import main, selfplay_summary
 from ardennes_tui.cli.selfplay_summary import (
     GameResult,
     compact_seeds,
@@ -19,14 +20,9 @@ from ardennes_tui.cli.selfplay_summary import (
     parse_seeds,
     summary_markdown,
 )
-from rules.bots.selfplay import SelfPlayGame, TurnVP, play
-from rules.state import Verdict
-from scenarios import load_board
-
-
-@cache
-def game(scenario: int, seed: str) -> SelfPlayGame:
-    return play(load_board(scenario), seed)
+from rules.bots.selfplay import SELFPLAY_BOT, SelfPlayGame, TurnVP
+from rules.state import Board, Verdict
+from tests.kit import records
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -168,9 +164,9 @@ def test_one_game_batch_matches_play_cell_by_cell(
     assert code == 2 and out == "" and "--force" in err and len(err.splitlines()) == 1
     assert f.read_text() == "keep me"
 
-    code, out, err = run([*argv, "--force"], capsys)
+    code, out, err = run([*argv, "--force"], capsys)  # plays the game
     assert code == 0
-    r = game(1, "1")
+    r = records.selfplay_game(1, 1)
     assert r.verdict is not None
     end, gt6 = r.vp[-1], next(v for v in r.vp if v.turn == 6)
     best = max(v.exit_vp for v in r.vp)
@@ -241,13 +237,30 @@ def test_one_game_batch_matches_play_cell_by_cell(
 
 
 @pytest.mark.slow
-def test_jobs_do_not_change_the_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    outputs = []
-    for jobs in ("1", "2"):
+def test_jobs_do_not_change_the_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--jobs 2`` plays the games in two worker processes; ``--jobs 1`` here takes them from
+    their committed records (the games ``play`` plays, ``tests/bots/test_records.py``)."""
+
+    def summary(jobs: str) -> tuple[str, bytes]:
         f = tmp_path / f"games-{jobs}.jsonl"
-        argv = [*S, "--scenario", "7,1", "--seeds", "1", "--jobs", jobs, "--games-out", str(f)]
+        argv = [*S, "--scenario", "2,1", "--seeds", "4", "--jobs", jobs, "--games-out", str(f)]
         code, out, err = run(argv, capsys)
         assert code == 0 and err == ""
-        outputs.append((out, f.read_bytes()))
-    assert outputs[0] == outputs[1]
-    assert [r[:2] for r in rows(outputs[0][0], "| seed |")] == [["1", "1"], ["7", "1"]]
+        return out, f.read_bytes()
+
+    played = summary("2")
+    monkeypatch.setattr(selfplay_summary, "play", committed)
+    assert summary("1") == played
+    assert [r[:2] for r in rows(played[0], "| seed |")] == [["1", "4"], ["2", "4"]]
+
+
+def committed(board: Board, seed: str, **options: object) -> SelfPlayGame:
+    """``play`` of a committed game, from its record."""
+    assert board.scenario is not None and options == {
+        "level": None,
+        "german": SELFPLAY_BOT,
+        "allied": SELFPLAY_BOT,
+    }
+    return records.selfplay_game(board.scenario.number, int(seed))

@@ -15,8 +15,7 @@ import rules
 from pbem.opponent import BotOpponent
 from pbem.store import Store
 from rules.bots import BotRng, bots_for
-from tests.pbem.test_email_cli import Player
-from tests.pbem.test_games import bot_commands
+from tests.kit.email_players import Player, bot_commands
 from tests.realmap import needs_real_map
 
 pytestmark = needs_real_map

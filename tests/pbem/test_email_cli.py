@@ -15,11 +15,9 @@ import scenarios
 from ardennes_tui import cli
 from ardennes_tui.cli import email
 from pbem import keys
-from pbem.games import Service
-from pbem.identity import KeyIdentity
 from pbem.store import Store
 from rules.bots import BotRng, bots_for
-from tests.pbem.test_games import bot_commands, state_hash
+from tests.kit.email_players import Player, bot_commands, state_hash
 from tests.realmap import needs_real_map
 
 pytestmark = needs_real_map
@@ -30,53 +28,6 @@ def wired(monkeypatch: pytest.MonkeyPatch) -> None:
     """The email commands on ``ardennes`` (until ``cli/__init__.py`` lists them)."""
     if email.register not in cli.COMMANDS:
         monkeypatch.setattr(cli, "COMMANDS", (*cli.COMMANDS, email.register))
-
-
-class Player:
-    """One player: his own home (store and keys), his key, and the ``ardennes`` command run
-    as him."""
-
-    def __init__(
-        self,
-        name: str,
-        root: Path,
-        monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str],
-    ) -> None:
-        self.name = name
-        self.home = root / name
-        self.mp = monkeypatch
-        self.capsys = capsys
-        keys.save(keys.generate(), name, home=self.home)
-        self.me = KeyIdentity(keys.load_key(name, home=self.home))
-        self.files = 0
-        self._service: Service | None = None
-
-    def run(self, *argv: str | Path | int) -> tuple[int, str, str]:
-        self.mp.setenv("ARDENNES_HOME", str(self.home))
-        self.mp.setenv("ARDENNES_CONFIG", str(self.home / "no-config.toml"))
-        self.capsys.readouterr()
-        code = cli.main([str(a) for a in argv])
-        out, err = self.capsys.readouterr()
-        return code, out, err
-
-    def ok(self, *argv: str | Path | int) -> str:
-        code, out, err = self.run(*argv)
-        assert code == 0, (argv, err)
-        return out
-
-    def file(self, text: str, suffix: str = ".txt") -> Path:
-        self.files += 1
-        path = self.home / f"in-{self.files}{suffix}"
-        path.write_text(text)
-        return path
-
-    def service(self) -> Service:
-        """A service on the player's store, for the bot's look at the game (kept: it replays
-        the stored packets only when they change)."""
-        if self._service is None:
-            self._service = Service(Store(self.home))
-        return self._service
 
 
 @pytest.fixture
@@ -268,8 +219,7 @@ def test_an_import_with_a_refused_packet_exits_1(players: dict[str, Player]) -> 
 
 
 def test_invite_accept_and_import_by_mail(players: dict[str, Player]) -> None:
-    from tests.pbem.test_mail import Store as Inbox
-    from tests.pbem.test_mail import free_port
+    from tests.kit.mail import Inbox, free_port
 
     controller_module = pytest.importorskip("aiosmtpd.controller")
     inbox = Inbox()
@@ -310,8 +260,7 @@ def test_invite_accept_and_import_by_mail(players: dict[str, Player]) -> None:
 
 
 def test_export_mailto_keeps_the_address_when_none_is_known(players: dict[str, Player]) -> None:
-    from tests.pbem.test_mail import Store as Inbox
-    from tests.pbem.test_mail import free_port
+    from tests.kit.mail import Inbox, free_port
 
     controller_module = pytest.importorskip("aiosmtpd.controller")
     inbox = Inbox()

@@ -27,8 +27,8 @@ from pbem.selfplay import bot_fill
 from pbem.sources import load_source
 from pbem.store import Store
 from rules.bots import Bot, BotRng, bots_for
-from tests.pbem.test_mail import Store as SmtpInbox
-from tests.pbem.test_mail import free_port
+from tests.kit.mail import Inbox as SmtpInbox
+from tests.kit.mail import free_port
 from tests.realmap import needs_real_map
 
 pytestmark = needs_real_map

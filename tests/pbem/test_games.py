@@ -23,6 +23,7 @@ from pbem.identity import KeyIdentity
 from pbem.packets import DiceMode, Packet, Step
 from pbem.store import Store
 from rules.bots import BotRng, bots_for
+from tests.kit.email_players import bot_commands, state_hash
 from tests.realmap import needs_real_map
 
 pytestmark = needs_real_map
@@ -32,32 +33,6 @@ def identity(home: Path, name: str) -> KeyIdentity:
     """A new key saved in ``home``'s key store, loaded back as the CLI does."""
     keys.save(keys.generate(), name, home=home)
     return KeyIdentity(keys.load_key(name, home=home))
-
-
-def state_hash(service: Service, game_id: str) -> str:
-    g = service.load(game_id).game
-    assert g is not None
-    return g.state_hash()
-
-
-def bot_commands(service: Service, game_id: str, me: KeyIdentity, bots: dict) -> list:
-    """The commands the heuristic bot gives for our next packet (tried on a draft that is
-    thrown away); none for a reply (the service adds the standing orders)."""
-    d = service.draft(game_id, me)
-    side = d.body.author
-    if d.body.kind == "reply":
-        return []
-    if d.scratch.state.combat.orders(side) is None:
-        assert not isinstance(d.push(rules.StandingOrders(side=side, advance="strongest")), str)
-    out = []
-    while not d.ended():
-        cmd = bots[side].choose(d.scratch)
-        if isinstance(cmd, rules.ResolveAttacks) and d.complete():
-            break  # sealed: the declared batch goes to the opponent for his reply
-        r = d.push(cmd)
-        assert not isinstance(r, str), (cmd, r)
-        out.append(cmd)
-    return out
 
 
 @dataclass

@@ -11,11 +11,10 @@ import email.policy
 import ipaddress
 import mailbox
 import os
-import socket
 import ssl
 import stat
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -36,6 +35,7 @@ from pbem.mail import (
     send_sendmail,
     send_smtp,
 )
+from tests.kit.mail import Inbox, free_port
 
 GAME = "3f9a0c2e7b1d4c8e9f0a1b2c3d4e5f60"
 HEADERS = {
@@ -102,24 +102,6 @@ def test_header_injection_refused(to: Any, subject: str) -> None:
 # --- a real SMTP server on loopback ----------------------------------------------------------
 
 
-@dataclass
-class Store:
-    """An aiosmtpd handler that keeps what it receives."""
-
-    messages: list[tuple[str, list[str], bytes]] = field(default_factory=list)
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        self.messages.append((envelope.mail_from, list(envelope.rcpt_tos), envelope.content))
-        return "250 Message accepted for delivery"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @dataclass(frozen=True)
 class Tls:
     server: ssl.SSLContext
@@ -177,12 +159,12 @@ def authenticator(server: Any, session: Any, envelope: Any, mechanism: str, data
 
 
 @pytest.fixture
-def smtp_server(request: pytest.FixtureRequest, tls: Tls) -> Iterator[tuple[Store, int]]:
+def smtp_server(request: pytest.FixtureRequest, tls: Tls) -> Iterator[tuple[Inbox, int]]:
     """``plain``: no TLS, no login; ``starttls``: STARTTLS required, then login required;
     ``ssl``: implicit TLS."""
     controller_module = pytest.importorskip("aiosmtpd.controller")
     kind = request.param
-    store = Store()
+    store = Inbox()
     port = free_port()
     kwargs: dict[str, Any] = {}
     if kind == "starttls":
@@ -215,7 +197,7 @@ def smtp_config(port: int, security: str, **kw: Any) -> SmtpConfig:
 
 
 @pytest.mark.parametrize("smtp_server", ["plain"], indirect=True)
-def test_smtp_plain(smtp_server: tuple[Store, int]) -> None:
+def test_smtp_plain(smtp_server: tuple[Inbox, int]) -> None:
     store, port = smtp_server
     send_smtp(smtp_config(port, "none"), "bob@example.org", "Ardennes 7-8", TWO)
     [(sender, rcpts, content)] = store.messages
@@ -227,7 +209,7 @@ def test_smtp_plain(smtp_server: tuple[Store, int]) -> None:
 
 
 @pytest.mark.parametrize("smtp_server", ["starttls"], indirect=True)
-def test_smtp_starttls_with_login(smtp_server: tuple[Store, int], tls: Tls) -> None:
+def test_smtp_starttls_with_login(smtp_server: tuple[Inbox, int], tls: Tls) -> None:
     store, port = smtp_server
     config = smtp_config(port, "starttls", user="ann", password="s3cret pass")
     send_smtp(config, ["bob@example.org", "ref@example.org"], "t", TEXT, ssl_context=tls.client)
@@ -237,7 +219,7 @@ def test_smtp_starttls_with_login(smtp_server: tuple[Store, int], tls: Tls) -> N
 
 
 @pytest.mark.parametrize("smtp_server", ["starttls"], indirect=True)
-def test_smtp_password_command(smtp_server: tuple[Store, int], tls: Tls) -> None:
+def test_smtp_password_command(smtp_server: tuple[Inbox, int], tls: Tls) -> None:
     store, port = smtp_server
     config = smtp_config(port, "starttls", user="ann", password_command="printf 's3cret pass'")
     send_smtp(config, "bob@example.org", "t", TEXT, ssl_context=tls.client)
@@ -245,7 +227,7 @@ def test_smtp_password_command(smtp_server: tuple[Store, int], tls: Tls) -> None
 
 
 @pytest.mark.parametrize("smtp_server", ["starttls"], indirect=True)
-def test_smtp_wrong_password(smtp_server: tuple[Store, int], tls: Tls) -> None:
+def test_smtp_wrong_password(smtp_server: tuple[Inbox, int], tls: Tls) -> None:
     store, port = smtp_server
     config = smtp_config(port, "starttls", user="ann", password="guess")
     with pytest.raises(MailError, match=r"login as ann refused \(535\)") as info:
@@ -255,7 +237,7 @@ def test_smtp_wrong_password(smtp_server: tuple[Store, int], tls: Tls) -> None:
 
 
 @pytest.mark.parametrize("smtp_server", ["starttls"], indirect=True)
-def test_smtp_untrusted_certificate_refused(smtp_server: tuple[Store, int]) -> None:
+def test_smtp_untrusted_certificate_refused(smtp_server: tuple[Inbox, int]) -> None:
     _, port = smtp_server
     config = smtp_config(port, "starttls", user="ann", password="s3cret pass")
     with pytest.raises(MailError, match="CERTIFICATE_VERIFY_FAILED"):
@@ -263,14 +245,14 @@ def test_smtp_untrusted_certificate_refused(smtp_server: tuple[Store, int]) -> N
 
 
 @pytest.mark.parametrize("smtp_server", ["ssl"], indirect=True)
-def test_smtp_implicit_tls(smtp_server: tuple[Store, int], tls: Tls) -> None:
+def test_smtp_implicit_tls(smtp_server: tuple[Inbox, int], tls: Tls) -> None:
     store, port = smtp_server
     send_smtp(smtp_config(port, "ssl"), "bob@example.org", "t", TEXT, ssl_context=tls.client)
     assert payloads(store.messages[0][2]) == [PAYLOAD]
 
 
 @pytest.mark.parametrize("smtp_server", ["plain"], indirect=True)
-def test_smtp_starttls_not_offered(smtp_server: tuple[Store, int], tls: Tls) -> None:
+def test_smtp_starttls_not_offered(smtp_server: tuple[Inbox, int], tls: Tls) -> None:
     store, port = smtp_server
     with pytest.raises(MailError, match="STARTTLS extension not supported"):
         send_smtp(smtp_config(port, "starttls"), "b@x.org", "t", TEXT, ssl_context=tls.client)

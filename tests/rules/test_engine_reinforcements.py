@@ -44,8 +44,8 @@ from tests.enginekit import (
 from tests.enginekit import (
     position as position_of,
 )
-from tests.rules.test_reinforcements import B as RING
-from tests.rules.test_reinforcements import state as ring_state
+from tests.kit.ring import B as RING
+from tests.kit.ring import state as ring_state
 
 
 def ok(r: Applied | Rejection) -> Applied:
@@ -602,7 +602,7 @@ def test_west_bank_units_do_not_advance_across_the_meuse() -> None:
     from rules.scenario import Arrival
     from rules.state import Attack, Resolution
     from tests.enginekit import unit
-    from tests.rules.test_reinforcements import SCHEDULE, ring_map
+    from tests.kit.ring import SCHEDULE, ring_map
 
     defs = [unit(u, "allied" if u[0] in "asw" else "german", mech=True) for u in SCHEDULE]
     defs += [unit(u, "german") for u in ("ga", "gb", "gm")] + [unit("ax", "allied")]

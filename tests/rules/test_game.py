@@ -2,25 +2,15 @@
 
 from __future__ import annotations
 
-from functools import cache
-
 import msgspec
 import pytest
 
 import rules
 import scenarios
-from rules.bots import BotRng, bots_for
+from tests.kit.selfplay import bot_game, new
 from tests.realmap import needs_real_map
 
 pytestmark = needs_real_map
-
-
-def new(scenario: int = 1, seed: bytes = b"game-test") -> rules.Game:
-    return rules.Game.new(
-        scenarios.load_board(scenario),
-        dice=rules.SeededDice(seed),
-        dice_spec=rules.DiceSpec.seeded(seed),
-    )
 
 
 def step(g: rules.Game) -> rules.Command:
@@ -39,19 +29,6 @@ def _hex(s: rules.GameState, uid: str) -> str:
     h = s.unit(uid).hex
     assert h is not None, uid
     return h
-
-
-@cache
-def bot_game(scenario: int, turns: int) -> rules.Game:
-    """Scenario ``scenario`` played by the bots up to the start of Game-Turn ``turns + 1``."""
-    g = new(scenario)
-    bots = bots_for(BotRng(b"game-test-bots"))
-    while g.state.turn <= turns and g.state.phase != "game_over":
-        side = rules.acting_side(g.state)
-        assert side is not None
-        r = g.push(bots[side].choose(g))
-        assert not isinstance(r, rules.Rejection), r
-    return g
 
 
 def test_push_rejection_changes_nothing() -> None:

@@ -16,8 +16,8 @@ from rules.levels import Level, level_for
 from rules.state import Board, UnitState, VictoryPoints
 from rules.victory import tabulate, verdict_for
 from tests.enginekit import unit
+from tests.kit.victory_map import ALLIES, GERMANS, state, victory_map
 from tests.realmap import needs_real_map
-from tests.rules.test_victory import ALLIES, GERMANS, state, victory_map
 
 
 def _levers(n: int, number: int, computer: rules.Side) -> tuple[str, str, int]:

@@ -26,9 +26,9 @@ from rules.state import Board, GameState, Phase, UnitState, VictoryPoints
 from rules.supply import supply_judgment
 from rules.victory import tabulate, tally
 from tests.enginekit import make_map, ok, outcome, refused, rm, unit, with_phase
+from tests.kit.ring import B as RING
+from tests.kit.ring import state as ring_state
 from tests.realmap import RealScenario
-from tests.rules.test_reinforcements import B as RING
-from tests.rules.test_reinforcements import state as ring_state
 
 GRID = """
 e . . x

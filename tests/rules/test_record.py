@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 import rules
 from rules import record
 from tests.enginekit import make_map
+from tests.kit.selfplay import bot_game
 from tests.realmap import needs_real_map
-from tests.rules.test_game import bot_game
 
 
 def _lines(data: bytes) -> list[dict[str, object]]:

@@ -1,14 +1,6 @@
-"""Victory (AO-16) on a 5 x 4 map worked out by hand::
-
-    row 1   NE NE NW NW x       exits: 0201 (NE, 4 VP), 0401 (NW, 6 VP)
-    row 2   .  .  .  .  E
-    row 3   X  .  B  .  E       0103: an exit hex on the live map (3 VP); B: Bastogne (0303)
-    row 4   SE SE SW SW x       exits: 0204 (SE, 2 VP), 0404 (SW, 1 VP)
-
-Roads 0502-0402-0302-0202-0201, 0402-0401, 0503-0403-0303-0203-0204, 0403-0404; the German
-supply sources are the east-edge road hexes 0502 and 0503. Neighbours used below: 0302 touches
-0401, 0301, 0402, 0202, 0403, 0303; 0402 touches 0401, 0502, 0503, 0302, 0403; 0203 touches
-0103, 0204, 0303; 0303 touches 0204.
+"""Victory (AO-16) on the 5 x 4 map of :mod:`tests.kit.victory_map`, worked out by hand (drawn
+there). Neighbours used below: 0302 touches 0401, 0301, 0402, 0202, 0403, 0303; 0402 touches 0401,
+0502, 0503, 0302, 0403; 0203 touches 0103, 0204, 0303; 0303 touches 0204.
 """
 
 from __future__ import annotations
@@ -20,7 +12,6 @@ from rules.commands import EndPhase
 from rules.dice import ScriptedDice
 from rules.engine import Applied, apply
 from rules.events import GameEnded, VictoryPointsTabulated
-from rules.gamemap import GameMap
 from rules.state import Board, GameState, UnitState, VictoryPoints
 from rules.supply import supply_judgment
 from rules.units import UnitDef
@@ -34,38 +25,9 @@ from rules.victory import (
     verdict,
     verdict_for,
 )
-from tests.enginekit import make_map, ok, refused, remap, rm, unit
+from tests.enginekit import ok, refused, rm, unit
+from tests.kit.victory_map import ALLIES, GERMANS, state, victory_map
 from tests.realmap import RealScenario
-
-GRID = """
-e e e e x
-. . . . E
-. . . . E
-e e e e x
-"""
-
-GERMANS = ("g1", "g2", "g3", "gd")
-ALLIES = ("a1", "ad1", "ad2", "adorm")
-
-
-def victory_map(exit_vp: dict[str, int]) -> GameMap:
-    """The map drawn above with ``exit_vp`` printed in the exit hexes."""
-    m = make_map(
-        GRID,
-        roads=[
-            "0502-0402-0302-0202-0201",
-            "0402-0401",
-            "0503-0403-0303-0203-0204",
-            "0403-0404",
-        ],
-        towns={"Bastogne": "0303"},
-    )
-    return remap(
-        m,
-        {"0101": "NE", "0201": "NE", "0301": "NW", "0401": "NW"}
-        | {"0104": "SE", "0204": "SE", "0304": "SW", "0404": "SW"},
-        exit_vp=exit_vp,
-    )
 
 
 def _board() -> Board:
@@ -74,24 +36,6 @@ def _board() -> Board:
 
 
 B = _board()
-
-
-NO_VP = VictoryPoints()
-
-
-def state(
-    units: dict[str, str | UnitState], *, turn: int = 5, vp: VictoryPoints = NO_VP
-) -> GameState:
-    rows = []
-    for uid in sorted(GERMANS + ALLIES):
-        v = units.get(uid)
-        if v is None:
-            rows.append(UnitState(id=uid, status="not_arrived"))
-        else:
-            rows.append(UnitState(id=uid, hex=v) if isinstance(v, str) else v)
-    return GameState(
-        scenario=0, turn=turn, side="allied", phase="mechanized_movement", units=tuple(rows), vp=vp
-    )
 
 
 def dead(uid: str) -> UnitState:

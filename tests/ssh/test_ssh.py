@@ -46,6 +46,7 @@ pytestmark = [
     needs_real_map,
     pytest.mark.skipif(not HAVE_OPENSSH, reason="OpenSSH (sshd, ssh, ssh-keygen) not installed"),
     pytest.mark.skipif(not HAVE_TMUX, reason="tmux not installed"),
+    pytest.mark.usefixtures("tmux_server"),
     pytest.mark.skipif(not ARDENNES.is_file(), reason="the ardennes command is not installed"),
 ]
 

@@ -24,15 +24,9 @@ from pbem import drafts
 from pbem.drafts import SavedDraft
 from pbem.store import StoreError
 from rules.bots import BotRng, bots_for
+from tests.kit.app import message, press
+from tests.kit.email_app import new_match, play_screen, player, run_as
 from tests.realmap import needs_real_map
-from tests.tui.test_email_app import (
-    message,
-    new_match,
-    play_screen,
-    player,
-    press,
-    run_as,
-)
 
 pytestmark = needs_real_map
 T = TypeVar("T")
@@ -267,8 +261,7 @@ def test_email_new_with_local_dice_plays_both_sides(
 def test_m_asks_for_a_missing_address_keeps_it_and_mails(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tests.pbem.test_mail import Store as Inbox
-    from tests.pbem.test_mail import free_port
+    from tests.kit.mail import Inbox, free_port
 
     controller_module = pytest.importorskip("aiosmtpd.controller")
     match = new_match(tmp_path)  # invited with no --opponent: no address for the Allied

@@ -19,8 +19,9 @@ from ardennes_tui.screens.import_dialog import ImportDialog
 from ardennes_tui.screens.orders import OrdersScreen
 from ardennes_tui.screens.playback import PlaybackScreen
 from rules.bots import BotRng, bots_for
+from tests.kit.app import message, press
+from tests.kit.email_app import Match, new_match, play_screen, run_as
 from tests.realmap import needs_real_map
-from tests.tui.test_email_app import Match, message, new_match, play_screen, press, run_as
 
 pytestmark = needs_real_map
 

@@ -1,6 +1,7 @@
-"""Whole games in the app: real self-play games (``rules.bots.selfplay.play``) replayed into
-a :class:`rules.Game` with the self-play dice, then finished through the keyboard with Pilot
-at 80x24 on the real map.
+"""Whole games in the app: committed self-play records (``tests/data/records``,
+:mod:`tests.kit.records`; ``make records`` refreshes them) replayed into a :class:`rules.Game`
+with the self-play dice, then finished through the keyboard with Pilot at 80x24 on the real
+map.
 
 * The last order of the game (the Allied GT18 Mechanized Movement ``EndPhase``) is ``e`` ``e``:
   the verdict modal shows the engine's verdict (winner, kind, VP, the deciding rule), the same
@@ -49,8 +50,9 @@ from rules import (
 )
 from rules.bots.selfplay import SelfPlayGame, encode, play
 from scenarios import load_board
+from tests.kit import records
+from tests.kit.app import mode, press, run_app_with
 from tests.realmap import needs_real_map
-from tests.tui.test_play import mode
 
 pytestmark = needs_real_map
 
@@ -58,7 +60,8 @@ GERMAN_RATIO_WIN = (2, 4)
 """Scenario 2, self-play seed 4 (bots heuristic/4, rules version 3): a German win on the VP
 ratio at the end of Game-Turn 18 (AO-16.1), 40-13. (Scenario 1, seed 4 was one, 37-14, until
 the issue 12 rules changes; scenario 1, seeds 1-20, now has no German win: see
-docs/selfplay.md, "Balance, rules version 3".)"""
+docs/selfplay.md, "Balance, rules version 3".) When ``make records`` changes a game's verdict,
+the test says so: pick another seed (``tests.kit.records.GAMES``)."""
 ALLIED_WIN = (1, 1)
 """Scenario 1, self-play seed 1: an Allied win, under 35 German VP after Game-Turn 18
 (AO-16.3)."""
@@ -67,25 +70,15 @@ DECISIONS = (1, 4)
 """Scenario 1, self-play seed 4: a game with an Ex-losses decision and a retreat decision for
 the keys (an Allied win since the issue 12 rules changes)."""
 
-_RECORDS: dict[tuple[int, int], SelfPlayGame] = {}
-
-
-def record_of(game: tuple[int, int]) -> SelfPlayGame:
-    """The self-play game of ``(scenario, seed)`` (3-8 s: played once per module)."""
-    if game not in _RECORDS:
-        scenario, seed = game
-        _RECORDS[game] = play(load_board(scenario), seed)
-    return _RECORDS[game]
-
 
 @pytest.fixture(scope="module", params=[GERMAN_RATIO_WIN, ALLIED_WIN], ids=["german", "allied"])
 def full_game(request: pytest.FixtureRequest) -> SelfPlayGame:
-    return record_of(request.param)
+    return records.selfplay_game(*request.param)
 
 
 @pytest.fixture(scope="module")
 def decisions_game() -> SelfPlayGame:
-    return record_of(DECISIONS)
+    return records.selfplay_game(*DECISIONS)
 
 
 def session_at(record: SelfPlayGame, n: int) -> rules.Game:
@@ -114,8 +107,10 @@ def first_roll_asking(record: SelfPlayGame, kind: str) -> int:
     s = session_at(record, 0)
     for i, cmd in enumerate(record.commands):
         assert not isinstance(s.push(cmd), Rejection)
+        if not isinstance(cmd, ResolveAttacks):
+            continue
         d = s.options().decision
-        if isinstance(cmd, ResolveAttacks) and d is not None and d.kind == kind:
+        if d is not None and d.kind == kind:
             return i
     raise AssertionError(f"no {kind} decision in the game")
 
@@ -133,12 +128,6 @@ def drive(session: rules.Game, body: Body, cursor: str = "2328") -> None:
             await body(app, pilot, session)
 
     asyncio.run(main())
-
-
-async def press(pilot: Pilot[None], *keys: str) -> None:
-    for key in keys:
-        await pilot.press(key)
-    await pilot.pause()
 
 
 def phase(s: rules.Game) -> str:
@@ -354,23 +343,6 @@ def test_a_pending_loss_decision_always_preselects_the_first_minimal_set(
         assert view.cursor == s.state.unit(d.unit or d.choices[0][0]).hex
 
     drive(s, body)
-
-
-AppBody = Callable[[ArdennesApp, Pilot[None]], Awaitable[None]]
-
-
-def run_app_with(monkeypatch: pytest.MonkeyPatch, body: AppBody) -> None:
-    """Make ``ArdennesApp.run`` (as ``run_app`` calls it) drive the app with Pilot at 80x24."""
-
-    def run(app: ArdennesApp) -> None:
-        async def main() -> None:
-            async with app.run_test(size=(80, 24)) as pilot:
-                await pilot.pause()
-                await body(app, pilot)
-
-        asyncio.run(main())
-
-    monkeypatch.setattr(ArdennesApp, "run", run)
 
 
 def self_play_record(record: SelfPlayGame) -> bytes:

@@ -20,9 +20,8 @@ from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.side_panel import SidePanel
 from rules import Rejection, ResolveAttacks
 from tests.enginekit import end_phase
+from tests.kit.app import drive, gt1_german_combat, message, mode, press, view_of
 from tests.realmap import needs_real_map
-from tests.tui.test_play import drive, message, mode, press, view_of
-from tests.tui.test_saves import gt1_german_combat
 
 pytestmark = needs_real_map
 
@@ -32,24 +31,6 @@ def german_gt1_combat() -> rules.Game:
     g = saves.new_game(1, "help")
     while g.state.phase != "combat":
         end_phase(g)
-    return g
-
-
-def until(g: rules.Game, kind: str) -> rules.Game:
-    """Answer ``g``'s decisions with their first choice (no advance) until one of ``kind``."""
-    while (d := g.options().decision) is not None and d.kind != kind:
-        if d.kind == "losses":
-            cmd: rules.Command = rules.ChooseLosses(d.choices[0])
-        elif d.kind == "advance":
-            assert d.hex is not None
-            cmd = rules.Advance(d.hex)
-        elif d.kind == "retreat":
-            assert d.unit is not None
-            cmd = rules.ChooseRetreat(d.unit, d.choices[0])
-        else:
-            cmd = rules.WaiveImmunity(())
-        assert not isinstance(g.push(cmd), Rejection)
-    assert d is not None, "no such decision"
     return g
 
 

@@ -11,7 +11,6 @@ import asyncio
 import os
 import subprocess
 import sys
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import msgspec
@@ -27,15 +26,13 @@ from ardennes_tui.modes import ReinforcementMode
 from ardennes_tui.present import game_view
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.map_view import MapView
-from ardennes_tui.widgets.status_line import StatusLine
 from pbem.store import Store
 from rules import record
 from scenarios import load_board
+from tests.kit.app import message, press, run_app_with
 from tests.realmap import needs_real_map
 
 pytestmark = needs_real_map
-
-AppBody = Callable[[ArdennesApp, Pilot[None]], Awaitable[None]]
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,30 +46,6 @@ def in_store(stored: hotseat.StoredGame, game: rules.Game) -> rules.Game:
     assert rec.commands == game.commands
     assert replayed.game.state_hash() == game.state_hash()
     return replayed.game
-
-
-def message(app: ArdennesApp) -> str:
-    return app.screen.query_one(StatusLine).message
-
-
-async def press(pilot: Pilot[None], *keys: str) -> None:
-    for key in keys:
-        await pilot.press(key)
-    await pilot.pause()
-
-
-def run_app_with(monkeypatch: pytest.MonkeyPatch, body: AppBody) -> None:
-    """Make ``ArdennesApp.run`` (as ``run_app`` calls it) drive the app with Pilot at 80x24."""
-
-    def run(app: ArdennesApp) -> None:
-        async def go() -> None:
-            async with app.run_test(size=(80, 24)) as pilot:
-                await pilot.pause()
-                await body(app, pilot)
-
-        asyncio.run(go())
-
-    monkeypatch.setattr(ArdennesApp, "run", run)
 
 
 def test_every_command_and_undo_is_in_the_store(ardennes_home: Path) -> None:

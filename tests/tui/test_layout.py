@@ -17,8 +17,8 @@ from ardennes_tui.present.combat_text import combat_log
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.map_view import MapView
 from ardennes_tui.widgets.side_panel import SidePanel
+from tests.kit.app import gt1_german_combat
 from tests.realmap import needs_real_map
-from tests.tui.test_saves import gt1_german_combat
 
 pytestmark = needs_real_map
 

@@ -18,8 +18,8 @@ from ardennes_tui.widgets.map_view import MapView
 from scenarios import load_board, load_map
 from tests.enginekit import end_phase, scenario_gt1_german_combat
 from tests.fixtures_maps import fixture_map, fixture_units
+from tests.kit.app import game_of
 from tests.realmap import needs_real_map
-from tests.tui.test_play import game_of
 
 GAME_MAP = fixture_map()
 

@@ -19,8 +19,8 @@ from ardennes_tui.widgets.map_view import MapView
 from ardennes_tui.widgets.side_panel import SidePanel
 from rules import Drop, Rejection, ResolveAttacks, Roll
 from tests.enginekit import end_phase, scenario_gt1_german_combat
+from tests.kit.app import drive, game_of, message, mode, press, view_of
 from tests.realmap import needs_real_map
-from tests.tui.test_play import drive, game_of, message, mode, press, view_of
 
 pytestmark = needs_real_map
 
@@ -35,7 +35,7 @@ def german_gt1_reinforcement() -> rules.Game:
 
 def allied_gt2_reinforcements() -> rules.Game:
     """Scenario 1 at the Allied GT2 Reinforcement Phase: ten units due."""
-    from tests.tui.test_saves import answer_all, gt1_german_combat
+    from tests.kit.app import answer_all, gt1_german_combat
 
     s = gt1_german_combat("reinf")
     assert not isinstance(s.push(ResolveAttacks()), Rejection)

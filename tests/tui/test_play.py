@@ -4,10 +4,7 @@ the Allied player-turn, and a foot unit in the German GT2 Initial Movement Phase
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TypeVar
 
 import pytest
 from textual.geometry import Region
@@ -17,7 +14,7 @@ from textual.strip import Strip
 import rules
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.games import saves
-from ardennes_tui.modes import CombatMode, DecisionMode, Mode, ReinforcementMode
+from ardennes_tui.modes import CombatMode, DecisionMode, ReinforcementMode
 from ardennes_tui.present import game_view
 from ardennes_tui.present.combat_text import decision_prompt
 from ardennes_tui.screens.play_screen import PlayScreen
@@ -36,35 +33,16 @@ from rules import (
 )
 from rules import record as game_record
 from tests.enginekit import end_phase, scenario_gt1_german_combat
+from tests.kit.app import drive, end_phases, game_of, message, mode, press, prompt, view_of
 from tests.realmap import needs_real_map
 
 pytestmark = needs_real_map
-
-Body = Callable[[ArdennesApp, Pilot[None], rules.Game], Awaitable[None]]
-
-
-def game_of(board: rules.Board, state: rules.GameState, seed: str = "test") -> rules.Game:
-    """A hot-seat game from ``state`` with the dice of text ``seed``."""
-    return rules.Game(
-        board,
-        state,
-        dice=rules.SeededDice(seed.encode()),
-        dice_spec=rules.DiceSpec.seeded(seed.encode(), seed),
-        players=saves.HOT_SEAT,
-    )
 
 
 def gt1_unmet(g: rules.Game) -> tuple[list[str], list[str]]:
     """The GT1 German obligations still to meet (AO-4.2h*): American units, German units."""
     o = g.options()
     return list(o.must_be_attacked), list(o.must_attack)
-
-
-def mode(app: ArdennesApp, kind: type[M]) -> M:
-    """The play screen's current mode, which must be a ``kind``."""
-    screen = app.screen
-    assert isinstance(screen, PlayScreen) and isinstance(screen.mode, kind), screen
-    return screen.mode
 
 
 def replayed(g: rules.Game) -> rules.Game:
@@ -76,40 +54,8 @@ def replayed(g: rules.Game) -> rules.Game:
     return again
 
 
-def drive(body: Body, cursor: str = "4009", session: rules.Game | None = None) -> None:
-    session = session or saves.new_game(1)
-    app = ArdennesApp(session.board.game_map, cursor=cursor, game=session)
-
-    async def main() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            assert isinstance(app.screen, PlayScreen)
-            await body(app, pilot, session)
-
-    asyncio.run(main())
-
-
 def status(app: ArdennesApp) -> str:
     return app.screen.query_one(StatusLine).plain
-
-
-def message(app: ArdennesApp) -> str:
-    return app.screen.query_one(StatusLine).message
-
-
-def view_of(app: ArdennesApp) -> MapView:
-    return app.screen.query_one(MapView)
-
-
-async def press(pilot: Pilot[None], *keys: str) -> None:
-    for key in keys:
-        await pilot.press(key)
-    await pilot.pause()
-
-
-async def end_phases(pilot: Pilot[None], n: int) -> None:
-    """End ``n`` phases: each ``e`` asks, the second ``e`` confirms."""
-    await press(pilot, *("e" * (2 * n)))
 
 
 async def place_all(pilot: Pilot[None], s: rules.Game) -> None:
@@ -136,8 +82,6 @@ async def select(app: ArdennesApp, pilot: Pilot[None], unit: str, hex_id: str) -
     raise AssertionError(f"{unit} not selectable in {hex_id}")
 
 
-M = TypeVar("M", bound=Mode)
-
 SEED = "ardennes-test-1"
 """The dice seed of the Pilot games (``ardennes --seed``): the same dice every run."""
 
@@ -156,10 +100,6 @@ async def answer_decisions(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) 
         key = {"waive_immunity": "n", "losses": "enter", "retreat": "1", "advance": "0"}[d.kind]
         await press(pilot, key)
     raise AssertionError("decisions do not end")
-
-
-def prompt(app: ArdennesApp) -> str:
-    return app.screen.query_one(StatusLine).prompt
 
 
 @pytest.mark.rule("AO-4.2a")
@@ -415,7 +355,7 @@ def test_load_refuses_a_bad_log(tmp_path: Path) -> None:
 def test_combat_decisions_answered_with_the_keys() -> None:
     """Seed ``d``: the batch asks for Ex losses (1-9 toggle, Enter confirms), an advance
     (1-9 picks the unit) and retreat paths (1-9 picks the path, lit on the map)."""
-    from tests.tui.test_saves import gt1_german_combat
+    from tests.kit.app import gt1_german_combat
 
     s = gt1_german_combat("d")
 
@@ -476,7 +416,7 @@ def test_combat_decisions_answered_with_the_keys() -> None:
 def test_reinforcements_placed_on_lit_entry_hexes() -> None:
     """The Allied GT2 Reinforcement Phase: the due units are listed, Tab picks one, its entry
     hexes are lit, Enter places it (Road Mode), and the phase cannot end with units left."""
-    from tests.tui.test_saves import answer_all, gt1_german_combat
+    from tests.kit.app import answer_all, gt1_german_combat
 
     s = gt1_german_combat("reinf")
     assert not isinstance(s.push(ResolveAttacks()), Rejection)

@@ -17,6 +17,7 @@ from ardennes_tui.present import game_view
 from rules import DeclareAttack, EndPhase, Move, Rejection, ResolveAttacks
 from rules import record as game_record
 from tests.enginekit import end_phase, scenario_gt1_german_combat
+from tests.kit.app import answer_all, gt1_german_combat
 from tests.realmap import needs_real_map
 
 pytestmark = needs_real_map
@@ -30,38 +31,6 @@ def to_german_gt1_mech() -> rules.Game:
     g = rules.Game(board, state)
     end_phase(g)
     return g
-
-
-def gt1_german_combat(seed: str) -> rules.Game:
-    """A new game of scenario 1 with dice ``seed`` at the German GT1 Combat Phase (obligations
-    in force), every American unit in contact declared against by all its German neighbours."""
-    g = saves.new_game(1, seed)
-    while not (g.state.side == "german" and g.state.phase == "combat"):
-        end_phase(g)
-    m = g.board.game_map
-    for uid in g.options().must_be_attacked:
-        h = g.state.unit(uid).hex
-        assert h is not None
-        used = {x for a in g.state.combat.declared for x in a.attackers}
-        near = {x for n in m.neighbours(h) for x in game_view.own_units(g, n) if x not in used}
-        assert not isinstance(g.push(DeclareAttack(tuple(sorted(near)), (h,))), Rejection)
-    return g
-
-
-def answer_all(g: rules.Game) -> None:
-    """Answer each pending decision with its first choice (no advance)."""
-    while (d := g.options().decision) is not None:
-        if d.kind == "waive_immunity":
-            cmd: rules.Command = rules.WaiveImmunity(())
-        elif d.kind == "losses":
-            cmd = rules.ChooseLosses(d.choices[0])
-        elif d.kind == "retreat":
-            assert d.unit is not None
-            cmd = rules.ChooseRetreat(d.unit, d.choices[0])
-        else:
-            assert d.hex is not None
-            cmd = rules.Advance(d.hex)
-        assert not isinstance(g.push(cmd), Rejection)
 
 
 _PLAYED: dict[str, rules.Game] = {}

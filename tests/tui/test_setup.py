@@ -15,8 +15,8 @@ from ardennes_tui.widgets.side_panel import SidePanel
 from rules import EndPhase, Place, setup_hexes
 from rules.start_line import front_line, rear_area
 from scenarios import load_map
+from tests.kit.app import drive, end_phases, message, press, view_of
 from tests.realmap import needs_real_map
-from tests.tui.test_play import drive, end_phases, message, press, view_of
 
 pytestmark = needs_real_map
 

@@ -23,9 +23,8 @@ from ardennes_tui.present import game_view
 from ardennes_tui.widgets.map_view import MapView
 from scenarios import load_map
 from tests.enginekit import end_phase, scenario_gt1_german_combat
+from tests.kit.app import game_of, gt1_german_combat
 from tests.realmap import needs_real_map
-from tests.tui.test_play import game_of
-from tests.tui.test_saves import gt1_german_combat
 
 pytestmark = needs_real_map
 SIZE = (80, 24)
@@ -120,7 +119,7 @@ class TestDecision:
     def test_retreat_paths_with_their_end_and_supply(self, snap_compare: Any) -> None:
         """Seed ``d``, after the losses and advances: the victor picks a retreat path; the
         panel gives each path's end hex and the supply the unit has there."""
-        from tests.tui.test_help_palette import until
+        from tests.kit.app import until
 
         game = gt1_german_combat("d")
         assert not isinstance(game.push(rules.ResolveAttacks()), rules.Rejection)

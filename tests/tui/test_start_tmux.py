@@ -10,11 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.kit.terminal import ARDENNES, start
 from tests.realmap import needs_real_map
 from tests.tui.recordkit import record_file
-from tests.tui.test_tmux import ARDENNES, start
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux not installed")
+pytestmark = [
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux not installed"),
+    pytest.mark.usefixtures("tmux_server"),
+]
 
 
 @needs_real_map

@@ -13,13 +13,14 @@ from pathlib import Path
 import pytest
 
 from ardennes_tui.games import saves
+from tests.kit.app import gt1_german_combat
+from tests.kit.terminal import ARDENNES, Pane, start, tmux
 from tests.realmap import needs_real_map
-from tests.tui.test_saves import gt1_german_combat
-from tests.tui.test_tmux import ARDENNES, Pane, start, tmux
 
 pytestmark = [
     needs_real_map,
     pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux not installed"),
+    pytest.mark.usefixtures("tmux_server"),
     pytest.mark.skipif(not ARDENNES.is_file(), reason="the ardennes command is not installed"),
 ]
 

@@ -27,8 +27,8 @@ from ardennes_tui.screens.versus_dialog import VersusDialog
 from ardennes_tui.screens.versus_play import VersusPlayScreen
 from pbem.store import Store
 from rules import record
+from tests.kit.app import message, press, run_app_with
 from tests.realmap import needs_real_map
-from tests.tui.test_hotseat import message, press, run_app_with
 
 pytestmark = needs_real_map
 
@@ -295,7 +295,7 @@ def test_email_new_with_the_computer_as_opponent(
     """``ardennes --email new ... --opponent-bot``: ``ardennes bot`` accepts at once (its own
     key and store under the player's home) and plays the Allied set-up; the app opens on the
     player's move."""
-    from tests.tui.test_email_app import play_screen, player, run_as
+    from tests.kit.email_app import play_screen, player, run_as
 
     hans = player(tmp_path / "hans", "hans")
 

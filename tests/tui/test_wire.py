@@ -173,8 +173,7 @@ def test_the_app_screen_after_keys_is_its_full_repaint(tmp_path: Path) -> None:
     import struct
     import termios
 
-    from tests.bench.test_bench_tty import record_at
-    from tests.bench.ttydriver import Tty, app_env
+    from tests.bench.ttydriver import Tty, app_env, record_at
 
     record = record_at(tmp_path / "gt2.jsonl")
     env = app_env(tmp_path)
@@ -205,6 +204,7 @@ def test_the_app_screen_after_keys_is_its_full_repaint(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux not installed")
+@pytest.mark.usefixtures("tmux_server")
 @pytest.mark.skipif(not ARDENNES.exists(), reason="the ardennes command is not installed")
 def test_after_a_resize_in_tmux_the_screen_is_whole(tmp_path: Path) -> None:
     """A terminal that changes size may move what it shows (tmux keeps the bottom rows of a

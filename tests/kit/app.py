@@ -1,0 +1,146 @@
+"""Driving the app headless with Pilot at 80x24: a hot-seat game of scenario 1 (or a given
+one), keys, the status line, the play screen's mode; games set up for the UI tests."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+import pytest
+from textual.pilot import Pilot
+
+import rules
+from ardennes_tui.app import ArdennesApp
+from ardennes_tui.games import saves
+from ardennes_tui.modes import Mode
+from ardennes_tui.present import game_view
+from ardennes_tui.screens.play_screen import PlayScreen
+from ardennes_tui.widgets.map_view import MapView
+from ardennes_tui.widgets.status_line import StatusLine
+from rules import DeclareAttack, Rejection
+from tests.enginekit import end_phase
+
+Body = Callable[[ArdennesApp, Pilot[None], rules.Game], Awaitable[None]]
+M = TypeVar("M", bound=Mode)
+
+
+def game_of(board: rules.Board, state: rules.GameState, seed: str = "test") -> rules.Game:
+    """A hot-seat game from ``state`` with the dice of text ``seed``."""
+    return rules.Game(
+        board,
+        state,
+        dice=rules.SeededDice(seed.encode()),
+        dice_spec=rules.DiceSpec.seeded(seed.encode(), seed),
+        players=saves.HOT_SEAT,
+    )
+
+
+def mode(app: ArdennesApp, kind: type[M]) -> M:
+    """The play screen's current mode, which must be a ``kind``."""
+    screen = app.screen
+    assert isinstance(screen, PlayScreen) and isinstance(screen.mode, kind), screen
+    return screen.mode
+
+
+def drive(body: Body, cursor: str = "4009", session: rules.Game | None = None) -> None:
+    session = session or saves.new_game(1)
+    app = ArdennesApp(session.board.game_map, cursor=cursor, game=session)
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, PlayScreen)
+            await body(app, pilot, session)
+
+    asyncio.run(main())
+
+
+def message(app: ArdennesApp) -> str:
+    return app.screen.query_one(StatusLine).message
+
+
+def view_of(app: ArdennesApp) -> MapView:
+    return app.screen.query_one(MapView)
+
+
+async def press(pilot: Pilot[None], *keys: str) -> None:
+    for key in keys:
+        await pilot.press(key)
+    await pilot.pause()
+
+
+async def end_phases(pilot: Pilot[None], n: int) -> None:
+    """End ``n`` phases: each ``e`` asks, the second ``e`` confirms."""
+    await press(pilot, *("e" * (2 * n)))
+
+
+def prompt(app: ArdennesApp) -> str:
+    return app.screen.query_one(StatusLine).prompt
+
+
+def gt1_german_combat(seed: str) -> rules.Game:
+    """A new game of scenario 1 with dice ``seed`` at the German GT1 Combat Phase (obligations
+    in force), every American unit in contact declared against by all its German neighbours."""
+    g = saves.new_game(1, seed)
+    while not (g.state.side == "german" and g.state.phase == "combat"):
+        end_phase(g)
+    m = g.board.game_map
+    for uid in g.options().must_be_attacked:
+        h = g.state.unit(uid).hex
+        assert h is not None
+        used = {x for a in g.state.combat.declared for x in a.attackers}
+        near = {x for n in m.neighbours(h) for x in game_view.own_units(g, n) if x not in used}
+        assert not isinstance(g.push(DeclareAttack(tuple(sorted(near)), (h,))), Rejection)
+    return g
+
+
+def answer_all(g: rules.Game) -> None:
+    """Answer each pending decision with its first choice (no advance)."""
+    while (d := g.options().decision) is not None:
+        if d.kind == "waive_immunity":
+            cmd: rules.Command = rules.WaiveImmunity(())
+        elif d.kind == "losses":
+            cmd = rules.ChooseLosses(d.choices[0])
+        elif d.kind == "retreat":
+            assert d.unit is not None
+            cmd = rules.ChooseRetreat(d.unit, d.choices[0])
+        else:
+            assert d.hex is not None
+            cmd = rules.Advance(d.hex)
+        assert not isinstance(g.push(cmd), Rejection)
+
+
+def until(g: rules.Game, kind: str) -> rules.Game:
+    """Answer ``g``'s decisions with their first choice (no advance) until one of ``kind``."""
+    while (d := g.options().decision) is not None and d.kind != kind:
+        if d.kind == "losses":
+            cmd: rules.Command = rules.ChooseLosses(d.choices[0])
+        elif d.kind == "advance":
+            assert d.hex is not None
+            cmd = rules.Advance(d.hex)
+        elif d.kind == "retreat":
+            assert d.unit is not None
+            cmd = rules.ChooseRetreat(d.unit, d.choices[0])
+        else:
+            cmd = rules.WaiveImmunity(())
+        assert not isinstance(g.push(cmd), Rejection)
+    assert d is not None, "no such decision"
+    return g
+
+
+AppBody = Callable[[ArdennesApp, Pilot[None]], Awaitable[None]]
+
+
+def run_app_with(monkeypatch: pytest.MonkeyPatch, body: AppBody) -> None:
+    """Make ``ArdennesApp.run`` (as ``run_app`` calls it) drive the app with Pilot at 80x24."""
+
+    def run(app: ArdennesApp) -> None:
+        async def go() -> None:
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause()
+                await body(app, pilot)
+
+        asyncio.run(go())
+
+    monkeypatch.setattr(ArdennesApp, "run", run)
