@@ -45,6 +45,19 @@ def real_scenario() -> RealScenario:
     return get
 
 
+@pytest.fixture(scope="session", autouse=True)
+def private_user_dirs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The session's own user directories (``XDG_*``, one set per xdist worker): a test that
+    falls back on the default store or config never reads or writes the user's, nor shares
+    them with a test running beside it."""
+    root = tmp_path_factory.mktemp("xdg")
+    patch = pytest.MonkeyPatch()
+    for kind in ("data", "config", "cache", "state"):
+        patch.setenv(f"XDG_{kind.upper()}_HOME", str(root / kind))
+    yield
+    patch.undo()
+
+
 @pytest.fixture(scope="session")
 def tmux_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """The tests' own tmux server (``TMUX_TMPDIR`` a temporary folder, so a user's tmux is

@@ -1,13 +1,16 @@
 """The committed self-play games of ``tests/data/`` (:mod:`tests.kit.records`): each record is
 what the bots play now, byte for byte, and fails naming ``make records`` when the engine or the
 bots would write another; the records replay legally; the table of the 30 full games (checked
-game by game by the ``slow`` ``test_full_games_end_with_a_verdict``) agrees with them."""
+game by game by the ``slow`` ``test_full_games_end_with_a_verdict``) agrees with them. The
+games by email (``slow``: the bots' packets, signed and checked by both players) are played
+again whole; ``tests/pbem/test_full_games.py`` mails them in every ``make test``."""
 
 from __future__ import annotations
 
 import pytest
 
 from ardennes_tui.cli.selfplay_summary import game_summary
+from pbem.packets import DiceMode
 from rules.bots.selfplay import encode, play
 from scenarios import load_board
 from tests.kit import records
@@ -59,3 +62,13 @@ def test_the_table_has_the_30_games_and_agrees_with_the_records() -> None:
         assert game_summary(records.selfplay_game(n, seed)) == table[n, str(seed)], records.stale(
             str(records.TABLE), f"its line of scenario {n} seed {seed} is not the record's"
         )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", records.EMAIL_MODES)
+def test_each_game_by_email_is_what_the_bots_play_now(mode: DiceMode) -> None:
+    now = records.email_text(mode).encode("ascii")
+    committed = records.email_path(mode).read_bytes()
+    assert now == committed, records.stale(
+        str(records.email_path(mode)), f"it differs at {first_difference(now, committed)}"
+    )

@@ -3,12 +3,15 @@ playing them (a whole game is seconds of bot thinking; its replay a fraction of 
 
 * ``records/s<N>-<seed>.jsonl``: the record of scenario ``N``, seed ``seed``, byte for byte as
   ``ardennes selfplay --scenario N --seed S -o FILE`` writes it (:data:`GAMES`);
+* ``records/email-s1-<mode>.txt``: the packets of a whole game by email, scenario 1, ``sealed``
+  or ``open`` dice, seed :data:`EMAIL_SEED`, as ``ardennes selfplay --scenario 1 --seed
+  full-game --dice MODE -o FILE`` writes them (the keys and game id derive from the seed);
 * ``selfplay-games.jsonl``: one line per full game of scenarios 1-10, seeds 1-3
   (:data:`TABLE_GAMES`), as ``ardennes selfplay --summary --games-out`` writes them: verdict,
   VP per Game-Turn, commands, final state hash.
 
 ``make records`` (``python -m tests.kit.records``) plays them all again and rewrites them;
-``tests/bots/test_records.py`` (the records) and the ``slow``
+``tests/bots/test_records.py`` (the records; the email games are ``slow``) and the ``slow``
 ``test_full_games_end_with_a_verdict`` (the table) fail, naming ``make records``, when the
 engine or the bots would write anything else.
 """
@@ -28,6 +31,9 @@ import msgspec
 
 import rules
 from ardennes_tui.cli.selfplay_summary import GameResult, game_summary
+from pbem import selfplay as email_selfplay
+from pbem import sources
+from pbem.packets import DiceMode, Packet
 from rules.bots.selfplay import SelfPlayGame, encode, play, turn_vp
 from scenarios import load_board
 
@@ -42,6 +48,8 @@ TABLE_GAMES: Final[tuple[tuple[int, int], ...]] = tuple(
     (n, seed) for n in range(1, 11) for seed in (1, 2, 3)
 )
 """(scenario, seed) of the table's full games, in its order."""
+EMAIL_SEED: Final = "full-game"
+EMAIL_MODES: Final[tuple[DiceMode, ...]] = ("sealed", "open")
 
 _ENC: Final = msgspec.json.Encoder(order="deterministic")
 
@@ -95,6 +103,25 @@ def selfplay_game(scenario: int, seed: int) -> SelfPlayGame:
     return game_of(record_bytes(scenario, seed), str(record_path(scenario, seed)))
 
 
+def email_path(mode: DiceMode) -> Path:
+    return RECORDS / f"email-s1-{mode}.txt"
+
+
+def email_text(mode: DiceMode) -> str:
+    """The packets of the game by email of scenario 1 with ``mode`` dice (:data:`EMAIL_SEED`),
+    as the bots play it now."""
+    return email_selfplay.play(1, EMAIL_SEED, mode).text()
+
+
+@functools.cache
+def email_packets(mode: DiceMode) -> tuple[Packet, ...]:
+    """The committed packets of the game by email with ``mode`` dice, by ``seq``."""
+    src = sources.load_source(str(email_path(mode)))
+    assert src.problem is None, src.problem
+    assert [p.body.seq for p in src.packets] == list(range(len(src.packets)))
+    return src.packets
+
+
 def encode_table(results: list[GameResult]) -> bytes:
     return b"".join(_ENC.encode(r) + b"\n" for r in results)
 
@@ -116,6 +143,11 @@ def _play(game: tuple[int, int]) -> tuple[int, int, bytes, GameResult, float]:
     return game[0], game[1], encode(r), game_summary(r), time.perf_counter() - t0
 
 
+def _email(mode: DiceMode) -> tuple[DiceMode, bytes, float]:
+    t0 = time.perf_counter()
+    return mode, email_text(mode).encode(), time.perf_counter() - t0
+
+
 def _write(path: Path, data: bytes) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_bytes(data)
@@ -123,27 +155,34 @@ def _write(path: Path, data: bytes) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Play every game of :data:`GAMES` and :data:`TABLE_GAMES` (``--jobs`` at a time) and
-    rewrite the records and the table; print what changed."""
+    """Play every game of :data:`GAMES`, :data:`TABLE_GAMES` and :data:`EMAIL_MODES` (``--jobs``
+    at a time) and rewrite the records and the table; print what changed."""
     parser = argparse.ArgumentParser(prog="python -m tests.kit.records", description=__doc__)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args(argv)
     games = sorted(set(GAMES) | set(TABLE_GAMES))
     played: dict[tuple[int, int], tuple[bytes, GameResult]] = {}
+    emails: dict[DiceMode, bytes] = {}
+    total = len(games) + len(EMAIL_MODES)
     t0 = time.perf_counter()
     with multiprocessing.get_context("spawn").Pool(max(1, args.jobs)) as pool:
+        by_mail = pool.map_async(_email, EMAIL_MODES, chunksize=1)
         for n, seed, data, result, seconds in pool.imap_unordered(_play, games):
             played[n, seed] = (data, result)
-            print(f"[{len(played)}/{len(games)}] scenario {n} seed {seed}: {seconds:.1f} s")
+            print(f"[{len(played)}/{total}] scenario {n} seed {seed}: {seconds:.1f} s")
+        for mode, text, seconds in by_mail.get():
+            emails[mode] = text
+            print(f"[{len(played) + len(emails)}/{total}] by email, {mode} dice: {seconds:.1f} s")
     RECORDS.mkdir(parents=True, exist_ok=True)
     outputs = {record_path(*g): played[g][0] for g in GAMES}
+    outputs |= {email_path(mode): emails[mode] for mode in EMAIL_MODES}
     outputs[TABLE] = encode_table([played[g][1] for g in TABLE_GAMES])
     for path, data in outputs.items():
         same = path.is_file() and path.read_bytes() == data
         if not same:
             _write(path, data)
         print(f"{path.relative_to(DATA.parent.parent)}: {'unchanged' if same else 'written'}")
-    print(f"{len(games)} games in {time.perf_counter() - t0:.0f} s")
+    print(f"{total} games in {time.perf_counter() - t0:.0f} s")
     return 0
 
 

@@ -26,7 +26,8 @@ from pbem.store import GameMeta, Store
 from tests.pbem.players import GAME_ID, PlayerKey, play
 from tests.realmap import needs_real_map
 
-pytestmark = needs_real_map
+# one worker: the module's tests share what it builds once
+pytestmark = [needs_real_map, pytest.mark.xdist_group("audit")]
 
 TURNS = {"sealed": 6, "open": 2}
 """Sealed: up to Game-Turn 7, so the CRT switch (AO-10.3a, from GT6) rolls twice."""

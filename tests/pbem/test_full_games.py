@@ -1,12 +1,14 @@
 """Whole games by email, from the invitation to the verdict: two players, each with his own
 store and key, exchange armoured text only, through a real SMTP server on loopback
 (``aiosmtpd``) and each into his own mbox (stdlib ``mailbox``), which he imports
-(:meth:`pbem.games.Service.import_source`) and then archives, as a mail reader would. The bots
-choose the moves (:func:`pbem.selfplay.bot_fill`). Both stores end with the same packets, and
-both verify and audit (``pbem.audit``).
+(:meth:`pbem.games.Service.import_source`) and then archives, as a mail reader would. Both
+stores end with the same packets, and both verify and audit (``pbem.audit``).
 
-A whole sealed game of scenario 1 (about 200 packets and mails) takes about 10 s on two
-cores, an open one about 6 s."""
+The game is the bots' game of ``ardennes selfplay --scenario 1 --seed full-game --dice MODE``
+(the same keys and game id): each player writes his next packet's commands, read from that
+game's committed packets (``tests/data/records/email-s1-MODE.txt``, :mod:`tests.kit.records`),
+on a draft of his own and seals it, and every packet he sends is the committed one, byte for
+byte. ``tests/bots/test_records.py`` checks that the bots still play that game."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 import rules
 from pbem import audit, keys
@@ -22,11 +25,12 @@ from pbem.config import SmtpConfig
 from pbem.games import Service
 from pbem.identity import KeyIdentity
 from pbem.mail import send_smtp
-from pbem.packets import DiceMode
-from pbem.selfplay import bot_fill
+from pbem.packets import DiceMode, Packet
+from pbem.protocol import Draft
+from pbem.selfplay import player_key, selfplay_game_id
 from pbem.sources import load_source
 from pbem.store import Store
-from rules.bots import Bot, BotRng, bots_for
+from tests.kit import records
 from tests.kit.mail import Inbox as SmtpInbox
 from tests.kit.mail import free_port
 from tests.realmap import needs_real_map
@@ -38,14 +42,13 @@ SIDES: tuple[rules.Side, ...] = ("german", "allied")
 
 @dataclass
 class Player:
-    """One player: his home (store and key), his address, his mbox and his bot."""
+    """One player: his home (store and key), his address and his mbox."""
 
     side: rules.Side
     home: Path
     me: KeyIdentity
     svc: Service
     addr: str
-    bot: Bot
     smtp: SmtpConfig
     mails: int = 0
     imported: list[str] = field(default_factory=list)
@@ -108,19 +111,30 @@ def read_mail(p: Player) -> list[str]:
 
 
 def player(root: Path, side: rules.Side, port: int) -> Player:
+    """The player of ``side`` with the self-play game's key, saved in his own key store."""
     home = root / side
     name = "hans" if side == "german" else "joe"
-    keys.save(keys.generate(), name, home=home)
+    raw = player_key(side, records.EMAIL_SEED).raw_private
+    keys.save(Ed25519PrivateKey.from_private_bytes(raw), name, home=home)
     me = KeyIdentity(keys.load_key(name, home=home))
     addr = f"{name}@example.org"
     smtp = SmtpConfig(host="127.0.0.1", port=port, security="none", from_addr=addr, timeout=10)
-    bot = bots_for(BotRng(f"full-game-{side}".encode()))[side]
-    return Player(side, home, me, Service(Store(home)), addr, bot, smtp)
+    return Player(side, home, me, Service(Store(home)), addr, smtp)
+
+
+def write(draft: Draft, script: tuple[Packet, ...]) -> None:
+    """Push the commands of the committed packet that ``draft`` will be."""
+    seq = draft.body.seq
+    for step in script[seq].body.commands:
+        r = draft.push(step.command)
+        assert not isinstance(r, str), records.stale(
+            f"packet {seq} of the committed game by email", f"its command {step.command!r}: {r}"
+        )
 
 
 def play_by_mail(root: Path, mode: DiceMode) -> tuple[dict[rules.Side, Player], str]:
-    """A game of scenario 1 with ``mode`` dice through SMTP and mboxes, to the verdict: both
-    players and the game id."""
+    """The committed game of scenario 1 with ``mode`` dice through SMTP and mboxes, to the
+    verdict: both players and the game id."""
     controller_module = pytest.importorskip("aiosmtpd.controller")
     server = SmtpInbox()
     port = free_port()
@@ -130,8 +144,11 @@ def play_by_mail(root: Path, mode: DiceMode) -> tuple[dict[rules.Side, Player], 
         players: dict[rules.Side, Player] = {s: player(root, s, port) for s in SIDES}
         hans, joe = players["german"], players["allied"]
         post = PostOffice(server, players)
-        inv = hans.svc.invite(hans.me, scenario=1, side="german", mode=mode, opponent=joe.addr)
-        gid = inv.game_id
+        script = records.email_packets(mode)
+        gid = selfplay_game_id(1, mode, records.EMAIL_SEED)
+        inv = hans.svc.invite(
+            hans.me, scenario=1, side="german", mode=mode, opponent=joe.addr, game_id=gid
+        )
         post.send(hans, inv.text, gid)
         (line,) = read_mail(joe)
         assert line.startswith(f"game {gid[:8]} packet 0 (german invitation): invitation: ")
@@ -146,7 +163,7 @@ def play_by_mail(root: Path, mode: DiceMode) -> tuple[dict[rules.Side, Player], 
                 break
             mover = players[want[0]]
             draft = mover.svc.draft(gid, mover.me)
-            bot_fill(draft, mover.bot)
+            write(draft, script)
             sent = mover.svc.seal(gid, draft)
             post.send(mover, sent.text, gid)
             lines = read_mail(players[rules.other_side(mover.side)])
@@ -183,6 +200,7 @@ def test_a_whole_game_by_smtp_and_mbox(mode: DiceMode, tmp_path: Path) -> None:
     g = players["allied"].svc.load(game_id)
     assert g.expects() is None and g.game is not None
     assert g.game.state.result is not None  # the verdict
+    assert tuple(g.packets) == records.email_packets(mode)  # the bots' game, packet for packet
     check_both(players, game_id, mode)
     # one mail per packet: each player mails his new packets (the Allied set-up goes with
     # the acceptance again, which the German had not answered)

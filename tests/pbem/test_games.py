@@ -26,7 +26,8 @@ from rules.bots import BotRng, bots_for
 from tests.kit.email_players import bot_commands, state_hash
 from tests.realmap import needs_real_map
 
-pytestmark = needs_real_map
+# one worker: the module's tests share what it builds once
+pytestmark = [needs_real_map, pytest.mark.xdist_group("games")]
 
 
 def identity(home: Path, name: str) -> KeyIdentity:

@@ -33,7 +33,8 @@ from pbem.packets import Packet
 from pbem.store import Store
 from tests.realmap import needs_real_map
 
-pytestmark = needs_real_map
+# one worker: the module's tests share what it builds once
+pytestmark = [needs_real_map, pytest.mark.xdist_group("import_fuzz")]
 
 SEED = "fuzz"
 SCALE = (settings.default or settings()).max_examples / 100

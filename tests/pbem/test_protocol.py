@@ -20,7 +20,8 @@ from pbem.packets import DiceMode, Packet, Step
 from tests.pbem.players import GAME_ID, PlayerKey, board, play
 from tests.realmap import needs_real_map
 
-pytestmark = needs_real_map
+# one worker: the module's tests share what it builds once
+pytestmark = [needs_real_map, pytest.mark.xdist_group("protocol")]
 
 
 @cache

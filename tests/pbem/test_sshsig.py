@@ -228,6 +228,16 @@ def test_wrong_signer_names_both_fingerprints() -> None:
         (BLOB[:10] + b"\xff\xff\xff\xff" + BLOB[14:], "truncated"),
         (build() + bytes(sshsig.MAX_BLOB), "at most"),
     ],
+    ids=[  # the blobs hold a key made at import: ids of their own, the same in every worker
+        "trailing byte",
+        "reserved field",
+        "short signature",
+        "public key with a trailing byte",
+        "public key truncated",
+        "blob truncated",
+        "length past the end",
+        "over the limit",
+    ],
 )
 def test_malformed(blob: bytes, fragment: str) -> None:
     assert fragment in refused(MalformedSignature, blob)

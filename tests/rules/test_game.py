@@ -10,7 +10,8 @@ import scenarios
 from tests.kit.selfplay import bot_game, new
 from tests.realmap import needs_real_map
 
-pytestmark = needs_real_map
+# one worker: the module's tests share what it builds once
+pytestmark = [needs_real_map, pytest.mark.xdist_group("game")]
 
 
 def step(g: rules.Game) -> rules.Command:
