@@ -36,9 +36,6 @@ from rules.state import Board, Decision, GameState
 from scenarios import load_board
 from tests.enginekit import board, line_map, make_map, position, scenario_start, unit
 
-# one worker: the module's tests share what it builds once
-pytestmark = pytest.mark.xdist_group("bots")
-
 
 @cache
 def game() -> SelfPlayGame:

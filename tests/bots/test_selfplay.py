@@ -19,9 +19,6 @@ from scenarios import load_board
 from tests.kit import records
 from tests.kit.selfplay import check_game
 
-# one worker: the module's tests share what it builds once
-pytestmark = pytest.mark.xdist_group("selfplay")
-
 
 @cache
 def game(scenario: int, seed: int, turns: int | None) -> SelfPlayGame:

@@ -10,8 +10,7 @@ import scenarios
 from tests.kit.selfplay import bot_game, new
 from tests.realmap import needs_real_map
 
-# one worker: the module's tests share what it builds once
-pytestmark = [needs_real_map, pytest.mark.xdist_group("game")]
+pytestmark = needs_real_map
 
 
 def step(g: rules.Game) -> rules.Command:

@@ -19,9 +19,6 @@ from tests.enginekit import unit
 from tests.kit.victory_map import ALLIES, GERMANS, state, victory_map
 from tests.realmap import needs_real_map
 
-# one worker: the module's tests share what it builds once
-pytestmark = pytest.mark.xdist_group("levels")
-
 
 def _levers(n: int, number: int, computer: rules.Side) -> tuple[str, str, int]:
     lv = level_for(scenarios.scenario_specs()[n], number, computer)

@@ -16,9 +16,6 @@ from tests.enginekit import make_map
 from tests.kit.selfplay import bot_game
 from tests.realmap import needs_real_map
 
-# one worker: the module's tests share what it builds once
-pytestmark = pytest.mark.xdist_group("record")
-
 
 def _lines(data: bytes) -> list[dict[str, object]]:
     return [json.loads(x) for x in data.splitlines()]

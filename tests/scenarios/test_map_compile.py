@@ -21,9 +21,6 @@ from rules.hexgrid import HexId, Hexside
 from scenarios import build, load_map
 from scenarios.mapcompiler import geometry
 
-# one worker: the module's tests share what it builds once
-pytestmark = pytest.mark.xdist_group("map_compile")
-
 REPO = Path(__file__).resolve().parents[2]
 
 MEUSE_BRIDGE_TOWNS = ("Givet", "Dinant", "Namur", "Andenne", "Huy", "Liège", "Sedan")

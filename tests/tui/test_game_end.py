@@ -54,8 +54,7 @@ from tests.kit import records
 from tests.kit.app import mode, press, run_app_with
 from tests.realmap import needs_real_map
 
-# one worker: the module's tests share what it builds once
-pytestmark = [needs_real_map, pytest.mark.xdist_group("game_end")]
+pytestmark = needs_real_map
 
 GERMAN_RATIO_WIN = (2, 4)
 """Scenario 2, self-play seed 4 (bots heuristic/4, rules version 3): a German win on the VP
