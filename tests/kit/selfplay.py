@@ -56,7 +56,8 @@ def check_game(r: SelfPlayGame) -> None:
     assert state_hash(s) == r.final_hash
 
 
-def new(scenario: int = 1, seed: bytes = b"game-test") -> rules.Game:
+def seeded_game(scenario: int = 1, seed: bytes = b"game-test") -> rules.Game:
+    """A new game of ``scenario`` with the dice of ``seed``."""
     return rules.Game.new(
         scenarios.load_board(scenario),
         dice=rules.SeededDice(seed),
@@ -67,7 +68,7 @@ def new(scenario: int = 1, seed: bytes = b"game-test") -> rules.Game:
 @cache
 def bot_game(scenario: int, turns: int) -> rules.Game:
     """Scenario ``scenario`` played by the bots up to the start of Game-Turn ``turns + 1``."""
-    g = new(scenario)
+    g = seeded_game(scenario)
     bots = bots_for(BotRng(b"game-test-bots"))
     while g.state.turn <= turns and g.state.phase != "game_over":
         side = rules.acting_side(g.state)

@@ -7,7 +7,7 @@ import pytest
 
 import rules
 import scenarios
-from tests.kit.selfplay import bot_game, new
+from tests.kit.selfplay import bot_game, seeded_game
 from tests.realmap import needs_real_map
 
 pytestmark = needs_real_map
@@ -32,7 +32,7 @@ def _hex(s: rules.GameState, uid: str) -> str:
 
 
 def test_push_rejection_changes_nothing() -> None:
-    g = new()
+    g = seeded_game()
     h = g.state_hash()
     r = g.push(rules.Move("de-12ss-a", ("3908", "3909")))
     assert isinstance(r, rules.Rejection)
@@ -40,7 +40,7 @@ def test_push_rejection_changes_nothing() -> None:
 
 
 def test_state_hash_after_each_push_is_recorded() -> None:
-    g = new()
+    g = seeded_game()
     for _ in range(5):  # the set-ups, de-1-a placed, the German Reinforcement Phase ended
         step(g)
         assert g.history[-1].hash == rules.state_hash(g.state) == g.state_hash()
@@ -49,7 +49,7 @@ def test_state_hash_after_each_push_is_recorded() -> None:
 
 
 def test_end_phase_is_never_undone() -> None:
-    g = new()
+    g = seeded_game()
     g.push(rules.EndPhase())
     assert not g.can_undo()
     assert g.undo_refusal() == "Nothing to undo in this phase"
@@ -78,7 +78,7 @@ def test_pop_undoes_a_move_inside_its_phase() -> None:
 
 
 def test_pop_never_undoes_a_die_roll() -> None:
-    g = new(1)
+    g = seeded_game(1)
     for _ in range(5):  # set-ups, de-1-a, German reinforcement, supply: to the GT1 combat
         step(g)
     o = g.options()
@@ -96,7 +96,7 @@ def test_pop_never_undoes_a_die_roll() -> None:
 
 
 def test_options_new_game() -> None:
-    o = new(1).options()
+    o = seeded_game(1).options()
     assert (o.mode, o.acting, o.side, o.phase, o.turn) == (
         "setup",
         "allied",
@@ -109,7 +109,7 @@ def test_options_new_game() -> None:
 
 def test_options_free_setup_lists_the_deploying_units() -> None:
     free = next(n for n, s in scenarios.scenario_specs().items() if s.allied_setup == "free")
-    g = new(free)
+    g = seeded_game(free)
     o = g.options()
     assert o.setup == "free"
     own = {u.id for u in g.state.units if u.in_play and g.board.defs[u.id].side == "allied"}
@@ -145,7 +145,7 @@ def _agree(g: rules.Game) -> None:
 @pytest.mark.parametrize("scenario", [1, 7])
 def test_options_agree_with_apply_along_a_bot_game(scenario: int) -> None:
     played = bot_game(scenario, 3)
-    g = new(scenario)
+    g = seeded_game(scenario)
     modes = set()
     for i, cmd in enumerate(played.commands):
         if i % 7 == 0 or g.options().mode in ("drop", "decision", "reinforcement", "supply"):
@@ -156,7 +156,7 @@ def test_options_agree_with_apply_along_a_bot_game(scenario: int) -> None:
 
 
 def test_options_is_cached_per_state_and_encodes() -> None:
-    g = new()
+    g = seeded_game()
     assert g.options() is g.options()
     raw = msgspec.json.encode(g.options())
     assert b'"mode":"setup"' in raw
