@@ -8,6 +8,7 @@ rule book carry ``@pytest.mark.audit``.
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import subprocess
@@ -23,6 +24,15 @@ settings.register_profile("ci", max_examples=100, deadline=None, derandomize=Tru
 settings.register_profile("dev", max_examples=100, deadline=None)
 settings.register_profile("long", max_examples=2000, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Collect once, then freeze what survives (the games the tests keep): pytest's own
+    collections at exit then walk only what is new, and an xdist worker ends within the 5 s
+    execnet gives it (past them it sends the worker a SIGINT, a stray KeyboardInterrupt in the
+    output)."""
+    gc.collect()
+    gc.freeze()
 
 
 @pytest.fixture(scope="session")
