@@ -43,7 +43,7 @@ imports: $(STAMP_TEST)
 # The suite and the doctests (pyproject.toml), on JOBS cores (pytest-xdist; the tests of one
 # xdist_group share a worker): everything but the slow tests (make test-slow: the 30 full
 # self-play games, each checked against tests/data/) and the OpenSSH server tests (make
-# test-ssh). About 3 minutes on two cores.
+# test-ssh). About 4 minutes of CPU: 2 of wall time on two idle cores.
 JOBS ?= auto
 XDIST = -n $(JOBS) --dist loadgroup
 pytest: $(STAMP_TEST)
