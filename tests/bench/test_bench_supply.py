@@ -35,18 +35,25 @@ def _real(side: Side) -> tuple[Board, GameState]:
     return b, msgspec.structs.replace(s, interdicted=Interdiction(**{side: it}))
 
 
-def _fresh(b: Board, s: GameState, side: Side) -> tuple[tuple[Board, GameState, Side], dict]:
-    """The same position as a new state object each round: the tables the engine derives once
-    per state (zones of control, occupancy, a defender's supply) are computed anew."""
-    return (b, msgspec.structs.replace(s, dice_drawn=s.dice_drawn + 1), side), {}
+def _on_fresh_states(benchmark, judge, side: Side):
+    """``judge(board, state, side)`` timed on the same position as a new state object each
+    round, so that the tables the engine derives once per state (zones of control, occupancy,
+    a defender's supply) are computed anew."""
+    b, s = _real(side)
+    rounds = iter(range(10**6))
+
+    def fresh() -> tuple[tuple[Board, GameState, Side], dict]:
+        # Game-Turn 2 or 3 in turn (the same rules after Game-Turn 1): a defender's supply is
+        # kept for the rows and Game-Turn last judged, the other tables for the state object
+        turn = 2 + next(rounds) % 2
+        return (b, msgspec.structs.replace(s, turn=turn), side), {}
+
+    return benchmark.pedantic(judge, setup=fresh, rounds=200, warmup_rounds=5)
 
 
 @pytest.mark.parametrize("side", ["german", "allied"])
 def test_supply_judgment_whole_side(benchmark, side: Side) -> None:
-    b, s = _real(side)
-    out = benchmark.pedantic(
-        supply_judgment, setup=lambda: _fresh(b, s, side), rounds=200, warmup_rounds=5
-    )
+    out = _on_fresh_states(benchmark, supply_judgment, side)
     assert len(out) > 20
 
 
@@ -69,8 +76,5 @@ def test_interdiction_at_combat_and_lift(benchmark, side: Side) -> None:
 
 @pytest.mark.parametrize("side", ["german", "allied"])
 def test_defender_supply_at_combat(benchmark, side: Side) -> None:
-    b, s = _real(side)
-    out = benchmark.pedantic(
-        defender_supply, setup=lambda: _fresh(b, s, side), rounds=200, warmup_rounds=5
-    )
+    out = _on_fresh_states(benchmark, defender_supply, side)
     assert len(out) > 20

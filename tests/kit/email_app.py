@@ -38,9 +38,9 @@ def player(home: Path, name: str) -> Player:
     return Player(home, KeyIdentity(keys.load_key(name, home=home)), Service(Store(home)))
 
 
-def new_match(tmp_path: Path) -> Match:
-    """A sealed game of scenario 1 invited by the German, accepted by the Allied, and the
-    Allied set-up (packet 2) imported by the German: the German's move."""
+def allied_set_up(tmp_path: Path) -> tuple[Match, str]:
+    """A sealed game of scenario 1 invited by the German and accepted by the Allied, and the
+    Allied set-up (packet 2) as sealed, not yet imported by the German."""
     german = player(tmp_path / "german", "hans")
     allied = player(tmp_path / "allied", "joe")
     inv = german.service.invite(german.key, scenario=1, side="german", mode="sealed")
@@ -48,9 +48,14 @@ def new_match(tmp_path: Path) -> Match:
     assert german.service.import_text(acc.text).ok
     draft = allied.service.draft(inv.game_id, allied.key)
     assert not isinstance(draft.push(rules.EndPhase()), str)
-    sent = allied.service.seal(inv.game_id, draft)
-    assert german.service.import_text(sent.text).ok
-    return Match(inv.game_id, german, allied)
+    return Match(inv.game_id, german, allied), allied.service.seal(inv.game_id, draft).text
+
+
+def new_match(tmp_path: Path) -> Match:
+    """:func:`allied_set_up` with the set-up imported by the German: the German's move."""
+    match, setup = allied_set_up(tmp_path)
+    assert match.german.service.import_text(setup).ok
+    return match
 
 
 def run_as(monkeypatch: pytest.MonkeyPatch, home: Path, body: AppBody) -> list[str]:

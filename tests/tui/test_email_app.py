@@ -27,7 +27,7 @@ from pbem import drafts, keys
 from pbem.drafts import SavedDraft
 from rules.bots import BotRng, bots_for
 from tests.kit.app import message, press
-from tests.kit.email_app import new_match, play_screen, player, run_as
+from tests.kit.email_app import allied_set_up, new_match, play_screen, player, run_as
 from tests.realmap import needs_real_map
 
 pytestmark = needs_real_map
@@ -194,14 +194,8 @@ def test_a_reply_is_the_standing_orders_dialog_then_sent(
 def test_the_import_dialog_reads_a_pasted_packet(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    german = player(tmp_path / "german", "hans")
-    allied = player(tmp_path / "allied", "joe")
-    inv = german.service.invite(german.key, scenario=1, side="german", mode="sealed")
-    acc = allied.service.accept(allied.key, inv.text)
-    assert german.service.import_text(acc.text).ok
-    draft = allied.service.draft(inv.game_id, allied.key)
-    assert not isinstance(draft.push(rules.EndPhase()), str)
-    setup = allied.service.seal(inv.game_id, draft).text
+    match, setup = allied_set_up(tmp_path)
+    german = match.german
 
     async def body(app: ArdennesApp, pilot: Pilot[None]) -> None:
         screen = play_screen(app)
@@ -227,26 +221,20 @@ def test_the_import_dialog_reads_a_pasted_packet(
         assert "Your move" in message(app)
 
     ran = run_as(monkeypatch, german.home, body)
-    assert main(["--email", inv.game_id]) == 0
+    assert main(["--email", match.game_id]) == 0
     assert ran == ["ok"]
 
 
 def test_the_import_dialog_reads_the_config_mailbox_when_empty(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    german = player(tmp_path / "german", "hans")
-    allied = player(tmp_path / "allied", "joe")
-    inv = german.service.invite(german.key, scenario=1, side="german", mode="sealed")
-    acc = allied.service.accept(allied.key, inv.text)
-    assert german.service.import_text(acc.text).ok
-    draft = allied.service.draft(inv.game_id, allied.key)
-    assert not isinstance(draft.push(rules.EndPhase()), str)
-    setup = allied.service.seal(inv.game_id, draft).text
+    match, setup = allied_set_up(tmp_path)
+    german = match.german
     box_path = tmp_path / "inbox.mbox"
     box = mailbox.mbox(str(box_path))
     msg = EmailMessage()
     msg["From"] = "joe@example.org"
-    msg["Subject"] = f"Ardennes {inv.game_id[:8]}: packet 2"
+    msg["Subject"] = f"Ardennes {match.game_id[:8]}: packet 2"
     msg.set_content(setup)
     box.add(msg)
     box.close()
@@ -264,7 +252,7 @@ def test_the_import_dialog_reads_the_config_mailbox_when_empty(
         assert "Imported 1 new order: R plays it back." in message(app)
 
     ran = run_as(monkeypatch, german.home, body)
-    assert main(["--email", inv.game_id[:8]]) == 0
+    assert main(["--email", match.game_id[:8]]) == 0
     assert ran == ["ok"]
 
 

@@ -20,8 +20,6 @@ which no text seed expresses: the game is given those bytes (``DiceSpec.seeded(b
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -51,7 +49,7 @@ from rules import (
 from rules.bots.selfplay import SelfPlayGame, encode, play
 from scenarios import load_board
 from tests.kit import records
-from tests.kit.app import mode, press, run_app_with
+from tests.kit.app import drive, mode, press, run_app_with
 from tests.realmap import needs_real_map
 
 pytestmark = needs_real_map
@@ -113,21 +111,6 @@ def first_roll_asking(record: SelfPlayGame, kind: str) -> int:
         if d is not None and d.kind == kind:
             return i
     raise AssertionError(f"no {kind} decision in the game")
-
-
-Body = Callable[[ArdennesApp, Pilot[None], rules.Game], Awaitable[None]]
-
-
-def drive(session: rules.Game, body: Body, cursor: str = "2328") -> None:
-    app = ArdennesApp(session.board.game_map, cursor=cursor, game=session)
-
-    async def main() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            assert isinstance(app.screen, PlayScreen)
-            await body(app, pilot, session)
-
-    asyncio.run(main())
 
 
 def phase(s: rules.Game) -> str:
@@ -214,7 +197,7 @@ def test_a_self_play_game_is_finished_with_e_e_and_the_verdict_shown(
         await press(pilot, "e")
         assert status.message == "The game is over" and s.commands == record.commands
 
-    drive(s, body)
+    drive(body, "2328", s)
 
 
 def _check_prompt(app: ArdennesApp, d: Decision, chosen: list[str]) -> None:
@@ -278,7 +261,7 @@ def test_ex_losses_of_the_self_play_game_chosen_with_the_keys(decisions_game: Se
         assert last(s) == answer
         assert s.state_hash() == record.hashes[k + 1]
 
-    drive(s, body)
+    drive(body, "2328", s)
 
 
 @pytest.mark.rule("AO-10.2a")
@@ -312,7 +295,7 @@ def test_a_retreat_of_the_self_play_game_picked_with_the_keys(decisions_game: Se
         assert last(s) == answer
         assert s.state_hash() == record.hashes[k + 1]
 
-    drive(s, body)
+    drive(body, "2328", s)
 
 
 @pytest.mark.parametrize("how", ["opened", "undone"])
@@ -342,7 +325,7 @@ def test_a_pending_loss_decision_always_preselects_the_first_minimal_set(
         view = app.screen.query_one(MapView)  # and the cursor on the decision
         assert view.cursor == s.state.unit(d.unit or d.choices[0][0]).hex
 
-    drive(s, body)
+    drive(body, "2328", s)
 
 
 def self_play_record(record: SelfPlayGame) -> bytes:
