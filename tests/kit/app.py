@@ -8,7 +8,9 @@ from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 import pytest
+from textual.geometry import Region
 from textual.pilot import Pilot
+from textual.strip import Strip
 
 import rules
 from ardennes_tui.app import ArdennesApp
@@ -144,3 +146,41 @@ def run_app_with(monkeypatch: pytest.MonkeyPatch, body: AppBody) -> None:
         asyncio.run(go())
 
     monkeypatch.setattr(ArdennesApp, "run", run)
+
+
+def allied_gt2_reinforcements() -> rules.Game:
+    """Scenario 1 at the Allied GT2 Reinforcement Phase: ten units due."""
+    s = gt1_german_combat("reinf")
+    assert not isinstance(s.push(rules.ResolveAttacks()), Rejection)
+    answer_all(s)
+    while not (s.state.turn == 2 and s.state.side == "allied" and s.state.phase == "reinforcement"):
+        if s.options().mode == "drop":
+            assert not isinstance(s.push(rules.Drop(s.options().drop_hexes[0])), Rejection)
+            assert not isinstance(s.push(rules.Roll()), Rejection)
+        end_phase(s)
+    return s
+
+
+class RepaintSpy:
+    """What a map view repaints: the lines rendered and the regions refreshed since
+    :meth:`clear` (``view.render_line`` and ``view.refresh`` wrapped)."""
+
+    def __init__(self, view: MapView) -> None:
+        self.rendered: list[int] = []
+        self.regions: list[Region] = []
+        render_line, refresh = view.render_line, view.refresh
+
+        def spy_render_line(y: int) -> Strip:
+            self.rendered.append(y)
+            return render_line(y)
+
+        def spy_refresh(*r: Region, **kw: bool) -> MapView:
+            self.regions.extend(r)
+            return refresh(*r, **kw)
+
+        view.render_line = spy_render_line  # type: ignore[method-assign]
+        view.refresh = spy_refresh  # type: ignore[method-assign]
+
+    def clear(self) -> None:
+        self.rendered.clear()
+        self.regions.clear()

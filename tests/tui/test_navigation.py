@@ -17,9 +17,17 @@ from ardennes_tui.screens.goto import GotoDialog
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.map_view import MapView
 from ardennes_tui.widgets.side_panel import SidePanel
-from rules import Drop, Rejection, ResolveAttacks, Roll
+from rules import ResolveAttacks
 from tests.enginekit import end_phase, scenario_gt1_german_combat
-from tests.kit.app import drive, game_of, message, mode, press, view_of
+from tests.kit.app import (
+    allied_gt2_reinforcements,
+    drive,
+    game_of,
+    message,
+    mode,
+    press,
+    view_of,
+)
 from tests.realmap import needs_real_map
 
 pytestmark = needs_real_map
@@ -31,21 +39,6 @@ def german_gt1_reinforcement() -> rules.Game:
     while not (g.state.phase == "reinforcement" and g.options().reinforcements):
         end_phase(g)
     return g
-
-
-def allied_gt2_reinforcements() -> rules.Game:
-    """Scenario 1 at the Allied GT2 Reinforcement Phase: ten units due."""
-    from tests.kit.app import answer_all, gt1_german_combat
-
-    s = gt1_german_combat("reinf")
-    assert not isinstance(s.push(ResolveAttacks()), Rejection)
-    answer_all(s)
-    while not (s.state.turn == 2 and s.state.side == "allied" and s.state.phase == "reinforcement"):
-        if s.options().mode == "drop":
-            assert not isinstance(s.push(Drop(s.options().drop_hexes[0])), Rejection)
-            assert not isinstance(s.push(Roll()), Rejection)
-        end_phase(s)
-    return s
 
 
 def centred(view: MapView, hex_id: str) -> bool:

@@ -7,9 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.geometry import Region
 from textual.pilot import Pilot
-from textual.strip import Strip
 
 import rules
 from ardennes_tui.app import ArdennesApp
@@ -18,22 +16,28 @@ from ardennes_tui.modes import CombatMode, DecisionMode, ReinforcementMode
 from ardennes_tui.present import game_view
 from ardennes_tui.present.combat_text import decision_prompt
 from ardennes_tui.screens.play_screen import PlayScreen
-from ardennes_tui.widgets.map_view import MapView
 from ardennes_tui.widgets.side_panel import SidePanel
 from ardennes_tui.widgets.status_line import StatusLine
 from rules import (
     Advance,
     ChooseLosses,
     ChooseRetreat,
-    Drop,
     Rejection,
-    ResolveAttacks,
-    Roll,
     reinforcements,
 )
 from rules import record as game_record
-from tests.enginekit import end_phase, scenario_gt1_german_combat
-from tests.kit.app import drive, end_phases, game_of, message, mode, press, prompt, view_of
+from tests.enginekit import scenario_gt1_german_combat
+from tests.kit.app import (
+    RepaintSpy,
+    drive,
+    end_phases,
+    game_of,
+    message,
+    mode,
+    press,
+    prompt,
+    view_of,
+)
 from tests.realmap import needs_real_map
 
 pytestmark = needs_real_map
@@ -286,33 +290,19 @@ def test_cursor_move_with_a_unit_selected_repaints_two_hexes_only(tmp_path: Path
         assert isinstance(screen, PlayScreen) and screen.selected == "de-130-a"
         assert len(view.highlight) == 139  # bridges across the start line interdicted (AO-13.1A)
         await pilot.pause()
-        rendered: list[int] = []
-        regions: list[Region] = []
-        original_render_line = view.render_line
-        original_refresh = view.refresh
-
-        def spy_render_line(y: int) -> Strip:
-            rendered.append(y)
-            return original_render_line(y)
-
-        def spy_refresh(*r: Region, **kw: bool) -> MapView:
-            regions.extend(r)
-            return original_refresh(*r, **kw)
-
-        view.render_line = spy_render_line  # type: ignore[method-assign]
-        view.refresh = spy_refresh  # type: ignore[method-assign]
+        spy = RepaintSpy(view)
         offset = view.scroll_offset
         await press(pilot, "h")
         assert view.cursor == "3527" and "3527" in view.highlight
         assert view.scroll_offset == offset
-        assert [(r.width, r.height) for r in regions] == [(11, 5)]
-        assert 0 < len(rendered) <= 10 and len(set(rendered)) <= 5
+        assert [(r.width, r.height) for r in spy.regions] == [(11, 5)]
+        assert 0 < len(spy.rendered) <= 10 and len(set(spy.rendered)) <= 5
         assert "MP" in message(app)
         # deselecting repaints the lit hexes' rectangles only (those on screen)
-        regions.clear()
+        spy.clear()
         await press(pilot, "escape")
         assert view.highlight == frozenset()
-        assert regions and all(r.height == 5 and r.width <= 7 for r in regions)
+        assert spy.regions and all(r.height == 5 and r.width <= 7 for r in spy.regions)
         # s s exports the orders; --load replays them
         await press(pilot, "l", "enter", "h", "enter")
         assert s.state.unit("de-130-a").hex == "3527"
@@ -416,16 +406,9 @@ def test_combat_decisions_answered_with_the_keys() -> None:
 def test_reinforcements_placed_on_lit_entry_hexes() -> None:
     """The Allied GT2 Reinforcement Phase: the due units are listed, Tab picks one, its entry
     hexes are lit, Enter places it (Road Mode), and the phase cannot end with units left."""
-    from tests.kit.app import answer_all, gt1_german_combat
+    from tests.kit.app import allied_gt2_reinforcements
 
-    s = gt1_german_combat("reinf")
-    assert not isinstance(s.push(ResolveAttacks()), Rejection)
-    answer_all(s)
-    while not (s.state.turn == 2 and s.state.side == "allied" and s.state.phase == "reinforcement"):
-        if s.options().mode == "drop":
-            assert not isinstance(s.push(Drop(s.options().drop_hexes[0])), Rejection)
-            assert not isinstance(s.push(Roll()), Rejection)
-        end_phase(s)
+    s = allied_gt2_reinforcements()
 
     async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
         screen = app.screen

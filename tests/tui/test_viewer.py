@@ -8,7 +8,6 @@ from collections.abc import Awaitable, Callable
 import pytest
 from textual.geometry import Region
 from textual.pilot import Pilot
-from textual.strip import Strip
 
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.present.render import detail
@@ -20,6 +19,7 @@ from rules import hexgrid
 from rules.gamemap import GameMap
 from scenarios import load_map
 from tests.fixtures_maps import COLUMNS, ROWS, fixture_map, fixture_units
+from tests.kit.app import RepaintSpy
 from tests.realmap import HAVE_REAL_MAP
 
 GAME_MAP = fixture_map()
@@ -200,19 +200,6 @@ def test_cursor_move_repaints_two_hexes_only() -> None:
     async def body(app: ArdennesApp, pilot: Pilot[None]) -> None:
         view = view_of(app)
         await pilot.pause()
-        rendered: list[int] = []
-        regions: list[Region] = []
-        original_render_line = view.render_line
-        original_refresh = view.refresh
-
-        def spy_render_line(y: int) -> Strip:
-            rendered.append(y)
-            return original_render_line(y)
-
-        def spy_refresh(*r: Region, **kw: bool) -> MapView:
-            regions.extend(r)
-            return original_refresh(*r, **kw)
-
         panel = app.screen.query_one(SidePanel)
         original_panel_refresh = panel.refresh
         panel_regions: list[Region] = []
@@ -222,22 +209,20 @@ def test_cursor_move_repaints_two_hexes_only() -> None:
             assert r, "the panel must not repaint as a whole"
             return original_panel_refresh(*r, **kw)
 
-        view.render_line = spy_render_line  # type: ignore[method-assign]
-        view.refresh = spy_refresh  # type: ignore[method-assign]
+        spy = RepaintSpy(view)
         panel.refresh = spy_panel_refresh  # type: ignore[method-assign]
         await pilot.pause()
         offset = view.scroll_offset
-        rendered.clear()
-        regions.clear()
+        spy.clear()
         panel_regions.clear()
         await pilot.press("h")
         await pilot.pause()
         assert view.cursor == "0505"
         assert view.scroll_offset == offset  # no scrolling needed for this move
         # One rectangle covering both hexes (5x5 each, side by side): 11x5 cells.
-        assert [(r.width, r.height) for r in regions] == [(11, 5)]
-        assert 0 < len(rendered) <= 10  # two hexes of 5 lines; the view is 23 lines tall
-        assert len(set(rendered)) <= 5  # the two hexes share their 5 lines
+        assert [(r.width, r.height) for r in spy.regions] == [(11, 5)]
+        assert 0 < len(spy.rendered) <= 10  # two hexes of 5 lines; the view is 23 lines tall
+        assert len(set(spy.rendered)) <= 5  # the two hexes share their 5 lines
         # The side panel repaints only the lines that changed (hex id, town, two hexsides).
         assert all(r.height == 1 for r in panel_regions)
         assert 0 < len(panel_regions) <= 6
