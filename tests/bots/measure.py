@@ -52,6 +52,9 @@ class Tally:
     )
     """``killed_in[phasing][lost]``: units of side ``lost`` eliminated in ``phasing``'s
     player-turn."""
+    gt1_fortified: int = 0
+    """Allied attacks of Game-Turn 1 on a German unit in a West Wall or fortified hex (where
+    the readings of AO-4.2e differ, ``docs/rules-notes.md``)."""
 
     def watch(self, board: rules.Board, state: rules.GameState, applied: rules.Applied) -> None:
         for e in applied.events:
@@ -61,6 +64,11 @@ class Tally:
                 for i, (lo, hi) in enumerate(SPANS):
                     if lo <= state.turn <= hi:
                         self.spans[side][i] += 1
+                if side == "allied" and state.turn == 1:
+                    m = board.game_map
+                    hexes = {state.unit(u).hex for u in e.defenders}
+                    if any(h is not None and m.hex(h).fortification for h in hexes):
+                        self.gt1_fortified += 1
             elif isinstance(e, rules.UnitEliminated):
                 self.killed_in[state.side][board.defs[e.unit].side] += 1
 
@@ -96,6 +104,7 @@ def one_game(job: tuple[int, str, str, str]) -> dict[str, Any]:
         "attacks": tally.attacks,
         "spans": tally.spans,
         "killed_in": tally.killed_in,
+        "gt1_fortified": tally.gt1_fortified,
         "commands": len(g.commands),
         "hash": g.final_hash,
         "cpu": round(time.process_time() - t0, 2),
