@@ -21,7 +21,7 @@ cut the German supply lines, and weigh the danger of the German attack next play
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 from rules import (
@@ -34,6 +34,7 @@ from rules import (
 )
 from rules.bots.context import Context
 from rules.bots.movement import score as heuristic_score
+from rules.bots.planner.counter import Strike
 from rules.bots.planner.lookahead import supplied_at
 from rules.bots.planner.threat import Threat
 
@@ -42,6 +43,11 @@ EXIT_THREAT: Final = 3
 CUT_UNIT: Final = 8
 CUT_EXIT: Final = 4
 DANGER: Final = 30
+STRIKE: Final = 1_000_000
+"""A strike's unit ending in its hex (the strike was valued with the German reply already)."""
+RESERVED: Final = 200
+"""Another unit ending in a hex a strike's units are still to reach (it would take their
+room)."""
 SAFE_CUT: Final = 3
 """A supply cut counts only where the unit's danger is at most this (a tenth of a unit
 expected lost, at :data:`DANGER` 30): the unit that cuts a German road is the one he attacks
@@ -52,15 +58,24 @@ SECTIONS_WITH_BASTOGNE: Final = ("SE", "SW")
 
 
 class AlliedPlan:
-    """One Allied movement phase's tables (see the module docstring), updated as units move."""
+    """One Allied movement phase's tables (see the module docstring), updated as units move.
+    ``strikes``: the counterattacks planned for the coming Combat Phase
+    (:mod:`rules.bots.planner.counter`); their units go to their hexes first."""
 
     def __init__(
         self,
         ctx: Context,
         board: Board,
         state: GameState,
+        strikes: Sequence[Strike] = (),
     ) -> None:
         self.ctx = ctx
+        self.strikes = tuple(strikes)
+        self.dest: dict[str, HexId] = {uid: h for st in strikes for uid, h in st.dest}
+        self.first: tuple[str, ...] = tuple(uid for st in strikes for uid, _ in st.dest)
+        self.waiting: dict[HexId, int] = {}
+        for h in self.dest.values():
+            self.waiting[h] = self.waiting.get(h, 0) + 1
         self.board = board
         self.state = state
         m = board.game_map
@@ -127,7 +142,12 @@ class AlliedPlan:
         """The value of Allied ``uid`` ending in ``h`` (in Road Mode when ``road``): the
         heuristic bot's (:func:`rules.bots.movement.score`) plus the exits, the supply cut and
         the danger (see the module docstring)."""
+        goal = self.dest.get(uid)
+        if goal is not None and h == goal and not road:
+            return STRIKE  # its place in a strike (checked against the German reply)
         s = heuristic_score(self.ctx, self.board, self.state, uid, h, road, friends, here, None)
+        if goal is None and self.waiting.get(h, 0) > 0:
+            s -= RESERVED  # a strike's units are still to come here
         n_friends = friends.get(h, 0) - (1 if here else 0)
         owner = self.claimed.get(h)
         free = owner is None or owner == uid
@@ -152,6 +172,8 @@ class AlliedPlan:
     def chosen(self, uid: str, h: HexId) -> None:
         """``uid`` ends in ``h``: it claims an exit or supply-cutting hex there, and the
         stacks are updated."""
+        if self.dest.get(uid) == h:
+            self.waiting[h] -= 1
         for hexes in self.stacks.values():
             if uid in hexes:
                 hexes.remove(uid)
