@@ -219,3 +219,70 @@ def test_clearing_lieges_german_is_worth_the_town_and_its_two_exits() -> None:
     assert clear_value(b, s, f, "1902") == TOWN_CLEAR + EXIT_CLEAR * 6
     s = position({g[0]: "1902", us: "1901"}, turn=5)
     assert clear_value(b, s, f, "1902") == TOWN_CLEAR + EXIT_CLEAR * 8
+
+
+@needs_real_map
+@pytest.mark.rule("AO-16.C")
+@pytest.mark.rule("AO-5.3L")
+def test_the_strike_retakes_an_exit_before_killing_elsewhere() -> None:
+    """Two German 3s the same three US 4s can reach: g1 in the West exit 0110 (6 VP, held by
+    it alone), g2 in the open at 0414. Each is struck at 4-1 (12 against 3, Dr on every face
+    of the Standard CRT's 4-1 column) with no way out, so each strike kills on every face:
+    1000. g1's has no way out because its only live neighbours are 0209, 0210 and 0211 (0109
+    and 0111 are Allied Map Edge hexes, closed to German units, AO-5.3L), and clearing it
+    frees the exit: + 6 x 200. The units go to g1."""
+    from tests.enginekit import scenario_start
+
+    b0, _ = scenario_start(1)
+    defs = [unit("g1", strength=3), unit("g2", strength=3)]
+    defs += [unit(a, "allied") for a in ("a1", "a2", "a3")]
+    b = rules.Board(b0.game_map, defs)
+    allied = {"a1": "0411", "a2": "0412", "a3": "0312"}
+    s = position({"g1": "0110", "g2": "0414", **allied}, turn=5, side="allied")
+    assert _counter(b, s).plan() == [
+        Strike(
+            "0110",
+            ("a1", "a2", "a3"),
+            (("a1", "0210"), ("a2", "0209"), ("a3", "0211")),
+            "4-1",
+            1000 + EXIT_CLEAR * 6,
+            0,
+        )
+    ]
+    alone = position({"g2": "0414", **allied}, turn=5, side="allied")
+    assert [(x.target, x.column, x.gain) for x in _counter(b, alone).plan()] == [
+        ("0414", "4-1", 1000)
+    ]
+
+
+@pytest.mark.rule("AO-12.3H")
+@pytest.mark.rule("AO-12.6")
+def test_an_isolated_german_is_struck_first_at_its_halved_defence() -> None:
+    """On a 10 x 7 clear map (no supply source), g1 (a 4) in 0304 has US units on both sides,
+    b1 in 0204 (controls 0303 and 0305) and b2 in 0404 (controls 0403 and 0405): surrounded
+    on all six sides and five hexes from g2, g1 is isolated (AO-12.3H) and defends at 2
+    (AO-12.6). b1 and b2 stay and strike it: 8 against 2 is 4-1, every Dr kills (1000). Then
+    a1-a3 strike g2 (a 4, unsupplied, full defence) in 0804: 12 against 4 is 3-1 on the
+    Standard CRT (Dr2 Dr1 Dr1 Dr1 Ar1 Ar1), placed round it to close its ways out (0704,
+    0904, 0803): four Dr kill (4000), each Ar1 pushes the three back (300): 3400 / 6 = 566."""
+    grid = "\n".join([". . . . . . . . . ."] * 7)
+    b = board(
+        make_map(grid),
+        [unit("g1", strength=4), unit("g2", strength=4)]
+        + [unit(a, "allied") for a in ("a1", "a2", "a3", "b1", "b2")],
+    )
+    where = {"g1": "0304", "b1": "0204", "b2": "0404", "g2": "0804"}
+    where |= {"a1": "0602", "a2": "0606", "a3": "0504"}
+    s = position(where, turn=3, side="allied", phase="initial_movement")
+    assert rules.defender_supply(b, s, "german") == {"g1": "isolated", "g2": "unsupplied"}
+    assert _counter(b, s).plan() == [
+        Strike("0304", ("b1", "b2"), (("b1", "0204"), ("b2", "0404")), "4-1", 1000, 0),
+        Strike(
+            "0804",
+            ("a1", "a2", "a3"),
+            (("a1", "0704"), ("a2", "0904"), ("a3", "0803")),
+            "3-1",
+            566,
+            0,
+        ),
+    ]

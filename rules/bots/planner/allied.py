@@ -33,8 +33,9 @@ from rules import (
     supply_net,
 )
 from rules.bots.context import Context
+from rules.bots.fields import INF, distance_field
 from rules.bots.movement import score as heuristic_score
-from rules.bots.planner.counter import Strike
+from rules.bots.planner.counter import Strike, clear_value
 from rules.bots.planner.lookahead import supplied_at
 from rules.bots.planner.threat import Threat
 
@@ -53,6 +54,13 @@ SAFE_CUT: Final = 3
 expected lost, at :data:`DANGER` 30): the unit that cuts a German road is the one he attacks
 next. Measured against the German planner (``docs/selfplay.md``): German wins 114 of 200
 without this condition, 111 with it; Allied units lost 28.7 and 28.0 a game."""
+FOCUS: Final = 3
+"""A reserve (a unit :data:`RESERVE` hexes or more from the nearest German) is pulled by this
+many points a hex toward the counterattack's places (:meth:`AlliedPlan._focus`) instead of
+toward the nearest German (the heuristic's 3 a hex): the reinforcements concentrate where the
+strikes are and where the German threatens the exits and towns."""
+RESERVE: Final = 5
+SPEARHEADS: Final = 4
 BASTOGNE_NEAR: Final = 2
 SECTIONS_WITH_BASTOGNE: Final = ("SE", "SW")
 
@@ -110,6 +118,20 @@ class AlliedPlan:
             if u.in_play and u.hex is not None and board.defs[u.id].side == "allied":
                 self.stacks.setdefault(u.hex, []).append(u.id)
         self._cut: dict[HexId, int] = {}
+        self.focus = self._focus(german_hexes)
+        self.focus_dist = distance_field(m, self.focus) if self.focus else {}
+
+    def _focus(self, german_hexes: set[HexId]) -> frozenset[HexId]:
+        """Where the reserves go (see :data:`FOCUS`): the German hexes struck this phase,
+        those holding an exit or an objective town (:func:`clear_value`), those out of supply,
+        and the :data:`SPEARHEADS` German hexes nearest the German objectives."""
+        f = self.ctx.fields(self.board)
+        out = {st.target for st in self.strikes}
+        out |= {h for h in german_hexes if clear_value(self.board, self.state, f, h) > 0}
+        out |= {h for uid, h in self.german if uid not in self.supplied}
+        heads = sorted(german_hexes, key=lambda h: (f.objective.get(h, 60), h))
+        out |= set(heads[:SPEARHEADS])
+        return frozenset(out)
 
     # -- supply ---------------------------------------------------------------------------------
 
@@ -148,6 +170,12 @@ class AlliedPlan:
         s = heuristic_score(self.ctx, self.board, self.state, uid, h, road, friends, here, None)
         if goal is None and self.waiting.get(h, 0) > 0:
             s -= RESERVED  # a strike's units are still to come here
+        now = self.state.unit(uid).hex
+        if self.focus and self.ctx.enemy_dist.get(now or "", INF) >= RESERVE:
+            # a reserve marches on the counterattack's places, not on the nearest German
+            e = self.ctx.enemy_dist.get(h, INF)
+            fd = self.focus_dist.get(h, INF)
+            s += FOCUS * (max(0, min(e, 30) - 2) - max(0, min(fd, 30) - 2))
         n_friends = friends.get(h, 0) - (1 if here else 0)
         owner = self.claimed.get(h)
         free = owner is None or owner == uid

@@ -315,10 +315,11 @@ class Counter:
         defenders = [u.id for u in base.at(t) if defs[u.id].side == "german" and u.in_play]
         if not defenders:
             return None
+        here = {uid: base.unit(uid).hex for uid in self.options.get(t, {})}
         cand = sorted(
             (uid for uid in self.options.get(t, {}) if uid not in used),
-            key=lambda x: (-defs[x].strength, x),
-        )[:MAX_UNITS]
+            key=lambda x: (-defs[x].strength, here[x] not in self.options[t][x], x),
+        )[:MAX_UNITS]  # the strongest first, those already next to the target first
         if not cand:
             return None
         sup = {x: self.supply.get(x, "supplied") for x in defenders}
