@@ -16,6 +16,7 @@ from rules import DeclareAttack, Move, ResolveAttacks, apply, legal_moves
 from rules.bots import BotRng
 from rules.bots.fields import Fields
 from rules.bots.planner import PlannerBot
+from rules.bots.planner.allied import AlliedPlan
 from rules.bots.planner.bot import ALLIED_WEIGHTS
 from rules.bots.planner.counter import (
     EXIT_CLEAR,
@@ -25,6 +26,7 @@ from rules.bots.planner.counter import (
     Strike,
     clear_value,
 )
+from rules.bots.planner.moves import friends_of
 from rules.dice import ScriptedDice
 from rules.events import UnitEliminated
 from tests.enginekit import board, make_map, position, unit
@@ -286,3 +288,30 @@ def test_an_isolated_german_is_struck_first_at_its_halved_defence() -> None:
             0,
         ),
     ]
+
+
+def test_a_reserve_marches_on_the_counterattacks_places_not_on_the_nearest_german() -> None:
+    """The reinforcements concentrate (:data:`rules.bots.planner.allied.FOCUS`). A 20 x 5 clear
+    map with Bastogne in 0103 and the German supply road 1603-2003 from the east-edge hex
+    2003: four German units west (0302, 0303, 0304, 0403: nearest Bastogne, the spearheads,
+    and out of supply, more than three hexes from the road), three east (1702-1704, supplied).
+    The US unit r in 1203 is five hexes from the nearest German (east), a reserve. The
+    heuristic pulls a unit 3 points a hex toward the nearest German beyond two hexes; a
+    reserve is pulled toward the nearest focus hex instead: staying (1203: 8 from 0403)
+    -3 x 6 = -18, west to 1103 (7) -15, east to 1303 (9) -21. It goes west; the nearest
+    German alone would have sent it east (1303 is 4 from 1702: -6, 1103 is 6: -12)."""
+    row = ". " * 19 + "."
+    grid = "\n".join([row, row, row[:-1] + "E", row, row])
+    m = make_map(grid, roads=["1603-1703-1803-1903-2003"], towns={"Bastogne": "0103"})
+    west = {"w1": "0302", "w2": "0303", "w3": "0304", "w4": "0403"}
+    east = {"e1": "1702", "e2": "1703", "e3": "1704"}
+    b = board(m, [unit(u) for u in (*west, *east)] + [unit("r", "allied")])
+    s = position({**west, **east, "r": "1203"}, turn=4, side="allied")
+    bot = PlannerBot("allied", BotRng(b"focus"))
+    bot.ctx.start_phase(b, s)
+    plan = AlliedPlan(bot.ctx, b, s)
+    assert plan.focus == frozenset(west.values())
+    fr = friends_of(rules.Game(b, s), "allied")
+    scores = {h: plan.score("r", h, False, fr, h == "1203") for h in ("1103", "1203", "1303")}
+    assert scores == {"1103": -15, "1203": -18, "1303": -21}
+    assert [bot.ctx.enemy_dist[h] for h in ("1103", "1203", "1303")] == [6, 5, 4]

@@ -1,6 +1,8 @@
 """The planner's Allied movement: the heuristic bot's hold-the-towns scoring
-(:func:`rules.bots.movement.score`) plus three things it never did - contest the road exits,
-cut the German supply lines, and weigh the danger of the German attack next player-turn.
+(:func:`rules.bots.movement.score`) plus what it never did - contest the road exits, cut the
+German supply lines, weigh the danger of the German attack next player-turn, and (planner/2)
+make the strikes of :mod:`rules.bots.planner.counter` and march the reserves on the
+counterattack's places (:data:`FOCUS`).
 
 * **Exits** (AO-16.C): an Allied unit *in* an exit hex negates the German zone of control
   there, so the German cannot hold it. Every exit worth VP that a German unit is within

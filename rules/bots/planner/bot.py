@@ -1,13 +1,17 @@
-"""The planner bot (``planner/1``): the heuristic bot's phases (:mod:`rules.bots.heuristic`)
+"""The planner bot (``planner/2``): the heuristic bot's phases (:mod:`rules.bots.heuristic`)
 with look-ahead where it pays. Pure and deterministic given its :class:`~rules.bots.BotRng`.
 
 * Combat: the batch of attacks of the highest exact expected value
   (:mod:`rules.bots.planner.attacks`), both sides; the German's Game-Turn 1 obligations
   (AO-4.2h*) first, as the heuristic bot meets them.
+* The Allied counterattack (planner/2): the strikes of the coming Combat Phase, planned at
+  the start of the Allied Initial Movement Phase with the German reply weighed
+  (:mod:`rules.bots.planner.counter`); their units move first.
 * Retreats and advances after combat: by their effect on supply and zones of control
   (:mod:`rules.bots.planner.decide`).
 * Movement: the Allied bot contests the road exits, the Meuse bridges and the German supply
-  lines (:mod:`rules.bots.planner.allied`); the German bot's moves add the planner's terms to
+  lines and marches its reserves on the counterattack's places
+  (:mod:`rules.bots.planner.allied`); the German bot's moves add the planner's terms to
   the heuristic scoring (:mod:`rules.bots.planner.german`).
 * Set-up: the German free set-up (AO-17.b) starts from the historical one and keeps a swap
   only when it improves the Game-Turn 1 attack value (:mod:`rules.bots.planner.setup`);
