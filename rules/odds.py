@@ -15,8 +15,9 @@ several hexes together, AO-9.2D):
    x2 in defence (AO-11.i), Game-Turn 1 x3 in attack (AO-4.2d) and in defence (AO-4.2e).
    In attack, "tripled (but never more than tripled)" (AO-4.2d, the German GT1 Combat Phase):
    the West Wall doubling does not combine with it, the factor is 3. In defence, AO-4.2e
-   ("German units are tripled in defense") has no such cap, and terrain effects are
-   cumulative (AO-9.3J): the factors multiply, West Wall x3 x3 = x9, fortified x2 x3 = x6.
+   ("German units are tripled in defense", the Allied GT1 Combat Phase) has no such cap, and
+   both it and the terrain apply: the factors multiply, West Wall x3 x3 = x9, fortified x2 x3
+   = x6 (``docs/rules-notes.md``, AO-4.2d / AO-4.2e, both readings).
    Allied units get no terrain factor.
 
 A unit retreated into a stack in this Combat Phase adds no defence strength (AO-9.2F*): the
@@ -118,7 +119,7 @@ def attack_factor(game_map: GameMap, hex_id: HexId, side: Side, turn: int) -> in
 def defence_factor(game_map: GameMap, hex_id: HexId, side: Side, turn: int) -> int:
     """Terrain/Game-Turn factor of units defending ``hex_id``: German x3 in a West Wall hex
     (AO-11.h), x2 in the second fortified terrain (AO-11.i), times 3 on Game-Turn 1
-    (AO-4.2e: "tripled in defense", with no cap; terrain effects are cumulative, AO-9.3J):
+    (AO-4.2e: "tripled in defense", with no cap; the terrain applies as well):
     x9 in the West Wall, x6 in fortified terrain, x3 elsewhere on GT1; Allied x1."""
     if side != "german":
         return 1

@@ -36,12 +36,13 @@ from rules.state import GameState, Verdict, state_hash
 
 FORMAT: Final = "ardennes-record"
 VERSION: Final = 1
-RULES_VERSION: Final = "ao-1973+errata-1973-05-31/3"
+RULES_VERSION: Final = "ao-1973+errata-1973-05-31/4"
 """The rules the engine plays: The Ardennes Offensive (SPI 1973) with the errata of 31 May 1973;
 the number after the slash goes up whenever a change of the engine can change a game (2:
 the CRT switch and paradrop dice became ``Roll`` commands; 3: the rules audit of issue 12 -
 isolation, road-column contacts, advances, West-bank attacks, live road exit hexes, every
-reinforcement placed)."""
+reinforcement placed; 4: issue 22 - the retreat priority counted in hexes gained, a road ford's
+MP in Road Mode, a reactivated unit free to leave its edge hex)."""
 
 MAX_RECORD_BYTES: Final = 16 << 20
 """The largest record read (a whole 18-turn game is about 0.4 MB)."""

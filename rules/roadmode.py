@@ -6,8 +6,9 @@ road-column spacing rule.
   preceding combat (AO-6.2B, which the movement eligibility rule AO-5.2K already ensures).
 * Entering or leaving costs 3 MP (non-mech) / 6 MP (mech), on a road hex (AO-6.3C).
 * In Road Mode a unit moves only through road or bridge hexsides - a river only at a bridge
-  (never an interdicted one) or at a ford the road crosses, paying no ford MP - into road
-  hexes, never into a West Wall hex (AO-6.5F, AO-11.h).
+  (never an interdicted one) or at a ford the road crosses, paying the ford's extra MP as in
+  normal mode (AO-11.b, AO-11.j) - into road hexes, never into a West Wall hex (AO-6.5F,
+  AO-11.h).
 * Rate (AO-6.5H): mechanized 2 road hexes per MP, Allied non-mechanized 10, German
   non-mechanized 2. We count road hexes per *stretch* of Road Mode movement: the first hex of a
   stretch costs 1 MP and buys ``rate`` hexes; a stretch ends when the unit leaves Road Mode (and
@@ -92,8 +93,9 @@ def road_mode_passable(game_map: GameMap, a: HexId, b: HexId) -> bool:
     """Whether the hexside a-b carries Road Mode movement (ignoring interdiction): a road or a
     bridge hexside (AO-6.5F: "only through Road and/or Bridge hexsides"), crossing a river by a
     bridge or by a ford the road runs through (a road ford hexside is still a road hexside);
-    never an unbridged river without a crossing, nor a ford off the road. Road Mode pays no
-    ford MP: "They ignore the effect of any other terrain in Road hexes" (AO-6.5F)."""
+    never an unbridged river without a crossing, nor a ford off the road. Road Mode pays the
+    ford's extra MP as normal mode does: "They ignore the effect of any other terrain in Road
+    hexes" (AO-6.5F) speaks of hexes, and a ford is a hexside (AO-11.b, AO-11.j)."""
     s = game_map.side(a, b)
     if s.crossing == "bridge":
         return True

@@ -6,7 +6,9 @@ A unit in play controls the six hexes around it (AO-7.0), with three exceptions:
 * an Allied unit on an Allied Map Edge hex controls nothing (AO-7.5E), and dormant units are
   not in play at all (AO-5.3M);
 * German control does extend *into* Allied Map Edge hexes (AO-7.5E, AO-5.3N): the neighbour
-  set is every on-map neighbour, edge hexes included.
+  set is every on-map neighbour, edge hexes included. It blocks retreats and supply paths
+  there, but does not hold a (reactivated) Allied unit in its edge hex: movement lets it leave
+  (:mod:`rules.movement.step`; ``docs/rules-notes.md``, AO-7.5E / AO-5.3N).
 
 Control is negated in any hex that holds a friendly unit (AO-7.2B): a hex is *enemy-controlled
 for side S* when it is in the ZOC of a unit of the other side and holds no unit of S. For a

@@ -147,6 +147,7 @@ def play(
     level: rules.Level | None = None,
     german: str = SELFPLAY_BOT,
     allied: str = SELFPLAY_BOT,
+    watch: Callable[[rules.GameState, rules.Command, rules.Applied], None] | None = None,
 ) -> SelfPlayGame:
     """Self-play the scenario of ``board`` from ``seed``, for ``turns`` Game-Turns (all 18 by
     default, or until an immediate German victory). ``german`` and ``allied`` name each
@@ -154,7 +155,8 @@ def play(
     so a heuristic side plays the same whatever its opponent. ``level``: the game at that
     level of play (:mod:`rules.levels`; the board set up for it, the computer's bot playing
     at it, the record's header naming it); the dice are those of the same seed, so level 3
-    plays the very game of no level."""
+    plays the very game of no level. ``watch(state, command, applied)``, if given, sees every
+    command accepted, with the state before it (measurements: attacks, losses per phase)."""
     if turns is not None and turns < 1:
         raise ValueError("turns must be at least 1")
     rng = BotRng(bot_seed(seed))
@@ -184,6 +186,8 @@ def play(
             raise BotError(
                 f"GT{state.turn} {state.side} {state.phase}: {cmd!r} refused: {r.message}"
             )
+        if watch is not None:
+            watch(state, cmd, r)
         tab = [e for e in r.events if isinstance(e, rules.VictoryPointsTabulated)]
         if tab:
             vps.append(turn_vp(board, r.state, tab[-1]))

@@ -104,23 +104,25 @@ def _nearest(sources: frozenset[HexId], hex_id: HexId) -> int | None:
     return min((hexgrid.distance(hex_id, x) for x in sources), default=None)
 
 
-def supply_direction(
+def supply_progress(
     own: frozenset[HexId], enemy: frozenset[HexId], start: HexId, end: HexId
 ) -> int:
-    """The errata's first retreat priority (AO-10.2a*): "toward Friendly Supply and away from
-    Enemy Supply", as 0 (both), 1 (one of the two) or 2 (neither). *Toward*: ``end`` is nearer
-    than ``start`` to the nearest hex of ``own`` (the retreating side's open supply sources,
-    :func:`rules.supply.open_sources`); *away*: ``end`` is farther than ``start`` from the
-    nearest hex of ``enemy``. Distances are straight hex distances (AO-10.2b counts the
-    retreat the same way); a side with no open source gives neither."""
-    toward = away = False
+    """The errata's first retreat priority (AO-10.2a*), "toward Friendly Supply and away from
+    Enemy Supply", as the hexes gained: how much nearer ``end`` is than ``start`` to the
+    nearest hex of ``own`` (the retreating side's open supply sources,
+    :func:`rules.supply.open_sources`), plus how much farther it is from the nearest hex of
+    ``enemy``. A step backwards counts against: a hex one farther from friendly supply and one
+    nearer the enemy's gains -2, one that keeps both distances 0, one nearer friendly supply
+    and farther from the enemy's 2. Distances are straight hex distances (AO-10.2b counts the
+    retreat the same way); a side with no open source adds nothing. Higher is better."""
+    gain = 0
     d0, d1 = _nearest(own, start), _nearest(own, end)
     if d0 is not None and d1 is not None:
-        toward = d1 < d0
+        gain += d0 - d1
     e0, e1 = _nearest(enemy, start), _nearest(enemy, end)
     if e0 is not None and e1 is not None:
-        away = e1 > e0
-    return (0 if toward else 1) + (0 if away else 1)
+        gain += e1 - e0
+    return gain
 
 
 class RetreatOptions(msgspec.Struct, frozen=True):
@@ -161,12 +163,12 @@ def retreat_options(
     Allied unit may retreat onto one only when it has no other path, and stops on the first
     one it enters (AO-9.7P).
 
-    Ranking (errata first, :func:`supply_direction`): toward friendly supply and away from
-    enemy supply - the end hex nearer than the start hex to the nearest open supply source of
-    the unit's side, and farther from the nearest open source of the enemy's (straight hex
-    distance); both is best, one of the two next, neither last. Then fewest unbridged rivers,
-    interdicted bridges, rough/ford steps, clear off-road steps; then fewest friendly units
-    passed. The victor chooses among the paths tied for best.
+    Ranking (errata first, :func:`supply_progress`): toward friendly supply and away from
+    enemy supply - the hexes the end hex gains over the start hex toward the nearest open
+    supply source of the unit's side plus those it gains away from the nearest open source of
+    the enemy's (straight hex distance; a step backwards counts against), most first. Then
+    fewest unbridged rivers, interdicted bridges, rough/ford steps, clear off-road steps; then
+    fewest friendly units passed. The victor chooses among the paths tied for best.
     """
     m = board.game_map
     d = board.defs[uid]
@@ -263,7 +265,7 @@ def retreat_options(
             prev = h
         passed = sum(len(friends.get(h, ())) for h in path)
         return (
-            supply_direction(own, enemy, start, path[-1]),
+            -supply_progress(own, enemy, start, path[-1]),
             classes[_RIVER],
             classes[_INTERDICTED],
             classes[_ROUGH],

@@ -22,7 +22,8 @@ Costs of entering hex ``b`` from ``a`` (all integers):
   rough 4 mech 2 non-mech (AO-11.a/e), +2 for Allied units entering West Wall (AO-11.h),
   +0 fortified (AO-11.i); then +6/+3 for an unbridged river hexside, +3/+1 for a ford
   (AO-11.b/c), nothing at a bridge (AO-11.d) - hexside costs also apply on a road;
-* Road Mode: see :mod:`rules.roadmode` (0 or 1 MP per hex);
+* Road Mode: see :mod:`rules.roadmode` (0 or 1 MP per hex), plus the ford's +3/+1 across a
+  road ford (AO-11.b: a hexside, not "terrain in Road hexes", AO-6.5F);
 * +6/+2 to enter a hex holding friendly units, +6/+2 to leave one (AO-8.1A).
 
 Terrain costs are cumulative (AO-5.1D); a step the unit cannot pay for is illegal (AO-5.2J).

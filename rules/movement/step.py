@@ -11,7 +11,7 @@ from rules import reinforcements, stacking
 from rules.commands import ENTER_ROAD_MODE, LEAVE_ROAD_MODE
 from rules.hexgrid import HexId
 from rules.movement.mover import Mover
-from rules.movement.tables import Link
+from rules.movement.tables import FORD_COST, Link
 from rules.rejection import Rejection
 from rules.state import Board
 
@@ -111,7 +111,7 @@ def enter(board: Board, m: Mover, node: Node, link: Link, explain: bool) -> Node
             return None
         return _must_stop(m, h)
     t = m.t
-    b, costs, rm_ok, bridge = link
+    b, costs, rm_ok, bridge, ford = link
     if b in m.closed:  # impassable, Allied Map Edge or enemy-occupied
         if not explain:
             return None
@@ -128,7 +128,9 @@ def enter(board: Board, m: Mover, node: Node, link: Link, explain: bool) -> Node
                 f"movement ({b})",
             )
         return Rejection("AO-5.2F", f"{uid} may not enter the enemy-occupied hex {b}")
-    if h in m.zoc and h not in m.friends:
+    if h in m.zoc and h not in m.friends and h not in t.edge:
+        # German control in an Allied Map Edge hex blocks retreats only (AO-5.3N): it does not
+        # hold a reactivated unit there, which may not attack out of it (AO-7.5E notes)
         if not explain:
             return None
         return Rejection("AO-7.1A", f"{uid} may not leave an enemy-controlled hex ({h})")
@@ -174,6 +176,8 @@ def enter(board: Board, m: Mover, node: Node, link: Link, explain: bool) -> Node
             cost, credit = 0, credit - 1
         else:
             cost, credit = 1, m.rate - 1
+        if ford:
+            cost += FORD_COST[m.cls]  # the ford is a hexside, not "terrain in Road hexes"
     else:
         cost = costs[m.cls]
         if b in m.nm_block:

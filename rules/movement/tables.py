@@ -20,11 +20,17 @@ _FOOT_RIVER: Final = 3
 _MECH_FORD: Final = 3
 _FOOT_FORD: Final = 1
 
-Link = tuple[HexId, tuple[int, int, int, int], bool, Hexside | None]
-"""``(neighbour, normal-mode cost by class, road-mode passable, bridge hexside or None)``.
+Link = tuple[HexId, tuple[int, int, int, int], bool, Hexside | None, int]
+"""``(neighbour, normal-mode cost by class, road-mode passable, bridge hexside or None, ford
+class)``: the ford class is 0 off a ford, else 1 (the ford's extra MP, paid in either mode:
+:data:`FORD_COST` by class).
 
 Class index: ``2 * allied + mechanized``.
 """
+
+FORD_COST: Final = (_FOOT_FORD, _MECH_FORD, _FOOT_FORD, _MECH_FORD)
+"""The extra MP of crossing a ford by class (AO-11.b), in normal mode and in Road Mode
+(AO-6.5F, AO-11.j)."""
 
 
 class Tables:
@@ -85,6 +91,7 @@ class Tables:
                         (costs[0], costs[1], costs[2], costs[3]),
                         roadmode.road_mode_passable(m, a, b),
                         bridge,
+                        1 if s.crossing == "ford" else 0,
                     )
                 )
             self.links[a] = tuple(out)

@@ -8,7 +8,10 @@ A *phase* is what the app waits for: the bot's commands in one phase of its own 
 ``versus.think`` does, summed. A *player-turn* is the sum of its five phases (what the player
 waits for before the play-out begins). The answers it gives in the opponent's Combat Phase (a
 decision) are timed apart. Targets (issue 13): a median under 2 s and a worst under 10 s per
-phase on the development machine; the numbers go to ``docs/selfplay.md``. Run on its own:
+phase on the development machine; the numbers go to ``docs/selfplay.md``. Each phase is timed
+by the clock (what the player waits) and in processor time of this process (the bot thinks on
+one thread: what the phase costs on a machine of its own, however many other jobs share it);
+the worst phase is given per side as well. Run on its own:
 ``python -m tests.bench.test_bench_thinking 1:1 6:2`` prints the table for those games."""
 
 from __future__ import annotations
@@ -38,6 +41,9 @@ class Timed:
     bot: str
     commands: int
     seconds: float
+    cpu: float = 0.0
+    """The same time as processor time of this process (the bot thinks on one thread): what
+    the phase costs on a machine of its own, whatever else shares it."""
 
     @property
     def own(self) -> bool:
@@ -61,7 +67,7 @@ def timed_game(
     copy = {side: game.copy(vs.board) for side, vs in computers.items()}
     out: list[Timed] = []
     key: tuple[int, str, str, str] | None = None
-    spent, count = 0.0, 0
+    spent, cpu, count = 0.0, 0.0, 0
     while game.state.phase != "game_over" and (turns is None or game.state.turn <= turns):
         s = game.state
         side = rules.acting_side(s)
@@ -69,18 +75,19 @@ def timed_game(
         here = (s.turn, s.side, s.phase, side)
         if here != key:
             if key is not None:
-                out.append(Timed(*key, count, spent))
-            key, spent, count = here, 0.0, 0
+                out.append(Timed(*key, count, spent, cpu))
+            key, spent, cpu, count = here, 0.0, 0.0, 0
         mine = copy[side]
-        t0 = time.perf_counter()  # as versus.think: choose, then push on the bot's copy
+        t0, c0 = time.perf_counter(), time.process_time()  # as versus.think: choose, push
         cmd = computers[side].bot.choose(mine)
         assert not isinstance(mine.push(cmd), rules.Rejection)
         spent += time.perf_counter() - t0
+        cpu += time.process_time() - c0
         count += 1
         for g in (game, *(c for c in copy.values() if c is not mine)):
             assert not isinstance(g.push(cmd), rules.Rejection)
     if key is not None:
-        out.append(Timed(*key, count, spent))
+        out.append(Timed(*key, count, spent, cpu))
     return out
 
 
@@ -106,11 +113,21 @@ def summary(games: list[list[Timed]]) -> dict[str, float]:
     active = [t.seconds for t in times if t.own and t.phase in ACTIVE]
     other = [t.seconds for t in times if not t.own] or [0.0]
     worst = max(times, key=lambda t: t.seconds)
+    by_side = {
+        side: [t.seconds for t in times if t.own and t.bot == side] or [0.0]
+        for side in ("german", "allied")
+    }
     return {
         "phases": len(own),
         "median": statistics.median(own),
         "median_active": statistics.median(active),
+        "median_active_cpu": statistics.median(
+            [t.cpu for t in times if t.own and t.phase in ACTIVE]
+        ),
         "worst": max(own),
+        "worst_cpu": max(t.cpu for t in times if t.own),
+        "worst_allied": max(by_side["allied"]),
+        "worst_german": max(by_side["german"]),
         "worst_turn": worst.turn,
         "decisions_worst": max(other),
         "turn_median": statistics.median(per_turn),
@@ -151,21 +168,27 @@ def main(argv: list[str]) -> None:
         print(
             f"scenario {n} seed {seed}: {s['phases']} phases, median {s['median']:.3f} s "
             f"(movement, combat, set-up: {s['median_active']:.3f} s), "
-            f"worst {s['worst']:.2f} s (GT{s['worst_turn']}), decisions worst "
+            f"worst {s['worst']:.2f} s (GT{s['worst_turn']}; Allied {s['worst_allied']:.2f} s, "
+            f"German {s['worst_german']:.2f} s), decisions worst "
             f"{s['decisions_worst']:.3f} s; per player-turn median {s['turn_median']:.2f} s, "
-            f"worst {s['turn_worst']:.2f} s; wall {time.perf_counter() - t0:.1f} s"
+            f"worst {s['turn_worst']:.2f} s; processor time: median (active) "
+            f"{s['median_active_cpu']:.3f} s, worst {s['worst_cpu']:.2f} s; "
+            f"wall {time.perf_counter() - t0:.1f} s"
         )
         slow = sorted(times, key=lambda t: -t.seconds)[:3]
         for t in slow:
             print(
                 f"  GT{t.turn} {t.side} {t.phase} ({t.bot}): {t.commands} orders {t.seconds:.2f} s"
+                f" (processor {t.cpu:.2f} s)"
             )
     s = summary(every)
     print(
         f"all: {s['phases']} phases, median {s['median']:.3f} s (movement, combat, set-up: "
-        f"{s['median_active']:.3f} s), worst {s['worst']:.2f} s, "
+        f"{s['median_active']:.3f} s), worst {s['worst']:.2f} s (Allied "
+        f"{s['worst_allied']:.2f} s, German {s['worst_german']:.2f} s), "
         f"decisions worst {s['decisions_worst']:.3f} s; per player-turn median "
-        f"{s['turn_median']:.2f} s, worst {s['turn_worst']:.2f} s"
+        f"{s['turn_median']:.2f} s, worst {s['turn_worst']:.2f} s; processor time: median "
+        f"(active) {s['median_active_cpu']:.3f} s, worst {s['worst_cpu']:.2f} s"
     )
 
 

@@ -211,7 +211,7 @@ def test_at_level_four_the_planner_thinks_no_move_ahead() -> None:
     plain = play(load_board(3), "eff", 2, level=four, german="heuristic")
     full = play(load_board(3), "eff", 2, level=three, german="planner")
     assert easy.commands == plain.commands
-    assert easy.record.header.players.german.label == "bot planner/1 level 4"
+    assert easy.record.header.players.german.label == "bot planner/2 level 4"
     assert full.commands != plain.commands
     bot = make_bot("planner", "german", 4, BotRng(b"x"))
     assert isinstance(bot, PlannerBot) and not bot.lookahead

@@ -30,9 +30,11 @@ from tests.enginekit import (
     outcome,
     position,
     rm,
+    scenario_start,
     unit,
     with_phase,
 )
+from tests.realmap import needs_real_map
 
 
 def with_start_line(m: GameMap, pairs: list[str]) -> GameMap:
@@ -547,3 +549,32 @@ def test_defender_supply_at_combat_counts_only_interdicting_attackers() -> None:
     )
     assert interdiction_at_combat(b, s_rm, "german") == ()
     assert supply_of(b, s_rm, "g1") == "supplied"
+
+
+@needs_real_map
+@pytest.mark.rule("AO-13.4E")
+def test_no_bridge_of_the_compiled_map_lies_wholly_behind_the_german_start_line() -> None:
+    """AO-13.4E with errata 13.2 spares on Game-Turn 1 the bridges "entirely behind the German
+    side of the start line". On the compiled map the only river crossings with a hex on the
+    German side are the five bridges and the Roth ford of the Our and the Sauer, and the start
+    line bisects every one of them (the rules notes, AO-13.4E): the case never applies, so
+    the Allied set-up of scenario 1 interdicts on Game-Turn 1 what it would on Game-Turn 2."""
+    b, s = scenario_start(1)
+    m = b.game_map
+    ger = german_side(m)
+    touching = sorted(
+        (side.hexes, side.river, side.crossing, side.start_line)
+        for side in m.sides()
+        if side.crossing is not None and (side.hexes[0] in ger or side.hexes[1] in ger)
+    )
+    assert touching == [
+        (("3126", "3226"), "Our", "bridge", True),
+        (("3228", "3329"), "Our", "bridge", True),
+        (("3432", "3531"), "Our", "ford", True),
+        (("3534", "3633"), "Sauer", "bridge", True),
+        (("3836", "3935"), "Sauer", "bridge", True),
+        (("4040", "4140"), "Sauer", "bridge", True),
+    ]
+    assert [h for h in bridges(m) if h[0] in ger and h[1] in ger] == []
+    assert interdiction_for(b, s, "german", 1) == interdiction_for(b, s, "german", 2)
+    assert interdiction_for(b, s, "german", 1) != ()

@@ -12,12 +12,13 @@ from __future__ import annotations
 import pytest
 
 from rules.combat import retreat_options
-from rules.combat.retreat import supply_direction
+from rules.combat.retreat import supply_progress
 from rules.commands import ChooseRetreat, ResolveAttacks, StandingOrders
 from rules.engine import apply
 from rules.events import RoadColumnContact, UnitEliminated
 from rules.rejection import Rejection
 from rules.state import Board, GameState, UnitState, VictoryPoints
+from rules.supply import supply_of
 from tests.enginekit import (
     LINE8,
     attack,
@@ -197,19 +198,83 @@ def test_an_allied_retreat_goes_toward_the_allied_source_and_away_from_the_germa
 
 @pytest.mark.rule("AO-10.2a")
 def test_toward_and_away_are_measured_from_the_start_hex_to_the_nearest_open_source() -> None:
-    # 0602 -> 0702: nearer 1202 (6 -> 5), nearer 0102 too (5 -> 6 is farther: away)
-    assert supply_direction(frozenset({"1202"}), frozenset({"0102"}), "0602", "0702") == 0
-    # for the other side the same step is neither toward (5 -> 6) nor away (6 -> 5)
-    assert supply_direction(frozenset({"0102"}), frozenset({"1202"}), "0602", "0702") == 2
-    # a step that keeps the distance to both (0602 -> 0601 -> ... measured at the end): one
-    # away only: 0602 -> 0701 is 6 from 1202 (not toward) and 6 from 0102 (away)
-    assert supply_direction(frozenset({"1202"}), frozenset({"0102"}), "0602", "0701") == 1
+    # 0602 -> 0702: 6 -> 5 from 1202 (one nearer), 5 -> 6 from 0102 (one farther): gains 2
+    assert supply_progress(frozenset({"1202"}), frozenset({"0102"}), "0602", "0702") == 2
+    # for the other side the same step loses both: one farther from 0102, one nearer 1202
+    assert supply_progress(frozenset({"0102"}), frozenset({"1202"}), "0602", "0702") == -2
+    # 0602 -> 0701 keeps 6 from 1202 and goes 5 -> 6 from 0102: one away only
+    assert supply_progress(frozenset({"1202"}), frozenset({"0102"}), "0602", "0701") == 1
     # the nearest source counts: with 0112 (row 12, far) added nothing changes
     own = frozenset({"1202", "0112"})
-    assert supply_direction(own, frozenset({"0102"}), "0602", "0702") == 0
-    # no open source: neither toward nor away can be measured
-    assert supply_direction(frozenset(), frozenset(), "0602", "0702") == 2
-    assert supply_direction(frozenset({"1202"}), frozenset(), "0602", "0702") == 1
+    assert supply_progress(own, frozenset({"0102"}), "0602", "0702") == 2
+    # two hexes (an Ar2/Dr2): 0602 -> 0802 is 6 -> 4 from 1202 and 5 -> 7 from 0102
+    assert supply_progress(frozenset({"1202"}), frozenset({"0102"}), "0602", "0802") == 4
+    # no open source: nothing to measure on that side
+    assert supply_progress(frozenset(), frozenset(), "0602", "0702") == 0
+    assert supply_progress(frozenset({"1202"}), frozenset(), "0602", "0702") == 1
+
+
+FLANK = """
+. . . . . . . . . . . .
+e . . . . . . . . . . .
+. . . . . . . . . . . E
+. . . . . . . . . . . .
+. . . . . . . . . . . .
+"""
+"""5 x 12 clear; the Allied source is the W-edge exit hex 0102 (road 0102-0202, AO-12.2F), the
+German one the east-edge road hex 1203 (road 1203-1104, AO-12.2D). The German g in 0602 is
+attacked from the east by a in 0702, whose zone of control covers 0701 and 0703 (its NW and
+SW): g may retreat one hex to 0601 (NW), 0502 (W) or 0603 (SW). Straight hex distances (even
+rows half a hex east; a hex of row 2 at column c sits at c + 0.5, of row 1 or 3 at c):
+
+* 0602 (6.5, row 2): 6 from 1203 (12, row 3: a diagonal step, then 5 east), 5 from 0102
+  (1.5, row 2: 5 west);
+* 0603 (6, row 3): 6 from 1203 (6 east), 5 from 0102 (a diagonal, then 4 west): it keeps
+  both distances, gains 0;
+* 0601 (6, row 1): 7 from 1203 (two diagonals, then 5 east), 5 from 0102 (a diagonal, then
+  4 west): a step backwards from friendly supply, gains -1;
+* 0502 (5.5, row 2): 7 from 1203 (a diagonal, then 6 east), 4 from 0102: a step backwards
+  from friendly supply and one toward the enemy's, gains -2.
+
+Under the yes/no measure (toward? away?) all three were "neither" and ranked alike."""
+
+
+def flank(**kw: object) -> tuple[Board, GameState]:
+    roads = ["0102-0202", "1203-1104", *kw.pop("roads", [])]  # type: ignore[misc]
+    m = make_map(FLANK, roads=roads)
+    b = board(m, [unit("a", "allied", strength=8), unit("g")])
+    return b, pos({"a": "0702", "g": "0602"}, side="allied")
+
+
+@pytest.mark.rule("AO-10.2a")
+def test_a_step_backwards_ranks_below_a_hex_that_keeps_both_distances() -> None:
+    # FLANK: 0603 (gains 0) before 0601 (-1) before 0502 (-2); 0603 is alone best, so the
+    # victor is not asked (the yes/no measure offered all three, 0502 included)
+    b, s = flank()
+    opts = retreat_options(b, ok(b, s, attack(["a"], ["0602"])).state, "g", 1)
+    assert (opts.paths, opts.best) == ((("0603",), ("0601",), ("0502",)), 1)
+    r = fight(b, s, ["a"], ["0602"], [1])  # 8-4 2-1 on the Standard CRT, die 1: Dr1
+    assert r.state.combat.pending is None
+    assert retreats(r) == [("g", ("0603",))]
+
+
+@pytest.mark.rule("AO-10.2a")
+@pytest.mark.rule("AO-12.1A")
+def test_the_road_does_not_send_a_unit_backwards_and_out_of_supply() -> None:
+    # FLANK with a road 0602-0601 and the German supply road on from 1104: 1105-1005-0905-
+    # 0805-0705-0605. 0601 is along the road (priority 1), 0603 and 0502 clear (priority 2); by the
+    # first priority 0603 (gains 0) is best, then the road to 0601 (-1). 0603 traces supply
+    # (0604, then the road hex 0605: two hexes, AO-12.1A); 0601 does not (the net is four
+    # hexes away, and its road leads nowhere). The yes/no measure tied all three ("neither")
+    # and the road sent g to 0601: backwards and cut off.
+    b, s = flank(roads=["0602-0601", "1104-1105-1005-0905-0805-0705-0605"])
+    opts = retreat_options(b, ok(b, s, attack(["a"], ["0602"])).state, "g", 1)
+    assert (opts.paths, opts.best) == ((("0603",), ("0601",), ("0502",)), 1)
+    r = fight(b, s, ["a"], ["0602"], [1])  # Dr1
+    assert retreats(r) == [("g", ("0603",))]
+    assert supply_of(b, r.state, "g") == "supplied"
+    there = pos({"a": "0702", "g": "0601"}, side="allied")
+    assert supply_of(b, there, "g") == "unsupplied"
 
 
 @pytest.mark.rule("AO-10.2a")

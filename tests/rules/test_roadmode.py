@@ -109,13 +109,16 @@ def test_road_mode_only_along_roads_and_bridges() -> None:
 
 
 @pytest.mark.rule("AO-6.5F")
+@pytest.mark.rule("AO-11.b")
 def test_road_mode_crosses_rivers_by_intact_bridges_and_road_fords() -> None:
     m = road(6, bridges=["0201/0301"], fords=["0401/0501"], rivers=["0501/0601"])
     b = board(m, [unit("g", ma=8)])
     s = position({"g": rm("g", "0101")})
     assert outcome(b, s, "g", "0201 0301 0401") == 2
-    # the road crosses the ford: still a road hexside, no ford MP (4 hexes at 2 a MP = 2)
-    assert outcome(b, s, "g", "0201 0301 0401 0501") == 2
+    # the road crosses the ford: still a road hexside, open to Road Mode; 4 hexes at 2 a MP
+    # = 2, and the ford's +1 (non-mechanized, AO-11.b): a hexside is not "terrain in Road
+    # hexes" (AO-6.5F), and roads negate hex terrain only, in either mode (AO-11.j)
+    assert outcome(b, s, "g", "0201 0301 0401 0501") == 2 + 1
     # an unbridged river under the road is no crossing at all
     assert outcome(b, s, "g", "0201 0301 0401 0501 0601") == "AO-6.5F"
     si = position({"g": rm("g", "0101")}, interdicted_german=["0201/0301"])
@@ -322,9 +325,9 @@ def test_road_mode_only_through_road_intact_bridge_or_road_ford_hexsides() -> No
     # non-road hexside (0101 -> 0202 is not adjacent; use 0101 -> 0102 by road, -> 0202 off it)
     assert outcome(b, s, "g", "0102") == 1
     assert outcome(b, s, "g", "0102 0202") == "AO-6.5F"
-    # a road over a ford is a road hexside: open to Road Mode at road rate, 2 hexes = 1 MP
-    # (the normal mode pays 1 + 1 for the ford, AO-11.b)
-    assert outcome(b, s, "g", "0201 0301") == 1
+    # a road over a ford is a road hexside: open to Road Mode at road rate, 2 hexes = 1 MP,
+    # plus the ford's +1 (non-mechanized, AO-11.b), as the normal mode pays 1 + 1 + 1
+    assert outcome(b, s, "g", "0201 0301") == 1 + 1
     assert outcome(b, position({"g": "0101"}), "g", "0201 0301") == 1 + 1 + 1
     # an unbridged river under the road is closed too
     s = position({"g": rm("g", "0501")})
@@ -334,6 +337,34 @@ def test_road_mode_only_through_road_intact_bridge_or_road_ford_hexsides() -> No
     assert outcome(b, s, "g", "0501") == 1
     s = position({"g": rm("g", "0401")}, interdicted_german=["0401/0501"])
     assert outcome(b, s, "g", "0501") == "AO-6.5F"
+
+
+@pytest.mark.rule("AO-6.5F")
+@pytest.mark.rule("AO-11.b")
+@pytest.mark.rule("AO-11.j")
+def test_a_road_ford_costs_its_extra_mp_in_both_modes() -> None:
+    # road 0101-...-0601, the ford on 0301/0401. The chart: "Ford hex-side: Mechanized units:3
+    # additional MPs to cross Non-Mechanized units:1 additional MP to cross"; "Road hex: 1 MP
+    # regardles of terrain. Units do not have to be in road mode for roads to negate
+    # terrain": the road negates the hex's terrain in either mode, the ford (a hexside) in
+    # neither. Mechanized m (MA 12) in Road Mode, 2 road hexes a MP: 0201 (1 MP, 1 hex of
+    # credit), 0301 (credit), 0401 (1 MP for a new pair, + 3 for the ford), 0501 (credit):
+    # 1 + 0 + 4 + 0 = 5; the credit outlives the ford (one Road Mode stretch, AO-6.5H)
+    m = road(6, fords=["0301/0401"])
+    b = board(m, [unit("m", mech=True, ma=12), unit("f", ma=4)])
+    sm = position({"m": rm("m", "0101")})
+    assert outcome(b, sm, "m", "0201 0301 0401 0501") == 1 + 0 + (1 + 3) + 0
+    assert outcome(b, sm, "m", "0201 0301 0401 0501 0601") == 5 + 1
+    # in normal mode along the same road: 1 a hex, + 3 at the ford
+    assert outcome(b, position({"m": "0101"}), "m", "0201 0301 0401 0501") == 1 + 1 + 4 + 1
+    # non-mechanized f (German, 2 road hexes a MP) pays + 1 at the ford in either mode
+    sf = position({"f": rm("f", "0101")})
+    assert outcome(b, sf, "f", "0201 0301 0401") == 1 + 0 + (1 + 1)
+    assert outcome(b, position({"f": "0101"}), "f", "0201 0301 0401") == 1 + 1 + (1 + 1)
+    # a ford the unit cannot pay closes the way: m with 3 MP left at 0301 cannot cross
+    low = position({"m": rm("m", "0301", mp_spent=9)})
+    assert outcome(b, low, "m", "0401") == "AO-5.2J"
+    assert "0401" not in costs(b, low, "m")
 
 
 @pytest.mark.rule("AO-6.5F")
@@ -355,7 +386,7 @@ def test_a_ford_off_the_road_stays_closed_to_road_mode() -> None:
 @needs_real_map
 @pytest.mark.rule("AO-6.5F")
 @pytest.mark.rule("AO-11.b")
-def test_road_mode_crosses_the_our_ford_at_roth_at_road_rate() -> None:
+def test_road_mode_crosses_the_our_ford_at_roth_paying_the_ford() -> None:
     # The map's only ford: the Our between 3531 (east bank, West Wall, German) and 3432, with
     # the road 3631-3531-3432-3431 over it (scenarios/ardennes/README.md, "Bridges and fords").
     from scenarios import load_board
@@ -364,13 +395,14 @@ def test_road_mode_crosses_the_our_ford_at_roth_at_road_rate() -> None:
     side = b.game_map.side("3531", "3432")
     assert (side.river, side.crossing, side.road) == ("Our", "ford", True)
     # GT3, nothing else on the map: the mechanized de-2-ai in Road Mode, 2 road hexes a MP
+    # (1 MP for both hexes) and the ford's +3 (mechanized, AO-11.b): 4
     s = position({"de-2-ai": rm("de-2-ai", "3531")}, turn=3)
-    assert outcome(b, s, "de-2-ai", "3432 3431") == 1
+    assert outcome(b, s, "de-2-ai", "3432 3431") == 1 + 3
     # in normal mode the ford costs on the road too: 1 + 3 (mechanized, AO-11.b) + 1
     assert outcome(b, position({"de-2-ai": "3531"}, turn=3), "de-2-ai", "3432 3431") == 5
-    # the foot de-15-pt: Road Mode 1 MP; normal mode 1 + 1 + 1
+    # the foot de-15-pt: Road Mode 1 + 1 (the ford, non-mechanized); normal mode 1 + 1 + 1
     s = position({"de-15-pt": rm("de-15-pt", "3531")}, turn=3)
-    assert outcome(b, s, "de-15-pt", "3432 3431") == 1
+    assert outcome(b, s, "de-15-pt", "3432 3431") == 1 + 1
     assert outcome(b, position({"de-15-pt": "3531"}, turn=3), "de-15-pt", "3432 3431") == 3
     # eastward an Allied column may use the ford too, but not enter the West Wall in Road
     # Mode (AO-11.h)

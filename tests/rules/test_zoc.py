@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 from rules.combat.retreat import retreat_options
-from rules.commands import ENTER_ROAD_MODE, LEAVE_ROAD_MODE, Move
+from rules.commands import ENTER_ROAD_MODE, LEAVE_ROAD_MODE, DeclareAttack, Move
 from rules.engine import apply
 from rules.movement import legal_moves
 from rules.rejection import Rejection
@@ -163,6 +163,34 @@ def test_off_map_zones() -> None:
     assert "0102" in zoc_of_side(b, s, "german")
     opts = retreat_options(b, s, "a2", 1)
     assert opts.paths == () and opts.eliminated == "AO-7.3D"
+
+
+@pytest.mark.rule("AO-7.5E")
+@pytest.mark.rule("AO-5.3N")
+@pytest.mark.rule("AO-5.3M")
+@pytest.mark.rule("AO-11.k")
+def test_german_control_in_an_edge_hex_blocks_retreats_but_holds_nobody_there() -> None:
+    """AO-5.3N: German units exert a Zone of Control into Allied Map Edge hexes "for the
+    purpose of blocking retreat"; AO-5.3M: a reactivated unit "may reenter the game and operate
+    in the normal manner"; the chart: combat in an Allied Map Edge hex "Prohibited". r,
+    reactivated on the edge hex 0102, has g (0203) next to it: g controls 0102, 0103, 0202 and
+    0303. r may not attack g (AO-11.k), and it may leave the edge hex (the rules notes, AO-7.5E:
+    were it held there, it could never leave nor attack): to 0201 (not controlled) and on to
+    0301, 1 MP a hex; into 0202 (controlled), where it stops (AO-7.1A). That control still
+    blocks a retreat into the edge hex (``test_off_map_zones``)."""
+    m = make_map("e . . .\ne . . .\ne . . .")
+    b = board(m, [unit("g"), unit("r", "allied", ma=4)])
+    s = position({"g": "0203", "r": "0102"}, side="allied")
+    assert "0102" in zoc_of_side(b, s, "german")
+    assert outcome(b, s, "r", "0201 0301") == 2
+    assert outcome(b, s, "r", "0202") == 1
+    assert outcome(b, s, "r", "0202 0302") == "AO-7.1A"
+    # everything 1 MP a hex from 0102, stopping in g's zone (0202, 0303)
+    want = {"0201": 1, "0202": 1, "0301": 2, "0302": 3, "0401": 3, "0303": 4, "0402": 4}
+    assert costs(b, s, "r") == want | {"0403": 4}
+    combat = position({"g": "0203", "r": "0102"}, side="allied", phase="combat")
+    r = apply(b, combat, DeclareAttack(attackers=("r",), defenders=("0203",)))
+    assert isinstance(r, Rejection) and r.case == "AO-11.k"
 
 
 # == found by the rule audit: zones of control (AO-7, AO-6.6J, AO-5.3M) ===========================

@@ -58,7 +58,7 @@ def test_new_game_sets_up_the_level_and_the_players() -> None:
     game = versus.new_game(1, "allied", 2, "v")
     assert game.board.level == rules.levels.level_for(game.board.scenario, 2, "german")  # type: ignore[arg-type]
     assert game.players.allied == rules.Player()
-    assert game.players.german.label == "bot planner/1 level 2"
+    assert game.players.german.label == "bot planner/2 level 2"
     vs = versus.opponent_of(game)
     assert vs is not None and (vs.computer, vs.human, vs.level) == ("german", "allied", 2)
     assert vs.board is not game.board and vs.board.level == game.board.level
@@ -92,7 +92,7 @@ def test_against_the_computer_in_the_app(
         screen = app.screen
         assert isinstance(screen, VersusPlayScreen)
         assert message(app).startswith(
-            "You play the Allied against the computer (bot planner/1 level 2)."
+            "You play the Allied against the computer (bot planner/2 level 2)."
         )
         assert not screen.busy and game.state.phase == "setup_allied"
         # the order keys wait: the orders of its turn stay queued for a long while
@@ -165,7 +165,7 @@ def test_resume_goes_on_against_the_computer(
     resumed, loaded, _ = hotseat.resume(stored.name[:8], Store(ardennes_home))
     assert resumed.players == game.players and resumed.board.level == game.board.level
     assert loaded.opening(resumed).startswith(
-        f"Against the computer (bot planner/1 level 4, the Allied): game {stored.name[:8]} "
+        f"Against the computer (bot planner/2 level 4, the Allied): game {stored.name[:8]} "
         f"resumed, {len(game.history)} orders replayed and checked."
     )
     seen: dict[str, object] = {}
@@ -187,14 +187,14 @@ def test_resume_goes_on_against_the_computer(
     vs = versus.opponent_of(loaded_game)
     assert vs is not None and vs.computer == "allied" and vs.level == 4
     assert from_file.opening(loaded_game).startswith(
-        "Against the computer (bot planner/1 level 4, the Allied): record game.jsonl loaded, "
+        "Against the computer (bot planner/2 level 4, the Allied): record game.jsonl loaded, "
     )
     assert main(["verify", str(path)]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"OK: record {path}, scenario 1, seeded dice, ")
-    assert "German human, Allied bot planner/1 level 4" in out
+    assert "German human, Allied bot planner/2 level 4" in out
     assert main(["games"]) == 0
-    assert "bot planner/1 level 4 (Allied)" in capsys.readouterr().out
+    assert "bot planner/2 level 4 (Allied)" in capsys.readouterr().out
 
 
 def test_a_decision_of_the_computer_in_the_players_combat(ardennes_home: Path) -> None:

@@ -1,6 +1,8 @@
 """The planner's Allied movement: the heuristic bot's hold-the-towns scoring
-(:func:`rules.bots.movement.score`) plus three things it never did - contest the road exits,
-cut the German supply lines, and weigh the danger of the German attack next player-turn.
+(:func:`rules.bots.movement.score`) plus what it never did - contest the road exits, cut the
+German supply lines, weigh the danger of the German attack next player-turn, and (planner/2)
+make the strikes of :mod:`rules.bots.planner.counter` and march the reserves on the
+counterattack's places (:data:`FOCUS`).
 
 * **Exits** (AO-16.C): an Allied unit *in* an exit hex negates the German zone of control
   there, so the German cannot hold it. Every exit worth VP that a German unit is within
@@ -21,7 +23,7 @@ cut the German supply lines, and weigh the danger of the German attack next play
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 from rules import (
@@ -33,7 +35,9 @@ from rules import (
     supply_net,
 )
 from rules.bots.context import Context
+from rules.bots.fields import INF, distance_field
 from rules.bots.movement import score as heuristic_score
+from rules.bots.planner.counter import Strike, clear_value
 from rules.bots.planner.lookahead import supplied_at
 from rules.bots.planner.threat import Threat
 
@@ -42,25 +46,46 @@ EXIT_THREAT: Final = 3
 CUT_UNIT: Final = 8
 CUT_EXIT: Final = 4
 DANGER: Final = 30
+STRIKE: Final = 1_000_000
+"""A strike's unit ending in its hex (the strike was valued with the German reply already)."""
+RESERVED: Final = 200
+"""Another unit ending in a hex a strike's units are still to reach (it would take their
+room)."""
 SAFE_CUT: Final = 3
 """A supply cut counts only where the unit's danger is at most this (a tenth of a unit
 expected lost, at :data:`DANGER` 30): the unit that cuts a German road is the one he attacks
 next. Measured against the German planner (``docs/selfplay.md``): German wins 114 of 200
 without this condition, 111 with it; Allied units lost 28.7 and 28.0 a game."""
+FOCUS: Final = 3
+"""A reserve (a unit :data:`RESERVE` hexes or more from the nearest German) is pulled by this
+many points a hex toward the counterattack's places (:meth:`AlliedPlan._focus`) instead of
+toward the nearest German (the heuristic's 3 a hex): the reinforcements concentrate where the
+strikes are and where the German threatens the exits and towns."""
+RESERVE: Final = 5
+SPEARHEADS: Final = 4
 BASTOGNE_NEAR: Final = 2
 SECTIONS_WITH_BASTOGNE: Final = ("SE", "SW")
 
 
 class AlliedPlan:
-    """One Allied movement phase's tables (see the module docstring), updated as units move."""
+    """One Allied movement phase's tables (see the module docstring), updated as units move.
+    ``strikes``: the counterattacks planned for the coming Combat Phase
+    (:mod:`rules.bots.planner.counter`); their units go to their hexes first."""
 
     def __init__(
         self,
         ctx: Context,
         board: Board,
         state: GameState,
+        strikes: Sequence[Strike] = (),
     ) -> None:
         self.ctx = ctx
+        self.strikes = tuple(strikes)
+        self.dest: dict[str, HexId] = {uid: h for st in strikes for uid, h in st.dest}
+        self.first: tuple[str, ...] = tuple(uid for st in strikes for uid, _ in st.dest)
+        self.waiting: dict[HexId, int] = {}
+        for h in self.dest.values():
+            self.waiting[h] = self.waiting.get(h, 0) + 1
         self.board = board
         self.state = state
         m = board.game_map
@@ -95,6 +120,20 @@ class AlliedPlan:
             if u.in_play and u.hex is not None and board.defs[u.id].side == "allied":
                 self.stacks.setdefault(u.hex, []).append(u.id)
         self._cut: dict[HexId, int] = {}
+        self.focus = self._focus(german_hexes)
+        self.focus_dist = distance_field(m, self.focus) if self.focus else {}
+
+    def _focus(self, german_hexes: set[HexId]) -> frozenset[HexId]:
+        """Where the reserves go (see :data:`FOCUS`): the German hexes struck this phase,
+        those holding an exit or an objective town (:func:`clear_value`), those out of supply,
+        and the :data:`SPEARHEADS` German hexes nearest the German objectives."""
+        f = self.ctx.fields(self.board)
+        out = {st.target for st in self.strikes}
+        out |= {h for h in german_hexes if clear_value(self.board, self.state, f, h) > 0}
+        out |= {h for uid, h in self.german if uid not in self.supplied}
+        heads = sorted(german_hexes, key=lambda h: (f.objective.get(h, 60), h))
+        out |= set(heads[:SPEARHEADS])
+        return frozenset(out)
 
     # -- supply ---------------------------------------------------------------------------------
 
@@ -127,7 +166,18 @@ class AlliedPlan:
         """The value of Allied ``uid`` ending in ``h`` (in Road Mode when ``road``): the
         heuristic bot's (:func:`rules.bots.movement.score`) plus the exits, the supply cut and
         the danger (see the module docstring)."""
+        goal = self.dest.get(uid)
+        if goal is not None and h == goal and not road:
+            return STRIKE  # its place in a strike (checked against the German reply)
         s = heuristic_score(self.ctx, self.board, self.state, uid, h, road, friends, here, None)
+        if goal is None and self.waiting.get(h, 0) > 0:
+            s -= RESERVED  # a strike's units are still to come here
+        now = self.state.unit(uid).hex
+        if self.focus and self.ctx.enemy_dist.get(now or "", INF) >= RESERVE:
+            # a reserve marches on the counterattack's places, not on the nearest German
+            e = self.ctx.enemy_dist.get(h, INF)
+            fd = self.focus_dist.get(h, INF)
+            s += FOCUS * (max(0, min(e, 30) - 2) - max(0, min(fd, 30) - 2))
         n_friends = friends.get(h, 0) - (1 if here else 0)
         owner = self.claimed.get(h)
         free = owner is None or owner == uid
@@ -152,6 +202,8 @@ class AlliedPlan:
     def chosen(self, uid: str, h: HexId) -> None:
         """``uid`` ends in ``h``: it claims an exit or supply-cutting hex there, and the
         stacks are updated."""
+        if self.dest.get(uid) == h:
+            self.waiting[h] -= 1
         for hexes in self.stacks.values():
             if uid in hexes:
                 hexes.remove(uid)

@@ -1,13 +1,17 @@
-"""The planner bot (``planner/1``): the heuristic bot's phases (:mod:`rules.bots.heuristic`)
+"""The planner bot (``planner/2``): the heuristic bot's phases (:mod:`rules.bots.heuristic`)
 with look-ahead where it pays. Pure and deterministic given its :class:`~rules.bots.BotRng`.
 
 * Combat: the batch of attacks of the highest exact expected value
   (:mod:`rules.bots.planner.attacks`), both sides; the German's Game-Turn 1 obligations
   (AO-4.2h*) first, as the heuristic bot meets them.
+* The Allied counterattack (planner/2): the strikes of the coming Combat Phase, planned at
+  the start of the Allied Initial Movement Phase with the German reply weighed
+  (:mod:`rules.bots.planner.counter`); their units move first.
 * Retreats and advances after combat: by their effect on supply and zones of control
   (:mod:`rules.bots.planner.decide`).
 * Movement: the Allied bot contests the road exits, the Meuse bridges and the German supply
-  lines (:mod:`rules.bots.planner.allied`); the German bot's moves add the planner's terms to
+  lines and marches its reserves on the counterattack's places
+  (:mod:`rules.bots.planner.allied`); the German bot's moves add the planner's terms to
   the heuristic scoring (:mod:`rules.bots.planner.german`).
 * Set-up: the German free set-up (AO-17.b) starts from the historical one and keeps a swap
   only when it improves the Game-Turn 1 attack value (:mod:`rules.bots.planner.setup`);
@@ -34,15 +38,19 @@ from rules import (
     apply,
     crt,
     gt1_unmet,
+    legal_moves,
+    may_move,
 )
 from rules.bots.combat import attack as heuristic_attack
 from rules.bots.context import Context
+from rules.bots.fields import INF
 from rules.bots.free_setup import setup_command
 from rules.bots.heuristic import HeuristicBot
 from rules.bots.movement import owed
 from rules.bots.plan import holders
 from rules.bots.planner.allied import AlliedPlan
 from rules.bots.planner.attacks import AttackBoard, best_batch
+from rules.bots.planner.counter import Counter, Strike, clear_value
 from rules.bots.planner.decide import decide
 from rules.bots.planner.expected import SCALE, Weights
 from rules.bots.planner.german import GermanPlan
@@ -52,7 +60,7 @@ from rules.bots.reinforce import drop, reinforce
 from rules.bots.rng import BotRng
 
 NAME: Final = "planner"
-VERSION: Final = "1"
+VERSION: Final = "2"
 HISTORICAL_NAME: Final = "planner-hist"
 """The planner that keeps the historical German set-up in a free set-up (the control of the
 free set-up measurement)."""
@@ -60,15 +68,19 @@ free set-up measurement)."""
 GERMAN_WEIGHTS: Final = Weights(kill=SCALE, loss=600, ground=250, repulse=150, clear=0)
 """The German counts a kill as a VP and his own loss as 0.6 (he needs 35; the Allies only a
 ratio), as the heuristic bot does (:mod:`rules.bots.attack`)."""
-ALLIED_WEIGHTS: Final = Weights(kill=SCALE, loss=SCALE, ground=150, repulse=100, clear=0)
-"""Every Allied loss is a German VP; a German loss an Allied one."""
+ALLIED_WEIGHTS: Final = Weights(kill=SCALE, loss=SCALE, ground=100, repulse=100, clear=0)
+"""Every Allied loss is a German VP; a German loss an Allied one. Ground counts less than the
+German's (a German pushed back comes again); clearing an exit or an objective town is worth
+what :func:`rules.bots.planner.counter.clear_value` says."""
 TOWN_CLEAR: Final = 150
 """Clearing a town or road junction opens the roads."""
 MIN_GERMAN: Final = 150
-MIN_ALLIED: Final = 400
-"""The least expected value (thousandths of a VP) an attack must have. The Allied counterattack
-at 0.4 VP, not 0.1: measured against the German planner (``docs/selfplay.md``), 0.1 gave him
-126 wins of 200, 0.4 114 (an attacker left next to the enemy is attacked next)."""
+MIN_ALLIED: Final = 100
+"""The least expected value (thousandths of a VP) an attack must have. The Allied attacks are
+prepared in the movement phase with the German reply weighed (the strikes,
+:mod:`rules.bots.planner.counter`), so in the Combat Phase the attackers stand where they
+stand and any attack worth 0.1 VP is made (planner/1 attacked only from 0.4 VP and prepared
+none)."""
 REFUSED_TRIES: Final = 8
 
 
@@ -156,8 +168,29 @@ class PlannerBot:
                 self.ctx.held = holders(game.board, game.state, plan.exits)
             return planner_move(self.ctx, game, self.german.score, self.german.chosen)
         if self.allied is None:
-            self.allied = AlliedPlan(self.ctx, game.board, game.state)
-        return planner_move(self.ctx, game, self.allied.score, self.allied.chosen)
+            self.allied = AlliedPlan(self.ctx, game.board, game.state, self.strikes(game))
+        ap = self.allied
+        return planner_move(self.ctx, game, ap.score, ap.chosen, ap.first)
+
+    def strikes(self, game: Game) -> list[Strike]:
+        """The Allied counterattacks to prepare in this Initial Movement Phase
+        (:mod:`rules.bots.planner.counter`); none in the Mechanized Movement Phase (no combat
+        follows it)."""
+        board, state = game.board, game.state
+        if state.phase != "initial_movement":
+            return []
+        near = self.ctx.enemy_dist
+        reach = {
+            u.id: legal_moves(board, state, u.id, road_mode=False)
+            for u in state.units
+            if u.in_play
+            and u.hex is not None
+            and board.defs[u.id].side == "allied"
+            and near.get(u.hex, INF) <= board.defs[u.id].movement + 1  # 1 MP a hex at best
+            and may_move(board, state, u.id) is None
+        }
+        fields = self.ctx.fields(board)
+        return Counter(board, state, fields, ALLIED_WEIGHTS, reach).plan()
 
     def attack(self, game: Game) -> Command | None:
         """The next attack of the best batch, ``ResolveAttacks`` once one is declared (in
@@ -174,6 +207,8 @@ class PlannerBot:
         f = self.ctx.fields(board)
 
         def bonus(h: str) -> int:
+            if not german:
+                return clear_value(board, state, f, h)  # exits and objective towns retaken
             return TOWN_CLEAR if (h in f.towns or h in f.junctions) else 0
 
         for _ in range(REFUSED_TRIES):

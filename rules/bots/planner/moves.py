@@ -9,7 +9,7 @@ equals, and the move is checked with :func:`rules.apply` before it is given.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from rules import (
     ENTER_ROAD_MODE,
@@ -43,10 +43,15 @@ def friends_of(game: Game, side: str) -> dict[HexId, int]:
 
 
 def move(
-    ctx: Context, game: Game, scorer: Scorer, chosen: Callable[[str, HexId], None]
+    ctx: Context,
+    game: Game,
+    scorer: Scorer,
+    chosen: Callable[[str, HexId], None],
+    first: Sequence[str] = (),
 ) -> Command | None:
     """The next move the engine accepts (``chosen(unit, hex)`` is told the pick, staying put
-    included), or None when every unit stays."""
+    included), or None when every unit stays. The units of ``first`` move first, in its
+    order (the Allied strikes, :mod:`rules.bots.planner.counter`), then the front first."""
     board, state = game.board, game.state
     friends = friends_of(game, ctx.side)
     movers: list[UnitState] = [
@@ -58,7 +63,10 @@ def move(
         and u.id not in ctx.done
         and may_move(board, state, u.id) is None
     ]
-    movers.sort(key=lambda u: (ctx.enemy_dist.get(u.hex or "", INF), u.id))
+    rank = {uid: i for i, uid in enumerate(first)}
+    movers.sort(
+        key=lambda u: (rank.get(u.id, len(rank)), ctx.enemy_dist.get(u.hex or "", INF), u.id)
+    )
     for u in movers:
         ctx.done.add(u.id)
         assert u.hex is not None
