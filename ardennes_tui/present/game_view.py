@@ -10,6 +10,7 @@ functions of :mod:`rules`); these helpers only arrange its answers for the scree
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Final
 
@@ -44,6 +45,32 @@ def summary(game: rules.Game) -> str:
         f"GT{s.turn} {turn_date(s.turn)} | {s.side.capitalize()} | "
         f"{PHASE_NAMES[s.phase]} | VP German {s.vp.german}, Allied {s.vp.allied}"
     )
+
+
+SHORT_PHASE_NAMES: Final[dict[str, str]] = {
+    "Initial Movement": "Init. Move",
+    "Mechanized Movement": "Mech. Move",
+    "Supply Judgment": "Supply",
+    "Reinforcement": "Reinf.",
+}
+"""The long phase names as a position line short of room says them."""
+
+_SUMMARY: Final = re.compile(
+    r"^(?P<gt>GT\d+) (?P<date>\d+ \w+) \| (?P<side>\w+) \| (?P<phase>[^|]+) \| "
+    r"VP German (?P<g>\d+), Allied (?P<a>\d+)$"
+)
+
+
+def summary_forms(summary: str) -> list[str]:
+    """The position line :func:`summary` from its longest form to its shortest, for a line
+    short of room: as it is; the phase and the VP short (``Mech. Move | VP G 12, A 10``);
+    then without the date. Every form keeps the Game-Turn, the side, the phase and the VP."""
+    m = _SUMMARY.match(summary)
+    if m is None:
+        return [summary]
+    phase = SHORT_PHASE_NAMES.get(m["phase"], m["phase"])
+    tail = f"{m['side']} | {phase} | VP G {m['g']}, A {m['a']}"
+    return [summary, f"{m['gt']} {m['date']} | {tail}", f"{m['gt']} | {tail}"]
 
 
 def units_by_hex(game: rules.Game) -> dict[rules.HexId, list[rules.UnitDef]]:

@@ -25,7 +25,7 @@ class HandoverScreen(Screen[None]):
         align: center middle;
     }
     #handover-box {
-        width: 60;
+        width: 76;
         max-width: 100%;
         height: auto;
         border: ascii $foreground;

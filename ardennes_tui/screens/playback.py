@@ -28,8 +28,11 @@ from textual.widgets import Static
 
 import rules
 from ardennes_tui.present import playback_text
+from ardennes_tui.present.game_view import summary_forms
 from ardennes_tui.present.render import UnitsByHex
+from ardennes_tui.present.wrap import fit_words
 from ardennes_tui.widgets.map_view import MapView
+from ardennes_tui.widgets.text_box import TextBox
 from rules.hexgrid import HexId
 
 KEYS_HELP: Final = (
@@ -128,7 +131,7 @@ class PlaybackScreen(Screen[None]):
                 PlaybackScreen.units, PlaybackScreen.highlight
             )
             with VerticalScroll(id="pb-panel"):
-                yield Static("", id="pb-text", markup=False)
+                yield TextBox(id="pb-text")
         yield Static("", id="pb-status", markup=False)
 
     def on_mount(self) -> None:
@@ -138,12 +141,14 @@ class PlaybackScreen(Screen[None]):
     # -- what is shown -------------------------------------------------------------------------
 
     def step_text(self) -> list[str]:
-        """The panel's lines: the step, where the game stands, the hash, what happened."""
+        """The panel's lines: what is played back, the step, where the game stands, the hash,
+        what happened."""
         k, n = self.step, self.last
         new = ""
         if self.since is not None and k > self.since:
             new = f" (new: {k - self.since} of {n - self.since})"
         return [
+            self.title_text,
             f"Step {k} of {n}{new}",
             playback_text.position_line(self.game, k),
             f"state {self.shown_hash[:16]}",
@@ -151,19 +156,34 @@ class PlaybackScreen(Screen[None]):
             *playback_text.step_lines(self.game, k),
         ]
 
-    def status_text(self) -> Text:
+    def status_text(self, width: int = 80) -> Text:
+        """Two lines of ``width``: the step and where the game stands (and what is played
+        back, when it fits); the step's headline, shortened on a word when it is longer than
+        the line (the panel has it whole)."""
         k, n = self.step, self.last
         text = Text(no_wrap=True, overflow="crop")
-        text.append(f" {k}/{n} ", "reverse")
-        text.append(f" {playback_text.position_line(self.game, k)} ", "bold")
-        text.append(f"| {self.title_text}\n")
-        text.append(f" {playback_text.headline(self.game, k)}" if k else f" {HINT}")
+        step = f" {k}/{n} "
+        forms = summary_forms(playback_text.position_line(self.game, k))
+        room = width - len(step) - 2
+        position = next((f for f in forms if len(f) <= room), forms[-1])
+        text.append(step, "reverse")
+        text.append(f" {position} ", "bold")
+        title = f"| {self.title_text}"
+        if len(step) + len(position) + 2 + len(title) <= width:
+            text.append(title)
+        text.append("\n")
+        headline = f" {playback_text.headline(self.game, k)}" if k else f" {HINT}"
+        text.append(fit_words(headline, width))
         return text
 
     def _show(self) -> None:
-        self.query_one("#pb-text", Static).update("\n".join(self.step_text()))
+        self.query_one("#pb-text", TextBox).update("\n".join(self.step_text()))
         self.query_one("#pb-panel", VerticalScroll).scroll_home(animate=False)
-        self.query_one("#pb-status", Static).update(self.status_text())
+        status = self.query_one("#pb-status", Static)
+        status.update(self.status_text(status.size.width or self.app.size.width))
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._show)
 
     def watch_step(self, k: int) -> None:
         self.units = playback_text.units_at(self.game, k)

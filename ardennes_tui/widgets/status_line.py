@@ -24,8 +24,13 @@ from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from ardennes_tui.present.game_view import summary_forms
+from ardennes_tui.present.wrap import wrap
 from rules import GameMap
 from rules.hexgrid import HexId
+
+SHORT_FORTS: Final = {"westwall": "WW", "fortified": "fort."}
+"""The fortifications as a position line short of room names them."""
 
 MESSAGE_MIN: Final = 2
 """Lines the message area always takes in play."""
@@ -114,13 +119,10 @@ class StatusLine(Widget):
     def _wrap(self, text: str, width: int, style: str = "") -> list[Text]:
         if not text:
             return []
-        out: list[Text] = []
-        for line in Text(text, style=style).wrap(self.app.console, max(1, width - 1)):
-            line.rstrip()
-            out.append(Text(" ", style=style) + line)
-        return out
+        # on words, and between two hex ids of a path: never a hex id split
+        return [Text(" ", style=style) + line for line in wrap(Text(text, style=style), width - 1)]
 
-    def _hex(self, text: Text) -> None:
+    def _hex(self, text: Text, short: bool = False) -> None:
         if self.hex_id is None:
             return
         h = self.game_map.hex(self.hex_id)
@@ -129,13 +131,21 @@ class StatusLine(Widget):
         if h.town:
             text.append(f" {h.town}", "bold")
         if h.fortification:
-            text.append(f" {h.fortification}")
+            fort = h.fortification
+            text.append(f" {SHORT_FORTS.get(fort, fort) if short else fort}")
 
     def _first_line(self, width: int) -> Text:
         text = Text(no_wrap=True, overflow="crop")
         if self.summary:
-            text.append(f" {self.summary} ", "bold")
-            self._hex(text)
+            # the longest form that fits: the position and the hex whole, never "rou..."
+            forms = [(s, False) for s in summary_forms(self.summary)]
+            forms.append((forms[-1][0], True))
+            for form, short in forms:
+                text = Text(no_wrap=True, overflow="crop")
+                text.append(f" {form} ", "bold")
+                self._hex(text, short)
+                if text.cell_len <= width:
+                    break
         else:
             self._hex(text)
             text.append(f" | {self.zoom} | ")
