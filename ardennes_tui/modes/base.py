@@ -220,5 +220,6 @@ class SupplyMode(Mode):
 
 
 def said_after(host: Host, applied: rules.Applied) -> str:
-    """What an order that ended or changed the phase says: its events, then the new hint."""
-    return " ".join([*game_view.event_notes(applied.events), host.mode.hint()])
+    """What an order that ended or changed the phase says: the new hint (what the rules did
+    by themselves is on the notice line: :func:`ardennes_tui.present.effects.effect_notes`)."""
+    return host.mode.hint()

@@ -11,11 +11,9 @@ functions of :mod:`rules`); these helpers only arrange its answers for the scree
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from typing import Final
 
 import rules
-from ardennes_tui.present.combat_text import combat_log
 from rules import hexgrid
 
 PHASE_NAMES: Final[dict[rules.Phase, str]] = {
@@ -192,35 +190,6 @@ def unit_note(us: rules.UnitState, ma: int, word: str = "") -> str:
     if us.staging:
         words.append(f"staging -{us.staging} road hexes")
     return ", ".join(words)
-
-
-def event_notes(events: Iterable[rules.Event]) -> list[str]:
-    """What the player is told of an order's events (besides the combat log): lost phases,
-    eliminations, arrivals, the drop die, delays, the VP tabulation, the end of the game."""
-    events = list(events)
-    out: list[str] = []
-    for e in events:
-        if isinstance(e, rules.PhaseSkipped):
-            out.append(f"{PHASE_NAMES[e.phase]} lost ({e.case}).")
-        elif isinstance(e, rules.UnitEliminated):
-            out.append(f"{e.unit} eliminated ({e.case}).")
-        elif isinstance(e, rules.DormantReactivated):
-            out.append(f"{e.unit} reactivated.")
-        elif isinstance(e, rules.UnitPlaced) and e.case == "AO-15.b":
-            out.append(f"{e.unit} lands in {e.hex} (AO-15.b).")
-        elif isinstance(e, rules.UnitPlaced) and e.case is not None:
-            staging = f", staging: -{e.staging} road hexes" if e.staging else ""
-            out.append(f"{e.unit} enters at {e.hex} in Road Mode{staging}.")
-        elif isinstance(e, rules.DieRoll) and e.purpose == "paradrop":
-            out.append(f"Drop die {e.value}.")
-        elif isinstance(e, rules.ReinforcementDelayed):
-            out.append(f"{e.unit} delayed to GT{e.turn} (AO-14.1b).")
-        elif isinstance(e, rules.VictoryPointsTabulated):
-            out.append(f"GT{e.turn} VP: German {e.german}, Allied {e.allied}.")
-        elif isinstance(e, rules.GameEnded):
-            out.append("The game is over.")
-    out += [line + "." for line in combat_log(events) if "CRT roll" in line]
-    return out
 
 
 def verdict_text(game: rules.Game) -> str:

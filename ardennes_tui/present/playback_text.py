@@ -4,7 +4,7 @@ Step ``k`` of a :class:`rules.Game` (``1 <= k <= len(game.history)``) is its com
 ``game.history[k - 1]``: the state before it is ``game.state_at(k - 1)``, after it
 ``game.state_at(k)`` (whose hash is ``game.history[k - 1].hash``). Step 0 is the start. These
 functions say what a step did and which hexes it touched, from the engine's command and events
-only (:mod:`ardennes_tui.present.combat_text`, :func:`ardennes_tui.present.game_view.event_notes`)::
+only (:mod:`ardennes_tui.present.combat_text`, :func:`ardennes_tui.present.effects.effect_notes`)::
 
     step_lines(game, 7)   # ['German: resolve the declared attacks', 'de-15-pt + de-352-i (36)
                           #   vs us-109-i (5) at 7-1 on the Initial CRT: die 5 -> Dr3', ...]
@@ -20,6 +20,7 @@ from typing import Final
 import rules
 from ardennes_tui.present import game_view
 from ardennes_tui.present.combat_text import TABLE_NAMES, combat_log, side_name
+from ardennes_tui.present.effects import effect_notes
 from ardennes_tui.present.render import UnitsByHex
 from rules.hexgrid import HexId
 
@@ -229,16 +230,15 @@ def _die_lines(events: Sequence[rules.Event]) -> list[str]:
 
 
 def _other_lines(events: Sequence[rules.Event], said: str) -> list[str]:
-    """What else the step's events say: phases begun and lost, arrivals, supply, VP, pending
-    decisions, the end of the game (not already in ``said``)."""
+    """What else the step's events say: phases begun, pending decisions, the end of the game,
+    and every effect the rules applied by themselves (:func:`effect_notes`: arrivals, a
+    reinforcement withdrawn or delayed, a phase lost, supply lost, a unit reactivated or forced
+    out of Road Mode, the bridges interdicted, the VP) not already in ``said``."""
     out: list[str] = []
-    out_of_supply = 0
     for e in events:
         if isinstance(e, rules.PhaseBegan):
             phase = game_view.PHASE_NAMES[e.phase]
             out.append(f"GT{e.turn} {side_name(e.side)} {phase} Phase begins.")
-        elif isinstance(e, rules.SupplyChanged) and e.supply != "supplied":
-            out_of_supply += 1
         elif isinstance(e, rules.DecisionPending):
             where = " ".join(x for x in (e.unit, e.hex) if x)
             out.append(f"{side_name(e.side)} to decide: {e.kind.replace('_', ' ')} {where}.")
@@ -246,11 +246,9 @@ def _other_lines(events: Sequence[rules.Event], said: str) -> list[str]:
             v = e.verdict
             head = f"{side_name(v.winner)} victory" if v.winner else "A draw"
             out.append(f"{head} ({v.kind}), VP {v.german_vp}-{v.allied_vp}: {v.reason}")
-    for note in game_view.event_notes(events):
+    for note in effect_notes(events):
         if note.rstrip(".") not in said and "die" not in note.lower():
             out.append(note)
-    if out_of_supply:
-        out.append(f"{out_of_supply} unit{'s' if out_of_supply > 1 else ''} out of supply.")
     return out
 
 

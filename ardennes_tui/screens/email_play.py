@@ -87,7 +87,7 @@ class EmailPlayScreen(PlayScreen):
         if isinstance(r, str):
             self.say(r[:1].upper() + r[1:])
             return None
-        self._changed()
+        self._changed(r.events)
         if self.session.unsaved:
             self.say(self.session.unsaved)
         elif self.session.ended():

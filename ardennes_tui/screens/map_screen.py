@@ -65,6 +65,8 @@ class MapScreen(Screen[None]):
     """The message line (play)."""
     prompt: var[str] = var("", init=False)
     """A pending decision, its own status line (play)."""
+    notice: var[str] = var("", init=False)
+    """What the rules did by themselves after the last order, its own lines (play)."""
 
     def __init__(
         self,
@@ -103,6 +105,7 @@ class MapScreen(Screen[None]):
             MapScreen.summary,
             MapScreen.message,
             MapScreen.prompt,
+            MapScreen.notice,
         )
         yield Static(
             f"Terminal too small: the map needs at least {MIN_WIDTH}x{MIN_HEIGHT}.\n"

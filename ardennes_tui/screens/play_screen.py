@@ -11,6 +11,7 @@ accepted or undone command, :mod:`ardennes_tui.games.hotseat`), ``s`` (where the
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
 
@@ -24,6 +25,7 @@ from ardennes_tui.modes.base import said_after
 from ardennes_tui.modes.combat import result_message
 from ardennes_tui.present import game_view, navigation
 from ardennes_tui.present.combat_text import combat_log, orders_text
+from ardennes_tui.present.effects import effect_notes, event_log
 from ardennes_tui.present.help_text import HelpContext
 from ardennes_tui.screens.map_screen import MapScreen
 from ardennes_tui.screens.palette import PaletteCommand, help_context, play_commands
@@ -126,7 +128,7 @@ class PlayScreen(MapScreen):
         if isinstance(r, rules.Rejection):
             self.say(r.message)
             return None
-        self._changed()
+        self._changed(r.events)
         return r
 
     def show_verdict(self) -> None:
@@ -140,9 +142,12 @@ class PlayScreen(MapScreen):
 
         self.app.push_screen(VerdictScreen(game_view.verdict_text(self.game)))
 
-    def _changed(self) -> None:
-        """The game changed (a command, an undo): into the store, a new mode for the new
-        state, then down."""
+    def _changed(self, events: Sequence[rules.Event] = ()) -> None:
+        """The game changed (a command with its ``events``, an undo): into the store, a new
+        mode for the new state, then down; the notice line says what the rules did by
+        themselves (:func:`ardennes_tui.present.effects.effect_notes`), until the next
+        order."""
+        self.notice = " ".join(effect_notes(events))
         self.store()
         self.mode = mode_for(self, self.game.options())
         self.units = game_view.units_by_hex(self.game)
@@ -304,9 +309,22 @@ class PlayScreen(MapScreen):
                 if self.mode.options.mode == "setup"
                 else f"end the {state.side.capitalize()} {game_view.PHASE_NAMES[state.phase]} Phase"
             )
-            self.say(f"Press e again to {what}; any other key cancels")
+            warning = self._end_warning()
+            self.say(
+                f"Press e again to {what}; any other key cancels{'.' if warning else ''}{warning}"
+            )
             return
         self.end_phase()
+
+    def _end_warning(self) -> str:
+        """What ending the phase would take from the player (the engine's answer to
+        ``EndPhase`` on the state as it is, nothing played): the reinforcements that go back
+        off the map (AO-6.5G), else ""."""
+        r = rules.apply(self.game.board, self.game.state, rules.EndPhase())
+        if isinstance(r, rules.Rejection):
+            return ""
+        lost = [e for e in r.events if isinstance(e, rules.ReinforcementWithdrawn)]
+        return "".join(f" Careful: {note}" for note in effect_notes(lost))
 
     def end_phase(self) -> None:
         """End the phase (or accept the set-up) now: ``e`` ``e``, or the command palette."""
@@ -373,12 +391,12 @@ class PlayScreen(MapScreen):
         self.say(f"Saved {n} orders to {path} (ardennes --load {path})")
 
     def action_combat_log(self) -> None:
-        """c: the combat log of the whole game (a modal)."""
+        """c: the log of the whole game, its combats and what the rules did, by player-turn
+        (a modal)."""
         from ardennes_tui.screens.combat_log import CombatLogScreen
 
         self._key()
-        lines = combat_log(e for events in self.game.events for e in events)
-        self.app.push_screen(CombatLogScreen(lines))
+        self.app.push_screen(CombatLogScreen(event_log(self.game)))
 
     def action_standing_orders(self) -> None:
         """O: the acting side's standing orders (a modal); given, they go through the game."""

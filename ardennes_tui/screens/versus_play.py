@@ -14,6 +14,7 @@ the order keys do nothing and undo never takes back the computer's orders.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
 from typing import Any, ClassVar, Final
 
@@ -26,6 +27,7 @@ import rules
 from ardennes_tui.games import versus
 from ardennes_tui.games.versus import Versus
 from ardennes_tui.present import game_view, playback_text
+from ardennes_tui.present.effects import effect_notes
 from ardennes_tui.screens.palette import PaletteCommand
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.bindings import bindings
@@ -100,8 +102,8 @@ class VersusPlayScreen(PlayScreen):
         self.say(f"You play the {side} against the computer ({self.vs.label}). {self.message}")
         self.call_after_refresh(self.next_turn)
 
-    def _changed(self) -> None:
-        super()._changed()
+    def _changed(self, events: Sequence[rules.Event] = ()) -> None:
+        super()._changed(events)
         if not self.busy:
             self.call_after_refresh(self.next_turn)
 
@@ -195,6 +197,7 @@ class VersusPlayScreen(PlayScreen):
         start, end = self.turn_from, len(self.game.history)
         self.turn_from = None
         n = end - start
+        self.notice = " ".join(self.effects_for_you(start, end))
         if (
             self.game.state_at(start).side == self.vs.human
             and self.game.state.side == self.vs.human
@@ -209,6 +212,20 @@ class VersusPlayScreen(PlayScreen):
             self.show_verdict()
             return
         self.say(f"{said} Your move: {self.mode.hint()}")
+
+    def effects_for_you(self, start: int, end: int) -> list[str]:
+        """What the rules did by themselves during the computer's commands ``start`` to
+        ``end`` that concerns you: every effect but the computer's own arrivals, delays and
+        supply (:func:`ardennes_tui.present.effects.effect_notes`)."""
+        defs = self.game.board.defs
+        own = (rules.UnitPlaced, rules.ReinforcementDelayed, rules.SupplyChanged)
+        events = [
+            e
+            for step in self.game.history[start:end]
+            for e in step.events
+            if not (isinstance(e, own) and defs[e.unit].side == self.vs.computer)
+        ]
+        return effect_notes(events)
 
     def action_skip(self) -> None:
         """Space/Escape while the computer plays: every order of its turn on the map at once."""

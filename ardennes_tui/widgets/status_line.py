@@ -36,6 +36,8 @@ MESSAGE_MIN: Final = 2
 """Lines the message area always takes in play."""
 MESSAGE_MAX: Final = 6
 """Lines it may grow to; a longer message scrolls."""
+NOTICE_MAX: Final = 3
+"""Lines of the notice at most (the log, ``c``, has it whole)."""
 
 
 def ascii_fit(text: Text, width: int) -> Text:
@@ -67,6 +69,10 @@ class StatusLine(Widget):
     prompt: reactive[str] = reactive("")
     """A pending decision (play): its own reverse-video lines between the position and the
     message, for as long as it is pending."""
+    notice: reactive[str] = reactive("")
+    """What the rules did by themselves after the last order (play: a reinforcement
+    withdrawn, units out of supply...): its own bold lines over the message until the next
+    order, so that no message pushes it off."""
 
     def __init__(self, game_map: GameMap, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -82,6 +88,9 @@ class StatusLine(Widget):
 
     def watch_prompt(self, prompt: str) -> None:
         self.set_class(bool(prompt), "decide")
+        self._resize()
+
+    def watch_notice(self) -> None:
         self._resize()
 
     def watch_message(self) -> None:
@@ -161,6 +170,11 @@ class StatusLine(Widget):
         if not self.summary:
             return [first]
         prompt = self._wrap(self.prompt, width, "reverse")
+        notice = self._wrap(self.notice, width, "bold")
+        if len(notice) > NOTICE_MAX:
+            hidden = len(notice) - NOTICE_MAX + 1
+            notice = notice[: NOTICE_MAX - 1]
+            notice.append(ascii_fit(Text(f" [{hidden} more lines: c, the log]", "dim"), width))
         message = self._wrap(self.message, width) or [Text(" ? help")]
         if len(message) > MESSAGE_MAX:
             top = min(self._scroll, len(message) - MESSAGE_MAX + 1)
@@ -174,7 +188,7 @@ class StatusLine(Widget):
             shown.append(ascii_fit(Text(more, style="dim", no_wrap=True), width))
             message = shown
         message += [Text("")] * (MESSAGE_MIN - len(message))
-        return [first, *prompt, *message]
+        return [first, *prompt, *notice, *message]
 
     # -- Textual ------------------------------------------------------------------------------
 

@@ -220,7 +220,8 @@ def test_a_self_play_game_is_finished_with_e_e_and_the_verdict_shown(
             status.summary
             == f"GT18 2 Jan | Allied | Game over | VP German {v.german_vp}, Allied {v.allied_vp}"
         )
-        assert f"GT18 VP: German {v.german_vp}, Allied {v.allied_vp}." in status.message
+        # the last tabulation on the notice line (what the rules did), the end in the message
+        assert f"GT18 VP: German {v.german_vp}, Allied {v.allied_vp}." in status.notice
         assert status.message.endswith("The game is over")
         await press(pilot, "e")
         assert status.message == "The game is over" and s.commands == record.commands

@@ -235,3 +235,37 @@ class TestAudit:
         view = audit_view.view(audit_view.load(str(packets_file(tmp_path))))
         app = ArdennesApp(load_map(), screen=lambda: AuditScreen(view))
         assert snap_compare(app, terminal_size=SIZE, press=["down"])
+
+
+class TestEffects:
+    """What the rules did for the player (issue 21, item 8): de-2-a withdrawn at the end of the
+    German GT2 Initial Movement Phase, on the notice line under the position line; then the
+    log (``c``) with its player-turn headers."""
+
+    @staticmethod
+    async def withdraw(pilot: Pilot[None]) -> None:
+        keys = ["full_stop", "enter", "e", "e", "e", "e", "right_square_bracket", "enter", "r"]
+        for key in keys:
+            await pilot.press(key)
+        await cursor_to(pilot, "4215")
+        for key in ["enter", "r", "e", "e"]:
+            await pilot.press(key)
+        await pilot.pause()
+
+    def test_notice_of_a_withdrawn_reinforcement(self, snap_compare: Any) -> None:
+        from tests.tui.test_effects import gt2_german_reinforcement
+
+        game = gt2_german_reinforcement()
+        app = play_app(game, "4215")
+        assert snap_compare(app, terminal_size=SIZE, run_before=self.withdraw)
+
+    def test_the_log_with_its_headers(self, snap_compare: Any) -> None:
+        from tests.tui.test_effects import gt2_german_reinforcement
+
+        async def log(pilot: Pilot[None]) -> None:
+            await self.withdraw(pilot)
+            await pilot.press("c")
+            await pilot.pause()
+
+        app = play_app(gt2_german_reinforcement(), "4215")
+        assert snap_compare(app, terminal_size=SIZE, run_before=log)
