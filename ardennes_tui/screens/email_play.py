@@ -107,7 +107,9 @@ class EmailPlayScreen(PlayScreen):
         self._confirm_send = False
         self.game = self.session.game
         self._changed()
-        self.say(" ".join(x for x in (said, self.session.notice, self.opening()) if x))
+        # a saved draft set aside (stale) stays on the notice line until the next order
+        self.notice = self.session.notice
+        self.say(" ".join(x for x in (said, self.opening()) if x))
         if offer:
             self._offer_reply()
 
@@ -129,8 +131,8 @@ class EmailPlayScreen(PlayScreen):
         super().on_mount()  # the play screen's (Textual would call it after this one)
         if event is not None:
             event.prevent_default()
-        notice = f" {self.session.notice}" if self.session.notice else ""
-        self.say(f"Game {self.session.short} by email.{notice} {self.opening()}")
+        self.notice = self.session.notice
+        self.say(f"Game {self.session.short} by email. {self.opening()}")
         if self.outgoing is not None:
             out, self.outgoing = self.outgoing, None
             self.call_after_refresh(self._send_screen, out.seq, out.text, out.title)

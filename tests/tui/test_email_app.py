@@ -77,6 +77,12 @@ def message(app: ArdennesApp) -> str:
     return app.screen.query_one(StatusLine).message
 
 
+def notice_and_message(app: ArdennesApp) -> str:
+    """The notice line (a saved draft restored or set aside) and the message."""
+    status = app.screen.query_one(StatusLine)
+    return f"{status.notice} {status.message}".strip()
+
+
 def run_as(monkeypatch: pytest.MonkeyPatch, home: Path, body: AppBody) -> list[str]:
     """``ardennes --email`` as the player of ``home`` (its store and keys), the app driven by
     ``body`` at 80x24; what ``main`` printed on failure is not here (capsys)."""

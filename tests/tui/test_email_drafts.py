@@ -28,6 +28,7 @@ from tests.realmap import needs_real_map
 from tests.tui.test_email_app import (
     message,
     new_match,
+    notice_and_message,
     play_screen,
     player,
     press,
@@ -83,7 +84,7 @@ def test_quitting_mid_packet_and_reopening_restores_the_orders(
 
     async def second(app: ArdennesApp, pilot: Pilot[None]) -> None:
         screen = play_screen(app)
-        assert "Restored your 3 unsent orders of packet 3." in message(app)
+        assert "Restored your 3 unsent orders of packet 3." in notice_and_message(app)
         session = screen.session
         assert session.draft is not None
         assert [s.command for s in session.draft.steps] == commands
@@ -133,11 +134,11 @@ def test_a_stale_draft_is_set_aside_with_a_message(
     assert path.read_bytes() == kept  # not the sealed packet's draft: left alone
 
     async def body(app: ArdennesApp, pilot: Pilot[None]) -> None:
-        said = message(app)
-        assert "The saved orders of packet 3 no longer apply (" in said, said
-        assert "kept aside in the store as draft-stale." in said
+        shown = notice_and_message(app)
+        assert "The saved orders of packet 3 no longer apply (" in shown, shown
+        assert "kept aside in the store as draft-stale." in shown
         assert play_screen(app).session.draft is None
-        assert "waiting for" in said
+        assert "waiting for" in shown
 
     ran = run_as(monkeypatch, g.home, body)
     assert main(["--email", match.game_id[:8]]) == 0
@@ -223,7 +224,7 @@ def test_email_new_with_local_dice_plays_both_sides(
 
     async def body(app: ArdennesApp, pilot: Pilot[None]) -> None:
         screen = play_screen(app)  # no send screen: nobody to send to
-        assert "both sides yours" in message(app)
+        assert "both sides yours" in notice_and_message(app)
         assert screen.game.state.phase == "setup_allied"
         s = screen.session
         assert s.draft is not None

@@ -295,7 +295,7 @@ def test_email_new_with_the_computer_as_opponent(
     """``ardennes --email new ... --opponent-bot``: ``ardennes bot`` accepts at once (its own
     key and store under the player's home) and plays the Allied set-up; the app opens on the
     player's move."""
-    from tests.tui.test_email_app import play_screen, player, run_as
+    from tests.tui.test_email_app import notice_and_message, play_screen, player, run_as
 
     hans = player(tmp_path / "hans", "hans")
 
@@ -303,9 +303,9 @@ def test_email_new_with_the_computer_as_opponent(
         screen = play_screen(app)
         assert screen.session.draft is not None
         assert screen.game.state.phase == "setup_german"
-        said = message(app)
-        assert "against the computer by email, accepted by ardennes bot" in said
-        assert "Your move (packet 3)" in said
+        shown = notice_and_message(app)
+        assert "against the computer by email, accepted by ardennes bot" in shown
+        assert "Your move (packet 3)" in shown
 
     ran = run_as(monkeypatch, hans.home, body)
     argv = ["--email", "new", "--side", "german", "--dice", "sealed", "--opponent-bot"]
