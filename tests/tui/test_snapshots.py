@@ -98,6 +98,14 @@ class TestCombat:
         assert snap_compare(play_app(game, h), terminal_size=SIZE, run_before=build)
 
 
+class TestBatch:
+    """The batch of the ten GT1 attacks declared (issue 21, item 9): the panel lists each with
+    its odds, and the GT1 obligations say that all are in the batch."""
+
+    def test_the_batch_with_its_odds(self, snap_compare: Any) -> None:
+        assert snap_compare(play_app(gt1_german_combat("d"), "2328"), terminal_size=SIZE)
+
+
 class TestCombatResult:
     """A long combat result: dice ``d``, the German standing orders (no question), ``r``
     resolves the ten attacks of GT1 at once; the message area under the position line shows
