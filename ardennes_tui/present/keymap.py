@@ -242,6 +242,20 @@ KEYMAP: Final[tuple[KeyBinding, ...]] = (
         "versus",
     ),
     KeyBinding(
+        "versus.faster",
+        ("greater_than_sign",),
+        "pace(1)",
+        "the computer's orders play out faster (slow, normal, fast, instant; kept)",
+        "versus",
+    ),
+    KeyBinding(
+        "versus.slower",
+        ("less_than_sign",),
+        "pace(-1)",
+        "the computer's orders play out slower",
+        "versus",
+    ),
+    KeyBinding(
         "app.palette",
         ("ctrl+p",),
         "app.command_palette",
@@ -270,6 +284,8 @@ def key_label(key: str) -> str:
         "right_square_bracket": "]",
         "left_square_bracket": "[",
         "ctrl+p": "Ctrl+P",
+        "greater_than_sign": ">",
+        "less_than_sign": "<",
     }
     if key in special:
         return special[key]

@@ -25,6 +25,7 @@ from ardennes_tui.present.render import UnitsByHex
 from rules.hexgrid import HexId
 
 __all__ = [
+    "Names",
     "focus_hex",
     "headline",
     "position_line",
@@ -229,7 +230,18 @@ def _die_lines(events: Sequence[rules.Event]) -> list[str]:
     return out
 
 
-def _other_lines(events: Sequence[rules.Event], said: str) -> list[str]:
+Names = dict[rules.Side, str]
+"""Who gives the orders of each side, as the texts name them (default: ``German``,
+``Allied``; against the computer ``The computer (German)``)."""
+
+
+def _who(side: rules.Side | None, names: Names | None) -> str:
+    if side is None:
+        return "Nobody"
+    return (names or {}).get(side) or side_name(side)
+
+
+def _other_lines(events: Sequence[rules.Event], said: str, names: Names | None = None) -> list[str]:
     """What else the step's events say: phases begun, pending decisions, the end of the game,
     and every effect the rules applied by themselves (:func:`effect_notes`: arrivals, a
     reinforcement withdrawn or delayed, a phase lost, supply lost, a unit reactivated or forced
@@ -241,7 +253,7 @@ def _other_lines(events: Sequence[rules.Event], said: str) -> list[str]:
             out.append(f"GT{e.turn} {side_name(e.side)} {phase} Phase begins.")
         elif isinstance(e, rules.DecisionPending):
             where = " ".join(x for x in (e.unit, e.hex) if x)
-            out.append(f"{side_name(e.side)} to decide: {e.kind.replace('_', ' ')} {where}.")
+            out.append(f"{_who(e.side, names)} to decide: {e.kind.replace('_', ' ')} {where}.")
         elif isinstance(e, rules.GameEnded) and e.verdict is not None:
             v = e.verdict
             head = f"{side_name(v.winner)} victory" if v.winner else "A draw"
@@ -252,17 +264,17 @@ def _other_lines(events: Sequence[rules.Event], said: str) -> list[str]:
     return out
 
 
-def step_lines(game: rules.Game, k: int) -> list[str]:
-    """What step ``k`` did, in words: who gave which order (a decision says so), every die
-    with the CRT table, column and row it read and the result, each combat with its
-    retreats, eliminations, advances and VP, then the phases begun and other news."""
+def step_lines(game: rules.Game, k: int, names: Names | None = None) -> list[str]:
+    """What step ``k`` did, in words: who gave which order (a decision says so; ``names``:
+    who plays each side), every die with the CRT table, column and row it read and the
+    result, each combat with its retreats, eliminations, advances and VP, then the phases
+    begun and other news."""
     if k <= 0:
         s = game.start
         return [f"The start of scenario {s.scenario}: {len(game.history)} steps follow."]
     step = game.history[k - 1]
     before = game.state_at(k - 1)
-    actor = rules.acting_side(before)
-    who = side_name(actor) if actor is not None else "Nobody"
+    who = _who(rules.acting_side(before), names)
     events = list(step.events)
     lines = [_order(step.command, who, events)]
     lines += _die_lines(events)
@@ -272,15 +284,15 @@ def step_lines(game: rules.Game, k: int) -> list[str]:
         if not line.startswith("Declared") or isinstance(step.command, rules.DeclareAttack)
     ]
     lines += [line for line in fights if "CRT roll" not in line]
-    lines += _other_lines(events, " ".join(lines))
+    lines += _other_lines(events, " ".join(lines), names)
     return lines
 
 
-def headline(game: rules.Game, k: int) -> str:
+def headline(game: rules.Game, k: int, names: Names | None = None) -> str:
     """One line for step ``k``: its first combat result with the die (``German: de-15-pt +
     de-352-i (36) vs us-109-i (5) at 7-1 on the Initial CRT: die 6 -> Dr3``), else what the
     order did (the first line of :func:`step_lines`)."""
-    lines = step_lines(game, k)
+    lines = step_lines(game, k, names)
     fight = next((line for line in lines[1:] if " CRT: die " in line), None)
     if fight is None:
         return lines[0]

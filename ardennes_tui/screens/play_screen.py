@@ -85,7 +85,7 @@ class PlayScreen(MapScreen):
         """The hex a jump put the cursor on, whose arrival keeps the jump's message."""
         self._side = game.state.side
         """The phasing side last shown (a change calls for the hand-over screen)."""
-        self.mode: Mode = mode_for(self, game.options())
+        self.mode: Mode = self.make_mode(game.options())
 
     # -- the Host of the modes -----------------------------------------------------------------
 
@@ -149,7 +149,7 @@ class PlayScreen(MapScreen):
         order."""
         self.notice = " ".join(effect_notes(events))
         self.store()
-        self.mode = mode_for(self, self.game.options())
+        self.mode = self.make_mode(self.game.options())
         self.units = game_view.units_by_hex(self.game)
         self.road = game_view.road_mode_units(self.game)
         self.mode.enter()
@@ -164,6 +164,11 @@ class PlayScreen(MapScreen):
 
         side = self.game.state.side.capitalize()
         self.app.push_screen(HandoverScreen(side, game_view.summary(self.game)))
+
+    def make_mode(self, options: rules.Options) -> Mode:
+        """The mode for the state ``options`` describes (against the computer: its own while
+        it acts)."""
+        return mode_for(self, options)
 
     # -- plumbing ------------------------------------------------------------------------------
 

@@ -92,9 +92,12 @@ class PlaybackScreen(Screen[None]):
         title: str = "",
         since: int | None = None,
         alone: bool = False,
+        names: playback_text.Names | None = None,
     ) -> None:
         super().__init__()
         self.game = game
+        self.names = names
+        """Who played each side, as the texts name them (the computer)."""
         self.title_text = title or f"Scenario {game.start.scenario}"
         self.since = since
         self.alone = alone
@@ -153,7 +156,7 @@ class PlaybackScreen(Screen[None]):
             playback_text.position_line(self.game, k),
             f"state {self.shown_hash[:16]}",
             "",
-            *playback_text.step_lines(self.game, k),
+            *playback_text.step_lines(self.game, k, self.names),
         ]
 
     def status_text(self, width: int = 80) -> Text:
@@ -172,7 +175,7 @@ class PlaybackScreen(Screen[None]):
         if len(step) + len(position) + 2 + len(title) <= width:
             text.append(title)
         text.append("\n")
-        headline = f" {playback_text.headline(self.game, k)}" if k else f" {HINT}"
+        headline = f" {playback_text.headline(self.game, k, self.names)}" if k else f" {HINT}"
         text.append(fit_words(headline, width))
         return text
 

@@ -219,8 +219,11 @@ def test_a_decision_of_the_computer_in_the_players_combat(ardennes_home: Path) -
         await until_idle(app, pilot, screen)
         assert isinstance(game.commands[before], rules.WaiveImmunity)
         assert rules.acting_side(game.state) == "german"
-        assert message(app).startswith("The computer decided: Allied decides: ")
-        assert screen.last_turn is None  # no turn of its own yet in this session
+        assert message(app).startswith("The computer (Allied) decides: ")
+        # R plays back its last player-turn, found in the record (not this decision)
+        assert screen.last_turn is not None
+        assert screen.last_turn == versus.last_turn(game, screen.vs)
+        assert game.state_at(screen.last_turn[0]).side == "allied"
 
     async def go() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
