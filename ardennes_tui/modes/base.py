@@ -16,6 +16,7 @@ digits answer a decision, else move the cursor).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Final, Protocol
 
 from rich.text import Text
@@ -44,6 +45,10 @@ class Host(Protocol):
 
     def say(self, message: str) -> None:
         """Show ``message`` on the message line."""
+
+    def keep_in_view(self, hexes: Iterable[rules.HexId]) -> None:
+        """Scroll the map so that ``hexes`` (an attack's targets, a decision's choices) are
+        in view with the cursor."""
 
     def redraw(self) -> None:
         """The mode's view state changed: pass its highlight, panel and prompt down."""

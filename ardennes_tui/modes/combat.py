@@ -126,10 +126,12 @@ class CombatMode(Mode):
         """Mark ``unit`` (``>``) and say what it may do."""
         self.choose(unit)
         if self.building():
+            self.host.keep_in_view(self.targets)
             self.host.say(f"> {unit}: Enter adds its stack to the attack, Space only {unit}")
             return
         here = self.game.state.unit(unit).hex
         near = sorted(h for h in self.highlight() if here and hexgrid.adjacent(here, h))
+        self.host.keep_in_view(near)  # the targets it may attack, in view with it
         where = f" {', '.join(near)}: ] jumps there, a attacks" if near else ""
         self.host.say(f"> {unit} may attack{where}")
 
@@ -349,6 +351,7 @@ class CombatMode(Mode):
         self.attackers = [u for u in self.attackers if u not in dropped]
         self.odds_asked = None
         self.host.redraw()
+        self.host.keep_in_view(self.highlight())  # the targets and who may join
         note = f" ({', '.join(dropped)} not adjacent: dropped)" if dropped else ""
         self.host.say(self.attack_summary() + note)
 

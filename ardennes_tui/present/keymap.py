@@ -49,6 +49,12 @@ KEYMAP: Final[tuple[KeyBinding, ...]] = (
     KeyBinding("map.down", ("j", "down", "2"), "move('down')", "cursor down the column (SW/SE)"),
     KeyBinding("map.zoom", ("z",), "toggle_zoom", "zoom: detail / overview", show=True),
     KeyBinding(
+        "map.numbers",
+        ("number_sign",),
+        "toggle_numbers",
+        "hex numbers in the margins of the detailed map: on / off (kept)",
+    ),
+    KeyBinding(
         "app.goto",
         ("g",),
         "goto",
@@ -285,6 +291,7 @@ def key_label(key: str) -> str:
         "left_square_bracket": "[",
         "ctrl+p": "Ctrl+P",
         "greater_than_sign": ">",
+        "number_sign": "#",
         "less_than_sign": "<",
     }
     if key in special:

@@ -122,7 +122,8 @@ def step_hexes(game: rules.Game, k: int) -> frozenset[HexId]:
 
 def focus_hex(game: rules.Game, k: int) -> HexId | None:
     """The hex the map should show for step ``k``: where a moved or placed unit ended, the
-    hex attacked, the first other hex it touched; None when it touched none."""
+    hex attacked, the first other hex it touched; for the end of a phase only a unit it took
+    off the map (withdrawn, eliminated); None when there is nothing to show."""
     if k <= 0:
         return None
     step = game.history[k - 1]
@@ -141,6 +142,13 @@ def focus_hex(game: rules.Game, k: int) -> HexId | None:
     cmd = step.command
     if isinstance(cmd, rules.DeclareAttack) and cmd.defenders:
         return cmd.defenders[0]
+    if isinstance(cmd, rules.EndPhase):
+        # the end of a phase acts far away (dormant units reactivated on the map's edge):
+        # the cursor goes only to what it took from the player, else stays
+        for e in step.events:
+            if isinstance(e, rules.ReinforcementWithdrawn | rules.UnitEliminated) and e.hex:
+                return e.hex
+        return None
     hexes = sorted(step_hexes(game, k))
     return hexes[0] if hexes else None
 

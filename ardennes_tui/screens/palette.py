@@ -146,7 +146,7 @@ class ScreenCommands(Provider):
 
 
 def view_commands(screen: ViewHost) -> list[PaletteCommand]:
-    """What any map screen offers: go to, centre, zoom, panel, help, quit."""
+    """What any map screen offers: go to, centre, zoom, panel, hex numbers, help, quit."""
     view = screen.map_view
     other = "overview" if view.zoom == "detail" else "detail"
     out = [
@@ -154,6 +154,11 @@ def view_commands(screen: ViewHost) -> list[PaletteCommand]:
         PaletteCommand("Centre the view on the selection", "C", screen.action_center),
         PaletteCommand(f"Zoom: the {other} view", "z", view.action_toggle_zoom),
         PaletteCommand("Show or hide the side panel", "p", screen.action_toggle_panel),
+        PaletteCommand(
+            f"Hex numbers in the margins: {'off' if view.numbers else 'on'}",
+            "#",
+            view.action_toggle_numbers,
+        ),
     ]
     for sid, _, title in SECTIONS:
         out.append(PaletteCommand(f"Help: {title.lower()}", "?", _bind(screen.open_help, sid)))

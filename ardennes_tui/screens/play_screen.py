@@ -11,7 +11,7 @@ accepted or undone command, :mod:`ardennes_tui.games.hotseat`), ``s`` (where the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import ClassVar
 
@@ -105,6 +105,13 @@ class PlayScreen(MapScreen):
     def say(self, message: str) -> None:
         """Show ``message`` on the message line."""
         self.message = message
+
+    def say_view(self, text: str) -> None:
+        self.say(text)
+
+    def keep_in_view(self, hexes: Iterable[rules.HexId]) -> None:
+        """Scroll the map so that ``hexes`` are in view with the cursor."""
+        self.map_view.keep_in_view(hexes)
 
     def redraw(self) -> None:
         """Pass the mode's view state down: lit hexes, unit notes, panel lines, the prompt."""

@@ -19,6 +19,7 @@ import bisect
 from typing import ClassVar, Final
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -27,10 +28,12 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 import rules
+from ardennes_tui.games import settings
 from ardennes_tui.present import playback_text
 from ardennes_tui.present.game_view import summary_forms
 from ardennes_tui.present.render import UnitsByHex
 from ardennes_tui.present.wrap import fit_words
+from ardennes_tui.screens.map_screen import keep_numbers
 from ardennes_tui.widgets.map_view import MapView
 from ardennes_tui.widgets.text_box import TextBox
 from rules.hexgrid import HexId
@@ -43,6 +46,7 @@ KEYS_HELP: Final = (
     ("PgDn PgUp", "ten steps on / back"),
     ("hjkl yubn Up Down", "move the map's cursor (the keypad too)"),
     ("z", "zoom: detail / overview"),
+    ("#", "hex numbers in the margins: on / off"),
     ("Escape q", "close the playback"),
 )
 
@@ -138,8 +142,16 @@ class PlaybackScreen(Screen[None]):
         yield Static("", id="pb-status", markup=False)
 
     def on_mount(self) -> None:
-        self.query_one(MapView).focus()
+        view = self.query_one(MapView)
+        view.set_reactive(MapView.numbers, settings.load().hex_numbers)
+        view.focus()
         self._show()
+
+    @on(MapView.NumbersToggled)
+    def _numbers_toggled(self, message: MapView.NumbersToggled) -> None:
+        trouble = keep_numbers(message.numbers)
+        if trouble:
+            self.notify(trouble, severity="error")
 
     # -- what is shown -------------------------------------------------------------------------
 
@@ -192,8 +204,10 @@ class PlaybackScreen(Screen[None]):
         self.units = playback_text.units_at(self.game, k)
         self.highlight = playback_text.step_hexes(self.game, k)
         focus = playback_text.focus_hex(self.game, k)
+        view = self.query_one(MapView)
         if focus is not None:
-            self.query_one(MapView).cursor = focus
+            view.cursor = focus
+        view.keep_in_view(self.highlight)
         self._show()
 
     # -- the keys ------------------------------------------------------------------------------

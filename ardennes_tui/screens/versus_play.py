@@ -195,6 +195,7 @@ class VersusPlayScreen(PlayScreen):
         focus = playback_text.focus_hex(self.game, k)
         if focus is not None:
             self.focus_hex(focus, keep_message=True)
+            self.keep_in_view(self.highlight)
         more = " (Space: skip)" if self.queue else ""
         self.say(" ".join(playback_text.step_lines(self.game, k, self.names)) + more)
         if self.queue:
@@ -220,6 +221,7 @@ class VersusPlayScreen(PlayScreen):
         self.turn_from = None
         n = end - start
         self.notice = " ".join(self.effects_for_you(start, end))
+        self.show_last_order(start, end)
         if (
             self.game.state_at(start).side == self.vs.human
             and self.game.state.side == self.vs.human
@@ -234,6 +236,17 @@ class VersusPlayScreen(PlayScreen):
             self.show_verdict()
             return
         self.say(f"{said} Your move: {self.mode.hint()}")
+
+    def show_last_order(self, start: int, end: int) -> None:
+        """The cursor on the computer's last order that touched the map (its last attack,
+        move or placement), its hexes lit and in view: also after Space skipped the show."""
+        for k in range(end, start, -1):
+            focus = playback_text.focus_hex(self.game, k)
+            if focus is not None:
+                self.highlight = playback_text.step_hexes(self.game, k)
+                self.focus_hex(focus, keep_message=True)
+                self.keep_in_view(self.highlight)
+                return
 
     def effects_for_you(self, start: int, end: int) -> list[str]:
         """What the rules did by themselves during the computer's commands ``start`` to

@@ -158,6 +158,11 @@ def panel_text(app: ArdennesApp) -> str:
     return app.screen.query_one(SidePanel).text
 
 
+def panel_source(app: ArdennesApp) -> str:
+    """The panel's text before it is wrapped to the panel's width."""
+    return app.screen.query_one(SidePanel).source
+
+
 def expected_verdict_text(record: SelfPlayGame) -> str:
     """What the verdict modal must say for the record's verdict."""
     v = record.verdict
@@ -259,7 +264,7 @@ def test_ex_losses_of_the_self_play_game_chosen_with_the_keys(decisions_game: Se
         screen = app.screen
         assert isinstance(screen, PlayScreen)
         n = len(s.state.combat.declared)
-        assert n and f"Batch: {n} declared (r)" in panel_text(app)
+        assert n and f"Batch: {n} declared (r resolves)" in panel_source(app)
         await press(pilot, "r")
         assert last(s) == ResolveAttacks()
         assert s.state_hash() == record.hashes[k]

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.geometry import Region
 from textual.pilot import Pilot
 
 import rules
@@ -136,3 +137,41 @@ def test_the_pace_is_a_setting_kept_in_the_store(ardennes_home: Path) -> None:
         monkey.undo()
     assert settings.load(Store(ardennes_home)).pace == "fast"
     assert settings.path(Store(ardennes_home)).is_file()
+
+
+def test_after_space_the_map_shows_the_computers_last_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Its orders held 30 s apart, Space skips the show: the cursor goes to the computer's last
+    order that touched the map, its hexes lit and in view (before: the cursor stayed on its
+    first order, an entry hex on the map's edge)."""
+    from ardennes_tui.present import playback_text
+    from ardennes_tui.widgets.map_view import MapView
+
+    monkeypatch.setattr(VersusPlayScreen, "PACE", 30.0)
+    game = versus.new_game(1, "allied", 3, "v")
+
+    async def body(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        screen = app.screen
+        assert isinstance(screen, VersusPlayScreen)
+        await press(pilot, "e", "e")  # the Allied set-up: the computer's turn follows
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.busy and screen.queue
+        start = screen.turn_from
+        assert start is not None
+        await press(pilot, "space")
+        assert not screen.busy
+        end = len(game.history)
+        k = next(k for k in range(end, start, -1) if playback_text.focus_hex(game, k))
+        view = screen.query_one(MapView)
+        assert view.cursor == playback_text.focus_hex(game, k)
+        lit = playback_text.step_hexes(game, k)
+        assert screen.highlight == lit
+        window = view.visible_region()
+        assert window.contains_region(view.hex_region(view.cursor))
+        union = Region.from_union([view.hex_region(h) for h in lit])
+        if union.width < window.width - 8 and union.height < window.height - 3:
+            assert all(window.contains_region(view.hex_region(h)) for h in lit)
+
+    run(ArdennesApp(game.board.game_map, cursor="2328", game=game), body)
