@@ -452,6 +452,15 @@ class Service:
         raw = data.encode("utf-8") if isinstance(data, str) else data
         return mail.read_armored(raw)
 
+    def comments(self, game_id: str) -> list[tuple[int, rules.Side, str]]:
+        """``(seq, author, comment)`` of each stored packet of ``game_id`` that carries a
+        comment, in order (what a player wrote to his opponent: ``orders --comment``)."""
+        return [
+            (p.body.seq, p.body.author, p.body.comment)
+            for p in self.load(game_id).packets
+            if p.body.comment
+        ]
+
     def import_text(self, data: str | bytes) -> ImportReport:
         """Every armoured packet in ``data`` (text, a mail, an mbox), checked and stored (see
         :mod:`pbem.importer`)."""
