@@ -27,7 +27,7 @@ import rules
 from ardennes_tui.present.combat_text import TABLE_NAMES, combat_log, side_name
 from ardennes_tui.present.game_view import PHASE_NAMES, turn_date
 
-__all__ = ["effect_notes", "event_log", "player_turn_header"]
+__all__ = ["effect_notes", "event_log", "log_of", "player_turn_header"]
 
 _SUPPLY_WORDS: Final = {"unsupplied": "out of supply", "isolated": "isolated"}
 
@@ -120,15 +120,21 @@ def effect_notes(events: Iterable[rules.Event]) -> list[str]:
     return out + _supply(events)
 
 
-def event_log(game: rules.Game) -> list[str]:
+def event_log(game: rules.Game, more: Sequence[Sequence[rules.Event]] = ()) -> list[str]:
     """The game's log: for each player-turn with something to say, its header
     (:func:`player_turn_header`), then its combats (:func:`combat_log`: declarations, results,
     retreats, eliminations, advances, VP) and the effects of the rules
-    (:func:`effect_notes`), in the order they happened."""
+    (:func:`effect_notes`), in the order they happened; ``more``: the events of commands
+    played after the game's (by email, the packet being written)."""
+    return log_of([*game.events, *more], game.start)
+
+
+def log_of(steps: Sequence[Sequence[rules.Event]], start: rules.GameState) -> list[str]:
+    """:func:`event_log` of the commands whose events are ``steps``, played from ``start``."""
     out: list[str] = []
     segment: list[str] = []
     combat: list[rules.Event] = []
-    header = player_turn_header(game.start.turn, game.start.side)
+    header = player_turn_header(start.turn, start.side)
 
     def flush_combat() -> None:
         segment.extend(line for line in combat_log(combat) if "CRT roll" not in line)
@@ -141,8 +147,8 @@ def event_log(game: rules.Game) -> list[str]:
             out.extend(segment)
             segment.clear()
 
-    for step in game.history:
-        for e in step.events:
+    for events in steps:
+        for e in events:
             if isinstance(e, rules.PhaseBegan):
                 new = player_turn_header(e.turn, e.side)
                 if new != header:
@@ -160,6 +166,6 @@ def event_log(game: rules.Game) -> list[str]:
             elif not isinstance(e, rules.SupplyChanged):
                 combat.append(e)
         flush_combat()
-        segment.extend(_supply(step.events))
+        segment.extend(_supply(events))
     flush()
     return out

@@ -29,6 +29,7 @@ import rules
 from ardennes_tui.games.email_session import EmailSession, Outgoing, mail_address, mail_text
 from ardennes_tui.modes import Mode
 from ardennes_tui.present import game_view
+from ardennes_tui.present.effects import event_log
 from ardennes_tui.screens.palette import PaletteCommand
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.bindings import bindings
@@ -166,6 +167,18 @@ class EmailPlayScreen(PlayScreen):
         self.game = self.session.game
         self._changed()
         self.say(self.session.unsaved or f"Undone: {type(r).__name__}")
+
+    def log_lines(self) -> list[str]:
+        """The log of the whole game: the packets stored (the opponent's imported ones too),
+        then the packet being written (the map's game is only the draft's copy)."""
+        s = self.session
+        try:
+            stored = s.service.load(s.game_id).game
+        except PbemError:
+            stored = None
+        if stored is None or s.draft is None:
+            return event_log(stored if stored is not None else self.game)
+        return event_log(stored, self.game.events)
 
     def action_save(self) -> None:
         """s: where the game is (the store holds every sealed packet)."""

@@ -408,7 +408,11 @@ class PlayScreen(MapScreen):
         from ardennes_tui.screens.combat_log import CombatLogScreen
 
         self._key()
-        self.app.push_screen(CombatLogScreen(event_log(self.game)))
+        self.app.push_screen(CombatLogScreen(self.log_lines()))
+
+    def log_lines(self) -> list[str]:
+        """The lines of the log (``c``): the whole game's (:func:`event_log`)."""
+        return event_log(self.game)
 
     def action_standing_orders(self) -> None:
         """O: the acting side's standing orders (a modal); given, they go through the game."""

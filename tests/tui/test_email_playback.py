@@ -135,3 +135,60 @@ def test_r_for_the_first_packet_plays_the_game_from_its_start(
     ran = run_as(monkeypatch, match.german.home, german)
     assert main(["--email", match.game_id[:8]]) == 0
     assert ran == ["ok"]
+
+
+def german_resolution(match: Match, orders: str) -> str:
+    """The Allied reply to the German's attacks (standing orders), then the German's
+    resolution of them, played by bots to the end of his player-turn: its text."""
+    a = match.allied
+    assert a.service.import_text(orders).ok
+    reply = EmailSession(a.service, match.game_id, a.key)
+    assert reply.kind == "reply"
+    assert not isinstance(reply.push(rules.StandingOrders(side="allied")), str)
+    _, sent = reply.seal()
+    g = match.german
+    assert g.service.import_text(sent.text).ok
+    session = EmailSession(g.service, match.game_id, g.key)
+    assert session.kind == "resolution"
+    assert not isinstance(session.push(rules.ResolveAttacks()), str)  # the dice roll
+    bots = bots_for(BotRng(b"email-log"))
+    while not session.ended():
+        cmd = bots["german"].choose(session.game)
+        if isinstance(cmd, rules.ResolveAttacks) and session.complete():
+            break  # more attacks declared: they wait for another reply
+        assert not isinstance(session.push(cmd), str)
+    _, resolution = session.seal()
+    return resolution.text
+
+
+def test_the_log_has_the_opponents_combats_after_an_import(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 21, item 4: after importing the German's resolution, ``c`` lists his combats
+    (before: "No combat yet", the log being the packet's draft only)."""
+    from ardennes_tui.screens.combat_log import CombatLogScreen
+    from ardennes_tui.widgets.text_box import TextBox
+
+    match = new_match(tmp_path)
+    orders, _ = german_orders(match)
+    resolution = german_resolution(match, orders)
+    seen: list[str] = []
+
+    async def allied(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        await press(pilot, "i")
+        dialog = app.screen
+        assert isinstance(dialog, ImportDialog)
+        dialog.query_one(TextArea).text = resolution
+        await press(pilot, "ctrl+s", "escape")
+        await press(pilot, "escape")  # a reply may be due (more attacks): later
+        await press(pilot, "c")
+        log = app.screen
+        assert isinstance(log, CombatLogScreen)
+        seen.append(log.query_one(TextBox).source)
+
+    ran = run_as(monkeypatch, match.allied.home, allied)
+    assert main(["--email", match.game_id[:8]]) == 0
+    assert ran == ["ok"]
+    log = seen[0].splitlines()
+    assert "== GT1 16 Dec: German player-turn ==" in log
+    assert sum(" CRT: die " in line for line in log) >= 1
