@@ -45,6 +45,8 @@ class EmailPlayScreen(PlayScreen):
         *bindings("email"),
     ]
     ORDERS_NEVER_ASK = True
+    POLL: ClassVar[float] = 2.0
+    """Seconds between two looks at the store for packets stored by another program."""
 
     def __init__(
         self,
@@ -62,6 +64,10 @@ class EmailPlayScreen(PlayScreen):
         """Text to send shown at once (``--email new|accept``: the invitation, the
         acceptance)."""
         self._confirm_send = False
+        self._packets_seen = -1
+        """How many packets the store held at the last look (:meth:`poll_store`)."""
+        self._commands_seen = 0
+        """How many commands the stored game held then."""
         self.imported_from: int | None = None
         """The number of stored commands before the last import that brought new ones (the
         playback, ``R``, starts there); None: no such import in this session."""
@@ -105,6 +111,8 @@ class EmailPlayScreen(PlayScreen):
         except PbemError as exc:
             self.say(str(exc))
             return
+        self._packets_seen = self._packets()  # what the store holds now is seen
+        self._commands_seen = self._stored_commands()
         self._confirm_send = False
         self.game = self.session.game
         self._changed()
@@ -132,6 +140,9 @@ class EmailPlayScreen(PlayScreen):
         super().on_mount()  # the play screen's (Textual would call it after this one)
         if event is not None:
             event.prevent_default()
+        self._packets_seen = self._packets()
+        self._commands_seen = self._stored_commands()
+        self.set_interval(self.POLL, self.poll_store)
         self.notice = self.session.notice
         self.say(f"Game {self.session.short} by email. {self.opening()}")
         if self.outgoing is not None:
@@ -297,6 +308,26 @@ class EmailPlayScreen(PlayScreen):
 
         self.app.push_screen(ImportDialog(self.session.service), imported)
 
+    def _packets(self) -> int:
+        """How many packets the store holds for the game (-1: it cannot say)."""
+        try:
+            return self.session.service.store.count(self.session.game_id)
+        except (PbemError, OSError):
+            return -1
+
+    def poll_store(self) -> None:
+        """Every :attr:`POLL` seconds: when another program stored packets of this game
+        (``ardennes import`` or ``orders`` in another terminal, the start screen of another
+        window), read the store again and say so, as after an import."""
+        n = self._packets()
+        if n < 0 or n == self._packets_seen or self.app.screen is not self:
+            return
+        before = self._packets_seen
+        self._packets_seen = n
+        if before < 0:
+            return
+        self._imported(True, self._commands_seen, who="another program")
+
     def _stored_commands(self) -> int:
         """How many commands the store's game holds (not the draft's)."""
         s = self.session
@@ -306,10 +337,14 @@ class EmailPlayScreen(PlayScreen):
             return 0
         return len(game.history) if game is not None else 0
 
-    def _imported(self, accepted: bool | None, before: int = 0) -> None:
-        """After the import dialog: new orders are offered for playback first (a reply due
-        waits for ``x``, or for the end of the playback)."""
+    def _imported(self, accepted: bool | None, before: int = 0, who: str = "") -> None:
+        """After the import dialog (or packets stored by ``who``, another program): new
+        orders are offered for playback first (a reply due waits for ``x``, or for the end of
+        the playback)."""
         said = "Imported." if accepted else ""
+        by = f" by {who}" if who else ""
+        if who:
+            said = f"Packets stored{by}."
         new = 0
         if accepted:
             self.session.service.forget(self.session.game_id)
@@ -317,9 +352,9 @@ class EmailPlayScreen(PlayScreen):
             if new > 0:
                 self.imported_from = before
                 said = (
-                    "Imported 1 new order: R plays it back."
+                    f"Imported{by} 1 new order: R plays it back."
                     if new == 1
-                    else f"Imported {new} new orders: R plays them back."
+                    else f"Imported{by} {new} new orders: R plays them back."
                 )
         self.reload(said, offer=new <= 0)
 

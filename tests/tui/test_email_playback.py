@@ -192,3 +192,40 @@ def test_the_log_has_the_opponents_combats_after_an_import(
     log = seen[0].splitlines()
     assert "== GT1 16 Dec: German player-turn ==" in log
     assert sum(" CRT: die " in line for line in log) >= 1
+
+
+def test_an_open_game_sees_packets_stored_by_another_program(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 21, item 6: the Allied app is open, waiting; ``ardennes import`` stores the
+    German's packet from another terminal (here: another ``Service`` on the same store): within
+    a poll (every 2 s; 0.05 s here) the app reads the store again and says so (before: it kept
+    saying "waiting for ... since ..." until ``i``)."""
+    import asyncio
+
+    from ardennes_tui.screens.email_play import EmailPlayScreen
+    from pbem.games import Service
+    from pbem.store import Store
+
+    monkeypatch.setattr(EmailPlayScreen, "POLL", 0.05)
+    match = new_match(tmp_path)
+    text, n = german_orders(match)
+
+    async def allied(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        screen = play_screen(app)
+        await press(pilot, "escape")
+        assert screen.session.draft is None
+        assert "Not your move: waiting for" in message(app)
+        other = Service(Store(match.allied.home))
+        assert other.import_text(text).ok
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            await pilot.pause()
+            if screen.session.draft is not None:
+                break
+        assert f"Imported by another program {n} new orders: R plays them back." in message(app)
+        assert screen.session.kind == "reply" and screen.imported_from is not None
+
+    ran = run_as(monkeypatch, match.allied.home, allied)
+    assert main(["--email", match.game_id[:8]]) == 0
+    assert ran == ["ok"]
