@@ -453,13 +453,8 @@ class Service:
         return mail.read_armored(raw)
 
     def comments(self, game_id: str) -> list[tuple[int, rules.Side, str]]:
-        """``(seq, author, comment)`` of each stored packet of ``game_id`` that carries a
-        comment, in order (what a player wrote to his opponent: ``orders --comment``)."""
-        return [
-            (p.body.seq, p.body.author, p.body.comment)
-            for p in self.load(game_id).packets
-            if p.body.comment
-        ]
+        """:func:`comments` of the stored game ``game_id``."""
+        return comments(self.load(game_id))
 
     def import_text(self, data: str | bytes) -> ImportReport:
         """Every armoured packet in ``data`` (text, a mail, an mbox), checked and stored (see
@@ -478,3 +473,9 @@ class Service:
         except ArmorError as exc:
             return ImportReport([ImportItem("refused", reason=str(exc))])
         return import_received(self, received)
+
+
+def comments(game: EmailGame) -> list[tuple[int, rules.Side, str]]:
+    """``(seq, author, comment)`` of each packet of ``game`` that carries a comment, in order
+    (what a player wrote to his opponent: ``orders --comment``, the app's ``m``)."""
+    return [(p.body.seq, p.body.author, p.body.comment) for p in game.packets if p.body.comment]

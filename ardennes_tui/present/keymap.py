@@ -204,6 +204,13 @@ KEYMAP: Final[tuple[KeyBinding, ...]] = (
         "email",
     ),
     KeyBinding(
+        "email.comment",
+        ("m",),
+        "comment",
+        "by email: a comment to your opponent in the packet being written (a dialog)",
+        "email",
+    ),
+    KeyBinding(
         "email.audit",
         ("A",),
         "audit",

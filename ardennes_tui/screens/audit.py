@@ -36,6 +36,7 @@ class AuditScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,p", "play_back", "play back", id="audit.play_back"),
         Binding("escape,q", "close", "close", id="audit.close"),
+        Binding("m", "comments", "comments", id="audit.comments"),
     ]
 
     DEFAULT_CSS = """
@@ -62,7 +63,7 @@ class AuditScreen(Screen[None]):
         check = Static(v.check, id="au-check", markup=False)
         check.set_class(not v.ok, "failed")
         yield check
-        yield Static("\n".join(v.keys), id="au-keys", markup=False)
+        yield Static("\n".join([*v.keys, *self.comment_lines()]), id="au-keys", markup=False)
         table: DataTable[str] = DataTable(cursor_type="row", zebra_stripes=False)
         yield table
         yield Static("", id="au-detail", markup=False)
@@ -70,6 +71,22 @@ class AuditScreen(Screen[None]):
             for s in v.stats:
                 yield Static("\n".join(audit_view.bar_chart(s)), classes="au-chart", markup=False)
         yield Static(HINT, id="au-hint", markup=False)
+
+    def comment_lines(self) -> list[str]:
+        """What the players wrote to each other: the last comment, and how many more ``m``
+        lists."""
+        said = self.view.comments
+        if not said:
+            return []
+        more = f" (and {len(said) - 1} more: m lists them)" if len(said) > 1 else ""
+        return [f"{said[-1]}{more}"]
+
+    def action_comments(self) -> None:
+        """m: every comment of the game, in a dialog."""
+        from ardennes_tui.screens.start_dialogs import TextDialog
+
+        text = "\n".join(self.view.comments) or "No packet of this game carries a comment."
+        self.app.push_screen(TextDialog("What the players wrote", text))
 
     def on_mount(self) -> None:
         table: DataTable[str] = self.query_one(DataTable)
@@ -110,7 +127,9 @@ class AuditScreen(Screen[None]):
         start = 0
         if self.view.rolls:
             start = self.view.rolls[self.highlighted].command + 1
-        self.app.push_screen(PlaybackScreen(game, start=start, title=self.view.title))
+        self.app.push_screen(
+            PlaybackScreen(game, start=start, title=self.view.title, notes=self.view.notes)
+        )
 
     def action_close(self) -> None:
         if self.alone:

@@ -28,7 +28,7 @@ from textual.binding import BindingType
 import rules
 from ardennes_tui.games.email_session import EmailSession, Outgoing, mail_address, mail_text
 from ardennes_tui.modes import Mode
-from ardennes_tui.present import game_view
+from ardennes_tui.present import audit_view, game_view
 from ardennes_tui.present.effects import event_log
 from ardennes_tui.screens.palette import PaletteCommand
 from ardennes_tui.screens.play_screen import PlayScreen
@@ -143,7 +143,9 @@ class EmailPlayScreen(PlayScreen):
         self._packets_seen = self._packets()
         self._commands_seen = self._stored_commands()
         self.set_interval(self.POLL, self.poll_store)
-        self.notice = self.session.notice
+        # the session's notice, and what the opponent wrote since our last packet
+        said = self.their_comments(self.session.our_last_seq() + 1)
+        self.notice = " ".join(x for x in (*said, self.session.notice) if x)
         self.say(f"Game {self.session.short} by email. {self.opening()}")
         if self.outgoing is not None:
             out, self.outgoing = self.outgoing, None
@@ -220,7 +222,8 @@ class EmailPlayScreen(PlayScreen):
             return
         if not self._confirm_send:
             self._confirm_send = True
-            self.say(f"Press x again to sign and send packet {s.draft.body.seq}")
+            said = f'comment: "{s.comment}"' if s.comment else "no comment: m writes one"
+            self.say(f"Press x again to sign and send packet {s.draft.body.seq} ({said})")
             return
         self._seal()
 
@@ -251,6 +254,50 @@ class EmailPlayScreen(PlayScreen):
         self.app.push_screen(
             SendScreen(s.game_id, seq, text, mailer=mailer, address=address, title=title)
         )
+
+    def action_comment(self) -> None:
+        """m: the comment of the packet being written (a dialog)."""
+        from ardennes_tui.screens.comment import CommentDialog
+
+        self._key()
+        s = self.session
+        if s.draft is None:
+            self.say(s.waiting())
+            return
+
+        def given(comment: str | None) -> None:
+            if comment is None:
+                self.say("Comment unchanged")
+                return
+            trouble = s.set_comment(comment)
+            if trouble is not None:
+                self.say(trouble)
+                return
+            self.game = s.game
+            self._changed()
+            seq = s.draft.body.seq if s.draft is not None else "?"
+            self.say(
+                f'Packet {seq} says to your opponent: "{comment}"'
+                if comment
+                else f"Packet {seq} has no comment"
+            )
+
+        self.app.push_screen(CommentDialog(s.draft.body.seq, s.comment), given)
+
+    def their_comments(self, since: int = 0) -> list[str]:
+        """What the opponent wrote in his packets from ``since`` on (``Comment from the
+        German player (packet 7): "..."``)."""
+        s = self.session
+        try:
+            ours = s.service.store.meta(s.game_id).our_side
+            said = s.service.comments(s.game_id)
+        except (PbemError, OSError):
+            return []
+        return [
+            audit_view.comment_line(seq, side, text)
+            for seq, side, text in said
+            if seq >= since and side != ours
+        ]
 
     def _offer_reply(self) -> None:
         if self.session.kind == "reply":
@@ -291,6 +338,8 @@ class EmailPlayScreen(PlayScreen):
         elif s.complete():
             title = f"Seal and send packet {s.draft.body.seq}"
             out.insert(0, PaletteCommand(title, "x x", self._seal, True))
+        title = f"A comment to your opponent in packet {s.draft.body.seq}"
+        out.append(PaletteCommand(title, "m", self.action_comment))
         return [*out, self._import_command()]
 
     def _import_command(self) -> PaletteCommand:
@@ -346,6 +395,7 @@ class EmailPlayScreen(PlayScreen):
         if who:
             said = f"Packets stored{by}."
         new = 0
+        since = self._packets_seen
         if accepted:
             self.session.service.forget(self.session.game_id)
             new = self._stored_commands() - before
@@ -357,6 +407,10 @@ class EmailPlayScreen(PlayScreen):
                     else f"Imported{by} {new} new orders: R plays them back."
                 )
         self.reload(said, offer=new <= 0)
+        if accepted:  # what the opponent wrote stays on the notice line
+            self.notice = " ".join(
+                x for x in (*self.their_comments(max(since, 0)), self.notice) if x
+            )
 
     def action_playback(self) -> None:
         """R: the game as stored, played back from before the last import of this session,
@@ -382,14 +436,18 @@ class EmailPlayScreen(PlayScreen):
                 since = None
             what = " (new since your last packet)"
         title = f"Game {s.short}" + (what if since is not None else "")
+        try:
+            notes = audit_view.comment_steps(s.service.load(s.game_id))
+        except PbemError:
+            notes = {}
         self.app.push_screen(
-            PlaybackScreen(game, start=since or 0, title=title, since=since),
+            PlaybackScreen(game, start=since or 0, title=title, since=since, notes=notes),
             lambda _: self._offer_reply(),
         )
 
     def action_audit(self) -> None:
         """A: the audit of this game (every packet verified again, every roll)."""
-        from ardennes_tui.present import audit_view, game_list
+        from ardennes_tui.present import game_list
         from ardennes_tui.screens.audit import AuditScreen
 
         self._key()

@@ -16,6 +16,7 @@ cursor, ``z`` zooms, ``?`` lists the keys, Escape or ``q`` closes (quits when al
 from __future__ import annotations
 
 import bisect
+from collections.abc import Mapping, Sequence
 from typing import ClassVar, Final
 
 from rich.text import Text
@@ -97,9 +98,12 @@ class PlaybackScreen(Screen[None]):
         since: int | None = None,
         alone: bool = False,
         names: playback_text.Names | None = None,
+        notes: Mapping[int, Sequence[str]] | None = None,
     ) -> None:
         super().__init__()
         self.game = game
+        self.notes = notes or {}
+        """Lines to show at a step (by email: the comment of the packet beginning there)."""
         self.names = names
         """Who played each side, as the texts name them (the computer)."""
         self.title_text = title or f"Scenario {game.start.scenario}"
@@ -167,6 +171,7 @@ class PlaybackScreen(Screen[None]):
             f"Step {k} of {n}{new}",
             playback_text.position_line(self.game, k),
             f"state {self.shown_hash[:16]}",
+            *self.notes.get(k, ()),
             "",
             *playback_text.step_lines(self.game, k, self.names),
         ]
