@@ -44,6 +44,11 @@ NUMBERS_LINE: Final = 1
 ROW_NUMBERS: Final = (LEFT - 3, LEFT)
 """The cells of the detailed picture's left margin that hold the row numbers (``12 ``)."""
 RULER_WIDTH: Final = ROW_NUMBERS[1] - ROW_NUMBERS[0]
+SHIFT_SLACK: Final = 3
+"""Cells between the cursor and the margin after a page turn across: the half hex by which
+the rows alternate (a cursor going down a column does not cross the margin back)."""
+ROW_SLACK: Final = 0
+"""Lines between the cursor and the margin after a page turn up or down."""
 """Cells of the row numbers on the view's left (and the blank corner of the top line)."""
 MOVES: dict[str, int] = {name: i for i, name in enumerate(hexgrid.DIRECTIONS)}
 
@@ -395,14 +400,18 @@ class MapView(ScrollView, can_focus=True):
         if inner.contains_region(region):
             return
         x, y = self.scroll_offset
+        # the page turns so that the cursor stands a little way in from the margin it came
+        # from (``slack``): down a column the rows alternate by half a hex, and a cursor left
+        # right at the margin crossed it back at the next key (the view went to and fro)
+        sx, sy = (SHIFT_SLACK, ROW_SLACK) if self.zoom == "detail" else (1, 1)
         if region.right > inner.right:
-            x = region.x - margin.left
+            x = region.x - margin.left - sx
         elif region.x < inner.x:
-            x = region.right + margin.right - window.width
+            x = region.right + margin.right + sx - window.width
         if region.bottom > inner.bottom:
-            y = region.y - margin.top
+            y = region.y - margin.top - sy
         elif region.y < inner.y:
-            y = region.bottom + margin.bottom - window.height
+            y = region.bottom + margin.bottom + sy - window.height
         self.scroll_to(max(0, x), max(0, y), animate=False, force=True, immediate=True)
 
     def watch_cursor(self, old: HexId, new: HexId) -> None:

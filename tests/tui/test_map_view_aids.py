@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Awaitable, Callable
+from itertools import pairwise
 
 import msgspec
 import pytest
@@ -173,3 +174,25 @@ def test_the_end_of_a_phase_leaves_the_cursor_where_it_is() -> None:
         assert screen.step == 1 and view.cursor == "2328"
 
     run(ArdennesApp(game.board.game_map, screen=lambda: PlaybackScreen(game)), body)
+
+
+def test_the_walk_of_issue_21_turns_few_pages() -> None:
+    """Issue 21, item 13: 5 east, 5 down the column, 5 east, 5 down from Bastogne. Down a
+    column the rows alternate by half a hex: a cursor left right at the margin by a page
+    turn crossed it back at the next key and the view went to and fro, a whole repaint each
+    key (before: 7 scrolls, the last five keys each). Now 4: two across, two down."""
+    game = saves.new_game(1, "walk")
+    offsets: list[tuple[int, int]] = []
+
+    async def body(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        view = app.screen.query_one(MapView)
+        offsets.append(tuple(view.scroll_offset))  # type: ignore[arg-type]
+        for key in ["right"] * 5 + ["down"] * 5 + ["right"] * 5 + ["down"] * 5:
+            await pilot.press(key)
+            await pilot.pause()
+            offsets.append(tuple(view.scroll_offset))  # type: ignore[arg-type]
+        assert view.cursor == "3338"
+
+    run(ArdennesApp(game.board.game_map, cursor="2328", game=game), body)
+    scrolls = sum(a != b for a, b in pairwise(offsets))
+    assert scrolls == 4, offsets
