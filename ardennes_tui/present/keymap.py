@@ -150,6 +150,34 @@ KEYMAP: Final[tuple[KeyBinding, ...]] = (
         "play",
     ),
     KeyBinding(
+        "play.zoc",
+        ("Z",),
+        "zoc",
+        "ZOC overlay: the enemy's zones of control lit, then your own, then off",
+        "play",
+    ),
+    KeyBinding(
+        "play.turns",
+        ("T",),
+        "turn_track",
+        "the turn record track and the reinforcement schedule",
+        "play",
+    ),
+    KeyBinding(
+        "play.vp",
+        ("V",),
+        "victory_points",
+        "the victory points and where they came from",
+        "play",
+    ),
+    KeyBinding(
+        "play.skip_empty",
+        ("S",),
+        "skip_empty",
+        "phases with nothing to decide (empty Reinforcement, Supply Judgment) pass: on / off",
+        "play",
+    ),
+    KeyBinding(
         "play.deselect", ("escape",), "deselect", "deselect the unit / cancel the attack", "play"
     ),
     KeyBinding(

@@ -27,7 +27,7 @@ from textual.widgets import DataTable, Static
 from ardennes_tui.present import audit_view
 from ardennes_tui.present.audit_view import AuditView
 
-HINT = "Up/Down rolls  Enter play back from the roll  q close  (*: under 30 rolls)"
+HINT = "Up/Down Home/End rolls  Enter replay  m comments  q close  (*: under 30 rolls)"
 
 
 class AuditScreen(Screen[None]):
@@ -37,6 +37,8 @@ class AuditScreen(Screen[None]):
         Binding("enter,p", "play_back", "play back", id="audit.play_back"),
         Binding("escape,q", "close", "close", id="audit.close"),
         Binding("m", "comments", "comments", id="audit.comments"),
+        Binding("home", "roll(0)", "first roll", id="audit.first", priority=True),
+        Binding("end", "roll(-1)", "last roll", id="audit.last", priority=True),
     ]
 
     DEFAULT_CSS = """
@@ -115,6 +117,13 @@ class AuditScreen(Screen[None]):
     def highlighted(self) -> int:
         """The index of the highlighted roll."""
         return self.query_one(DataTable).cursor_row
+
+    def action_roll(self, index: int) -> None:
+        """Home / End: the first / last roll (the table's own Home and End only scroll it
+        sideways)."""
+        table: DataTable[str] = self.query_one(DataTable)
+        if self.view.rolls:
+            table.move_cursor(row=index % len(self.view.rolls))
 
     def action_play_back(self) -> None:
         """Play the game back from just before the highlighted roll's command."""

@@ -81,6 +81,11 @@ class EmailPlayScreen(PlayScreen):
             message = f"{message} Packet {seq} complete: x seals and sends it (Backspace: undo)"
         self.message = message
 
+    def may_skip(self) -> bool:
+        """Only while the packet is being written, and not complete."""
+        s = self.session
+        return s.draft is not None and not s.complete() and s.kind != "reply"
+
     def store(self) -> bool:
         """Nothing to write: the packet goes to the store when it is sealed."""
         return True

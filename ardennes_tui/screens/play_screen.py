@@ -15,26 +15,28 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.binding import BindingType
 
 import rules
-from ardennes_tui.games import hotseat, saves
+from ardennes_tui.games import hotseat, saves, settings
 from ardennes_tui.modes import Mode, mode_for
 from ardennes_tui.modes.base import said_after
 from ardennes_tui.modes.combat import result_message
-from ardennes_tui.present import game_view, navigation
+from ardennes_tui.present import aids, game_view, navigation
 from ardennes_tui.present.combat_text import combat_log, orders_text
 from ardennes_tui.present.effects import effect_notes, event_log
 from ardennes_tui.present.help_text import HelpContext
 from ardennes_tui.screens.map_screen import MapScreen
 from ardennes_tui.screens.palette import PaletteCommand, help_context, play_commands
+from ardennes_tui.screens.play_aids import PlayAids
 from ardennes_tui.widgets.bindings import bindings
 from ardennes_tui.widgets.map_view import MapView, Zoom
 from ardennes_tui.widgets.status_line import StatusLine
 
 
-class PlayScreen(MapScreen):
+class PlayScreen(PlayAids, MapScreen):
     """Select a unit, see where it can go, move it, undo, end the phase; rearrange a free
     set-up; place reinforcements; attack, resolve and answer the combat decisions."""
 
@@ -85,6 +87,11 @@ class PlayScreen(MapScreen):
         """The hex a jump put the cursor on, whose arrival keeps the jump's message."""
         self._side = game.state.side
         """The phasing side last shown (a change calls for the hand-over screen)."""
+        self.settings = settings.load()
+        """The player's settings (the computer's pace, phases skipped, hex numbers)."""
+        self.zoc_side: rules.Side | None = None
+        """The side whose zones of control the map lights instead of the mode's hexes
+        (``Z``), None: the overlay is off."""
         self.mode: Mode = self.make_mode(game.options())
 
     # -- the Host of the modes -----------------------------------------------------------------
@@ -125,10 +132,17 @@ class PlayScreen(MapScreen):
         }
         self.notes = notes
         self.selected = mode.selected
-        self.header = mode.header()
+        header = mode.header()
         self.summary = game_view.summary(game)
         self.prompt = mode.prompt()
-        self.highlight = mode.highlight()
+        if self.zoc_side is None:
+            self.header = header
+            self.highlight = mode.highlight()
+            return
+        zoc = aids.zoc_hexes(game, self.zoc_side)
+        overlay = Text(f"ZOC {self.zoc_side.capitalize()} (Z): {len(zoc)} hexes lit\n", "bold")
+        self.header = overlay + header if header is not None else overlay
+        self.highlight = zoc
 
     def play(self, command: rules.Command) -> rules.Applied | None:
         r = self.game.push(command)
@@ -165,6 +179,9 @@ class PlayScreen(MapScreen):
         if self.handover and state.side != self._side and state.phase != "game_over":
             self._hand_over()
         self._side = state.side
+        began = any(isinstance(e, rules.PhaseBegan) for e in events)
+        if began and self.settings.skip_empty and self.may_skip():
+            self.call_after_refresh(self._skip_empty)  # a phase that began with nothing to do
 
     def _hand_over(self) -> None:
         from ardennes_tui.screens.handover import HandoverScreen

@@ -16,6 +16,7 @@ cursor, ``z`` zooms, ``?`` lists the keys, Escape or ``q`` closes (quits when al
 from __future__ import annotations
 
 import bisect
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import ClassVar, Final
 
@@ -26,13 +27,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.reactive import var
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Static
 
 import rules
 from ardennes_tui.games import settings
-from ardennes_tui.present import playback_text
+from ardennes_tui.present import game_view, playback_text
 from ardennes_tui.present.game_view import summary_forms
-from ardennes_tui.present.render import UnitsByHex
+from ardennes_tui.present.render import UnitsByHex, describe_hex
 from ardennes_tui.present.wrap import fit_words
 from ardennes_tui.screens.map_screen import keep_numbers
 from ardennes_tui.widgets.map_view import MapView
@@ -46,12 +48,17 @@ KEYS_HELP: Final = (
     ("] [", "next / previous phase"),
     ("PgDn PgUp", "ten steps on / back"),
     ("hjkl yubn Up Down", "move the map's cursor (the keypad too)"),
+    ("p", "play on by itself / pause (at the pace < >)"),
+    ("< >", "slower / faster (slow, normal, fast; kept)"),
     ("z", "zoom: detail / overview"),
     ("#", "hex numbers in the margins: on / off"),
     ("Escape q", "close the playback"),
 )
 
-HINT: Final = "<- -> step  Home End  [ ] phase  ? keys  q close"
+MIN_AUTOPLAY: Final = 0.2
+"""Seconds between two steps playing on by themselves at the fastest (``instant`` too)."""
+
+HINT: Final = "<- -> step  Home End  [ ] phase  p play  ? keys  q close"
 
 
 class PlaybackScreen(Screen[None]):
@@ -69,6 +76,9 @@ class PlaybackScreen(Screen[None]):
         Binding("pagedown", "step(10)", "+10", id="playback.ten_on", priority=True),
         Binding("pageup", "step(-10)", "-10", id="playback.ten_back", priority=True),
         Binding("question_mark", "keys", "keys", id="playback.keys"),
+        Binding("p", "autoplay", "play / pause", id="playback.autoplay"),
+        Binding("greater_than_sign", "pace(1)", "faster", id="playback.faster"),
+        Binding("less_than_sign", "pace(-1)", "slower", id="playback.slower"),
         Binding("escape,q", "close", "close", id="playback.close", priority=True),
     ]
 
@@ -102,6 +112,9 @@ class PlaybackScreen(Screen[None]):
     ) -> None:
         super().__init__()
         self.game = game
+        self._auto: Timer | None = None
+        """The timer of the steps playing on by themselves (``p``), None when paused."""
+        self.settings = settings.Settings()
         self.notes = notes or {}
         """Lines to show at a step (by email: the comment of the packet beginning there)."""
         self.names = names
@@ -143,13 +156,74 @@ class PlaybackScreen(Screen[None]):
             )
             with VerticalScroll(id="pb-panel"):
                 yield TextBox(id="pb-text")
+                yield TextBox(id="pb-hex")
         yield Static("", id="pb-status", markup=False)
 
     def on_mount(self) -> None:
         view = self.query_one(MapView)
-        view.set_reactive(MapView.numbers, settings.load().hex_numbers)
+        self.settings = settings.load()
+        view.set_reactive(MapView.numbers, self.settings.hex_numbers)
         view.focus()
         self._show()
+        self._show_hex(view.cursor)
+
+    @on(MapView.CursorMoved)
+    def _cursor_moved(self, message: MapView.CursorMoved) -> None:
+        self._show_hex(message.hex_id)
+
+    def _show_hex(self, hex_id: HexId) -> None:
+        """Under what happened, the hex under the cursor and its units as they stand at the
+        step shown (their state: road, moved, supply...), as in play."""
+        state = self.shown_state
+        defs = self.game.board.defs
+        notes = {
+            u.id: game_view.unit_note(u, rules.movement_allowance(defs[u.id], u))
+            for u in state.units
+            if u.hex == hex_id
+        }
+        width = self.query_one("#pb-hex", TextBox).size.width or 27
+        text = Text("\n")
+        text.append(
+            describe_hex(self.game.board.game_map, hex_id, self.units, width=width, notes=notes)
+        )
+        self.query_one("#pb-hex", TextBox).update(text)
+
+    # -- playing on by itself ------------------------------------------------------------------
+
+    def action_autoplay(self) -> None:
+        """p: the steps play on by themselves at the pace of the settings (< > change it),
+        until the last or p again."""
+        if self._auto is not None:
+            self._stop("Paused")
+            return
+        if self.step >= self.last:
+            self.go(0)
+        seconds = max(self.settings.seconds, MIN_AUTOPLAY)
+        self._auto = self.set_interval(seconds, self._auto_step)
+        self.notify(f"Playing on, a step every {seconds:g} s (p pauses, < > the pace)", timeout=3)
+
+    def _auto_step(self) -> None:
+        if self.step >= self.last:
+            self._stop("The last step")
+            return
+        self.action_step(1)
+
+    def _stop(self, said: str) -> None:
+        if self._auto is not None:
+            self._auto.stop()
+            self._auto = None
+        self.notify(said, timeout=2)
+
+    def action_pace(self, step: int) -> None:
+        """< >: the pace of the steps playing on by themselves (kept in the settings)."""
+        pace = settings.next_pace(self.settings.pace, step)
+        self.settings = dataclasses.replace(self.settings, pace=pace)
+        settings.save(self.settings)
+        seconds = max(self.settings.seconds, MIN_AUTOPLAY)
+        if self._auto is not None:
+            self._auto.stop()
+            self._auto = self.set_interval(seconds, self._auto_step)
+        self.notify(f"Pace: {pace}, a step every {seconds:g} s", timeout=3)
 
     @on(MapView.NumbersToggled)
     def _numbers_toggled(self, message: MapView.NumbersToggled) -> None:
@@ -207,6 +281,8 @@ class PlaybackScreen(Screen[None]):
 
     def watch_step(self, k: int) -> None:
         self.units = playback_text.units_at(self.game, k)
+        if self.is_mounted:
+            self.call_after_refresh(self._show_hex, self.query_one(MapView).cursor)
         self.highlight = playback_text.step_hexes(self.game, k)
         focus = playback_text.focus_hex(self.game, k)
         view = self.query_one(MapView)

@@ -38,6 +38,7 @@ from ardennes_tui.screens.start_dialogs import (
     ScenarioDialog,
     TextDialog,
 )
+from pbem.audit import Verified
 from pbem.errors import PbemError
 from pbem.games import Service
 from pbem.store import Store
@@ -352,22 +353,29 @@ class StartScreen(Screen[None]):
         )
 
     def open_playback(self, arg: str | None) -> None:
-        """Play ``arg`` back (a record, a file of packets, a game of the store)."""
+        """Play ``arg`` back (a record, a file of packets, a game of the store), checked under
+        a notice (:class:`ardennes_tui.screens.loading.LoadingScreen`)."""
+        from ardennes_tui.screens.loading import LoadingScreen
         from ardennes_tui.screens.playback import PlaybackScreen
 
         if arg is None:
             return
-        try:
-            verified = audit_view.load(arg, self.store)
-        except ValueError as exc:
-            self.say(f"Cannot watch: {exc}")
-            return
-        v = audit_view.view(verified)
-        if v.game is None:
-            self.say(v.check)
-            return
-        title = v.title if v.ok else f"{v.title} (FAILED after the last step)"
-        self.app.push_screen(PlaybackScreen(v.game, title=title))
+
+        def then(verified: Verified) -> Screen[Any]:
+            v = audit_view.view(verified)
+            if v.game is None:
+                raise ValueError(v.check)
+            title = v.title if v.ok else f"{v.title} (FAILED after the last step)"
+            return PlaybackScreen(v.game, title=title, notes=v.notes)
+
+        self.app.push_screen(
+            LoadingScreen(
+                arg,
+                lambda: audit_view.load(arg, self.store),
+                then,
+                lambda why: self.say(f"Cannot watch: {why}"),
+            )
+        )
 
     def action_audit(self) -> None:
         default, label = self._default()
@@ -376,16 +384,19 @@ class StartScreen(Screen[None]):
     def open_audit(self, arg: str | None) -> None:
         """The audit of ``arg`` (a file of packets, a record, a game of the store)."""
         from ardennes_tui.screens.audit import AuditScreen
+        from ardennes_tui.screens.loading import LoadingScreen
 
         if arg is None:
             return
-        try:
-            verified = audit_view.load(arg, self.store)
-        except ValueError as exc:
-            self.say(f"Cannot audit: {exc}")
-            return
         mine = game_list.my_fingerprints(game_list.key_rows())
-        self.app.push_screen(AuditScreen(audit_view.view(verified, mine)))
+        self.app.push_screen(
+            LoadingScreen(
+                arg,
+                lambda: audit_view.load(arg, self.store),
+                lambda verified: AuditScreen(audit_view.view(verified, mine)),
+                lambda why: self.say(f"Cannot audit: {why}"),
+            )
+        )
 
     def action_keys(self) -> None:
         self.app.push_screen(TextDialog("Keys", keys_text(self.store)))

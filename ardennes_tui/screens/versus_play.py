@@ -79,7 +79,6 @@ class VersusPlayScreen(PlayScreen):
     def __init__(self, game: rules.Game, vs: Versus, **kwargs: Any) -> None:
         self.vs = vs  # before the play screen makes its first mode (:meth:`make_mode`)
         super().__init__(game, handover=False, **kwargs)
-        self.settings = settings.load()
         self.names: Names = {vs.computer: f"The computer ({side_name(vs.computer)})"}
         """How the texts name the computer's side."""
         self.queue: list[rules.Command] = []

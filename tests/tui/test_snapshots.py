@@ -277,3 +277,31 @@ class TestEffects:
 
         app = play_app(gt2_german_reinforcement(), "4215")
         assert snap_compare(app, terminal_size=SIZE, run_before=log)
+
+
+class TestAids:
+    """The wargame aids of issue 21, item 15, on the bots' record of scenario 1 at GT3: the
+    ZOC overlay (``Z``), the turn record track (``T``), the victory points (``V``), the hand-over
+    box with ``q``."""
+
+    @staticmethod
+    def game() -> rules.Game:
+        from tests.tui.recordkit import record_game
+
+        return record_game(2)
+
+    def test_zoc_overlay(self, snap_compare: Any) -> None:
+        assert snap_compare(play_app(self.game(), "2328"), terminal_size=SIZE, press=["Z"])
+
+    def test_turn_record_track(self, snap_compare: Any) -> None:
+        assert snap_compare(play_app(self.game(), "2328"), terminal_size=SIZE, press=["T"])
+
+    def test_victory_points(self, snap_compare: Any) -> None:
+        assert snap_compare(play_app(self.game(), "2328"), terminal_size=SIZE, press=["V"])
+
+    def test_hand_over(self, snap_compare: Any) -> None:
+        from ardennes_tui.screens.handover import HandoverScreen
+
+        summary = game_view.summary(self.game())
+        app = ArdennesApp(load_map(), screen=lambda: HandoverScreen("German", summary))
+        assert snap_compare(app, terminal_size=SIZE)
