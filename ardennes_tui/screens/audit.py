@@ -26,6 +26,7 @@ from textual.widgets import DataTable, Static
 
 from ardennes_tui.present import audit_view
 from ardennes_tui.present.audit_view import AuditView
+from ardennes_tui.screens.palette import PaletteCommand
 
 HINT = "Up/Down Home/End rolls  Enter replay  m comments  q close  (*: under 30 rolls)"
 
@@ -124,6 +125,16 @@ class AuditScreen(Screen[None]):
         table: DataTable[str] = self.query_one(DataTable)
         if self.view.rolls:
             table.move_cursor(row=index % len(self.view.rolls))
+
+    def palette_commands(self) -> list[PaletteCommand]:
+        """Ctrl+P in the audit: its keys as commands."""
+        return [
+            PaletteCommand("The first roll", "Home", lambda: self.action_roll(0)),
+            PaletteCommand("The last roll", "End", lambda: self.action_roll(-1)),
+            PaletteCommand("Play the game back from the roll", "Enter", self.action_play_back),
+            PaletteCommand("What the players wrote (comments)", "m", self.action_comments),
+            PaletteCommand("Close the audit", "q", self.action_close),
+        ]
 
     def action_play_back(self) -> None:
         """Play the game back from just before the highlighted roll's command."""

@@ -37,6 +37,7 @@ from ardennes_tui.present.game_view import summary_forms
 from ardennes_tui.present.render import UnitsByHex, describe_hex
 from ardennes_tui.present.wrap import fit_words
 from ardennes_tui.screens.map_screen import keep_numbers
+from ardennes_tui.screens.palette import PaletteCommand
 from ardennes_tui.widgets.map_view import MapView
 from ardennes_tui.widgets.text_box import TextBox
 from rules.hexgrid import HexId
@@ -315,6 +316,25 @@ class PlaybackScreen(Screen[None]):
         else:
             i = bisect.bisect_left(marks, self.step) - 1
             self.go(marks[i] if i >= 0 else 0)
+
+    def palette_commands(self) -> list[PaletteCommand]:
+        """Ctrl+P in a playback: its keys as commands."""
+        view = self.query_one(MapView)
+        playing = "Pause" if self._auto is not None else "Play on by itself"
+        return [
+            PaletteCommand("Next step", "Right", lambda: self.action_step(1)),
+            PaletteCommand("Previous step", "Left", lambda: self.action_step(-1)),
+            PaletteCommand("The start", "Home", self.action_first),
+            PaletteCommand("The last step", "End", self.action_last),
+            PaletteCommand("Next phase", "]", lambda: self.action_phase(1)),
+            PaletteCommand("Previous phase", "[", lambda: self.action_phase(-1)),
+            PaletteCommand(playing, "p", self.action_autoplay),
+            PaletteCommand("Faster", ">", lambda: self.action_pace(1)),
+            PaletteCommand("Slower", "<", lambda: self.action_pace(-1)),
+            PaletteCommand("Hex numbers in the margins: on / off", "#", view.action_toggle_numbers),
+            PaletteCommand("The playback's keys", "?", self.action_keys),
+            PaletteCommand("Close the playback", "q", self.action_close),
+        ]
 
     def action_keys(self) -> None:
         from ardennes_tui.screens.start_dialogs import TextDialog

@@ -274,3 +274,55 @@ def test_ardennes_games_fits_80_columns() -> None:
     assert max(len(line) for line in text.splitlines()) <= 80
     assert "bot planner/1 level 3 (Allied)" in text
     assert "[waiting for the reply]" in " ".join(text.split())
+
+
+class TestNewScreens:
+    """The screens and dialogs of issue 21 at 80x24: the aids (ZOC overlay, turn record, VP,
+    the log), the comment dialog, the check's notice, the palettes of the playback and the
+    audit, the computer's own mode."""
+
+    @pytest.mark.parametrize("keys", [["Z"], ["T"], ["T", "end"], ["V"], ["c"], ["ctrl+p"]])
+    def test_the_aids(self, keys: list[str]) -> None:
+        from tests.tui.recordkit import record_game
+
+        check(play_app(record_game(2)), press(*keys))
+
+    def test_the_comment_dialog(self) -> None:
+        from ardennes_tui.screens.comment import CommentDialog
+
+        check(screen_app(lambda: CommentDialog(12, "GT3: the SS go in " * 20)))
+
+    def test_the_notice_while_a_record_is_checked(self) -> None:
+        import threading
+
+        from ardennes_tui.screens.loading import LoadingScreen
+        from ardennes_tui.screens.playback import PlaybackScreen
+        from tests.tui.recordkit import record_game
+
+        release = threading.Event()
+
+        def load() -> rules.Game:
+            release.wait(10)
+            return record_game()
+
+        async def steps(app: ArdennesApp, pilot: Pilot[None]) -> None:
+            assert cuts(app) == []
+            release.set()
+
+        check(
+            screen_app(
+                lambda: LoadingScreen("a-very-long-record-name.jsonl", load, PlaybackScreen)
+            ),
+            steps,
+        )
+
+    def test_the_playback_and_audit_palettes(self, tmp_path: Path) -> None:
+        from ardennes_tui.present import audit_view
+        from ardennes_tui.screens.audit import AuditScreen
+        from ardennes_tui.screens.playback import PlaybackScreen
+        from tests.tui.recordkit import packets_file, record_game
+
+        game = record_game()
+        check(screen_app(lambda: PlaybackScreen(game, start=7)), press("ctrl+p"))
+        view = audit_view.view(audit_view.load(str(packets_file(tmp_path))))
+        check(screen_app(lambda: AuditScreen(view)), press("ctrl+p"))
