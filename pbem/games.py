@@ -452,6 +452,10 @@ class Service:
         raw = data.encode("utf-8") if isinstance(data, str) else data
         return mail.read_armored(raw)
 
+    def comments(self, game_id: str) -> list[tuple[int, rules.Side, str]]:
+        """:func:`comments` of the stored game ``game_id``."""
+        return comments(self.load(game_id))
+
     def import_text(self, data: str | bytes) -> ImportReport:
         """Every armoured packet in ``data`` (text, a mail, an mbox), checked and stored (see
         :mod:`pbem.importer`)."""
@@ -469,3 +473,9 @@ class Service:
         except ArmorError as exc:
             return ImportReport([ImportItem("refused", reason=str(exc))])
         return import_received(self, received)
+
+
+def comments(game: EmailGame) -> list[tuple[int, rules.Side, str]]:
+    """``(seq, author, comment)`` of each packet of ``game`` that carries a comment, in order
+    (what a player wrote to his opponent: ``orders --comment``, the app's ``m``)."""
+    return [(p.body.seq, p.body.author, p.body.comment) for p in game.packets if p.body.comment]

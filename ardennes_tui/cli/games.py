@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,9 @@ from ardennes_tui.present.game_list import rows, when
 from pbem.store import Store, StoreError
 
 __all__ = ["RESUME_HINT", "register", "render", "rows", "run"]
+
+WIDTH = 80
+"""The listing's width at most (a terminal of 80 columns)."""
 
 RESUME_HINT = (
     "Hot-seat games: ardennes --resume NAME (a start of the name will do; "
@@ -62,14 +66,18 @@ def render(games: list[dict[str, Any]]) -> str:
             )
         )
     widths = [max(len(r[i]) for r in table) for i in range(len(table[0]) - 1)]
-    text = "".join(
-        "  ".join([*(c.ljust(w) for c, w in zip(r[:-1], widths, strict=True)), r[-1]]).rstrip()
-        + "\n"
-        for r in table
-    )
+    lines: list[str] = []
+    for r in table:
+        head = "  ".join(c.ljust(w) for c, w in zip(r[:-1], widths, strict=True))
+        line = f"{head}  {r[-1]}".rstrip()
+        if len(line) <= WIDTH:
+            lines.append(line)
+        else:  # the opponent and the status under the row, indented: 80 columns at most
+            lines.append(head.rstrip())
+            lines += ["    " + x for x in textwrap.wrap(r[-1], WIDTH - 4)]
     if any(g["kind"] == "hot-seat" for g in games):
-        text += RESUME_HINT + "\n"
-    return text
+        lines += textwrap.wrap(RESUME_HINT, WIDTH)
+    return "".join(line + "\n" for line in lines)
 
 
 def run(args: argparse.Namespace, root: Path | None = None) -> int:

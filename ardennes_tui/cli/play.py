@@ -5,6 +5,7 @@ file, or resumed from the store); every hot-seat game lives in the store
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 import rules
@@ -48,6 +49,7 @@ def run_app(
             raise UserError(str(exc), 2) from None
         return play(game)
     if resume is not None:
+        checking(f"the game {resume}" if resume else "the last game")
         try:
             game, loaded, stored = hotseat.resume(resume)
         except ValueError as exc:
@@ -56,11 +58,19 @@ def run_app(
     if load is None:
         scenario_or_error(scenario)
         return play(saves.new_game(scenario, seed))
+    checking(str(load))
     try:
         game, loaded = saves.load_game(load)
     except ValueError as exc:
         raise UserError(str(exc), 1) from None
     return play(game, loaded)
+
+
+def checking(what: str) -> None:
+    """Say on the terminal what is being checked before the app opens: a long record takes
+    seconds to replay, and the screen stayed blank meanwhile."""
+    if sys.stderr.isatty():
+        print(f"ardennes: checking {what}: every order through the rules again...", file=sys.stderr)
 
 
 NEW_OPTIONS = ("side", "dice", "opponent")

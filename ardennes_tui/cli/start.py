@@ -84,8 +84,10 @@ def run_watch(arg: str, store: Store | None = None) -> int:
     """``ardennes --watch FILE|GAME``: the game played back from its start. A source that
     cannot be read is one line and exit status 1; a game that fails its check is played back
     as far as it verified (the title says so)."""
+    from ardennes_tui.cli.play import checking
     from ardennes_tui.screens.playback import PlaybackScreen
 
+    checking(arg)
     try:
         verified = audit_view.load(arg, store)
     except ValueError as exc:
@@ -102,8 +104,10 @@ def run_watch(arg: str, store: Store | None = None) -> int:
 def run_audit(arg: str, store: Store | None = None) -> int:
     """``ardennes --audit FILE|GAME``: the audit on screen (exit status 1 when the source
     cannot be read; a game that fails its check is shown with its failure)."""
+    from ardennes_tui.cli.play import checking
     from ardennes_tui.screens.audit import AuditScreen
 
+    checking(arg)
     try:
         verified = audit_view.load(arg, store)
     except ValueError as exc:

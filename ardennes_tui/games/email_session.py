@@ -30,6 +30,7 @@ from pbem.drafts import SavedDraft
 from pbem.errors import PbemError
 from pbem.games import Sent, Service, Status
 from pbem.identity import KeyIdentity
+from pbem.packets import MAX_COMMENT
 from pbem.protocol import Draft
 
 __all__ = ["EmailSession", "Outgoing", "mail_address", "mail_text", "save_text"]
@@ -154,6 +155,16 @@ class EmailSession:
         """The sequence number of the next packet."""
         return self.service.store.count(self.game_id)
 
+    def our_last_seq(self) -> int:
+        """The sequence number of our last stored packet (-1: none, or the store cannot
+        say)."""
+        try:
+            email = self.service.load(self.game_id)
+            ours = self.service.store.meta(self.game_id).our_side
+        except PbemError:
+            return -1
+        return max((p.body.seq for p in email.packets if p.body.author == ours), default=-1)
+
     def since_our_last_packet(self) -> int | None:
         """How many commands of the stored game came before the opponent's packets that
         followed our last one (where a playback of his new orders starts); None when he has
@@ -222,6 +233,27 @@ class EmailSession:
         self.draft = draft
         self._save()
         return last
+
+    @property
+    def comment(self) -> str:
+        """The comment of the packet being written ("" for none)."""
+        return self.draft.body.comment if self.draft is not None else ""
+
+    def set_comment(self, comment: str) -> str | None:
+        """Give the packet being written ``comment`` (the draft rebuilt with it, its orders
+        pushed again: the same dice), saved with them; None, or why not (one line)."""
+        if self.draft is None:
+            return self.waiting()
+        if len(comment) > MAX_COMMENT:
+            return f"A comment has at most {MAX_COMMENT} characters"
+        draft = self.service.draft(self.game_id, self.me, comment)
+        for step in self.draft.steps:
+            r = draft.push(step.command)
+            if isinstance(r, str):  # pragma: no cover - the same commands on the same dice
+                return f"Cannot keep the orders with the comment: {r}"
+        self.draft = draft
+        self._save()
+        return None
 
     def seal(self) -> tuple[int, Sent]:
         """Sign and store the draft (its saved copy discarded): its sequence number and what

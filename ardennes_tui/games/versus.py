@@ -35,6 +35,7 @@ __all__ = [
     "MAX_THINK",
     "Progress",
     "Versus",
+    "last_turn",
     "may_undo",
     "new_game",
     "opponent_of",
@@ -159,3 +160,18 @@ def may_undo(game: rules.Game, vs: Versus) -> str | None:
     if game.history and rules.acting_side(game.state_at(len(game.history) - 1)) == vs.computer:
         return "The computer's orders cannot be undone"
     return game.undo_refusal()
+
+
+def last_turn(game: rules.Game, vs: Versus) -> tuple[int, int] | None:
+    """The computer's last player-turn in ``game``'s record: ``(first command, end)``, the
+    commands it gave while its side was the phasing side (its decisions in your combat are
+    not a turn of its own); None when it has played none (``R`` after ``--resume``)."""
+    end: int | None = None
+    for k in range(len(game.history) - 1, -1, -1):
+        before = game.state_at(k)
+        its = rules.acting_side(before) == vs.computer and before.side == vs.computer
+        if its and end is None:
+            end = k + 1
+        elif not its and end is not None and before.side != vs.computer:
+            return k + 1, end
+    return (0, end) if end is not None else None

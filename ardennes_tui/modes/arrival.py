@@ -9,7 +9,7 @@ from rich.text import Text
 
 import rules
 from ardennes_tui.modes.base import Host, Mode, said_after
-from ardennes_tui.present import navigation
+from rules import hexgrid
 
 
 class ReinforcementMode(Mode):
@@ -60,7 +60,7 @@ class ReinforcementMode(Mode):
 
     def hover(self, hex_id: rules.HexId) -> str:
         if hex_id in self.highlight():
-            return f"Enter places {self.placing} on {hex_id}"
+            return f"Enter places {self.placing} on {hex_id}{self._staging(hex_id)}"
         return self.hint()
 
     def select(self) -> None:
@@ -73,10 +73,11 @@ class ReinforcementMode(Mode):
             self.host.say(said_after(self.host, r))
 
     def next_unit(self, step: int) -> None:
-        """``.``/``,``: the first time, the cursor to an open entry hex of the unit marked
-        ``>`` (the nearest); then the next (previous) unit due is marked and the cursor goes
-        to one of its entry hexes, staying where it is when that hex is open to it too. So
-        ``.`` Enter places the first unit due, and again the next."""
+        """``.``/``,``: the first time, the cursor to the best open entry hex of the unit
+        marked ``>`` (:meth:`best_entry`: the fewest units entered there, then the nearest);
+        then the next (previous) unit due is marked and the cursor goes to its best entry
+        hex. So ``.`` Enter places the first unit due, and again the next, spread over the
+        section's entry hexes; the message says the staging loss (AO-14.2B)."""
         due = [d.unit for d in self.options.reinforcements]
         if not due:
             self.host.say(self.hint())
@@ -86,15 +87,43 @@ class ReinforcementMode(Mode):
         elif self._shown:
             self.placing = due[(due.index(self.placing) + step) % len(due)]
         self._shown = True
-        entries = self._entry_hexes()
-        here = self.host.cursor
-        target = here if here in entries else navigation.cycle_hex(entries, here)
+        target = self.best_entry()
         self.host.redraw()
         if target is None:
             self.host.say(f"{self.placing} has no open entry hex now")
             return
         self.host.focus_hex(target, keep_message=True)
-        self.host.say(f"Enter places {self.placing} on {target} (. next unit, ] next hex)")
+        self.host.say(
+            f"Enter places {self.placing} on {target}{self._staging(target)} "
+            "(. next unit, ] next hex)"
+        )
+
+    def best_entry(self) -> rules.HexId | None:
+        """The entry hex ``.`` goes to for :attr:`placing`: of its open entry hexes (the
+        engine's, ``options().reinforcements``: every open entry hex of its section), the one
+        with the fewest units entered there this phase (each costs a later entry road hexes,
+        AO-14.2B), then the nearest to the cursor: so ``.`` Enter again and again spreads the
+        units over the section."""
+        entries = self._entry_hexes()
+        if not entries:
+            return None
+        state, here = self.game.state, self.host.cursor
+        entered: dict[rules.HexId, int] = {}
+        for u in state.units:
+            if u.hex is not None and u.staging is not None and u.status == "on_map":
+                entered[u.hex] = entered.get(u.hex, 0) + 1
+        return min(entries, key=lambda h: (entered.get(h, 0), hexgrid.distance(here, h), h))
+
+    def _staging(self, hex_id: rules.HexId) -> str:
+        """What placing :attr:`placing` on ``hex_id`` would cost it (the engine's answer,
+        nothing played): ``, staging -2 road hexes (AO-14.2B)``, or ""."""
+        if self.placing is None:
+            return ""
+        r = rules.apply(self.game.board, self.game.state, rules.Place(self.placing, hex_id))
+        if isinstance(r, rules.Rejection):
+            return ""
+        staging = next((e.staging for e in r.events if isinstance(e, rules.UnitPlaced)), None)
+        return f", staging -{staging} road hexes (AO-14.2B)" if staging else ""
 
     def cycle(self) -> None:
         """Tab: the next reinforcement due."""

@@ -16,6 +16,7 @@ digits answer a decision, else move the cursor).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Final, Protocol
 
 from rich.text import Text
@@ -44,6 +45,10 @@ class Host(Protocol):
 
     def say(self, message: str) -> None:
         """Show ``message`` on the message line."""
+
+    def keep_in_view(self, hexes: Iterable[rules.HexId]) -> None:
+        """Scroll the map so that ``hexes`` (an attack's targets, a decision's choices) are
+        in view with the cursor."""
 
     def redraw(self) -> None:
         """The mode's view state changed: pass its highlight, panel and prompt down."""
@@ -220,5 +225,6 @@ class SupplyMode(Mode):
 
 
 def said_after(host: Host, applied: rules.Applied) -> str:
-    """What an order that ended or changed the phase says: its events, then the new hint."""
-    return " ".join([*game_view.event_notes(applied.events), host.mode.hint()])
+    """What an order that ended or changed the phase says: the new hint (what the rules did
+    by themselves is on the notice line: :func:`ardennes_tui.present.effects.effect_notes`)."""
+    return host.mode.hint()

@@ -57,6 +57,8 @@ class CombatMode(Mode):
         self.waived = False
         """The attackers waive the Ar immunity of their town / West Wall / fortified hexes in
         the attack being built (AO-11.f*)."""
+        self._batch: list[str] | None = None
+        """:meth:`batch_lines`, once for the state."""
 
     # -- questions --------------------------------------------------------------------------
 
@@ -124,10 +126,12 @@ class CombatMode(Mode):
         """Mark ``unit`` (``>``) and say what it may do."""
         self.choose(unit)
         if self.building():
+            self.host.keep_in_view(self.targets)
             self.host.say(f"> {unit}: Enter adds its stack to the attack, Space only {unit}")
             return
         here = self.game.state.unit(unit).hex
         near = sorted(h for h in self.highlight() if here and hexgrid.adjacent(here, h))
+        self.host.keep_in_view(near)  # the targets it may attack, in view with it
         where = f" {', '.join(near)}: ] jumps there, a attacks" if near else ""
         self.host.say(f"> {unit} may attack{where}")
 
@@ -215,19 +219,46 @@ class CombatMode(Mode):
         declared = state.combat.declared
         if declared:
             text.append(f"Batch: {len(declared)} declared", "bold")
-            text.append(" (r)\n")
-            for a in declared[-3:]:
-                text.append(f" {'+'.join(a.defenders)} <- {len(a.attackers)} units\n")
-        us_left, de_left = self.options.must_be_attacked, self.options.must_attack
-        if us_left or de_left:
+            text.append(" (r resolves)\n")
+            for line in self.batch_lines():
+                text.append(line + "\n")
+        must, must_with = self.obligations_left()
+        if must or must_with:
             text.append("GT1 must (AO-4.2h*)", "bold")
             text.append("\n")
-            if us_left:
-                text.append("attack: " + " ".join(us_left) + "\n")
-            if de_left:
-                text.append("attack with: " + " ".join(de_left) + "\n")
+            if must:
+                text.append("attack: " + " ".join(must) + "\n")
+            if must_with:
+                text.append("attack with: " + " ".join(must_with) + "\n")
+        elif self.options.must_be_attacked or self.options.must_attack:
+            text.append("GT1 must (AO-4.2h*)", "bold")
+            text.append("\nall in the batch: r resolves\n")
         append_orders(text, state)
         return text
+
+    def batch_lines(self) -> list[str]:
+        """Every attack of the declared batch with its odds, in the order declared:
+        `` 3432 7-1 <- de-15-pt de-352-i`` (``7-1 asked 5-1`` when lowered, AO-9.4L)."""
+        if self._batch is None:
+            board, state = self.game.board, self.game.state
+            out = []
+            for a in state.combat.declared:
+                p = rules.preview_attack(board, state, list(a.attackers), list(a.defenders))
+                odds = p.column if isinstance(p, rules.Preview) else "?"
+                if a.odds:
+                    odds = f"{odds} asked {a.odds}"
+                out.append(f" {'+'.join(a.defenders)} {odds} <- {' '.join(a.attackers)}")
+            self._batch = out
+        return self._batch
+
+    def obligations_left(self) -> tuple[list[str], list[str]]:
+        """The Game-Turn 1 obligations (AO-4.2h*) still to meet: the American units no
+        declared attack aims at, the German units in no declared attack."""
+        state = self.game.state
+        aimed = {h for a in state.combat.declared for h in a.defenders}
+        busy = {u for a in state.combat.declared for u in a.attackers}
+        must = [u for u in self.options.must_be_attacked if state.unit(u).hex not in aimed]
+        return must, [u for u in self.options.must_attack if u not in busy]
 
     def hover(self, hex_id: rules.HexId) -> str:
         if self.building():
@@ -320,6 +351,7 @@ class CombatMode(Mode):
         self.attackers = [u for u in self.attackers if u not in dropped]
         self.odds_asked = None
         self.host.redraw()
+        self.host.keep_in_view(self.highlight())  # the targets and who may join
         note = f" ({', '.join(dropped)} not adjacent: dropped)" if dropped else ""
         self.host.say(self.attack_summary() + note)
 

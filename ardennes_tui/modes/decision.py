@@ -36,10 +36,12 @@ class DecisionMode(Mode):
         with (a player may un-tick every unit)."""
 
     def enter(self) -> None:
-        """The cursor goes to the unit or hex concerned."""
+        """The cursor goes to the unit or hex concerned, the choices (retreat paths, the
+        units to lose) in view with it."""
         where = self.selection_hex()
         if where is not None:
             self.host.focus_hex(where)
+        self.host.keep_in_view(self.highlight())
 
     def selection_hex(self) -> rules.HexId | None:
         """The unit or hex concerned (``C`` centres on it)."""

@@ -27,7 +27,8 @@ from ardennes_tui.games import hotseat
 from pbem import audit, sources, stats
 from pbem.audit import DiceStats, Roll, Verified
 from pbem.errors import PbemError
-from pbem.protocol import fingerprint_of
+from pbem.games import comments
+from pbem.protocol import EmailGame, fingerprint_of
 from pbem.rolls import FEW_ROLLS
 from pbem.store import Store
 
@@ -35,6 +36,8 @@ __all__ = [
     "ROLL_COLUMNS",
     "AuditView",
     "bar_chart",
+    "comment_line",
+    "comment_steps",
     "effect_short",
     "known_short",
     "load",
@@ -105,6 +108,10 @@ class AuditView:
     """The German's, the Allied's, all (:func:`pbem.audit.statistics`)."""
     game: rules.Game | None
     """The game as far as it verified (for a playback)."""
+    comments: tuple[str, ...] = ()
+    """What the players wrote to each other, one line per packet (:func:`comment_line`)."""
+    notes: Mapping[int, tuple[str, ...]] | None = None
+    """The comments by the playback's step where their packet begins (:func:`comment_steps`)."""
 
 
 def view(v: Verified, mine: Mapping[str, str] | None = None) -> AuditView:
@@ -144,6 +151,7 @@ def view(v: Verified, mine: Mapping[str, str] | None = None) -> AuditView:
     else:
         failure = v.line.removeprefix("FAILED: ")
         check = f"FAILED: {failure} (the rolls below: as far as it verified)"
+    said = comments(email) if email is not None else []
     return AuditView(
         title=title,
         ok=v.ok,
@@ -152,7 +160,25 @@ def view(v: Verified, mine: Mapping[str, str] | None = None) -> AuditView:
         rolls=tuple(found),
         stats=tuple(audit.statistics(found)),
         game=game,
+        comments=tuple(comment_line(seq, side, text) for seq, side, text in said),
+        notes=comment_steps(email) if email is not None else None,
     )
+
+
+def comment_line(seq: int, author: rules.Side, text: str) -> str:
+    """``Comment from the German player (packet 7): "GT3: the SS go in"``."""
+    return f'Comment from the {author.capitalize()} player (packet {seq}): "{text}"'
+
+
+def comment_steps(email: EmailGame) -> dict[int, tuple[str, ...]]:
+    """The comments of ``email``'s packets by the playback step where each packet's commands
+    begin (the step after its first command; the invitation's and the acceptance's: 0)."""
+    first = {d.seq: k for d, k in zip(email.derivations, email.first_command, strict=True)}
+    out: dict[int, list[str]] = {}
+    for seq, side, text in comments(email):
+        step = first[seq] + 1 if seq in first else 0
+        out.setdefault(step, []).append(comment_line(seq, side, text))
+    return {k: tuple(v) for k, v in out.items()}
 
 
 def known_short(r: Roll) -> str:

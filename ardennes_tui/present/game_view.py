@@ -10,11 +10,10 @@ functions of :mod:`rules`); these helpers only arrange its answers for the scree
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
 from typing import Final
 
 import rules
-from ardennes_tui.present.combat_text import combat_log
 from rules import hexgrid
 
 PHASE_NAMES: Final[dict[rules.Phase, str]] = {
@@ -44,6 +43,32 @@ def summary(game: rules.Game) -> str:
         f"GT{s.turn} {turn_date(s.turn)} | {s.side.capitalize()} | "
         f"{PHASE_NAMES[s.phase]} | VP German {s.vp.german}, Allied {s.vp.allied}"
     )
+
+
+SHORT_PHASE_NAMES: Final[dict[str, str]] = {
+    "Initial Movement": "Init. Move",
+    "Mechanized Movement": "Mech. Move",
+    "Supply Judgment": "Supply",
+    "Reinforcement": "Reinf.",
+}
+"""The long phase names as a position line short of room says them."""
+
+_SUMMARY: Final = re.compile(
+    r"^(?P<gt>GT\d+) (?P<date>\d+ \w+) \| (?P<side>\w+) \| (?P<phase>[^|]+) \| "
+    r"VP German (?P<g>\d+), Allied (?P<a>\d+)$"
+)
+
+
+def summary_forms(summary: str) -> list[str]:
+    """The position line :func:`summary` from its longest form to its shortest, for a line
+    short of room: as it is; the phase and the VP short (``Mech. Move | VP G 12, A 10``);
+    then without the date. Every form keeps the Game-Turn, the side, the phase and the VP."""
+    m = _SUMMARY.match(summary)
+    if m is None:
+        return [summary]
+    phase = SHORT_PHASE_NAMES.get(m["phase"], m["phase"])
+    tail = f"{m['side']} | {phase} | VP G {m['g']}, A {m['a']}"
+    return [summary, f"{m['gt']} {m['date']} | {tail}", f"{m['gt']} | {tail}"]
 
 
 def units_by_hex(game: rules.Game) -> dict[rules.HexId, list[rules.UnitDef]]:
@@ -165,35 +190,6 @@ def unit_note(us: rules.UnitState, ma: int, word: str = "") -> str:
     if us.staging:
         words.append(f"staging -{us.staging} road hexes")
     return ", ".join(words)
-
-
-def event_notes(events: Iterable[rules.Event]) -> list[str]:
-    """What the player is told of an order's events (besides the combat log): lost phases,
-    eliminations, arrivals, the drop die, delays, the VP tabulation, the end of the game."""
-    events = list(events)
-    out: list[str] = []
-    for e in events:
-        if isinstance(e, rules.PhaseSkipped):
-            out.append(f"{PHASE_NAMES[e.phase]} lost ({e.case}).")
-        elif isinstance(e, rules.UnitEliminated):
-            out.append(f"{e.unit} eliminated ({e.case}).")
-        elif isinstance(e, rules.DormantReactivated):
-            out.append(f"{e.unit} reactivated.")
-        elif isinstance(e, rules.UnitPlaced) and e.case == "AO-15.b":
-            out.append(f"{e.unit} lands in {e.hex} (AO-15.b).")
-        elif isinstance(e, rules.UnitPlaced) and e.case is not None:
-            staging = f", staging: -{e.staging} road hexes" if e.staging else ""
-            out.append(f"{e.unit} enters at {e.hex} in Road Mode{staging}.")
-        elif isinstance(e, rules.DieRoll) and e.purpose == "paradrop":
-            out.append(f"Drop die {e.value}.")
-        elif isinstance(e, rules.ReinforcementDelayed):
-            out.append(f"{e.unit} delayed to GT{e.turn} (AO-14.1b).")
-        elif isinstance(e, rules.VictoryPointsTabulated):
-            out.append(f"GT{e.turn} VP: German {e.german}, Allied {e.allied}.")
-        elif isinstance(e, rules.GameEnded):
-            out.append("The game is over.")
-    out += [line + "." for line in combat_log(events) if "CRT roll" in line]
-    return out
 
 
 def verdict_text(game: rules.Game) -> str:

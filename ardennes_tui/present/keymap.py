@@ -49,6 +49,12 @@ KEYMAP: Final[tuple[KeyBinding, ...]] = (
     KeyBinding("map.down", ("j", "down", "2"), "move('down')", "cursor down the column (SW/SE)"),
     KeyBinding("map.zoom", ("z",), "toggle_zoom", "zoom: detail / overview", show=True),
     KeyBinding(
+        "map.numbers",
+        ("number_sign",),
+        "toggle_numbers",
+        "hex numbers in the margins of the detailed map: on / off (kept)",
+    ),
+    KeyBinding(
         "app.goto",
         ("g",),
         "goto",
@@ -144,6 +150,34 @@ KEYMAP: Final[tuple[KeyBinding, ...]] = (
         "play",
     ),
     KeyBinding(
+        "play.zoc",
+        ("Z",),
+        "zoc",
+        "ZOC overlay: the enemy's zones of control lit, then your own, then off",
+        "play",
+    ),
+    KeyBinding(
+        "play.turns",
+        ("T",),
+        "turn_track",
+        "the turn record track and the reinforcement schedule",
+        "play",
+    ),
+    KeyBinding(
+        "play.vp",
+        ("V",),
+        "victory_points",
+        "the victory points and where they came from",
+        "play",
+    ),
+    KeyBinding(
+        "play.skip_empty",
+        ("S",),
+        "skip_empty",
+        "phases with nothing to decide (empty Reinforcement, Supply Judgment) pass: on / off",
+        "play",
+    ),
+    KeyBinding(
         "play.deselect", ("escape",), "deselect", "deselect the unit / cancel the attack", "play"
     ),
     KeyBinding(
@@ -198,6 +232,13 @@ KEYMAP: Final[tuple[KeyBinding, ...]] = (
         "email",
     ),
     KeyBinding(
+        "email.comment",
+        ("m",),
+        "comment",
+        "by email: a comment to your opponent in the packet being written (a dialog)",
+        "email",
+    ),
+    KeyBinding(
         "email.audit",
         ("A",),
         "audit",
@@ -242,6 +283,20 @@ KEYMAP: Final[tuple[KeyBinding, ...]] = (
         "versus",
     ),
     KeyBinding(
+        "versus.faster",
+        ("greater_than_sign",),
+        "pace(1)",
+        "the computer's orders play out faster (slow, normal, fast, instant; kept)",
+        "versus",
+    ),
+    KeyBinding(
+        "versus.slower",
+        ("less_than_sign",),
+        "pace(-1)",
+        "the computer's orders play out slower",
+        "versus",
+    ),
+    KeyBinding(
         "app.palette",
         ("ctrl+p",),
         "app.command_palette",
@@ -270,6 +325,9 @@ def key_label(key: str) -> str:
         "right_square_bracket": "]",
         "left_square_bracket": "[",
         "ctrl+p": "Ctrl+P",
+        "greater_than_sign": ">",
+        "number_sign": "#",
+        "less_than_sign": "<",
     }
     if key in special:
         return special[key]

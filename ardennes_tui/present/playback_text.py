@@ -4,7 +4,7 @@ Step ``k`` of a :class:`rules.Game` (``1 <= k <= len(game.history)``) is its com
 ``game.history[k - 1]``: the state before it is ``game.state_at(k - 1)``, after it
 ``game.state_at(k)`` (whose hash is ``game.history[k - 1].hash``). Step 0 is the start. These
 functions say what a step did and which hexes it touched, from the engine's command and events
-only (:mod:`ardennes_tui.present.combat_text`, :func:`ardennes_tui.present.game_view.event_notes`)::
+only (:mod:`ardennes_tui.present.combat_text`, :func:`ardennes_tui.present.effects.effect_notes`)::
 
     step_lines(game, 7)   # ['German: resolve the declared attacks', 'de-15-pt + de-352-i (36)
                           #   vs us-109-i (5) at 7-1 on the Initial CRT: die 5 -> Dr3', ...]
@@ -20,10 +20,12 @@ from typing import Final
 import rules
 from ardennes_tui.present import game_view
 from ardennes_tui.present.combat_text import TABLE_NAMES, combat_log, side_name
+from ardennes_tui.present.effects import effect_notes
 from ardennes_tui.present.render import UnitsByHex
 from rules.hexgrid import HexId
 
 __all__ = [
+    "Names",
     "focus_hex",
     "headline",
     "position_line",
@@ -120,7 +122,8 @@ def step_hexes(game: rules.Game, k: int) -> frozenset[HexId]:
 
 def focus_hex(game: rules.Game, k: int) -> HexId | None:
     """The hex the map should show for step ``k``: where a moved or placed unit ended, the
-    hex attacked, the first other hex it touched; None when it touched none."""
+    hex attacked, the first other hex it touched; for the end of a phase only a unit it took
+    off the map (withdrawn, eliminated); None when there is nothing to show."""
     if k <= 0:
         return None
     step = game.history[k - 1]
@@ -139,6 +142,13 @@ def focus_hex(game: rules.Game, k: int) -> HexId | None:
     cmd = step.command
     if isinstance(cmd, rules.DeclareAttack) and cmd.defenders:
         return cmd.defenders[0]
+    if isinstance(cmd, rules.EndPhase):
+        # the end of a phase acts far away (dormant units reactivated on the map's edge):
+        # the cursor goes only to what it took from the player, else stays
+        for e in step.events:
+            if isinstance(e, rules.ReinforcementWithdrawn | rules.UnitEliminated) and e.hex:
+                return e.hex
+        return None
     hexes = sorted(step_hexes(game, k))
     return hexes[0] if hexes else None
 
@@ -228,43 +238,51 @@ def _die_lines(events: Sequence[rules.Event]) -> list[str]:
     return out
 
 
-def _other_lines(events: Sequence[rules.Event], said: str) -> list[str]:
-    """What else the step's events say: phases begun and lost, arrivals, supply, VP, pending
-    decisions, the end of the game (not already in ``said``)."""
+Names = dict[rules.Side, str]
+"""Who gives the orders of each side, as the texts name them (default: ``German``,
+``Allied``; against the computer ``The computer (German)``)."""
+
+
+def _who(side: rules.Side | None, names: Names | None) -> str:
+    if side is None:
+        return "Nobody"
+    return (names or {}).get(side) or side_name(side)
+
+
+def _other_lines(events: Sequence[rules.Event], said: str, names: Names | None = None) -> list[str]:
+    """What else the step's events say: phases begun, pending decisions, the end of the game,
+    and every effect the rules applied by themselves (:func:`effect_notes`: arrivals, a
+    reinforcement withdrawn or delayed, a phase lost, supply lost, a unit reactivated or forced
+    out of Road Mode, the bridges interdicted, the VP) not already in ``said``."""
     out: list[str] = []
-    out_of_supply = 0
     for e in events:
         if isinstance(e, rules.PhaseBegan):
             phase = game_view.PHASE_NAMES[e.phase]
             out.append(f"GT{e.turn} {side_name(e.side)} {phase} Phase begins.")
-        elif isinstance(e, rules.SupplyChanged) and e.supply != "supplied":
-            out_of_supply += 1
         elif isinstance(e, rules.DecisionPending):
             where = " ".join(x for x in (e.unit, e.hex) if x)
-            out.append(f"{side_name(e.side)} to decide: {e.kind.replace('_', ' ')} {where}.")
+            out.append(f"{_who(e.side, names)} to decide: {e.kind.replace('_', ' ')} {where}.")
         elif isinstance(e, rules.GameEnded) and e.verdict is not None:
             v = e.verdict
             head = f"{side_name(v.winner)} victory" if v.winner else "A draw"
             out.append(f"{head} ({v.kind}), VP {v.german_vp}-{v.allied_vp}: {v.reason}")
-    for note in game_view.event_notes(events):
+    for note in effect_notes(events):
         if note.rstrip(".") not in said and "die" not in note.lower():
             out.append(note)
-    if out_of_supply:
-        out.append(f"{out_of_supply} unit{'s' if out_of_supply > 1 else ''} out of supply.")
     return out
 
 
-def step_lines(game: rules.Game, k: int) -> list[str]:
-    """What step ``k`` did, in words: who gave which order (a decision says so), every die
-    with the CRT table, column and row it read and the result, each combat with its
-    retreats, eliminations, advances and VP, then the phases begun and other news."""
+def step_lines(game: rules.Game, k: int, names: Names | None = None) -> list[str]:
+    """What step ``k`` did, in words: who gave which order (a decision says so; ``names``:
+    who plays each side), every die with the CRT table, column and row it read and the
+    result, each combat with its retreats, eliminations, advances and VP, then the phases
+    begun and other news."""
     if k <= 0:
         s = game.start
         return [f"The start of scenario {s.scenario}: {len(game.history)} steps follow."]
     step = game.history[k - 1]
     before = game.state_at(k - 1)
-    actor = rules.acting_side(before)
-    who = side_name(actor) if actor is not None else "Nobody"
+    who = _who(rules.acting_side(before), names)
     events = list(step.events)
     lines = [_order(step.command, who, events)]
     lines += _die_lines(events)
@@ -274,15 +292,15 @@ def step_lines(game: rules.Game, k: int) -> list[str]:
         if not line.startswith("Declared") or isinstance(step.command, rules.DeclareAttack)
     ]
     lines += [line for line in fights if "CRT roll" not in line]
-    lines += _other_lines(events, " ".join(lines))
+    lines += _other_lines(events, " ".join(lines), names)
     return lines
 
 
-def headline(game: rules.Game, k: int) -> str:
+def headline(game: rules.Game, k: int, names: Names | None = None) -> str:
     """One line for step ``k``: its first combat result with the die (``German: de-15-pt +
     de-352-i (36) vs us-109-i (5) at 7-1 on the Initial CRT: die 6 -> Dr3``), else what the
     order did (the first line of :func:`step_lines`)."""
-    lines = step_lines(game, k)
+    lines = step_lines(game, k, names)
     fight = next((line for line in lines[1:] if " CRT: die " in line), None)
     if fight is None:
         return lines[0]

@@ -26,8 +26,9 @@ from textual.widgets import DataTable, Static
 
 from ardennes_tui.present import audit_view
 from ardennes_tui.present.audit_view import AuditView
+from ardennes_tui.screens.palette import PaletteCommand
 
-HINT = "Up/Down rolls  Enter play back from the roll  q close  (*: under 30 rolls)"
+HINT = "Up/Down Home/End rolls  Enter replay  m comments  q close  (*: under 30 rolls)"
 
 
 class AuditScreen(Screen[None]):
@@ -36,6 +37,9 @@ class AuditScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,p", "play_back", "play back", id="audit.play_back"),
         Binding("escape,q", "close", "close", id="audit.close"),
+        Binding("m", "comments", "comments", id="audit.comments"),
+        Binding("home", "roll(0)", "first roll", id="audit.first", priority=True),
+        Binding("end", "roll(-1)", "last roll", id="audit.last", priority=True),
     ]
 
     DEFAULT_CSS = """
@@ -62,7 +66,7 @@ class AuditScreen(Screen[None]):
         check = Static(v.check, id="au-check", markup=False)
         check.set_class(not v.ok, "failed")
         yield check
-        yield Static("\n".join(v.keys), id="au-keys", markup=False)
+        yield Static("\n".join([*v.keys, *self.comment_lines()]), id="au-keys", markup=False)
         table: DataTable[str] = DataTable(cursor_type="row", zebra_stripes=False)
         yield table
         yield Static("", id="au-detail", markup=False)
@@ -70,6 +74,22 @@ class AuditScreen(Screen[None]):
             for s in v.stats:
                 yield Static("\n".join(audit_view.bar_chart(s)), classes="au-chart", markup=False)
         yield Static(HINT, id="au-hint", markup=False)
+
+    def comment_lines(self) -> list[str]:
+        """What the players wrote to each other: the last comment, and how many more ``m``
+        lists."""
+        said = self.view.comments
+        if not said:
+            return []
+        more = f" (and {len(said) - 1} more: m lists them)" if len(said) > 1 else ""
+        return [f"{said[-1]}{more}"]
+
+    def action_comments(self) -> None:
+        """m: every comment of the game, in a dialog."""
+        from ardennes_tui.screens.start_dialogs import TextDialog
+
+        text = "\n".join(self.view.comments) or "No packet of this game carries a comment."
+        self.app.push_screen(TextDialog("What the players wrote", text))
 
     def on_mount(self) -> None:
         table: DataTable[str] = self.query_one(DataTable)
@@ -99,6 +119,23 @@ class AuditScreen(Screen[None]):
         """The index of the highlighted roll."""
         return self.query_one(DataTable).cursor_row
 
+    def action_roll(self, index: int) -> None:
+        """Home / End: the first / last roll (the table's own Home and End only scroll it
+        sideways)."""
+        table: DataTable[str] = self.query_one(DataTable)
+        if self.view.rolls:
+            table.move_cursor(row=index % len(self.view.rolls))
+
+    def palette_commands(self) -> list[PaletteCommand]:
+        """Ctrl+P in the audit: its keys as commands."""
+        return [
+            PaletteCommand("The first roll", "Home", lambda: self.action_roll(0)),
+            PaletteCommand("The last roll", "End", lambda: self.action_roll(-1)),
+            PaletteCommand("Play the game back from the roll", "Enter", self.action_play_back),
+            PaletteCommand("What the players wrote (comments)", "m", self.action_comments),
+            PaletteCommand("Close the audit", "q", self.action_close),
+        ]
+
     def action_play_back(self) -> None:
         """Play the game back from just before the highlighted roll's command."""
         from ardennes_tui.screens.playback import PlaybackScreen
@@ -110,7 +147,9 @@ class AuditScreen(Screen[None]):
         start = 0
         if self.view.rolls:
             start = self.view.rolls[self.highlighted].command + 1
-        self.app.push_screen(PlaybackScreen(game, start=start, title=self.view.title))
+        self.app.push_screen(
+            PlaybackScreen(game, start=start, title=self.view.title, notes=self.view.notes)
+        )
 
     def action_close(self) -> None:
         if self.alone:

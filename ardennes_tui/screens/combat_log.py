@@ -5,15 +5,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ardennes_tui.widgets.text_box import TextBox
+
 
 class CombatLogScreen(ModalScreen[None]):
-    """Every combat of the game so far, newest last (``combat_text.combat_log``)."""
+    """Every combat of the game so far and what the rules did by themselves, by player-turn,
+    newest last (:func:`ardennes_tui.present.effects.event_log`)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,c", "dismiss", "close", id="log.close"),
@@ -24,10 +28,14 @@ class CombatLogScreen(ModalScreen[None]):
         self.lines = list(lines)
 
     def compose(self) -> ComposeResult:
+        text = Text()
+        for i, line in enumerate(self.lines):
+            text.append("\n" if i else "")
+            text.append(line, "bold" if line.startswith("== ") else "")
         with VerticalScroll(id="log-box"):
-            yield Static("Combat log", classes="title")
-            yield Static("\n".join(self.lines) or "No combat yet", id="log-text", markup=False)
-            yield Static("escape, q or c closes the log", classes="hint")
+            yield Static("Combat and event log", classes="title")
+            yield TextBox(text if self.lines else "Nothing yet", id="log-text")
+            yield Static("Up/Down/PgUp/PgDn scroll; escape, q or c closes the log", classes="hint")
 
     def on_mount(self) -> None:
         self.query_one("#log-box").scroll_end(animate=False)

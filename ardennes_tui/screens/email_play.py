@@ -28,7 +28,8 @@ from textual.binding import BindingType
 import rules
 from ardennes_tui.games.email_session import EmailSession, Outgoing, mail_address, mail_text
 from ardennes_tui.modes import Mode
-from ardennes_tui.present import game_view
+from ardennes_tui.present import audit_view, game_view
+from ardennes_tui.present.effects import event_log
 from ardennes_tui.screens.palette import PaletteCommand
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.bindings import bindings
@@ -44,6 +45,8 @@ class EmailPlayScreen(PlayScreen):
         *bindings("email"),
     ]
     ORDERS_NEVER_ASK = True
+    POLL: ClassVar[float] = 2.0
+    """Seconds between two looks at the store for packets stored by another program."""
 
     def __init__(
         self,
@@ -61,6 +64,10 @@ class EmailPlayScreen(PlayScreen):
         """Text to send shown at once (``--email new|accept``: the invitation, the
         acceptance)."""
         self._confirm_send = False
+        self._packets_seen = -1
+        """How many packets the store held at the last look (:meth:`poll_store`)."""
+        self._commands_seen = 0
+        """How many commands the stored game held then."""
         self.imported_from: int | None = None
         """The number of stored commands before the last import that brought new ones (the
         playback, ``R``, starts there); None: no such import in this session."""
@@ -73,6 +80,11 @@ class EmailPlayScreen(PlayScreen):
             seq = self.session.draft.body.seq if self.session.draft else "?"
             message = f"{message} Packet {seq} complete: x seals and sends it (Backspace: undo)"
         self.message = message
+
+    def may_skip(self) -> bool:
+        """Only while the packet is being written, and not complete."""
+        s = self.session
+        return s.draft is not None and not s.complete() and s.kind != "reply"
 
     def store(self) -> bool:
         """Nothing to write: the packet goes to the store when it is sealed."""
@@ -87,7 +99,7 @@ class EmailPlayScreen(PlayScreen):
         if isinstance(r, str):
             self.say(r[:1].upper() + r[1:])
             return None
-        self._changed()
+        self._changed(r.events)
         if self.session.unsaved:
             self.say(self.session.unsaved)
         elif self.session.ended():
@@ -104,10 +116,14 @@ class EmailPlayScreen(PlayScreen):
         except PbemError as exc:
             self.say(str(exc))
             return
+        self._packets_seen = self._packets()  # what the store holds now is seen
+        self._commands_seen = self._stored_commands()
         self._confirm_send = False
         self.game = self.session.game
         self._changed()
-        self.say(" ".join(x for x in (said, self.session.notice, self.opening()) if x))
+        # a saved draft set aside (stale) stays on the notice line until the next order
+        self.notice = self.session.notice
+        self.say(" ".join(x for x in (said, self.opening()) if x))
         if offer:
             self._offer_reply()
 
@@ -129,8 +145,13 @@ class EmailPlayScreen(PlayScreen):
         super().on_mount()  # the play screen's (Textual would call it after this one)
         if event is not None:
             event.prevent_default()
-        notice = f" {self.session.notice}" if self.session.notice else ""
-        self.say(f"Game {self.session.short} by email.{notice} {self.opening()}")
+        self._packets_seen = self._packets()
+        self._commands_seen = self._stored_commands()
+        self.set_interval(self.POLL, self.poll_store)
+        # the session's notice, and what the opponent wrote since our last packet
+        said = self.their_comments(self.session.our_last_seq() + 1)
+        self.notice = " ".join(x for x in (*said, self.session.notice) if x)
+        self.say(f"Game {self.session.short} by email. {self.opening()}")
         if self.outgoing is not None:
             out, self.outgoing = self.outgoing, None
             self.call_after_refresh(self._send_screen, out.seq, out.text, out.title)
@@ -165,6 +186,18 @@ class EmailPlayScreen(PlayScreen):
         self._changed()
         self.say(self.session.unsaved or f"Undone: {type(r).__name__}")
 
+    def log_lines(self) -> list[str]:
+        """The log of the whole game: the packets stored (the opponent's imported ones too),
+        then the packet being written (the map's game is only the draft's copy)."""
+        s = self.session
+        try:
+            stored = s.service.load(s.game_id).game
+        except PbemError:
+            stored = None
+        if stored is None or s.draft is None:
+            return event_log(stored if stored is not None else self.game)
+        return event_log(stored, self.game.events)
+
     def action_save(self) -> None:
         """s: where the game is (the store holds every sealed packet)."""
         self._key()
@@ -194,7 +227,8 @@ class EmailPlayScreen(PlayScreen):
             return
         if not self._confirm_send:
             self._confirm_send = True
-            self.say(f"Press x again to sign and send packet {s.draft.body.seq}")
+            said = f'comment: "{s.comment}"' if s.comment else "no comment: m writes one"
+            self.say(f"Press x again to sign and send packet {s.draft.body.seq} ({said})")
             return
         self._seal()
 
@@ -225,6 +259,50 @@ class EmailPlayScreen(PlayScreen):
         self.app.push_screen(
             SendScreen(s.game_id, seq, text, mailer=mailer, address=address, title=title)
         )
+
+    def action_comment(self) -> None:
+        """m: the comment of the packet being written (a dialog)."""
+        from ardennes_tui.screens.comment import CommentDialog
+
+        self._key()
+        s = self.session
+        if s.draft is None:
+            self.say(s.waiting())
+            return
+
+        def given(comment: str | None) -> None:
+            if comment is None:
+                self.say("Comment unchanged")
+                return
+            trouble = s.set_comment(comment)
+            if trouble is not None:
+                self.say(trouble)
+                return
+            self.game = s.game
+            self._changed()
+            seq = s.draft.body.seq if s.draft is not None else "?"
+            self.say(
+                f'Packet {seq} says to your opponent: "{comment}"'
+                if comment
+                else f"Packet {seq} has no comment"
+            )
+
+        self.app.push_screen(CommentDialog(s.draft.body.seq, s.comment), given)
+
+    def their_comments(self, since: int = 0) -> list[str]:
+        """What the opponent wrote in his packets from ``since`` on (``Comment from the
+        German player (packet 7): "..."``)."""
+        s = self.session
+        try:
+            ours = s.service.store.meta(s.game_id).our_side
+            said = s.service.comments(s.game_id)
+        except (PbemError, OSError):
+            return []
+        return [
+            audit_view.comment_line(seq, side, text)
+            for seq, side, text in said
+            if seq >= since and side != ours
+        ]
 
     def _offer_reply(self) -> None:
         if self.session.kind == "reply":
@@ -265,6 +343,8 @@ class EmailPlayScreen(PlayScreen):
         elif s.complete():
             title = f"Seal and send packet {s.draft.body.seq}"
             out.insert(0, PaletteCommand(title, "x x", self._seal, True))
+        title = f"A comment to your opponent in packet {s.draft.body.seq}"
+        out.append(PaletteCommand(title, "m", self.action_comment))
         return [*out, self._import_command()]
 
     def _import_command(self) -> PaletteCommand:
@@ -282,6 +362,26 @@ class EmailPlayScreen(PlayScreen):
 
         self.app.push_screen(ImportDialog(self.session.service), imported)
 
+    def _packets(self) -> int:
+        """How many packets the store holds for the game (-1: it cannot say)."""
+        try:
+            return self.session.service.store.count(self.session.game_id)
+        except (PbemError, OSError):
+            return -1
+
+    def poll_store(self) -> None:
+        """Every :attr:`POLL` seconds: when another program stored packets of this game
+        (``ardennes import`` or ``orders`` in another terminal, the start screen of another
+        window), read the store again and say so, as after an import."""
+        n = self._packets()
+        if n < 0 or n == self._packets_seen or self.app.screen is not self:
+            return
+        before = self._packets_seen
+        self._packets_seen = n
+        if before < 0:
+            return
+        self._imported(True, self._commands_seen, who="another program")
+
     def _stored_commands(self) -> int:
         """How many commands the store's game holds (not the draft's)."""
         s = self.session
@@ -291,22 +391,31 @@ class EmailPlayScreen(PlayScreen):
             return 0
         return len(game.history) if game is not None else 0
 
-    def _imported(self, accepted: bool | None, before: int = 0) -> None:
-        """After the import dialog: new orders are offered for playback first (a reply due
-        waits for ``x``, or for the end of the playback)."""
+    def _imported(self, accepted: bool | None, before: int = 0, who: str = "") -> None:
+        """After the import dialog (or packets stored by ``who``, another program): new
+        orders are offered for playback first (a reply due waits for ``x``, or for the end of
+        the playback)."""
         said = "Imported." if accepted else ""
+        by = f" by {who}" if who else ""
+        if who:
+            said = f"Packets stored{by}."
         new = 0
+        since = self._packets_seen
         if accepted:
             self.session.service.forget(self.session.game_id)
             new = self._stored_commands() - before
             if new > 0:
                 self.imported_from = before
                 said = (
-                    "Imported 1 new order: R plays it back."
+                    f"Imported{by} 1 new order: R plays it back."
                     if new == 1
-                    else f"Imported {new} new orders: R plays them back."
+                    else f"Imported{by} {new} new orders: R plays them back."
                 )
         self.reload(said, offer=new <= 0)
+        if accepted:  # what the opponent wrote stays on the notice line
+            self.notice = " ".join(
+                x for x in (*self.their_comments(max(since, 0)), self.notice) if x
+            )
 
     def action_playback(self) -> None:
         """R: the game as stored, played back from before the last import of this session,
@@ -332,14 +441,18 @@ class EmailPlayScreen(PlayScreen):
                 since = None
             what = " (new since your last packet)"
         title = f"Game {s.short}" + (what if since is not None else "")
+        try:
+            notes = audit_view.comment_steps(s.service.load(s.game_id))
+        except PbemError:
+            notes = {}
         self.app.push_screen(
-            PlaybackScreen(game, start=since or 0, title=title, since=since),
+            PlaybackScreen(game, start=since or 0, title=title, since=since, notes=notes),
             lambda _: self._offer_reply(),
         )
 
     def action_audit(self) -> None:
         """A: the audit of this game (every packet verified again, every roll)."""
-        from ardennes_tui.present import audit_view, game_list
+        from ardennes_tui.present import game_list
         from ardennes_tui.screens.audit import AuditScreen
 
         self._key()

@@ -12,12 +12,15 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
+from ardennes_tui.screens.palette import PaletteCommand
+
 
 class HandoverScreen(Screen[None]):
     """A full screen over the map, naming the side whose turn it is; Enter goes on."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "dismiss", "go on", id="handover.go"),
+        Binding("q", "app.quit", "quit", id="handover.quit"),
     ]
 
     DEFAULT_CSS = """
@@ -25,7 +28,7 @@ class HandoverScreen(Screen[None]):
         align: center middle;
     }
     #handover-box {
-        width: 60;
+        width: 76;
         max-width: 100%;
         height: auto;
         border: ascii $foreground;
@@ -56,7 +59,17 @@ class HandoverScreen(Screen[None]):
         with Vertical(id="handover-box"):
             yield Static(self.text, classes="title", markup=False)
             yield Static(self.position, classes="hint", markup=False)
-            yield Static("The map is hidden until Enter.", classes="hint")
+            yield Static("The map is hidden until Enter; q quits.", classes="hint")
 
     async def action_dismiss(self, result: None = None) -> None:
         self.dismiss(result)
+
+    def palette_commands(self) -> list[PaletteCommand]:
+        """Ctrl+P here: go on (the map for the side whose turn it is), or quit."""
+        return [
+            PaletteCommand(f"Hand over: show the map to the {self.side} player", "Enter", self.go),
+            PaletteCommand("Quit (the game is in the store)", "q", self.app.exit),
+        ]
+
+    def go(self) -> None:
+        self.dismiss(None)

@@ -5,8 +5,11 @@ an ``.eml``, an mbox or a Maildir) on the line above it, then ``Ctrl+S``; with b
 the config file's ``[mailbox]`` path is read (:func:`pbem.config.load_config`; one line says
 so when there is none). Every packet goes
 through :meth:`pbem.games.Service.import_text` or ``import_source`` (every check of the
-protocol; a refused packet changes nothing) and the report's lines are shown. Escape closes
-the dialog; it returns whether any packet was accepted (the play screen reads the store again
+protocol; a refused packet changes nothing) and the report is shown
+(:func:`ardennes_tui.present.import_view.report_lines`: a summary, the packets accepted with
+their author's comment, the refused ones, the duplicates summed up last); it takes the focus
+and scrolls with Up/Down, PgUp/PgDn, Home/End (Tab goes round the fields). Escape closes the
+dialog; it returns whether any packet was accepted (the play screen reads the store again
 either way).
 """
 
@@ -17,10 +20,12 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static, TextArea
 
+from ardennes_tui.present.import_view import report_lines
+from ardennes_tui.widgets.text_box import TextBox
 from pbem import config
 from pbem.errors import PbemError
 from pbem.games import Service
@@ -39,7 +44,7 @@ class ImportDialog(ModalScreen[bool]):
         self.service = service
         self.accepted = 0
         self.report: list[str] = []
-        """The last import's lines."""
+        """The last import's lines, as shown (:func:`report_lines`)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="import-box"):
@@ -49,15 +54,31 @@ class ImportDialog(ModalScreen[bool]):
                 id="path",
             )
             yield TextArea("", id="import-text")
-            yield Static("", id="import-report")
-            yield Static("Ctrl+S: import; Tab: next field; Escape: close", classes="hint")
+            with VerticalScroll(id="import-report-box", can_focus=True):
+                yield TextBox("", id="import-report")
+            yield Static(
+                "Ctrl+S: import; Tab: next field (the report: Up/Down, PgUp/PgDn, Home/End); "
+                "Escape: close",
+                classes="hint",
+            )
 
     def on_mount(self) -> None:
         self.query_one(TextArea).focus()
 
     def _show(self, lines: list[str]) -> None:
         self.report = lines
-        self.query_one("#import-report", Static).update("\n".join(lines))
+        self.query_one("#import-report", TextBox).update("\n".join(lines))
+        self.add_class("reported")
+        box = self.query_one("#import-report-box", VerticalScroll)
+        box.scroll_home(animate=False)
+        box.focus()  # Down, PgDn, End read the rest at once
+
+    def _comment(self, game_id: str, seq: int) -> str:
+        """The comment of packet ``seq`` of ``game_id``, as stored ("" when none or unread)."""
+        try:
+            return dict((s, c) for s, _, c in self.service.comments(game_id)).get(seq, "")
+        except (PbemError, OSError):
+            return ""
 
     def action_run_import(self) -> None:
         path = self.query_one(Input).value.strip()
@@ -82,7 +103,7 @@ class ImportDialog(ModalScreen[bool]):
             self._show(["No armoured packet found"])
             return
         self.accepted += len(report.accepted)
-        self._show(report.lines())
+        self._show(report_lines(report, self._comment))
 
     def action_close(self) -> None:
         self.dismiss(self.accepted > 0)

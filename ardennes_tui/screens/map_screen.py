@@ -8,6 +8,7 @@ notes, the panel's header and the status lines); the widgets send typed messages
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import ClassVar, Final
 
@@ -22,6 +23,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
+from ardennes_tui.games import settings
 from ardennes_tui.present.help_text import HelpContext
 from ardennes_tui.present.render import UnitsByHex
 from ardennes_tui.screens.palette import PaletteCommand, town_commands, view_commands
@@ -31,6 +33,12 @@ from ardennes_tui.widgets.side_panel import SidePanel
 from ardennes_tui.widgets.status_line import StatusLine
 from rules import GameMap
 from rules.hexgrid import HexId
+
+
+def keep_numbers(numbers: bool) -> str | None:
+    """Keep the hex numbers' setting (:mod:`ardennes_tui.games.settings`); None, or why not."""
+    return settings.save(dataclasses.replace(settings.load(), hex_numbers=numbers))
+
 
 MIN_WIDTH: Final = 80
 MIN_HEIGHT: Final = 24
@@ -65,6 +73,8 @@ class MapScreen(Screen[None]):
     """The message line (play)."""
     prompt: var[str] = var("", init=False)
     """A pending decision, its own status line (play)."""
+    notice: var[str] = var("", init=False)
+    """What the rules did by themselves after the last order, its own lines (play)."""
 
     def __init__(
         self,
@@ -103,6 +113,7 @@ class MapScreen(Screen[None]):
             MapScreen.summary,
             MapScreen.message,
             MapScreen.prompt,
+            MapScreen.notice,
         )
         yield Static(
             f"Terminal too small: the map needs at least {MIN_WIDTH}x{MIN_HEIGHT}.\n"
@@ -116,6 +127,7 @@ class MapScreen(Screen[None]):
 
     def on_mount(self) -> None:
         view = self.map_view
+        view.set_reactive(MapView.numbers, settings.load().hex_numbers)
         view.focus()
         self.hex_id = view.cursor
         self.zoom = view.zoom
@@ -152,6 +164,20 @@ class MapScreen(Screen[None]):
     @on(MapView.CursorMoved)
     def _cursor_moved(self, message: MapView.CursorMoved) -> None:
         self.hex_id = message.hex_id
+
+    @on(MapView.NumbersToggled)
+    def _numbers_toggled(self, message: MapView.NumbersToggled) -> None:
+        self.notify_numbers(message.numbers)
+
+    def notify_numbers(self, numbers: bool) -> None:
+        """The hex numbers on or off: kept in the settings, and said."""
+        trouble = keep_numbers(numbers)
+        said = "Hex numbers in the margins" if numbers else "No hex numbers in the margins"
+        self.say_view(f"{said} (# toggles).{f' {trouble}' if trouble else ''}")
+
+    def say_view(self, text: str) -> None:
+        """A word on the view (the play screen: the message line; here: a notification)."""
+        self.notify(text, timeout=3)
 
     @on(MapView.ZoomChanged)
     def _zoom_changed(self, message: MapView.ZoomChanged) -> None:

@@ -64,7 +64,7 @@ class OrdersScreen(ModalScreen[rules.StandingOrders | None]):
 
     DEFAULT_CSS = """
     #orders-why {
-        height: 2;
+        height: 3;
         color: $foreground 80%;
     }
     """

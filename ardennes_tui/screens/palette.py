@@ -20,6 +20,7 @@ from textual.app import App
 from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Provider, SearchIcon
 
 import rules
+from ardennes_tui.games.settings import Settings
 from ardennes_tui.modes import (
     CombatMode,
     DecisionMode,
@@ -83,6 +84,13 @@ class PlayHost(ViewHost, Protocol):
     def action_standing_orders(self) -> None: ...
     def action_combat_log(self) -> None: ...
     def action_save(self) -> None: ...
+    def action_zoc(self) -> None: ...
+    def action_turn_track(self) -> None: ...
+    def action_victory_points(self) -> None: ...
+    def action_skip_empty(self) -> None: ...
+
+    @property
+    def settings(self) -> Settings: ...
 
 
 @dataclass(frozen=True)
@@ -146,7 +154,7 @@ class ScreenCommands(Provider):
 
 
 def view_commands(screen: ViewHost) -> list[PaletteCommand]:
-    """What any map screen offers: go to, centre, zoom, panel, help, quit."""
+    """What any map screen offers: go to, centre, zoom, panel, hex numbers, help, quit."""
     view = screen.map_view
     other = "overview" if view.zoom == "detail" else "detail"
     out = [
@@ -154,6 +162,11 @@ def view_commands(screen: ViewHost) -> list[PaletteCommand]:
         PaletteCommand("Centre the view on the selection", "C", screen.action_center),
         PaletteCommand(f"Zoom: the {other} view", "z", view.action_toggle_zoom),
         PaletteCommand("Show or hide the side panel", "p", screen.action_toggle_panel),
+        PaletteCommand(
+            f"Hex numbers in the margins: {'off' if view.numbers else 'on'}",
+            "#",
+            view.action_toggle_numbers,
+        ),
     ]
     for sid, _, title in SECTIONS:
         out.append(PaletteCommand(f"Help: {title.lower()}", "?", _bind(screen.open_help, sid)))
@@ -224,8 +237,17 @@ def play_commands(screen: PlayHost) -> list[PaletteCommand]:
         side = o.acting.capitalize()
         title = f"Standing orders ({side})"
         out.append(PaletteCommand(title, "O", screen.action_standing_orders, True))
+    skip = "off" if screen.settings.skip_empty else "on"
     out += [
-        PaletteCommand("Combat log", "c", screen.action_combat_log),
+        PaletteCommand("Log: combats and events by Game-Turn", "c", screen.action_combat_log),
+        PaletteCommand("ZOC overlay: next side, or off", "Z", screen.action_zoc),
+        PaletteCommand("Turn record and reinforcements", "T", screen.action_turn_track),
+        PaletteCommand(
+            "Victory points and where they came from", "V", screen.action_victory_points
+        ),
+        PaletteCommand(
+            f"Pass phases with nothing to decide: {skip}", "S", screen.action_skip_empty
+        ),
         PaletteCommand("Where the game is saved", "s", screen.action_save),
     ]
     return out + view_commands(screen)

@@ -11,28 +11,32 @@ accepted or undone command, :mod:`ardennes_tui.games.hotseat`), ``s`` (where the
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.binding import BindingType
 
 import rules
-from ardennes_tui.games import hotseat, saves
+from ardennes_tui.games import hotseat, saves, settings
 from ardennes_tui.modes import Mode, mode_for
 from ardennes_tui.modes.base import said_after
 from ardennes_tui.modes.combat import result_message
-from ardennes_tui.present import game_view, navigation
+from ardennes_tui.present import aids, game_view, navigation
 from ardennes_tui.present.combat_text import combat_log, orders_text
+from ardennes_tui.present.effects import effect_notes, event_log
 from ardennes_tui.present.help_text import HelpContext
 from ardennes_tui.screens.map_screen import MapScreen
 from ardennes_tui.screens.palette import PaletteCommand, help_context, play_commands
+from ardennes_tui.screens.play_aids import PlayAids
 from ardennes_tui.widgets.bindings import bindings
 from ardennes_tui.widgets.map_view import MapView, Zoom
 from ardennes_tui.widgets.status_line import StatusLine
 
 
-class PlayScreen(MapScreen):
+class PlayScreen(PlayAids, MapScreen):
     """Select a unit, see where it can go, move it, undo, end the phase; rearrange a free
     set-up; place reinforcements; attack, resolve and answer the combat decisions."""
 
@@ -83,7 +87,12 @@ class PlayScreen(MapScreen):
         """The hex a jump put the cursor on, whose arrival keeps the jump's message."""
         self._side = game.state.side
         """The phasing side last shown (a change calls for the hand-over screen)."""
-        self.mode: Mode = mode_for(self, game.options())
+        self.settings = settings.load()
+        """The player's settings (the computer's pace, phases skipped, hex numbers)."""
+        self.zoc_side: rules.Side | None = None
+        """The side whose zones of control the map lights instead of the mode's hexes
+        (``Z``), None: the overlay is off."""
+        self.mode: Mode = self.make_mode(game.options())
 
     # -- the Host of the modes -----------------------------------------------------------------
 
@@ -104,6 +113,13 @@ class PlayScreen(MapScreen):
         """Show ``message`` on the message line."""
         self.message = message
 
+    def say_view(self, text: str) -> None:
+        self.say(text)
+
+    def keep_in_view(self, hexes: Iterable[rules.HexId]) -> None:
+        """Scroll the map so that ``hexes`` are in view with the cursor."""
+        self.map_view.keep_in_view(hexes)
+
     def redraw(self) -> None:
         """Pass the mode's view state down: lit hexes, unit notes, panel lines, the prompt."""
         mode, game = self.mode, self.game
@@ -116,17 +132,24 @@ class PlayScreen(MapScreen):
         }
         self.notes = notes
         self.selected = mode.selected
-        self.header = mode.header()
+        header = mode.header()
         self.summary = game_view.summary(game)
         self.prompt = mode.prompt()
-        self.highlight = mode.highlight()
+        if self.zoc_side is None:
+            self.header = header
+            self.highlight = mode.highlight()
+            return
+        zoc = aids.zoc_hexes(game, self.zoc_side)
+        overlay = Text(f"ZOC {self.zoc_side.capitalize()} (Z): {len(zoc)} hexes lit\n", "bold")
+        self.header = overlay + header if header is not None else overlay
+        self.highlight = zoc
 
     def play(self, command: rules.Command) -> rules.Applied | None:
         r = self.game.push(command)
         if isinstance(r, rules.Rejection):
             self.say(r.message)
             return None
-        self._changed()
+        self._changed(r.events)
         return r
 
     def show_verdict(self) -> None:
@@ -140,11 +163,14 @@ class PlayScreen(MapScreen):
 
         self.app.push_screen(VerdictScreen(game_view.verdict_text(self.game)))
 
-    def _changed(self) -> None:
-        """The game changed (a command, an undo): into the store, a new mode for the new
-        state, then down."""
+    def _changed(self, events: Sequence[rules.Event] = ()) -> None:
+        """The game changed (a command with its ``events``, an undo): into the store, a new
+        mode for the new state, then down; the notice line says what the rules did by
+        themselves (:func:`ardennes_tui.present.effects.effect_notes`), until the next
+        order."""
+        self.notice = " ".join(effect_notes(events))
         self.store()
-        self.mode = mode_for(self, self.game.options())
+        self.mode = self.make_mode(self.game.options())
         self.units = game_view.units_by_hex(self.game)
         self.road = game_view.road_mode_units(self.game)
         self.mode.enter()
@@ -153,12 +179,20 @@ class PlayScreen(MapScreen):
         if self.handover and state.side != self._side and state.phase != "game_over":
             self._hand_over()
         self._side = state.side
+        began = any(isinstance(e, rules.PhaseBegan) for e in events)
+        if began and self.settings.skip_empty and self.may_skip():
+            self.call_after_refresh(self._skip_empty)  # a phase that began with nothing to do
 
     def _hand_over(self) -> None:
         from ardennes_tui.screens.handover import HandoverScreen
 
         side = self.game.state.side.capitalize()
         self.app.push_screen(HandoverScreen(side, game_view.summary(self.game)))
+
+    def make_mode(self, options: rules.Options) -> Mode:
+        """The mode for the state ``options`` describes (against the computer: its own while
+        it acts)."""
+        return mode_for(self, options)
 
     # -- plumbing ------------------------------------------------------------------------------
 
@@ -304,9 +338,22 @@ class PlayScreen(MapScreen):
                 if self.mode.options.mode == "setup"
                 else f"end the {state.side.capitalize()} {game_view.PHASE_NAMES[state.phase]} Phase"
             )
-            self.say(f"Press e again to {what}; any other key cancels")
+            warning = self._end_warning()
+            self.say(
+                f"Press e again to {what}; any other key cancels{'.' if warning else ''}{warning}"
+            )
             return
         self.end_phase()
+
+    def _end_warning(self) -> str:
+        """What ending the phase would take from the player (the engine's answer to
+        ``EndPhase`` on the state as it is, nothing played): the reinforcements that go back
+        off the map (AO-6.5G), else ""."""
+        r = rules.apply(self.game.board, self.game.state, rules.EndPhase())
+        if isinstance(r, rules.Rejection):
+            return ""
+        lost = [e for e in r.events if isinstance(e, rules.ReinforcementWithdrawn)]
+        return "".join(f" Careful: {note}" for note in effect_notes(lost))
 
     def end_phase(self) -> None:
         """End the phase (or accept the set-up) now: ``e`` ``e``, or the command palette."""
@@ -373,12 +420,16 @@ class PlayScreen(MapScreen):
         self.say(f"Saved {n} orders to {path} (ardennes --load {path})")
 
     def action_combat_log(self) -> None:
-        """c: the combat log of the whole game (a modal)."""
+        """c: the log of the whole game, its combats and what the rules did, by player-turn
+        (a modal)."""
         from ardennes_tui.screens.combat_log import CombatLogScreen
 
         self._key()
-        lines = combat_log(e for events in self.game.events for e in events)
-        self.app.push_screen(CombatLogScreen(lines))
+        self.app.push_screen(CombatLogScreen(self.log_lines()))
+
+    def log_lines(self) -> list[str]:
+        """The lines of the log (``c``): the whole game's (:func:`event_log`)."""
+        return event_log(self.game)
 
     def action_standing_orders(self) -> None:
         """O: the acting side's standing orders (a modal); given, they go through the game."""

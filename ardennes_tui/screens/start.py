@@ -16,6 +16,7 @@ back here when it is over. Playback, the audit, the keys and the import run on t
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any, ClassVar, Final
 
 from rich.text import Text
@@ -29,6 +30,7 @@ from textual.widgets.option_list import Option
 
 from ardennes_tui.games.saves import short_name
 from ardennes_tui.present import audit_view, game_list
+from ardennes_tui.present.game_view import SHORT_PHASE_NAMES
 from ardennes_tui.screens.start_dialogs import (
     Launch,
     NewEmailDialog,
@@ -36,6 +38,7 @@ from ardennes_tui.screens.start_dialogs import (
     ScenarioDialog,
     TextDialog,
 )
+from pbem.audit import Verified
 from pbem.errors import PbemError
 from pbem.games import Service
 from pbem.store import Store
@@ -59,34 +62,63 @@ ACTIONS: Final = (
 GAME_COLUMNS: Final = ("GAME", "KIND", "SC", "TO MOVE", "LAST (UTC)")
 
 
+HELP_KEYS: Final = (
+    (
+        "Enter",
+        "open the highlighted game: a hot-seat game resumes, a game by email opens as "
+        "ardennes --email GAME (your key's passphrase is asked in the terminal); q in the "
+        "game comes back here",
+    ),
+    ("n", "new hot-seat game: pick a scenario (ardennes --scenario N)"),
+    (
+        "e",
+        "new game by email: scenario, side, dice, key, opponent (ardennes --email new ...); "
+        "the invitation is then sent",
+    ),
+    (
+        "b",
+        "new game against the computer: scenario, your side, the level (ardennes --vs-bot "
+        "...); the computer plays the other side",
+    ),
+    (
+        "i",
+        "import your opponent's packets: paste them, give a file, .eml, mbox or Maildir, or "
+        "nothing for the config's [mailbox]",
+    ),
+    (
+        "w",
+        "watch a record (a file: ardennes --watch FILE) or a game of the store, step by step "
+        "from its start; empty: the highlighted game",
+    ),
+    (
+        "a",
+        "audit a game: every roll, who could know it when, the dice statistics, the "
+        "signatures (ardennes --audit FILE|GAME)",
+    ),
+    ("k", "your keys and the keys pinned in each game by email"),
+    ("r", "read the store again"),
+    ("Tab", "between the games and the menu; Up/Down choose"),
+    ("q", "quit"),
+)
+"""The start screen's keys and what they do (the help)."""
+
+HELP_WIDTH: Final = 68
+"""The help's lines at most (the text dialog shows 72 columns beside its scroll bar)."""
+
+
 def help_text() -> str:
     """The start screen's help: the keys, and the commands behind them."""
-    return "\n".join(
-        [
-            "Enter     open the highlighted game: a hot-seat game resumes, a game by",
-            "          email opens as ardennes --email GAME (your key's passphrase is",
-            "          asked in the terminal); q in the game comes back here",
-            "n         new hot-seat game: pick a scenario (ardennes --scenario N)",
-            "e         new game by email: scenario, side, dice, key, opponent",
-            "          (ardennes --email new ...); the invitation is then sent",
-            "b         new game against the computer: scenario, your side, the level",
-            "          (ardennes --vs-bot ...); the computer plays the other side",
-            "i         import your opponent's packets: paste them, give a file, .eml,",
-            "          mbox or Maildir, or nothing for the config's [mailbox]",
-            "w         watch a record (a file: ardennes --watch FILE) or a game of the",
-            "          store, step by step from its start; empty: the highlighted game",
-            "a         audit a game: every roll, who could know it when, the dice",
-            "          statistics, the signatures (ardennes --audit FILE|GAME)",
-            "k         your keys and the keys pinned in each game by email",
-            "r         read the store again",
-            "Tab       between the games and the menu; Up/Down choose",
-            "q         quit",
-            "",
-            "From a shell: ardennes games, keygen, keys, status, verify, audit, import,",
-            "export (ardennes --help). `make play ARGS=...` passes options; put",
-            "ardennes on your PATH with `pipx install .` or .venv/bin (README).",
-        ]
+    lines: list[str] = []
+    for key, what in HELP_KEYS:
+        body = textwrap.wrap(what, HELP_WIDTH - 10)
+        lines.append(f"{key:<10}{body[0]}")
+        lines += [" " * 10 + more for more in body[1:]]
+    shell = (
+        "From a shell: ardennes games, keygen, keys, status, verify, audit, import, export "
+        "(ardennes --help). `make play ARGS=...` passes options; put ardennes on your PATH "
+        "with `pipx install .` or .venv/bin (README)."
     )
+    return "\n".join([*lines, "", *textwrap.wrap(shell, HELP_WIDTH)])
 
 
 class StartScreen(Screen[None]):
@@ -109,8 +141,9 @@ class StartScreen(Screen[None]):
     StartScreen #st-title { height: 1; text-style: bold; padding: 0 1; }
     StartScreen #st-body { height: 1fr; }
     StartScreen #st-menu { width: 22; height: 1fr; border: ascii $primary; }
-    StartScreen #st-games-box { width: 1fr; height: 1fr; border: ascii $primary; }
-    StartScreen #st-games { height: 1fr; }
+    StartScreen #st-games-box { width: 1fr; height: 1fr; border: ascii $foreground 40%; }
+    StartScreen #st-games-box:focus-within { border: ascii $primary; }
+    StartScreen #st-games { height: 1fr; border: none; }
     StartScreen #st-detail { height: 3; padding: 0 1; }
     StartScreen #st-hint { height: 1; padding: 0 1; color: $foreground 60%; }
     """
@@ -188,6 +221,8 @@ class StartScreen(Screen[None]):
         email = g["kind"] == "pbem"
         gid = g["id"][:8] if email else short_name(g["id"])
         to_move = g["to_move"] or "?"
+        for long, short in SHORT_PHASE_NAMES.items():  # the whole row in sight
+            to_move = to_move.replace(long, short)
         if email and to_move in ("german", "allied"):
             ours = to_move == g["side"] or g.get("dice") == "local"
             to_move = "you" if ours else f"{to_move.capitalize()} (them)"
@@ -318,22 +353,29 @@ class StartScreen(Screen[None]):
         )
 
     def open_playback(self, arg: str | None) -> None:
-        """Play ``arg`` back (a record, a file of packets, a game of the store)."""
+        """Play ``arg`` back (a record, a file of packets, a game of the store), checked under
+        a notice (:class:`ardennes_tui.screens.loading.LoadingScreen`)."""
+        from ardennes_tui.screens.loading import LoadingScreen
         from ardennes_tui.screens.playback import PlaybackScreen
 
         if arg is None:
             return
-        try:
-            verified = audit_view.load(arg, self.store)
-        except ValueError as exc:
-            self.say(f"Cannot watch: {exc}")
-            return
-        v = audit_view.view(verified)
-        if v.game is None:
-            self.say(v.check)
-            return
-        title = v.title if v.ok else f"{v.title} (FAILED after the last step)"
-        self.app.push_screen(PlaybackScreen(v.game, title=title))
+
+        def then(verified: Verified) -> Screen[Any]:
+            v = audit_view.view(verified)
+            if v.game is None:
+                raise ValueError(v.check)
+            title = v.title if v.ok else f"{v.title} (FAILED after the last step)"
+            return PlaybackScreen(v.game, title=title, notes=v.notes)
+
+        self.app.push_screen(
+            LoadingScreen(
+                arg,
+                lambda: audit_view.load(arg, self.store),
+                then,
+                lambda why: self.say(f"Cannot watch: {why}"),
+            )
+        )
 
     def action_audit(self) -> None:
         default, label = self._default()
@@ -342,16 +384,19 @@ class StartScreen(Screen[None]):
     def open_audit(self, arg: str | None) -> None:
         """The audit of ``arg`` (a file of packets, a record, a game of the store)."""
         from ardennes_tui.screens.audit import AuditScreen
+        from ardennes_tui.screens.loading import LoadingScreen
 
         if arg is None:
             return
-        try:
-            verified = audit_view.load(arg, self.store)
-        except ValueError as exc:
-            self.say(f"Cannot audit: {exc}")
-            return
         mine = game_list.my_fingerprints(game_list.key_rows())
-        self.app.push_screen(AuditScreen(audit_view.view(verified, mine)))
+        self.app.push_screen(
+            LoadingScreen(
+                arg,
+                lambda: audit_view.load(arg, self.store),
+                lambda verified: AuditScreen(audit_view.view(verified, mine)),
+                lambda why: self.say(f"Cannot audit: {why}"),
+            )
+        )
 
     def action_keys(self) -> None:
         self.app.push_screen(TextDialog("Keys", keys_text(self.store)))

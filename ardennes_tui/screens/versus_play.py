@@ -14,6 +14,8 @@ the order keys do nothing and undo never takes back the computer's orders.
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Sequence
 from functools import partial
 from typing import Any, ClassVar, Final
 
@@ -23,9 +25,14 @@ from textual.timer import Timer
 from textual.worker import Worker, WorkerState, get_current_worker
 
 import rules
-from ardennes_tui.games import versus
+from ardennes_tui.games import settings, versus
 from ardennes_tui.games.versus import Versus
+from ardennes_tui.modes import Mode
+from ardennes_tui.modes.computer import ComputerMode
 from ardennes_tui.present import game_view, playback_text
+from ardennes_tui.present.combat_text import side_name
+from ardennes_tui.present.effects import effect_notes
+from ardennes_tui.present.playback_text import Names
 from ardennes_tui.screens.palette import PaletteCommand
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.bindings import bindings
@@ -65,12 +72,15 @@ class VersusPlayScreen(PlayScreen):
         *PlayScreen.BINDINGS,
     ]
 
-    PACE: ClassVar[float] = 0.6
-    """Seconds between two of the computer's orders on the map."""
+    PACE: ClassVar[float | None] = None
+    """Seconds between two of the computer's orders on the map, whatever the setting (the
+    tests); None: the player's setting (:mod:`ardennes_tui.games.settings`, ``<`` ``>``)."""
 
     def __init__(self, game: rules.Game, vs: Versus, **kwargs: Any) -> None:
+        self.vs = vs  # before the play screen makes its first mode (:meth:`make_mode`)
         super().__init__(game, handover=False, **kwargs)
-        self.vs = vs
+        self.names: Names = {vs.computer: f"The computer ({side_name(vs.computer)})"}
+        """How the texts name the computer's side."""
         self.queue: list[rules.Command] = []
         """The computer's orders thought and not yet played on the map."""
         self.thinking = False
@@ -78,8 +88,9 @@ class VersusPlayScreen(PlayScreen):
         """Space pressed while the computer thinks: its orders go on the map at once."""
         self.turn_from: int | None = None
         """Where the computer's current turn began (a number of commands)."""
-        self.last_turn: tuple[int, int] | None = None
-        """The computer's last turn: (first command, end) for ``R``."""
+        self.last_turn: tuple[int, int] | None = versus.last_turn(game, vs)
+        """The computer's last turn: (first command, end) for ``R`` (a resumed game: found
+        in its record)."""
         self._timer: Timer | None = None
 
     @property
@@ -100,8 +111,20 @@ class VersusPlayScreen(PlayScreen):
         self.say(f"You play the {side} against the computer ({self.vs.label}). {self.message}")
         self.call_after_refresh(self.next_turn)
 
-    def _changed(self) -> None:
-        super()._changed()
+    def make_mode(self, options: rules.Options) -> Mode:
+        """While the computer acts, its own mode: no prompt with keys, its doings in its
+        name."""
+        if options.acting == self.vs.computer and options.mode != "game_over":
+            return ComputerMode(self, options, self.vs.computer)
+        return super().make_mode(options)
+
+    @property
+    def seconds(self) -> float:
+        """Seconds between two of the computer's orders on the map."""
+        return self.PACE if self.PACE is not None else self.settings.seconds
+
+    def _changed(self, events: Sequence[rules.Event] = ()) -> None:
+        super()._changed(events)
         if not self.busy:
             self.call_after_refresh(self.next_turn)
 
@@ -147,7 +170,7 @@ class VersusPlayScreen(PlayScreen):
         if event.state == WorkerState.SUCCESS:
             self.thinking = False
             self.queue = list(worker.result or [])
-            if self.skipping:
+            if self.skipping or self.seconds <= 0:
                 self.action_skip()
             else:
                 self._step()
@@ -171,12 +194,13 @@ class VersusPlayScreen(PlayScreen):
         focus = playback_text.focus_hex(self.game, k)
         if focus is not None:
             self.focus_hex(focus, keep_message=True)
+            self.keep_in_view(self.highlight)
         more = " (Space: skip)" if self.queue else ""
-        self.say(" ".join(playback_text.step_lines(self.game, k)) + more)
+        self.say(" ".join(playback_text.step_lines(self.game, k, self.names)) + more)
         if self.queue:
-            self._timer = self.set_timer(self.PACE, self._step)
+            self._timer = self.set_timer(self.seconds, self._step)
         else:
-            self._timer = self.set_timer(self.PACE, self._turn_done)
+            self._timer = self.set_timer(self.seconds, self._turn_done)
 
     def _push(self, cmd: rules.Command) -> bool:
         r = self.game.push(cmd)
@@ -195,12 +219,14 @@ class VersusPlayScreen(PlayScreen):
         start, end = self.turn_from, len(self.game.history)
         self.turn_from = None
         n = end - start
+        self.notice = " ".join(self.effects_for_you(start, end))
+        self.show_last_order(start, end)
         if (
             self.game.state_at(start).side == self.vs.human
             and self.game.state.side == self.vs.human
         ):
             # a decision of the computer's side in the player's Combat Phase: R keeps its turn
-            said = "The computer decided: " + playback_text.step_lines(self.game, end)[0] + "."
+            said = playback_text.step_lines(self.game, end, self.names)[0] + "."
         else:
             self.last_turn = (start, end)
             said = f"The computer played {n} order{'s' if n != 1 else ''} (R plays them back)."
@@ -209,6 +235,31 @@ class VersusPlayScreen(PlayScreen):
             self.show_verdict()
             return
         self.say(f"{said} Your move: {self.mode.hint()}")
+
+    def show_last_order(self, start: int, end: int) -> None:
+        """The cursor on the computer's last order that touched the map (its last attack,
+        move or placement), its hexes lit and in view: also after Space skipped the show."""
+        for k in range(end, start, -1):
+            focus = playback_text.focus_hex(self.game, k)
+            if focus is not None:
+                self.highlight = playback_text.step_hexes(self.game, k)
+                self.focus_hex(focus, keep_message=True)
+                self.keep_in_view(self.highlight)
+                return
+
+    def effects_for_you(self, start: int, end: int) -> list[str]:
+        """What the rules did by themselves during the computer's commands ``start`` to
+        ``end`` that concerns you: every effect but the computer's own arrivals, delays and
+        supply (:func:`ardennes_tui.present.effects.effect_notes`)."""
+        defs = self.game.board.defs
+        own = (rules.UnitPlaced, rules.ReinforcementDelayed, rules.SupplyChanged)
+        events = [
+            e
+            for step in self.game.history[start:end]
+            for e in step.events
+            if not (isinstance(e, own) and defs[e.unit].side == self.vs.computer)
+        ]
+        return effect_notes(events)
 
     def action_skip(self) -> None:
         """Space/Escape while the computer plays: every order of its turn on the map at once."""
@@ -237,7 +288,23 @@ class VersusPlayScreen(PlayScreen):
             return
         start, end = self.last_turn
         title = f"The computer's last turn ({end - start} orders)"
-        self.app.push_screen(PlaybackScreen(self.game, start=start, title=title, since=start))
+        self.app.push_screen(
+            PlaybackScreen(self.game, start=start, title=title, since=start, names=self.names)
+        )
+
+    def action_pace(self, step: int) -> None:
+        """``>`` / ``<``: the computer's orders play out faster / slower (kept in the
+        settings: slow, normal, fast, instant)."""
+        self.set_pace(settings.next_pace(self.settings.pace, step))
+
+    def set_pace(self, pace: settings.Pace) -> None:
+        """The computer's pace, said and kept."""
+        self.settings = dataclasses.replace(self.settings, pace=pace)
+        trouble = settings.save(self.settings)
+        seconds = settings.PACES[pace]
+        every = f"an order every {seconds:g} s" if seconds else "its whole turn at once"
+        said = f"The computer's pace: {pace} ({every}; < > change it)."
+        self.say(f"{said} {trouble}" if trouble else said)
 
     # -- what changes from hot-seat play ------------------------------------------------------
 
@@ -251,6 +318,11 @@ class VersusPlayScreen(PlayScreen):
         super().action_undo()
 
     def palette_commands(self) -> list[PaletteCommand]:
-        """The view's commands only while the computer plays."""
+        """The view's commands only while the computer plays; the computer's pace."""
         out = super().palette_commands()
-        return [c for c in out if not c.order] if self.busy else out
+        out = [c for c in out if not c.order] if self.busy else out
+        for pace in settings.PACES:
+            if pace != self.settings.pace:
+                title = f"The computer's pace: {pace}"
+                out.append(PaletteCommand(title, "< >", partial(self.set_pace, pace)))
+        return out

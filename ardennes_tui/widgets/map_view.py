@@ -16,8 +16,9 @@ two hexes.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import pairwise
-from typing import ClassVar, Literal
+from typing import ClassVar, Final, Literal
 
 from rich.segment import Segment
 from rich.style import Style
@@ -30,13 +31,25 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ardennes_tui.present.render import Picture, UnitsByHex, draw_detail, draw_overview
+from ardennes_tui.present.render.detail import LEFT
 from ardennes_tui.present.render.palette import CURSOR, REACH, REACH_MONO, colours_of, rich_style
-from ardennes_tui.present.render.picture import PAINTED_BACKGROUND, Line, Span
+from ardennes_tui.present.render.picture import PAINTED_BACKGROUND, Line, Span, crop_line
 from ardennes_tui.widgets.bindings import bindings
 from rules import GameMap, hexgrid
 from rules.hexgrid import HexId
 
 Zoom = Literal["detail", "overview"]
+NUMBERS_LINE: Final = 1
+"""The detailed picture's line of column numbers (its top margin)."""
+ROW_NUMBERS: Final = (LEFT - 3, LEFT)
+"""The cells of the detailed picture's left margin that hold the row numbers (``12 ``)."""
+RULER_WIDTH: Final = ROW_NUMBERS[1] - ROW_NUMBERS[0]
+SHIFT_SLACK: Final = 3
+"""Cells between the cursor and the margin after a page turn across: the half hex by which
+the rows alternate (a cursor going down a column does not cross the margin back)."""
+ROW_SLACK: Final = 0
+"""Lines between the cursor and the margin after a page turn up or down."""
+"""Cells of the row numbers on the view's left (and the blank corner of the top line)."""
 MOVES: dict[str, int] = {name: i for i, name in enumerate(hexgrid.DIRECTIONS)}
 
 
@@ -95,6 +108,9 @@ class MapView(ScrollView, can_focus=True):
     """The lit hexes, e.g. where the selected unit can go (bound by the screen)."""
     road: var[frozenset[str]] = var(frozenset(), init=False)
     """The units in Road Mode, marked on the map (bound by the screen)."""
+    numbers: var[bool] = var(True, init=False)
+    """Hex numbers in the margins of the detailed view: the column numbers on its top line,
+    the row numbers on its left, wherever the view is scrolled (``#`` toggles)."""
 
     class CursorMoved(Message):
         """The cursor moved to ``hex_id``."""
@@ -102,6 +118,13 @@ class MapView(ScrollView, can_focus=True):
         def __init__(self, hex_id: HexId) -> None:
             super().__init__()
             self.hex_id = hex_id
+
+    class NumbersToggled(Message):
+        """The player turned the hex numbers on or off (``#``): ``numbers``."""
+
+        def __init__(self, numbers: bool) -> None:
+            super().__init__()
+            self.numbers = numbers
 
     class ZoomChanged(Message):
         """The zoom changed."""
@@ -235,10 +258,38 @@ class MapView(ScrollView, can_focus=True):
 
     # -- Line API -----------------------------------------------------------------------------
 
+    def _rulers(self) -> tuple[bool, bool]:
+        """Whether the view shows the column numbers on its top line, the row numbers on its
+        left: when :attr:`numbers` is on and the picture's own margin is scrolled out."""
+        if not self.numbers or self.zoom != "detail":
+            return False, False
+        scroll_x, scroll_y = self.scroll_offset
+        return scroll_y > NUMBERS_LINE, scroll_x > ROW_NUMBERS[0]
+
+    def _ruler_strip(self, width: int) -> Strip:
+        """The top line: the picture's column numbers under the view, its corner blank."""
+        scroll_x = self.scroll_offset.x
+        line = crop_line(self.picture.lines[NUMBERS_LINE], scroll_x, scroll_x + width)
+        strip = self._make_strip(line, width, None)
+        return Strip.join([Strip.blank(RULER_WIDTH, self.rich_style), strip.crop(RULER_WIDTH)])
+
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
         line_y = y + scroll_y
         width = self.size.width
+        pic = self.picture
+        top, left = self._rulers()
+        if top and y == 0:
+            return self._ruler_strip(width)
+        strip = self._map_line(line_y, scroll_x, width)
+        if left and 0 <= line_y < pic.height:
+            a, b = ROW_NUMBERS
+            numbers = self._make_strip(crop_line(pic.lines[line_y], a, b), b - a, None)
+            strip = Strip.join([numbers.crop(0, RULER_WIDTH), strip.crop(RULER_WIDTH)])
+        return strip
+
+    def _map_line(self, line_y: int, scroll_x: int, width: int) -> Strip:
+        """Line ``line_y`` of the picture as it shows from ``scroll_x`` on."""
         pic = self.picture
         if not 0 <= line_y < pic.height:
             return Strip.blank(width, self.rich_style)
@@ -296,6 +347,44 @@ class MapView(ScrollView, can_focus=True):
         """The hex's rectangle in picture (virtual) coordinates."""
         return Region(*self.picture.box(hex_id))
 
+    def watch_numbers(self) -> None:
+        self.refresh()
+
+    def action_toggle_numbers(self) -> None:
+        """``#``: the hex numbers in the margins, on or off (the screen keeps the setting)."""
+        self.numbers = not self.numbers
+        self.post_message(self.NumbersToggled(self.numbers))
+
+    def keep_in_view(self, hexes: Iterable[HexId]) -> None:
+        """Scroll the least so that ``hexes`` (the targets of an attack, a decision's choices,
+        the hexes of the computer's last order) are in view with the cursor; when they do
+        not all fit, the view centres on them and keeps the cursor in sight."""
+        pic = self.picture
+        regions = [self.hex_region(h) for h in hexes if h in pic.spans]
+        if not regions or not self.is_attached:
+            return
+        cursor = self.hex_region(self.cursor)
+        union = Region.from_union([cursor, *regions])
+        window = self.visible_region()
+        inner = window.shrink(Spacing(2, 4, 1, 4))
+        if inner.width <= 0 or inner.height <= 0 or inner.contains_region(union):
+            return
+        x, y = self.scroll_offset
+        if union.width <= inner.width and union.height <= inner.height:
+            if union.right > inner.right:
+                x += union.right - inner.right
+            elif union.x < inner.x:
+                x -= inner.x - union.x
+            if union.bottom > inner.bottom:
+                y += union.bottom - inner.bottom
+            elif union.y < inner.y:
+                y -= inner.y - union.y
+        else:  # centred on them, the cursor kept in sight
+            cx, cy = (int(c) for c in union.center)
+            x = min(max(cx - window.width // 2, cursor.right + 4 - window.width), cursor.x - 4)
+            y = min(max(cy - window.height // 2, cursor.bottom + 1 - window.height), cursor.y - 2)
+        self.scroll_to(max(0, x), max(0, y), animate=False, force=True, immediate=True)
+
     def scroll_to_cursor(self) -> None:
         """Keep the cursor in view. When a step takes it past the margin, the view turns a
         page: it scrolls so that the cursor stands at the margin it came from, with the whole
@@ -311,14 +400,18 @@ class MapView(ScrollView, can_focus=True):
         if inner.contains_region(region):
             return
         x, y = self.scroll_offset
+        # the page turns so that the cursor stands a little way in from the margin it came
+        # from (``slack``): down a column the rows alternate by half a hex, and a cursor left
+        # right at the margin crossed it back at the next key (the view went to and fro)
+        sx, sy = (SHIFT_SLACK, ROW_SLACK) if self.zoom == "detail" else (1, 1)
         if region.right > inner.right:
-            x = region.x - margin.left
+            x = region.x - margin.left - sx
         elif region.x < inner.x:
-            x = region.right + margin.right - window.width
+            x = region.right + margin.right + sx - window.width
         if region.bottom > inner.bottom:
-            y = region.y - margin.top
+            y = region.y - margin.top - sy
         elif region.y < inner.y:
-            y = region.bottom + margin.bottom - window.height
+            y = region.bottom + margin.bottom + sy - window.height
         self.scroll_to(max(0, x), max(0, y), animate=False, force=True, immediate=True)
 
     def watch_cursor(self, old: HexId, new: HexId) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from rich.console import Console
 from rich.segment import Segment
 from rich.text import Text
 from textual.geometry import Size
@@ -20,6 +19,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ardennes_tui.present.render import UnitsByHex, describe_hex
+from ardennes_tui.present.wrap import wrap
 from rules import GameMap
 from rules.hexgrid import HexId
 
@@ -57,6 +57,8 @@ class SidePanel(ScrollView):
         self.game_map = game_map
         self.set_reactive(SidePanel.units, units)
         self._lines: list[Text] = []
+        self.source = ""
+        """The panel's text before it is wrapped to the panel's width (tests)."""
 
     @property
     def text(self) -> str:
@@ -94,8 +96,8 @@ class SidePanel(ScrollView):
             selected=self.selected,
             header=self.header,
         )
-        console = self.app.console if self.is_attached else Console(width=width)
-        new = list(text.wrap(console, width, overflow="fold"))
+        self.source = text.plain
+        new = wrap(text, width)
         old = self._lines
         self._lines = new
         size = Size(width, max(len(new), self.size.height))

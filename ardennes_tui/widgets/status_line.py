@@ -24,13 +24,20 @@ from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from ardennes_tui.present.game_view import summary_forms
+from ardennes_tui.present.wrap import wrap
 from rules import GameMap
 from rules.hexgrid import HexId
+
+SHORT_FORTS: Final = {"westwall": "WW", "fortified": "fort."}
+"""The fortifications as a position line short of room names them."""
 
 MESSAGE_MIN: Final = 2
 """Lines the message area always takes in play."""
 MESSAGE_MAX: Final = 6
 """Lines it may grow to; a longer message scrolls."""
+NOTICE_MAX: Final = 3
+"""Lines of the notice at most (the log, ``c``, has it whole)."""
 
 
 def ascii_fit(text: Text, width: int) -> Text:
@@ -62,6 +69,10 @@ class StatusLine(Widget):
     prompt: reactive[str] = reactive("")
     """A pending decision (play): its own reverse-video lines between the position and the
     message, for as long as it is pending."""
+    notice: reactive[str] = reactive("")
+    """What the rules did by themselves after the last order (play: a reinforcement
+    withdrawn, units out of supply...): its own bold lines over the message until the next
+    order, so that no message pushes it off."""
 
     def __init__(self, game_map: GameMap, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -77,6 +88,9 @@ class StatusLine(Widget):
 
     def watch_prompt(self, prompt: str) -> None:
         self.set_class(bool(prompt), "decide")
+        self._resize()
+
+    def watch_notice(self) -> None:
         self._resize()
 
     def watch_message(self) -> None:
@@ -114,13 +128,10 @@ class StatusLine(Widget):
     def _wrap(self, text: str, width: int, style: str = "") -> list[Text]:
         if not text:
             return []
-        out: list[Text] = []
-        for line in Text(text, style=style).wrap(self.app.console, max(1, width - 1)):
-            line.rstrip()
-            out.append(Text(" ", style=style) + line)
-        return out
+        # on words, and between two hex ids of a path: never a hex id split
+        return [Text(" ", style=style) + line for line in wrap(Text(text, style=style), width - 1)]
 
-    def _hex(self, text: Text) -> None:
+    def _hex(self, text: Text, short: bool = False) -> None:
         if self.hex_id is None:
             return
         h = self.game_map.hex(self.hex_id)
@@ -129,13 +140,21 @@ class StatusLine(Widget):
         if h.town:
             text.append(f" {h.town}", "bold")
         if h.fortification:
-            text.append(f" {h.fortification}")
+            fort = h.fortification
+            text.append(f" {SHORT_FORTS.get(fort, fort) if short else fort}")
 
     def _first_line(self, width: int) -> Text:
         text = Text(no_wrap=True, overflow="crop")
         if self.summary:
-            text.append(f" {self.summary} ", "bold")
-            self._hex(text)
+            # the longest form that fits: the position and the hex whole, never "rou..."
+            forms = [(s, False) for s in summary_forms(self.summary)]
+            forms.append((forms[-1][0], True))
+            for form, short in forms:
+                text = Text(no_wrap=True, overflow="crop")
+                text.append(f" {form} ", "bold")
+                self._hex(text, short)
+                if text.cell_len <= width:
+                    break
         else:
             self._hex(text)
             text.append(f" | {self.zoom} | ")
@@ -151,6 +170,11 @@ class StatusLine(Widget):
         if not self.summary:
             return [first]
         prompt = self._wrap(self.prompt, width, "reverse")
+        notice = self._wrap(self.notice, width, "bold")
+        if len(notice) > NOTICE_MAX:
+            hidden = len(notice) - NOTICE_MAX + 1
+            notice = notice[: NOTICE_MAX - 1]
+            notice.append(ascii_fit(Text(f" [{hidden} more lines: c, the log]", "dim"), width))
         message = self._wrap(self.message, width) or [Text(" ? help")]
         if len(message) > MESSAGE_MAX:
             top = min(self._scroll, len(message) - MESSAGE_MAX + 1)
@@ -164,7 +188,7 @@ class StatusLine(Widget):
             shown.append(ascii_fit(Text(more, style="dim", no_wrap=True), width))
             message = shown
         message += [Text("")] * (MESSAGE_MIN - len(message))
-        return [first, *prompt, *message]
+        return [first, *prompt, *notice, *message]
 
     # -- Textual ------------------------------------------------------------------------------
 

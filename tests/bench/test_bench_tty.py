@@ -102,3 +102,32 @@ def test_bench_cold_start_to_first_frame(benchmark: Any, tmp_path: Path) -> None
     benchmark.extra_info["first_frame_seconds"] = round(seconds, 3)
     benchmark.extra_info["first_frame_bytes"] = sizes[-1]
     print(f"\nfirst frame after {seconds:.3f} s, {sizes[-1]} bytes")
+
+
+WALK = ["right"] * 5 + ["down"] * 5 + ["right"] * 5 + ["down"] * 5
+"""Issue 21's walk: 20 cursor keys from the start of a hot-seat game of scenario 1 (the cursor
+on Bastogne): 5 east, 5 down the column (south), 5 east, 5 south; the view scrolls on the
+way. Target: a mean of at most 1 KB a key, the view's scrolls included."""
+
+
+def test_bench_cursor_walk_of_a_new_game(benchmark: Any, tmp_path: Path) -> None:
+    env = app_env(tmp_path)
+    t = Tty([str(ARDENNES), "--scenario", "1", "--seed", "walk"], env)
+    try:
+        t.wait_for(b"Bastogne")
+        t.settle(quiet=0.5)
+        costs = [t.press(key) for key in WALK]
+    finally:
+        t.close()
+    sizes = [c.nbytes for c in costs]
+    info = {
+        "walk_mean_bytes": _mean(costs),
+        "walk_max_bytes": max(sizes),
+        "walk_bytes": sizes,
+    }
+    benchmark.extra_info |= info
+    print("\n" + ", ".join(f"{k} {v}" for k, v in info.items()))
+    assert all(n > 0 for n in sizes)
+    assert statistics.mean(sizes) <= 1024, sizes
+
+    benchmark.pedantic(lambda: None, rounds=1, iterations=1)

@@ -7,6 +7,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
+import msgspec
 import pytest
 from textual.geometry import Region
 from textual.pilot import Pilot
@@ -22,6 +23,7 @@ from ardennes_tui.widgets.map_view import MapView
 from ardennes_tui.widgets.status_line import StatusLine
 from rules import DeclareAttack, Rejection
 from tests.enginekit import end_phase
+from tests.tui.recordkit import record_game
 
 Body = Callable[[ArdennesApp, Pilot[None], rules.Game], Awaitable[None]]
 M = TypeVar("M", bound=Mode)
@@ -60,6 +62,17 @@ def drive(body: Body, cursor: str = "4009", session: rules.Game | None = None) -
 
 def message(app: ArdennesApp) -> str:
     return app.screen.query_one(StatusLine).message
+
+
+def notice(app: ArdennesApp) -> str:
+    """The notice line: what the rules did by themselves after the last order."""
+    return app.screen.query_one(StatusLine).notice
+
+
+def notice_and_message(app: ArdennesApp) -> str:
+    """The notice line (a saved draft restored or set aside) and the message."""
+    status = app.screen.query_one(StatusLine)
+    return f"{status.notice} {status.message}".strip()
 
 
 def view_of(app: ArdennesApp) -> MapView:
@@ -184,3 +197,19 @@ class RepaintSpy:
     def clear(self) -> None:
         self.rendered.clear()
         self.regions.clear()
+
+
+def gt2_german_reinforcement() -> rules.Game:
+    """Scenario 1 (a bots' record) at the German GT2 Reinforcement Phase, de-2-a due, with
+    de-1-a (entered on GT1) still in Road Mode on the entry hex 4215."""
+    record = record_game(2)
+    k = next(
+        k
+        for k in range(len(record.history) + 1)
+        if (s := record.state_at(k)).turn == 2 and s.side == "german" and s.phase == "reinforcement"
+    )
+    state = record.state_at(k)
+    de1 = msgspec.structs.replace(state.unit("de-1-a"), hex="4215", road_mode=True)
+    return rules.Game(
+        record.board, state.replace_units([de1]), dice=record.dice, dice_spec=record.dice_spec
+    )

@@ -11,11 +11,13 @@ import pytest
 
 import rules
 from ardennes_tui.app import ArdennesApp
+from ardennes_tui.games.email_session import EmailSession
 from ardennes_tui.screens.email_play import EmailPlayScreen
 from pbem import keys
 from pbem.games import Service
 from pbem.identity import KeyIdentity
 from pbem.store import Store
+from rules.bots import BotRng, bots_for
 from tests.kit.app import AppBody
 
 
@@ -82,3 +84,21 @@ def play_screen(app: ArdennesApp) -> EmailPlayScreen:
     screen = app.screen
     assert isinstance(screen, EmailPlayScreen), screen
     return screen
+
+
+def german_orders(match: Match) -> tuple[str, int]:
+    """The German's first orders packet, sealed by bots: its text and how many commands."""
+    g = match.german
+    session = EmailSession(g.service, match.game_id, g.key)
+    bots = bots_for(BotRng(b"email-playback"))
+    assert session.draft is not None
+    session.push(rules.StandingOrders(side="german", advance="strongest"))
+    while not session.ended():
+        cmd = bots["german"].choose(session.game)
+        if isinstance(cmd, rules.ResolveAttacks) and session.complete():
+            break
+        assert not isinstance(session.push(cmd), str)
+    assert session.draft is not None
+    n = len(session.draft.steps)
+    _, sent = session.seal()
+    return sent.text, n

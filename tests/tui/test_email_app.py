@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Static, TextArea
+from textual.widgets import TextArea
 
 import rules
 from ardennes_tui.app import ArdennesApp
@@ -23,6 +23,7 @@ from ardennes_tui.screens.email_play import EmailPlayScreen
 from ardennes_tui.screens.import_dialog import ImportDialog
 from ardennes_tui.screens.orders import OrdersScreen
 from ardennes_tui.screens.send import SendScreen
+from ardennes_tui.widgets.text_box import TextBox
 from pbem import drafts, keys
 from pbem.drafts import SavedDraft
 from rules.bots import BotRng, bots_for
@@ -213,7 +214,7 @@ def test_the_import_dialog_reads_a_pasted_packet(
         dialog.query_one(TextArea).text = setup
         await press(pilot, "ctrl+s")
         assert any("accepted; your move" in line for line in dialog.report), dialog.report
-        assert "accepted" in str(dialog.query_one("#import-report", Static).render())
+        assert "accepted" in dialog.query_one("#import-report", TextBox).source
         await press(pilot, "escape")
         screen = play_screen(app)
         assert screen.session.draft is not None

@@ -24,7 +24,7 @@ from pbem import drafts
 from pbem.drafts import SavedDraft
 from pbem.store import StoreError
 from rules.bots import BotRng, bots_for
-from tests.kit.app import message, press
+from tests.kit.app import message, notice_and_message, press
 from tests.kit.email_app import new_match, play_screen, player, run_as
 from tests.realmap import needs_real_map
 
@@ -77,7 +77,7 @@ def test_quitting_mid_packet_and_reopening_restores_the_orders(
 
     async def second(app: ArdennesApp, pilot: Pilot[None]) -> None:
         screen = play_screen(app)
-        assert "Restored your 3 unsent orders of packet 3." in message(app)
+        assert "Restored your 3 unsent orders of packet 3." in notice_and_message(app)
         session = screen.session
         assert session.draft is not None
         assert [s.command for s in session.draft.steps] == commands
@@ -127,11 +127,11 @@ def test_a_stale_draft_is_set_aside_with_a_message(
     assert path.read_bytes() == kept  # not the sealed packet's draft: left alone
 
     async def body(app: ArdennesApp, pilot: Pilot[None]) -> None:
-        said = message(app)
-        assert "The saved orders of packet 3 no longer apply (" in said, said
-        assert "kept aside in the store as draft-stale." in said
+        shown = notice_and_message(app)
+        assert "The saved orders of packet 3 no longer apply (" in shown, shown
+        assert "kept aside in the store as draft-stale." in shown
         assert play_screen(app).session.draft is None
-        assert "waiting for" in said
+        assert "waiting for" in shown
 
     ran = run_as(monkeypatch, g.home, body)
     assert main(["--email", match.game_id[:8]]) == 0
@@ -217,7 +217,7 @@ def test_email_new_with_local_dice_plays_both_sides(
 
     async def body(app: ArdennesApp, pilot: Pilot[None]) -> None:
         screen = play_screen(app)  # no send screen: nobody to send to
-        assert "both sides yours" in message(app)
+        assert "both sides yours" in notice_and_message(app)
         assert screen.game.state.phase == "setup_allied"
         s = screen.session
         assert s.draft is not None

@@ -20,28 +20,10 @@ from ardennes_tui.screens.orders import OrdersScreen
 from ardennes_tui.screens.playback import PlaybackScreen
 from rules.bots import BotRng, bots_for
 from tests.kit.app import message, press
-from tests.kit.email_app import Match, new_match, play_screen, run_as
+from tests.kit.email_app import Match, german_orders, new_match, play_screen, run_as
 from tests.realmap import needs_real_map
 
 pytestmark = needs_real_map
-
-
-def german_orders(match: Match) -> tuple[str, int]:
-    """The German's first orders packet, sealed by bots: its text and how many commands."""
-    g = match.german
-    session = EmailSession(g.service, match.game_id, g.key)
-    bots = bots_for(BotRng(b"email-playback"))
-    assert session.draft is not None
-    session.push(rules.StandingOrders(side="german", advance="strongest"))
-    while not session.ended():
-        cmd = bots["german"].choose(session.game)
-        if isinstance(cmd, rules.ResolveAttacks) and session.complete():
-            break
-        assert not isinstance(session.push(cmd), str)
-    assert session.draft is not None
-    n = len(session.draft.steps)
-    _, sent = session.seal()
-    return sent.text, n
 
 
 def test_r_plays_back_the_opponents_new_orders_after_an_import(
@@ -134,5 +116,99 @@ def test_r_for_the_first_packet_plays_the_game_from_its_start(
         assert "Allied: ends the phase" in text and "(new: 1 of 1)" in text
 
     ran = run_as(monkeypatch, match.german.home, german)
+    assert main(["--email", match.game_id[:8]]) == 0
+    assert ran == ["ok"]
+
+
+def german_resolution(match: Match, orders: str) -> str:
+    """The Allied reply to the German's attacks (standing orders), then the German's
+    resolution of them, played by bots to the end of his player-turn: its text."""
+    a = match.allied
+    assert a.service.import_text(orders).ok
+    reply = EmailSession(a.service, match.game_id, a.key)
+    assert reply.kind == "reply"
+    assert not isinstance(reply.push(rules.StandingOrders(side="allied")), str)
+    _, sent = reply.seal()
+    g = match.german
+    assert g.service.import_text(sent.text).ok
+    session = EmailSession(g.service, match.game_id, g.key)
+    assert session.kind == "resolution"
+    assert not isinstance(session.push(rules.ResolveAttacks()), str)  # the dice roll
+    bots = bots_for(BotRng(b"email-log"))
+    while not session.ended():
+        cmd = bots["german"].choose(session.game)
+        if isinstance(cmd, rules.ResolveAttacks) and session.complete():
+            break  # more attacks declared: they wait for another reply
+        assert not isinstance(session.push(cmd), str)
+    _, resolution = session.seal()
+    return resolution.text
+
+
+def test_the_log_has_the_opponents_combats_after_an_import(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 21, item 4: after importing the German's resolution, ``c`` lists his combats
+    (before: "No combat yet", the log being the packet's draft only)."""
+    from ardennes_tui.screens.combat_log import CombatLogScreen
+    from ardennes_tui.widgets.text_box import TextBox
+
+    match = new_match(tmp_path)
+    orders, _ = german_orders(match)
+    resolution = german_resolution(match, orders)
+    seen: list[str] = []
+
+    async def allied(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        await press(pilot, "i")
+        dialog = app.screen
+        assert isinstance(dialog, ImportDialog)
+        dialog.query_one(TextArea).text = resolution
+        await press(pilot, "ctrl+s", "escape")
+        await press(pilot, "escape")  # a reply may be due (more attacks): later
+        await press(pilot, "c")
+        log = app.screen
+        assert isinstance(log, CombatLogScreen)
+        seen.append(log.query_one(TextBox).source)
+
+    ran = run_as(monkeypatch, match.allied.home, allied)
+    assert main(["--email", match.game_id[:8]]) == 0
+    assert ran == ["ok"]
+    log = seen[0].splitlines()
+    assert "== GT1 16 Dec: German player-turn ==" in log
+    assert sum(" CRT: die " in line for line in log) >= 1
+
+
+def test_an_open_game_sees_packets_stored_by_another_program(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 21, item 6: the Allied app is open, waiting; ``ardennes import`` stores the
+    German's packet from another terminal (here: another ``Service`` on the same store): within
+    a poll (every 2 s; 0.05 s here) the app reads the store again and says so (before: it kept
+    saying "waiting for ... since ..." until ``i``)."""
+    import asyncio
+
+    from ardennes_tui.screens.email_play import EmailPlayScreen
+    from pbem.games import Service
+    from pbem.store import Store
+
+    monkeypatch.setattr(EmailPlayScreen, "POLL", 0.05)
+    match = new_match(tmp_path)
+    text, n = german_orders(match)
+
+    async def allied(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        screen = play_screen(app)
+        await press(pilot, "escape")
+        assert screen.session.draft is None
+        assert "Not your move: waiting for" in message(app)
+        other = Service(Store(match.allied.home))
+        assert other.import_text(text).ok
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            await pilot.pause()
+            if screen.session.draft is not None:
+                break
+        assert f"Imported by another program {n} new orders: R plays them back." in message(app)
+        assert screen.session.kind == "reply" and screen.imported_from is not None
+
+    ran = run_as(monkeypatch, match.allied.home, allied)
     assert main(["--email", match.game_id[:8]]) == 0
     assert ran == ["ok"]

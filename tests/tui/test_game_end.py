@@ -130,6 +130,11 @@ def panel_text(app: ArdennesApp) -> str:
     return app.screen.query_one(SidePanel).text
 
 
+def panel_source(app: ArdennesApp) -> str:
+    """The panel's text before it is wrapped to the panel's width."""
+    return app.screen.query_one(SidePanel).source
+
+
 def expected_verdict_text(record: SelfPlayGame) -> str:
     """What the verdict modal must say for the record's verdict."""
     v = record.verdict
@@ -192,7 +197,8 @@ def test_a_self_play_game_is_finished_with_e_e_and_the_verdict_shown(
             status.summary
             == f"GT18 2 Jan | Allied | Game over | VP German {v.german_vp}, Allied {v.allied_vp}"
         )
-        assert f"GT18 VP: German {v.german_vp}, Allied {v.allied_vp}." in status.message
+        # the last tabulation on the notice line (what the rules did), the end in the message
+        assert f"GT18 VP: German {v.german_vp}, Allied {v.allied_vp}." in status.notice
         assert status.message.endswith("The game is over")
         await press(pilot, "e")
         assert status.message == "The game is over" and s.commands == record.commands
@@ -230,7 +236,7 @@ def test_ex_losses_of_the_self_play_game_chosen_with_the_keys(decisions_game: Se
         screen = app.screen
         assert isinstance(screen, PlayScreen)
         n = len(s.state.combat.declared)
-        assert n and f"Batch: {n} declared (r)" in panel_text(app)
+        assert n and f"Batch: {n} declared (r resolves)" in panel_source(app)
         await press(pilot, "r")
         assert last(s) == ResolveAttacks()
         assert s.state_hash() == record.hashes[k]

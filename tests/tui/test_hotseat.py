@@ -284,7 +284,7 @@ def test_games_lists_hot_seat_games_and_how_to_resume(
     assert main(["games"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert any(line.startswith(f"{stored.name[:8]} ") and " 2 " in line for line in out)
-    assert out[-1] == (
+    assert " ".join(out[-2:]) == (
         "Hot-seat games: ardennes --resume NAME (a start of the name will do; "
         "--resume alone: the most recent)"
     )

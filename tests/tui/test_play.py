@@ -18,6 +18,7 @@ from ardennes_tui.present.combat_text import decision_prompt
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.side_panel import SidePanel
 from ardennes_tui.widgets.status_line import StatusLine
+from ardennes_tui.widgets.text_box import TextBox
 from rules import (
     Advance,
     ChooseLosses,
@@ -34,6 +35,7 @@ from tests.kit.app import (
     game_of,
     message,
     mode,
+    notice,
     press,
     prompt,
     view_of,
@@ -131,7 +133,7 @@ def test_gt1_combat_and_the_turn_played_through_the_ui() -> None:
         assert game_view.summary(s) == "GT1 16 Dec | German | Reinforcement | VP German 0, Allied 0"
         await press(pilot, "right_square_bracket", "enter")  # de-1-a placed (AO-4.2b)
         await end_phases(pilot, 2)  # Supply Judgment; Initial Movement lost: Combat
-        assert "Initial Movement lost (AO-4.2c)" in message(app)
+        assert "Initial Movement Phase lost (AO-4.2c)" in notice(app)
         assert s.state.phase == "combat"
         # the obligatory attacks (AO-4.2h*) are listed, lit, and e is refused until made
         us_left, de_left = gt1_unmet(s)
@@ -212,8 +214,8 @@ def test_gt1_combat_and_the_turn_played_through_the_ui() -> None:
         assert s.options().decision is None and gt1_unmet(s) == ([], [])
         # the combat log lists the ten attacks
         await press(pilot, "c")
-        log = app.screen.query_one("#log-text").render()
-        assert str(log).count(" CRT: die ") == 10
+        log = app.screen.query_one("#log-text", TextBox).source
+        assert log.count(" CRT: die ") == 10
         await press(pilot, "escape")
         assert app.screen is screen
         vp = s.state.vp
@@ -254,8 +256,8 @@ def test_gt1_combat_and_the_turn_played_through_the_ui() -> None:
         )
         assert view.highlight == {hexid} and "Paradrop (AO-15.b)" in panel.text
         await press(pilot, "enter")
-        assert message(app).startswith("Drop die ")
-        die = int(message(app).split()[2].rstrip("."))
+        assert notice(app).startswith("Drop die ")
+        die = int(notice(app).split()[2].rstrip("."))
         vdh = s.state.unit("de-vdh")
         assert (vdh.status == "on_map") == (die in (1, 2))
         # a foot unit moves in the Initial Movement Phase
@@ -438,7 +440,7 @@ def test_reinforcements_placed_on_lit_entry_hexes() -> None:
         await press(pilot, "enter")
         us = s.state.unit(first)
         assert (us.hex, us.status, us.road_mode) == (entries[0], "on_map", True)
-        assert message(app).startswith(f"{first} enters at {entries[0]} in Road Mode")
+        assert notice(app).startswith(f"{first} enters at {entries[0]} in Road Mode")
         assert (
             len(mode(app, ReinforcementMode).due()) == 9
             and mode(app, ReinforcementMode).placing == due[1][0]

@@ -16,8 +16,10 @@ import rules
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.cli import main
 from ardennes_tui.present import playback_text
+from ardennes_tui.present.wrap import fit_words
 from ardennes_tui.screens.playback import PlaybackScreen
 from ardennes_tui.widgets.map_view import MapView
+from ardennes_tui.widgets.text_box import TextBox
 from tests.realmap import needs_real_map
 from tests.tui.recordkit import packets_file, record_file, record_game
 
@@ -130,7 +132,7 @@ def shown(pilot: Pilot[None]) -> tuple[int, str, dict[str, list[str]], frozenset
     assert isinstance(screen, PlaybackScreen)
     view = screen.query_one(MapView)
     units = {h: [d.id for d in s] for h, s in (view.units or {}).items()}
-    panel = str(screen.query_one("#pb-text", Static).content)
+    panel = screen.query_one("#pb-text", TextBox).source
     return screen.step, panel, units, view.highlight
 
 
@@ -154,7 +156,8 @@ def test_forwards_each_step_shows_its_state_hash_units_and_lit_hexes() -> None:
             assert units == expect
             assert lit == playback_text.step_hexes(game, want)
             status = str(screen.query_one("#pb-status", Static).content)
-            assert status.splitlines()[1] == f" {playback_text.headline(game, want)}"
+            # the headline whole when it fits in 80 columns, else its first words and " ..."
+            assert status.splitlines()[1] == fit_words(f" {playback_text.headline(game, want)}", 80)
             focus = playback_text.focus_hex(game, want)
             if focus is not None:
                 assert screen.query_one(MapView).cursor == focus

@@ -14,6 +14,7 @@ import rules
 from ardennes_tui.cli import main
 from ardennes_tui.games import saves
 from ardennes_tui.present import game_view
+from ardennes_tui.present.effects import effect_notes
 from rules import DeclareAttack, EndPhase, Move, Rejection, ResolveAttacks
 from rules import record as game_record
 from tests.enginekit import end_phase, scenario_gt1_german_combat
@@ -113,7 +114,7 @@ def test_unit_notes_and_event_notes() -> None:
     assert game_view.unit_note(us, 10, "attacking") == "attacking, moved, 2/10 MP"
     ended = g.push(EndPhase())  # the German GT1 Mechanized Movement Phase
     assert not isinstance(ended, Rejection)
-    assert all(n.endswith(".") for n in game_view.event_notes(ended.events))
+    assert all(n.endswith(".") for n in effect_notes(ended.events))
 
 
 # -- new games and their dice -----------------------------------------------------------------

@@ -97,6 +97,14 @@ class TestCombat:
         assert snap_compare(play_app(game, h), terminal_size=SIZE, run_before=build)
 
 
+class TestBatch:
+    """The batch of the ten GT1 attacks declared (issue 21, item 9): the panel lists each with
+    its odds, and the GT1 obligations say that all are in the batch."""
+
+    def test_the_batch_with_its_odds(self, snap_compare: Any) -> None:
+        assert snap_compare(play_app(gt1_german_combat("d"), "2328"), terminal_size=SIZE)
+
+
 class TestCombatResult:
     """A long combat result: dice ``d``, the German standing orders (no question), ``r``
     resolves the ten attacks of GT1 at once; the message area under the position line shows
@@ -234,3 +242,65 @@ class TestAudit:
         view = audit_view.view(audit_view.load(str(packets_file(tmp_path))))
         app = ArdennesApp(load_map(), screen=lambda: AuditScreen(view))
         assert snap_compare(app, terminal_size=SIZE, press=["down"])
+
+
+class TestEffects:
+    """What the rules did for the player (issue 21, item 8): de-2-a withdrawn at the end of the
+    German GT2 Initial Movement Phase, on the notice line under the position line; then the
+    log (``c``) with its player-turn headers."""
+
+    @staticmethod
+    async def withdraw(pilot: Pilot[None]) -> None:
+        keys = ["full_stop", "enter", "e", "e", "e", "e", "right_square_bracket", "enter", "r"]
+        for key in keys:
+            await pilot.press(key)
+        await cursor_to(pilot, "4215")
+        for key in ["enter", "r", "e", "e"]:
+            await pilot.press(key)
+        await pilot.pause()
+
+    def test_notice_of_a_withdrawn_reinforcement(self, snap_compare: Any) -> None:
+        from tests.kit.app import gt2_german_reinforcement
+
+        game = gt2_german_reinforcement()
+        app = play_app(game, "4215")
+        assert snap_compare(app, terminal_size=SIZE, run_before=self.withdraw)
+
+    def test_the_log_with_its_headers(self, snap_compare: Any) -> None:
+        from tests.kit.app import gt2_german_reinforcement
+
+        async def log(pilot: Pilot[None]) -> None:
+            await self.withdraw(pilot)
+            await pilot.press("c")
+            await pilot.pause()
+
+        app = play_app(gt2_german_reinforcement(), "4215")
+        assert snap_compare(app, terminal_size=SIZE, run_before=log)
+
+
+class TestAids:
+    """The wargame aids of issue 21, item 15, on the bots' record of scenario 1 at GT3: the
+    ZOC overlay (``Z``), the turn record track (``T``), the victory points (``V``), the hand-over
+    box with ``q``."""
+
+    @staticmethod
+    def game() -> rules.Game:
+        from tests.tui.recordkit import record_game
+
+        return record_game(2)
+
+    def test_zoc_overlay(self, snap_compare: Any) -> None:
+        assert snap_compare(play_app(self.game(), "2328"), terminal_size=SIZE, press=["Z"])
+
+    def test_turn_record_track(self, snap_compare: Any) -> None:
+        assert snap_compare(play_app(self.game(), "2328"), terminal_size=SIZE, press=["T"])
+
+    def test_victory_points(self, snap_compare: Any) -> None:
+        assert snap_compare(play_app(self.game(), "2328"), terminal_size=SIZE, press=["V"])
+
+    def test_hand_over(self, snap_compare: Any) -> None:
+        from ardennes_tui.screens.handover import HandoverScreen
+
+        summary = game_view.summary(self.game())
+        app = ArdennesApp(load_map(), screen=lambda: HandoverScreen("German", summary))
+        assert snap_compare(app, terminal_size=SIZE)

@@ -219,8 +219,11 @@ def test_a_decision_of_the_computer_in_the_players_combat(ardennes_home: Path) -
         await until_idle(app, pilot, screen)
         assert isinstance(game.commands[before], rules.WaiveImmunity)
         assert rules.acting_side(game.state) == "german"
-        assert message(app).startswith("The computer decided: Allied decides: ")
-        assert screen.last_turn is None  # no turn of its own yet in this session
+        assert message(app).startswith("The computer (Allied) decides: ")
+        # R plays back its last player-turn, found in the record (not this decision)
+        assert screen.last_turn is not None
+        assert screen.last_turn == versus.last_turn(game, screen.vs)
+        assert game.state_at(screen.last_turn[0]).side == "allied"
 
     async def go() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
@@ -295,6 +298,7 @@ def test_email_new_with_the_computer_as_opponent(
     """``ardennes --email new ... --opponent-bot``: ``ardennes bot`` accepts at once (its own
     key and store under the player's home) and plays the Allied set-up; the app opens on the
     player's move."""
+    from tests.kit.app import notice_and_message
     from tests.kit.email_app import play_screen, player, run_as
 
     hans = player(tmp_path / "hans", "hans")
@@ -303,9 +307,9 @@ def test_email_new_with_the_computer_as_opponent(
         screen = play_screen(app)
         assert screen.session.draft is not None
         assert screen.game.state.phase == "setup_german"
-        said = message(app)
-        assert "against the computer by email, accepted by ardennes bot" in said
-        assert "Your move (packet 3)" in said
+        shown = notice_and_message(app)
+        assert "against the computer by email, accepted by ardennes bot" in shown
+        assert "Your move (packet 3)" in shown
 
     ran = run_as(monkeypatch, hans.home, body)
     argv = ["--email", "new", "--side", "german", "--dice", "sealed", "--opponent-bot"]

@@ -217,16 +217,16 @@ def test_after_a_resize_in_tmux_the_screen_is_whole(tmp_path: Path) -> None:
     packets = packets_file(tmp_path)
     env = {"TERM": "xterm-256color", "ARDENNES_HOME": str(tmp_path / "home")}
     with session([str(ARDENNES), "--audit", str(packets)], env, tmp_path) as pane:
-        pane.wait_for("Audit. Game", "Up/Down rolls")
+        pane.wait_for("Audit. Game", "Up/Down Home/End rolls")
         for width, height in ((80, 30), (80, 24), (90, 26), (80, 25)):
             pane.resize(width, height)
-            pane.wait_for("Up/Down rolls")
+            pane.wait_for("Up/Down Home/End rolls")
             lines = pane.settle(quiet=0.5).splitlines()
             assert lines[0].startswith(" Audit. Game"), lines[:2]
-            assert lines[-1].startswith(" Up/Down rolls"), lines[-2:]
+            assert lines[-1].startswith(" Up/Down Home/End rolls"), lines[-2:]
         for status in ("on", "off", "on"):  # tmux's status line takes a row and gives it back
             tmux("set-option", "-t", pane.name, "status", status)
-            pane.wait_for("Up/Down rolls")
+            pane.wait_for("Up/Down Home/End rolls")
             lines = pane.settle(quiet=0.5).splitlines()
             assert lines[0].startswith(" Audit. Game"), lines[:2]
-            assert lines[-1].startswith(" Up/Down rolls"), lines[-2:]
+            assert lines[-1].startswith(" Up/Down Home/End rolls"), lines[-2:]

@@ -70,6 +70,11 @@ STYLES_256: Final[dict[str, str]] = {
     **STYLES,
     # The most frequent glyphs (hexsides, roads, rivers) keep the terminal's own 16 colours:
     # ESC[90m costs 5 bytes, ESC[38;5;245m 11, and a view jump repaints some 300 of them.
+    # Roads and rivers in bright colours without bold: the colour after a hexside's grey
+    # is then ESC[91m (5 bytes), not ESC[1;31m and back ESC[0;90m (7 each); a view jump
+    # repaints some 200 of them.
+    "road": "bright_red",
+    "river": "bright_blue",
     "bridge": "bold color(231) on color(25)",
     "ford": "bold color(16) on color(44)",
     "start": "bold color(164)",
