@@ -49,10 +49,10 @@ from pbem.exchange import (
     verdict_text,
 )
 from pbem.gamestatus import Status, status_of
-from pbem.identity import KeyIdentity, verify
+from pbem.identity import KeyIdentity
 from pbem.importer import import_received
 from pbem.packets import DiceMode, Packet
-from pbem.protocol import Draft, EmailGame, Refused, Verifier
+from pbem.protocol import Draft, EmailGame, Refused
 from pbem.scripting import fill
 from pbem.store import GameMeta, Store, new_game_id
 from pbem.store_types import check_game_id
@@ -105,14 +105,9 @@ class Service:
     scenario's board (default :func:`scenarios.load_board`)."""
 
     def __init__(
-        self,
-        store: Store,
-        verify: Verifier = verify,
-        *,
-        board_for: Callable[[int], rules.Board] | None = None,
+        self, store: Store, *, board_for: Callable[[int], rules.Board] | None = None
     ) -> None:
         self.store = store
-        self.verify = verify
         self._board_for = board_for if board_for is not None else _shipped_board
         self._boards: dict[int, rules.Board] = {}
         self._games: dict[str, EmailGame] = {}
@@ -205,16 +200,13 @@ class Service:
             mode,
             game_id,
             self.board,
-            self.verify,
             local_seed=seed,
             comment=comment,
         )
         other = rules.other_side(side)
         if mode == "local":
-            _, acceptance = protocol.accept(
-                local_partner(me, game_id), invitation, self.board, self.verify
-            )
-            game.receive(acceptance, self.verify)
+            _, acceptance = protocol.accept(local_partner(me, game_id), invitation, self.board)
+            game.receive(acceptance)
             opponent = opponent or "yourself (local game)"
         labels = {side: me.fingerprint, other: opponent}
         meta = GameMeta(
@@ -255,7 +247,7 @@ class Service:
         b = invitation.body
         assert b.scenario is not None and b.mode is not None and b.key is not None
         self.board(b.scenario)
-        game, _ = protocol.accept(me, invitation, self.board, self.verify, comment)
+        game, _ = protocol.accept(me, invitation, self.board, comment)
         ours = rules.other_side(b.author)
         labels = {ours: me.fingerprint, b.author: opponent or fingerprint_of(b.key)}
         meta = GameMeta(
@@ -291,7 +283,7 @@ class Service:
         if chain[0].body.game != game_id:
             raise PbemError(f"game {game_id[:8]}: the stored invitation is for another game")
         try:
-            game = EmailGame.replay(chain, self.board, self.verify)
+            game = EmailGame.replay(chain, self.board)
         except Refused as exc:
             raise PbemError(
                 f"game {game_id[:8]}: the stored packets do not verify: {exc}"
@@ -367,7 +359,7 @@ class Service:
                 )
             self._not_stopped(game_id, self.store.meta(game_id))
             try:
-                packet = draft.seal(self.verify)
+                packet = draft.seal()
                 self.store.append(game_id, packet.body.seq, packets.encode(packet))
             except BaseException:
                 self.forget(game_id)
@@ -403,7 +395,6 @@ class Service:
                     lambda note: self._draft_on(game_id, game, meta, me, note),
                     cmds,
                     comment,
-                    self.verify,
                 )
             except BaseException:
                 self.forget(game_id)  # the game in memory holds unstored packets

@@ -30,12 +30,13 @@ class KeyIdentity:
 
     @property
     def raw_private(self) -> bytes:
-        """The 32-byte private key, for the dice chain's secret (HKDF, section 4)."""
+        """The 32-byte private key: the dice chain's secret of a game begun in version 2
+        (HKDF, section 4), a local game's partner key."""
         return keys.raw_private_bytes(self._key)
 
-    def sign(self, message: bytes) -> bytes:
-        """The binary SSHSIG blob of ``message``, namespace ``ardennes``."""
-        return sshsig.sign(self._key, message)
+    def sign(self, message: bytes, namespace: str = sshsig.NAMESPACE) -> bytes:
+        """The binary SSHSIG blob of ``message`` (namespace ``ardennes`` unless given)."""
+        return sshsig.sign(self._key, message, namespace)
 
 
 def verify(blob: bytes, message: bytes) -> str:

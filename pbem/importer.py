@@ -29,7 +29,7 @@ from pbem.exchange import (
 )
 from pbem.mail import Received
 from pbem.packets import Packet
-from pbem.protocol import EmailGame, Equivocation, Refused, Verifier
+from pbem.protocol import EmailGame, Equivocation, Refused
 from pbem.store import EquivocationError, Store
 
 __all__ = ["Games", "import_received"]
@@ -39,7 +39,6 @@ class Games(Protocol):
     """What the importer needs of :class:`pbem.games.Service`."""
 
     store: Store
-    verify: Verifier
 
     def load(self, game_id: str) -> EmailGame: ...
 
@@ -98,7 +97,7 @@ def _unknown(games: Games, found: list[Packet], out: list[ImportItem]) -> None:
         try:
             assert b.scenario is not None
             games.board(b.scenario)
-            EmailGame.start(p, games.board, games.verify)
+            EmailGame.start(p, games.board)
         except (Refused, ValueError) as exc:
             out.append(_item(p, "refused", str(exc)))
             continue
@@ -124,14 +123,14 @@ def _into(games: Games, game_id: str, found: list[Packet], out: list[ImportItem]
         changed = False
         for p in found:
             b = p.body
-            if b.seq < game.seq and packets.encode(game.packets[b.seq]) == packets.encode(p):
+            if game.duplicate(p):
                 out.append(_item(p, "duplicate"))
                 continue
             if stopped:
                 out.append(_item(p, "skipped", f"game {game_id[:8]} stopped (equivocation)"))
                 continue
             try:
-                game.receive(p, games.verify)
+                game.receive(p)
             except Equivocation as exc:
                 kept: tuple[str, ...] = ()
                 try:
@@ -176,10 +175,6 @@ def _keep_if_pinned(games: Games, game_id: str, game: EmailGame, p: Packet) -> s
     is not kept (mail reorders). The file name, or "" when it was not kept."""
     if p.body.seq != game.seq or p.body.prev != game.hashes[-1]:
         return ""
-    try:
-        signer = games.verify(p.signature_blob, packets.canonical_bytes(p.body))
-    except ValueError:  # a bad signature (PacketError is a ValueError too)
-        return ""
-    if signer not in {party.key for party in game.parties.values()}:
+    if p.signer not in {party.key for party in game.parties.values()}:
         return ""
     return games.store.keep_evidence(game_id, f"refused-{p.body.seq:06d}", packets.encode(p))

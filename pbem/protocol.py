@@ -17,32 +17,36 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Final, Protocol
 
 import msgspec
 
 import rules
-from pbem import chain, keys, packets
+from pbem import chain, keys, packets, sshsig
 from pbem.chain import Chain
 from pbem.errors import PbemError
 from pbem.packets import Body, DiceMode, Packet, PacketKind, Step, step_hash
 from pbem.turn import PacketPlay, awaits_reply, reveals
 
-Verifier = Callable[[bytes, bytes], str]
-"""``verify(sshsig_blob, message) -> the signer's public key line`` (``pbem.sshsig``); raises
-``ValueError`` when the signature is bad."""
-
 
 class Identity(Protocol):
-    """A player's key as the protocol needs it (``pbem.keys``)."""
+    """A player's key as the protocol needs it: a key file (:class:`pbem.identity.KeyIdentity`)
+    or a key held by ``ssh-agent`` (:mod:`pbem.agent`)."""
 
     @property
     def public_line(self) -> str: ...
 
     @property
-    def raw_private(self) -> bytes: ...
+    def raw_private(self) -> bytes | None:
+        """The raw private key, only for a game begun in version 2 (its dice chain came
+        from it); None when the key is not at hand (an agent's)."""
 
-    def sign(self, message: bytes) -> bytes: ...
+    def sign(self, message: bytes, namespace: str = sshsig.NAMESPACE) -> bytes:
+        """The binary SSHSIG blob of ``message`` in ``namespace``."""
+
+
+START: Final = (1, "setup_allied")
+"""Where the invitation and the acceptance stand: the game before the Allied set-up."""
 
 
 class Refused(PbemError):
@@ -82,6 +86,9 @@ class Party:
     side: rules.Side
     key: str
     commitment: bytes
+    version: int
+    """The version of the packet that carried the commitment: how the chain's secret was
+    derived (section 4)."""
     revealed: list[bytes] = field(default_factory=list)
 
     @property
@@ -111,34 +118,31 @@ class EmailGame:
     """The accepted packets of one game and everything that follows from them."""
 
     @classmethod
-    def start(
-        cls, invitation: Packet, board_for: Callable[[int], rules.Board], verify: Verifier
-    ) -> EmailGame:
-        """A game from its invitation, whose signature (by the key it carries) is checked."""
+    def start(cls, invitation: Packet, board_for: Callable[[int], rules.Board]) -> EmailGame:
+        """A game from its invitation, which must be signed by the key it carries."""
         game = cls(invitation, board_for)
-        game._check_signature(invitation, verify)
+        game._check_signer(invitation)
         return game
 
     @classmethod
     def replay(
-        cls,
-        chain_of_packets: Sequence[Packet],
-        board_for: Callable[[int], rules.Board],
-        verify: Verifier,
+        cls, chain_of_packets: Sequence[Packet], board_for: Callable[[int], rules.Board]
     ) -> EmailGame:
         """Every packet checked from the invitation on; raises :class:`Refused` at the first
         that fails (``ardennes verify``)."""
         if not chain_of_packets:
             raise Refused("no packets")
-        game = cls.start(chain_of_packets[0], board_for, verify)
+        game = cls.start(chain_of_packets[0], board_for)
         for p in chain_of_packets[1:]:
-            game.receive(p, verify)
+            game.receive(p)
         return game
 
     def __init__(self, invitation: Packet, board_for: Callable[[int], rules.Board]) -> None:
         b = invitation.body
         if b.kind != "invitation" or b.scenario is None or b.mode is None:
             raise Refused("packet 0 is not an invitation")
+        if (b.turn, b.phase) != START:
+            raise Refused("packet 0: an invitation stands at Game-Turn 1, Allied set-up")
         assert b.key is not None and b.commitment is not None
         self.game_id: str = b.game
         self.scenario: int = b.scenario
@@ -146,9 +150,9 @@ class EmailGame:
         self.inviter: rules.Side = b.author
         self.board_for = board_for
         self.packets: list[Packet] = [invitation]
-        self.hashes: list[str] = [packets.packet_hash(invitation)]
+        self.hashes: list[str] = [invitation.hash]
         self.parties: dict[rules.Side, Party] = {
-            b.author: Party(b.author, b.key, bytes.fromhex(b.commitment))
+            b.author: Party(b.author, b.key, bytes.fromhex(b.commitment), invitation.version)
         }
         self.local_seed: bytes | None = bytes.fromhex(b.seed) if b.seed else None
         self.game: rules.Game | None = None
@@ -182,21 +186,29 @@ class EmailGame:
 
     # -- reading a packet from outside ----------------------------------------------------------
 
-    def receive(self, packet: Packet, verify: Verifier) -> None:
-        """Check ``packet`` and append it; raises :class:`Refused` (nothing changed) or
-        :class:`Equivocation`. A packet already accepted is a no-op."""
+    def duplicate(self, packet: Packet) -> bool:
+        """``packet`` is one the game holds already: the same signed bytes (its identity),
+        however it travelled (section 3)."""
+        b = packet.body
+        return (
+            b.game == self.game_id and 0 <= b.seq < self.seq and self.hashes[b.seq] == packet.hash
+        )
+
+    def receive(self, packet: Packet) -> None:
+        """Check ``packet`` (verified by its signer: :mod:`pbem.packets`) and append it;
+        raises :class:`Refused` (nothing changed) or :class:`Equivocation`. A packet already
+        accepted (:meth:`duplicate`) is a no-op."""
         b = packet.body
         where = f"packet {b.seq}"
         if b.game != self.game_id:
             raise Refused(f"{where} is for game {b.game[:8]}, not {self.game_id[:8]}")
         if b.seq < self.seq:
-            old = self.packets[b.seq]
-            if packets.encode(old) == packets.encode(packet):
+            if self.duplicate(packet):
                 return
-            fits = b.prev == (self.hashes[b.seq - 1] if b.seq else "")
-            if old.body.author != b.author or not fits:
+            old = self.packets[b.seq]
+            if old.body.author != b.author:
                 raise Refused(f"{where} is already in the game: this one is not its twin")
-            self._check_signature(packet, verify)
+            self._check_signer(packet)
             raise Equivocation(
                 f"{where}: the {b.author} player signed two different packets {b.seq}",
                 old,
@@ -206,25 +218,26 @@ class EmailGame:
             raise Refused(f"{where} is out of order: packet {self.seq} comes next")
         if b.prev != self.hashes[-1]:
             raise Refused(f"{where} does not follow packet {self.seq - 1} (prev hash differs)")
+        if packet.version < self.packets[-1].version:
+            raise Refused(f"{where} is version {packet.version}, after a version 3 packet")
         if b.rules != rules.record.RULES_VERSION:
             raise Refused(
-                f"{where} was written for rules {b.rules}, this is {rules.record.RULES_VERSION}"
+                f"{where} was written for rules {b.rules[:40]}, this is "
+                f"{rules.record.RULES_VERSION}"
             )
-        self._check_signature(packet, verify)
+        self._check_signer(packet)
         self._apply(packet)
 
-    def _check_signature(self, packet: Packet, verify: Verifier) -> None:
+    def _check_signer(self, packet: Packet) -> None:
+        """``packet`` was signed by the key pinned for its author (the invitation and the
+        acceptance: the key they carry)."""
         b = packet.body
         pinned = self.parties.get(b.author)
         key = pinned.key if pinned is not None else b.key
-        try:
-            signer = verify(packet.signature_blob, packets.canonical_bytes(b))
-        except ValueError as exc:
-            raise Refused(f"packet {b.seq}: bad signature ({exc})") from None
-        if key is None or signer != key:
+        if key is None or packet.signer != key:
             raise Refused(
-                f"packet {b.seq}: signed by {fingerprint_of(signer)}, but the {b.author} player's "
-                f"key is {fingerprint_of(key) if key else 'not known'}"
+                f"packet {b.seq}: signed by {fingerprint_of(packet.signer)}, but the {b.author} "
+                f"player's key is {fingerprint_of(key) if key else 'not known'}"
             )
 
     # -- applying an accepted packet ------------------------------------------------------------
@@ -269,20 +282,20 @@ class EmailGame:
         self.derivations.append(derived)
         self.first_command.append(history)
         self.packets.append(packet)
-        self.hashes.append(packets.packet_hash(packet))
+        self.hashes.append(packet.hash)
 
     def _accept(self, packet: Packet) -> None:
         b = packet.body
         assert b.key is not None and b.commitment is not None
         if b.key == self.parties[self.inviter].key:
             raise Refused(f"packet {b.seq}: the invitee signs with the inviter's key")
-        if b.commands:
-            raise Refused(f"packet {b.seq}: an acceptance carries no commands")
-        self.parties[b.author] = Party(b.author, b.key, bytes.fromhex(b.commitment))
+        if (b.turn, b.phase) != START:
+            raise Refused(f"packet {b.seq}: an acceptance stands at Game-Turn 1, Allied set-up")
+        self.parties[b.author] = Party(b.author, b.key, bytes.fromhex(b.commitment), packet.version)
         board = self.board_for(self.scenario)
         self.game = rules.Game.new(board, dice=None, dice_spec=self._dice_spec())
         self.packets.append(packet)
-        self.hashes.append(packets.packet_hash(packet))
+        self.hashes.append(packet.hash)
 
     def _salt(self, side: rules.Side) -> bytes:
         """What salts ``side``'s chain beyond the game id: for the invitee, the hash of the
@@ -338,6 +351,7 @@ class EmailGame:
         each, what may roll, where the packet ends) and check every state hash."""
         assert self.game is not None
         self.game.dice = dice
+        history = len(self.game.history)
         play = PacketPlay(self.game, self.mode, b.kind, b.author)
         for i, step in enumerate(b.commands):
             where = f"packet {b.seq}, command {i} ({rules.record.tag(step.command)})"
@@ -352,6 +366,12 @@ class EmailGame:
         why = play.end_refusal()
         if why is not None:
             raise Refused(f"packet {b.seq}: {why}")
+        drawn = drawn_values(self.game, history)
+        if (b.version > packets.LEGACY or b.dice) and b.dice != drawn:
+            raise Refused(
+                f"packet {b.seq}: it lists the dice {b.dice[:20] or 'none'}, its commands drew "
+                f"{drawn[:20] or 'none'}"
+            )
 
     # -- writing the next packet ----------------------------------------------------------------
 
@@ -364,8 +384,9 @@ class EmailGame:
         kind = want[1]
         reveal: bytes | None = None
         if reveals(self.mode, kind, self.game.state):
-            secret = _secret(me, self.game_id, self._salt(side))
-            reveal = Chain(secret).link(len(self.parties[side].revealed) + 1)
+            party = self.parties[side]
+            secret = _secret(me, self.game_id, self._salt(side), party.version)
+            reveal = Chain(secret).link(len(party.revealed) + 1)
         body = Body(
             format=packets.FORMAT,
             version=packets.VERSION,
@@ -417,29 +438,60 @@ class Draft:
         for the reply (more attacks may still be added to it)."""
         return self.play.complete()
 
-    def seal(self, verify: Verifier) -> Packet:
+    def seal(self) -> Packet:
         """Sign the packet and apply it to the game (checked as the opponent will)."""
         why = self.play.end_refusal()
         if why is not None:
             raise Refused(why)
         s = self.play.game.state
+        drawn = drawn_values(self.play.game, 0)  # the scratch game's history is the packet's
         body = msgspec.structs.replace(
-            self.body, commands=tuple(self.steps), turn=s.turn, phase=s.phase
+            self.body, commands=tuple(self.steps), turn=s.turn, phase=s.phase, dice=drawn
         )
         packet = packets.sign(body, self.me.sign)
-        self.game.receive(packet, verify)
+        self.game.receive(packet)
         return packet
+
+
+def drawn_values(game: rules.Game, start: int) -> str:
+    """The values of the dice drawn by the commands of ``game``'s history from ``start`` on,
+    in order: a version 3 packet's ``dice`` (section 3)."""
+    return "".join(
+        str(e.value)
+        for step in game.history[start:]
+        for e in step.events
+        if isinstance(e, rules.DieRoll)
+    )
 
 
 # -- starting a game ---------------------------------------------------------------------------
 
 
-def _secret(me: Identity, game_id: str, salt: bytes) -> bytes:
-    return chain.chain_secret(me.raw_private, _game_bytes(game_id), salt)
+def _secret(me: Identity, game_id: str, salt: bytes, version: int) -> bytes:
+    """``me``'s chain secret for the game (section 4): version 3, from ``me``'s signature of a
+    message of its own (:func:`pbem.chain.dice_message`, namespace ``ardennes-dice``), so a
+    key in ``ssh-agent`` plays; a game begun in version 2, from the raw private key."""
+    game = _game_bytes(game_id)
+    if version == packets.LEGACY:
+        raw = me.raw_private
+        if raw is None:
+            raise Refused(
+                "this game began in version 2: its dice chain comes from the private key file "
+                "itself, which an agent does not give (use --key FILE)"
+            )
+        return chain.chain_secret(raw, game, salt)
+    message = chain.dice_message(game, salt)
+    first = me.sign(message, chain.DICE_NAMESPACE)
+    if me.sign(message, chain.DICE_NAMESPACE) != first:
+        raise Refused(
+            "the key signs the same message two ways: the dice chain needs a deterministic "
+            "ed25519 signer (OpenSSH, ssh-agent and this program all are)"
+        )
+    return chain.signed_secret(sshsig.signature_bytes(first), game, salt)
 
 
 def _head(me: Identity, game_id: str, salt: bytes = b"") -> str:
-    return chain.Chain(_secret(me, game_id, salt)).commitment.hex()
+    return chain.Chain(_secret(me, game_id, salt, packets.VERSION)).commitment.hex()
 
 
 def invite(
@@ -449,7 +501,6 @@ def invite(
     mode: DiceMode,
     game_id: str,
     board_for: Callable[[int], rules.Board],
-    verify: Verifier,
     *,
     local_seed: bytes | None = None,
     comment: str = "",
@@ -476,19 +527,18 @@ def invite(
         comment=comment,
     )
     packet = packets.sign(body, me.sign)
-    return EmailGame.start(packet, board_for, verify), packet
+    return EmailGame.start(packet, board_for), packet
 
 
 def accept(
     me: Identity,
     invitation: Packet,
     board_for: Callable[[int], rules.Board],
-    verify: Verifier,
     comment: str = "",
 ) -> tuple[EmailGame, Packet]:
     """Accept ``invitation`` (checked first): the acceptance (packet 1) pins ``me`` for the
     other side."""
-    game = EmailGame.start(invitation, board_for, verify)
+    game = EmailGame.start(invitation, board_for)
     b = invitation.body
     body = Body(
         format=packets.FORMAT,
@@ -506,5 +556,5 @@ def accept(
         comment=comment,
     )
     packet = packets.sign(body, me.sign)
-    game.receive(packet, verify)
+    game.receive(packet)
     return game, packet

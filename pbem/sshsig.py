@@ -69,6 +69,7 @@ __all__ = [
     "dearmor",
     "parse",
     "sign",
+    "signature_bytes",
     "signed_data",
     "verify",
 ]
@@ -248,6 +249,18 @@ def parse(blob: bytes) -> Sshsig:
     )
     reader.end()
     return fields
+
+
+def signature_bytes(blob: bytes) -> bytes:
+    """The 64-byte Ed25519 signature inside the SSHSIG ``blob`` (parsed strictly, not
+    verified): what a version 3 dice chain's secret is derived from (section 4)."""
+    reader = SshReader(parse(blob).signature, "SSHSIG signature field", MalformedSignature)
+    sig_type = reader.string("signature type")
+    raw = reader.string("signature")
+    reader.end()
+    if sig_type != KEY_TYPE.encode() or len(raw) != 64:
+        raise UnsupportedKeyType("not an ed25519 signature of 64 bytes")
+    return raw
 
 
 def verify(

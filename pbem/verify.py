@@ -12,9 +12,8 @@ from dataclasses import dataclass
 
 import rules
 import scenarios
-from pbem import identity
 from pbem.errors import PbemError
-from pbem.protocol import EmailGame, Verifier, fingerprint_of
+from pbem.protocol import EmailGame, fingerprint_of
 from pbem.sources import Source
 
 BoardFor = Callable[[int], rules.Board]
@@ -47,9 +46,7 @@ def standing(game: rules.Game | None) -> str:
     return f"Game-Turn {s.turn}, {s.side.capitalize()} {s.phase.replace('_', ' ')}"
 
 
-def _replay_packets(
-    source: Source, board_for: BoardFor, verifier: Verifier
-) -> tuple[EmailGame | None, str | None]:
+def _replay_packets(source: Source, board_for: BoardFor) -> tuple[EmailGame | None, str | None]:
     """The email game as far as the packets verify, and the first failure (None: all good).
     The same checks as :meth:`EmailGame.replay`, keeping the part that verified."""
     chain = source.packets
@@ -64,10 +61,10 @@ def _replay_packets(
     game: EmailGame | None = None
     where = "packet 0"
     try:
-        game = EmailGame.start(chain[0], board_for, verifier)
+        game = EmailGame.start(chain[0], board_for)
         for p in chain[1:]:
             where = f"packet {p.body.seq}"
-            game.receive(p, verifier)
+            game.receive(p)
     except PbemError as exc:
         return game, str(exc)
     except Exception as exc:  # hostile input must not end in a traceback
@@ -91,11 +88,7 @@ def _replay_record(source: Source, board_for: BoardFor) -> tuple[rules.Game | No
     return r.game, None
 
 
-def verify(
-    source: Source,
-    board_for: BoardFor = scenarios.load_board,
-    verifier: Verifier = identity.verify,
-) -> Verified:
+def verify(source: Source, board_for: BoardFor = scenarios.load_board) -> Verified:
     """Check the whole game of ``source`` from its first packet (or its record's first
     command): every check of protocol section 5, every command through the rules."""
     if source.kind == "record":
@@ -110,7 +103,7 @@ def verify(
             f", Allied {head.players.allied.label}; final state {game.state_hash()}"
         )
         return Verified(source, True, line, game=game)
-    email, failure = _replay_packets(source, board_for, verifier)
+    email, failure = _replay_packets(source, board_for)
     game = email.game if email is not None else None
     if failure is not None:
         gid = f"game {email.game_id[:8]}: " if email is not None else ""

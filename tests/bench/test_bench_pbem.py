@@ -24,7 +24,6 @@ from typing import Any
 import pytest
 
 from pbem import armor, audit, packets, protocol, sources
-from pbem.identity import verify
 from pbem.packets import DiceMode, Packet
 from tests.pbem.players import board, play
 from tests.realmap import needs_real_map
@@ -118,10 +117,10 @@ def test_bench_import_one_packet(benchmark: Any) -> None:
     last = sent[-1]
 
     def setup() -> tuple[tuple[protocol.EmailGame], dict[str, Any]]:
-        return (protocol.EmailGame.replay(sent[:-1], board, verify),), {}
+        return (protocol.EmailGame.replay(sent[:-1], board),), {}
 
     def receive(g: protocol.EmailGame) -> protocol.EmailGame:
-        g.receive(last, verify)
+        g.receive(last)
         return g
 
     g = benchmark.pedantic(receive, setup=setup, rounds=5, iterations=1)

@@ -11,7 +11,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 import rules
 import scenarios
 from pbem import protocol
-from pbem.identity import KeyIdentity, verify
+from pbem.identity import KeyIdentity
 from pbem.packets import DiceMode, Packet
 from pbem.turn import batch_command
 from rules.bots import BotRng, bots_for
@@ -41,11 +41,10 @@ def start(mode: DiceMode, scenario: int = 1) -> tuple[protocol.EmailGame, list[P
         mode,
         GAME_ID,
         board,
-        verify,
         local_seed=seed,
     )
-    _, acc = protocol.accept(keys["allied"], inv, board, verify)
-    g.receive(acc, verify)
+    _, acc = protocol.accept(keys["allied"], inv, board)
+    g.receive(acc)
     return g, [inv, acc], keys
 
 
@@ -58,7 +57,7 @@ def bot_packet(g: protocol.EmailGame, keys: dict, bots: dict) -> Packet:
     if kind == "reply":
         r = d.push(rules.StandingOrders(side=side))
         assert not isinstance(r, str), r
-        return d.seal(verify)
+        return d.seal()
     if rules.acting_side(d.scratch.state) == side and d.scratch.state.combat.orders(side) is None:
         d.push(rules.StandingOrders(side=side, advance="strongest"))
     if kind == "resolution":  # a resolution resolves its batch first
@@ -69,7 +68,7 @@ def bot_packet(g: protocol.EmailGame, keys: dict, bots: dict) -> Packet:
             break  # sealed: the declared batch goes to the opponent
         r = d.push(cmd)
         assert not isinstance(r, str), (cmd, r)
-    return d.seal(verify)
+    return d.seal()
 
 
 def play(
@@ -82,6 +81,6 @@ def play(
     bots = bots_for(BotRng(b"pbem-test"), batch=True)
     while g.game is not None and g.game.state.turn <= turns and g.expects() is not None:
         p = bot_packet(g, keys, bots)
-        other.receive(p, verify)
+        other.receive(p)
         sent.append(p)
     return g, sent

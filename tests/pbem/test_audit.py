@@ -113,21 +113,22 @@ def test_verify_reads_quoted_shuffled_and_repeated_packets(tmp_path: Path) -> No
     assert audit.verify(src).ok
 
 
-def _tampered(sent: tuple[Packet, ...], seq: int) -> list[Packet]:
-    """Packet ``seq`` with a changed comment and its old signature."""
-    out = list(sent)
-    body = msgspec.structs.replace(sent[seq].body, comment="I never said that")
-    out[seq] = Packet(body=body, signature=sent[seq].signature)
-    return out
+def _tampered(sent: tuple[Packet, ...], seq: int) -> str:
+    """The packets, armoured, ``seq``'s body with a comment added under its old signature."""
+    blocks = [(packets.encode(p), headers(p)) for p in sent]
+    p = sent[seq]
+    body = p.signed.replace(b'"kind":"', b'"comment":"I never said that","kind":"')
+    blocks[seq] = (body + b"\n" + p.signature, headers(p))
+    return armor.armor_all(blocks)
 
 
 def test_a_tampered_packet_fails_naming_it(tmp_path: Path) -> None:
     _, sent = game("sealed")
-    path = write(tmp_path, armored(_tampered(sent, 7)))
+    path = write(tmp_path, _tampered(sent, 7))
     code, out = cli("verify", str(path))
     assert code == 1
     assert out.count("\n") == 1
-    assert out.startswith(f"FAILED: game {GAME_ID[:8]}: packet 7: bad signature")
+    assert out.startswith(f"FAILED: game {GAME_ID[:8]}: block 8 (Seq 7): bad signature (bad ")
 
 
 def test_a_packet_re_signed_by_another_key_fails_naming_both_keys(tmp_path: Path) -> None:
@@ -457,8 +458,8 @@ def test_audit_json(tmp_path: Path) -> None:
 
 def test_audit_of_a_failing_game_prints_the_failure(tmp_path: Path) -> None:
     _, sent = game("sealed")
-    path = write(tmp_path, armored(_tampered(sent, 7)))
+    path = write(tmp_path, _tampered(sent, 7))
     code, out = cli("audit", str(path))
-    assert code == 1 and out.startswith("FAILED: ") and "packet 7" in out
+    assert code == 1 and out.startswith("FAILED: ") and "(Seq 7)" in out
     code, out = cli("audit", str(path), "--json")
     assert code == 1 and json.loads(out)["ok"] is False
