@@ -21,6 +21,7 @@ from pbem.errors import PbemError
 from pbem.mail import Received
 from pbem.packets import Packet, PacketError
 from pbem.protocol import EmailGame
+from pbem.store_types import STOPPED
 
 __all__ = [
     "OPEN_DICE_WARNING",
@@ -39,9 +40,6 @@ __all__ = [
     "read_blocks",
     "verdict_text",
 ]
-
-STOPPED: Final = "equivocation"
-"""The ``meta.json`` status of a game stopped by equivocation (protocol section 3)."""
 
 OPEN_DICE_WARNING: Final = "open dice: the mover can foresee his own rolls before he orders"
 """What the program says wherever an open-mode game is shown (protocol section 4)."""
@@ -107,9 +105,13 @@ def read_blocks(received: Received) -> list[Block]:
         except PacketError as exc:
             out.append(Block(number, found.origin, None, f"{where}: {exc}"))
             continue
-        why = _header_mismatch(found.block.headers, packet)
-        if why is not None:
-            out.append(Block(number, found.origin, None, f"{where}: {why}"))
+        except Exception as exc:  # hostile input: never a traceback, never the others lost
+            why = f"{where}: could not be read ({type(exc).__name__})"
+            out.append(Block(number, found.origin, None, why))
+            continue
+        mismatch = _header_mismatch(found.block.headers, packet)
+        if mismatch is not None:
+            out.append(Block(number, found.origin, None, f"{where}: {mismatch}"))
             continue
         out.append(Block(number, found.origin, packet))
     return out

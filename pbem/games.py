@@ -34,7 +34,6 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 import rules
 import scenarios
 from pbem import drafts, mail, packets, protocol
-from pbem.armor import ArmorError
 from pbem.errors import PbemError
 from pbem.exchange import (
     OPEN_DICE_WARNING,
@@ -137,15 +136,27 @@ class Service:
         """Drop the game kept in memory (the next :meth:`load` replays the store)."""
         self._games.pop(game_id, None)
 
-    def write_meta(self, game_id: str, game: EmailGame) -> None:
-        """Set ``meta.json``'s whose move and status from ``game``."""
+    def write_meta(self, game_id: str, game: EmailGame, *, touch: bool = True) -> None:
+        """Set ``meta.json``'s whose move and status from ``game``, and the number of packets
+        they describe (the index is current while the store holds that many)."""
         meta = self.store.meta(game_id)
         want = game.expects()
         to_move = "over" if want is None else want[0]
         status = meta.status if meta.status == STOPPED else next_packet(game)
-        self.store.update_meta(
-            game_id, msgspec.structs.replace(meta, to_move=to_move, status=status)
+        new = msgspec.structs.replace(
+            meta, to_move=to_move, status=status, packets=len(game.packets)
         )
+        self.store.update_meta(game_id, new, touch=touch)
+
+    def index(self, game_id: str) -> GameMeta:
+        """``meta.json`` of ``game_id``, written again from the packets first when it
+        describes another number of them (a writer stopped between a packet and the index)."""
+        with self.store.transaction(game_id):
+            meta = self.store.meta(game_id)
+            if meta.packets != self.store.count(game_id):
+                self.write_meta(game_id, self.load(game_id), touch=False)
+                meta = self.store.meta(game_id)
+            return meta
 
     def _label(self, meta: GameMeta, side: rules.Side) -> str:
         return meta.german if side == "german" else meta.allied
@@ -448,15 +459,11 @@ class Service:
         :mod:`pbem.importer`)."""
         try:
             received = self._read(data)
-        except ArmorError as exc:
+        except mail.MailError as exc:
             return ImportReport([ImportItem("refused", reason=str(exc))])
         return import_received(self, received)
 
     def import_source(self, source: str | os.PathLike[str]) -> ImportReport:
         """:meth:`import_text` of a file, an ``.eml``, an mbox or a Maildir
         (:func:`pbem.mail.read_armored`); :class:`pbem.mail.MailError` if it cannot be read."""
-        try:
-            received = mail.read_armored(source)
-        except ArmorError as exc:
-            return ImportReport([ImportItem("refused", reason=str(exc))])
-        return import_received(self, received)
+        return import_received(self, mail.read_armored(source))

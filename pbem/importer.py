@@ -17,6 +17,7 @@ import msgspec
 
 import rules
 from pbem import packets
+from pbem.errors import PbemError
 from pbem.exchange import (
     OPEN_DICE_WARNING,
     STOPPED,
@@ -31,6 +32,7 @@ from pbem.mail import Received
 from pbem.packets import Packet
 from pbem.protocol import EmailGame, Equivocation, Refused
 from pbem.store import EquivocationError, Store
+from pbem.store_types import MAX_REFUSED_EVIDENCE
 
 __all__ = ["Games", "import_received"]
 
@@ -50,8 +52,11 @@ class Games(Protocol):
 
 
 def import_received(games: Games, received: Received) -> ImportReport:
-    """Check and store every packet of ``received`` (see the module docstring)."""
+    """Check and store every packet of ``received`` (see the module docstring): each block,
+    packet and game on its own, so one that is refused (or that no check foresaw) is one line
+    of the report and the others go on."""
     report = ImportReport(notes=list(received.notes))
+    report.items.extend(ImportItem("refused", reason=line) for line in received.damaged)
     by_game: dict[str, list[Packet]] = {}
     for block in read_blocks(received):
         if block.packet is None:
@@ -65,10 +70,16 @@ def import_received(games: Games, received: Received) -> ImportReport:
     known = set(games.store.game_ids())
     for game_id, found in by_game.items():
         found.sort(key=lambda p: p.body.seq)
-        if game_id in known:
-            _into(games, game_id, found, report.items)
-        else:
-            _unknown(games, found, report.items)
+        before = len(report.items)
+        try:
+            if game_id in known:
+                _into(games, game_id, found, report.items)
+            else:
+                _unknown(games, found, report.items)
+        except PbemError as exc:  # the game itself cannot be used now: locked, damaged
+            games.forget(game_id)
+            done = len(report.items) - before
+            report.items.extend(_item(p, "refused", str(exc)) for p in found[done:])
     return report
 
 
@@ -94,6 +105,10 @@ def _unknown(games: Games, found: list[Packet], out: list[ImportItem]) -> None:
             hint = " (accept its invitation first)" if invited else ""
             out.append(_item(p, "refused", f"game {b.game[:8]} is not in the store{hint}"))
             continue
+        if b.mode == "local":
+            why = f"game {b.game[:8]} is a local game: it is played where it began, not accepted"
+            out.append(_item(p, "refused", why))
+            continue
         try:
             assert b.scenario is not None
             games.board(b.scenario)
@@ -114,13 +129,13 @@ def _unknown(games: Games, found: list[Packet], out: list[ImportItem]) -> None:
 
 
 def _into(games: Games, game_id: str, found: list[Packet], out: list[ImportItem]) -> None:
-    """Packets of a game in the store, in ``seq`` order, under its lock."""
+    """Packets of a game in the store, in ``seq`` order, under its lock; the index
+    (``meta.json``) rewritten after each packet stored."""
     store = games.store
     with store.transaction(game_id):
         meta = store.meta(game_id)
         game = games.load(game_id)
         stopped = meta.status == STOPPED
-        changed = False
         for p in found:
             b = p.body
             if game.duplicate(p):
@@ -145,36 +160,37 @@ def _into(games: Games, game_id: str, found: list[Packet], out: list[ImportItem]
                 out.append(_item(p, "equivocation", f"{exc}{where}; the game stops"))
                 continue
             except Refused as exc:
-                reason = str(exc)
-                kept_as = _keep_if_pinned(games, game_id, game, p)
-                if kept_as:
-                    reason += f" (kept as evidence: {kept_as})"
-                out.append(_item(p, "refused", reason))
+                out.append(_item(p, "refused", str(exc) + _keep_if_pinned(games, game_id, game, p)))
                 continue
-            except BaseException:
+            except Exception as exc:  # a case no check foresaw: one line, and the game reread
                 games.forget(game_id)
-                raise
+                game = games.load(game_id)
+                why = f"packet {b.seq} could not be checked ({type(exc).__name__}: {exc})"
+                out.append(_item(p, "refused", why.splitlines()[0][:300]))
+                continue
             try:
                 store.append(game_id, b.seq, packets.encode(p))
+                games.write_meta(game_id, game)
             except BaseException:
                 games.forget(game_id)
                 raise
-            changed = True
             want = game.expects()
             who = "" if want is None else meta.german if want[0] == "german" else meta.allied
             after = next_move(game, meta.our_side, who)
             out.append(_item(p, "accepted", after=after))
-        if changed:
-            games.write_meta(game_id, game)
 
 
 def _keep_if_pinned(games: Games, game_id: str, game: EmailGame, p: Packet) -> str:
     """Keep a refused packet under ``evidence/`` when it is the next packet of the chain (its
     ``seq`` and ``prev`` fit) and a key pinned in the game signed it: it proves that player
     sent an illegal packet. A packet merely out of order, or for another place in the chain,
-    is not kept (mail reorders). The file name, or "" when it was not kept."""
+    is not kept (mail reorders), nor one past the game's cap
+    (:data:`pbem.store_types.MAX_REFUSED_EVIDENCE`). What to add to the refusal's line."""
     if p.body.seq != game.seq or p.body.prev != game.hashes[-1]:
         return ""
     if p.signer not in {party.key for party in game.parties.values()}:
         return ""
-    return games.store.keep_evidence(game_id, f"refused-{p.body.seq:06d}", packets.encode(p))
+    name = games.store.keep_evidence(game_id, f"refused-{p.body.seq:06d}", packets.encode(p))
+    if not name:
+        return f" (not kept as evidence: the game keeps {MAX_REFUSED_EVIDENCE} refused packets)"
+    return f" (kept as evidence: {name})"

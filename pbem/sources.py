@@ -113,7 +113,7 @@ def _from_text(name: str, data: bytes) -> Source:
         return Source("packets", name, problem=f"{name}: {exc}")
     if not blocks:
         raise SourceError(f"{name} holds no armoured packets and is not a game record")
-    found: list[Packet] = []
+    found: dict[str, Packet] = {}
     problem = None
     for i, block in enumerate(blocks, start=1):
         try:
@@ -121,12 +121,15 @@ def _from_text(name: str, data: bytes) -> Source:
         except packets.PacketError as exc:
             problem = f"block {i} ({_describe(block)}): {exc}"
             break
+        except Exception as exc:  # hostile input: one line, never a traceback
+            problem = f"block {i} ({_describe(block)}): could not be read ({type(exc).__name__})"
+            break
         problem = _header_problem(i, block, p)
         if problem is not None:
             break
-        found.append(p)
-    found.sort(key=lambda p: p.body.seq)
-    return Source("packets", name, packets=tuple(found), problem=problem)
+        found.setdefault(p.hash, p)  # copies of one packet (however armoured) count once
+    ordered = sorted(found.values(), key=lambda p: p.body.seq)
+    return Source("packets", name, packets=tuple(ordered), problem=problem)
 
 
 def _describe(block: armor.Armored) -> str:
@@ -158,6 +161,9 @@ def _from_store(prefix: str, store: Store) -> Source:
             p = packets.decode(data)
         except packets.PacketError as exc:
             problem = f"{name}, stored packet {seq}: {exc}"
+            break
+        except Exception as exc:
+            problem = f"{name}, stored packet {seq} could not be read ({type(exc).__name__})"
             break
         if p.body.seq != seq:
             problem = f"{name}: the store's packet {seq} is packet {p.body.seq} of its game"

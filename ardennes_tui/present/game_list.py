@@ -10,6 +10,7 @@ the keys screen.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Final
@@ -68,7 +69,15 @@ def rows(store: Store) -> list[dict[str, Any]]:
     (the most recently active first), then the hot-seat games. Also ``dice`` (a game by
     email's dice mode, ``""`` for hot-seat), which the JSON listing leaves out."""
     out: list[dict[str, Any]] = []
+    service = Service(store)
     for g in store.games():
+        if g.stale:  # the index describes other packets than the game holds: write it again
+            try:
+                meta = service.index(g.game_id)
+            except PbemError:  # locked, damaged: the listing says "?" until it is readable
+                pass
+            else:
+                g = dataclasses.replace(g, to_move=meta.to_move, status=meta.status, stale=False)
         dice = ""
         if not g.problem:
             try:

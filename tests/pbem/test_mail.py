@@ -371,10 +371,18 @@ def test_eml_damaged_body_intact_attachment(tmp_path: Path) -> None:
     assert len(received.notes) == 1 and "bad base64 on line" in received.notes[0]
 
 
-def test_all_copies_damaged_raises(tmp_path: Path) -> None:
-    text = TEXT.replace("Seq: 7", "Seq: 9")
-    with pytest.raises(ArmorError, match="checksum mismatch: damaged in transit"):
-        read_armored(text.encode())
+def test_a_damaged_block_is_one_line_and_hides_nothing(tmp_path: Path) -> None:
+    damaged = TEXT.replace("Seq: 7", "Seq: 9")
+    received = read_armored((damaged + "\n" + TEXT.replace("Seq: 7", "Seq: 8")).encode())
+    second = 1 + len(TEXT.splitlines()) + 1
+    assert received.damaged == [
+        "<stdin>: block 1 (line 1): checksum mismatch: damaged in transit",
+        f"<stdin>: block 2 (line {second}): checksum mismatch: damaged in transit",
+    ]
+    assert received.blocks == []
+    received = read_armored((damaged + "\n" + TEXT).encode())
+    assert received.damaged == [] and received.blocks[0].payload == PAYLOAD
+    assert received.notes == ["<stdin>: block 1 (line 1): checksum mismatch: damaged in transit"]
 
 
 def test_html_only_message() -> None:
