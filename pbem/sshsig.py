@@ -29,6 +29,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from cryptography.exceptions import InvalidSignature
@@ -65,6 +66,7 @@ __all__ = [
     "UnsupportedKeyType",
     "UnsupportedVersion",
     "WrongSigner",
+    "allowed_signers",
     "armor",
     "dearmor",
     "parse",
@@ -198,6 +200,18 @@ def armor(blob: bytes) -> str:
     encoded = base64.b64encode(blob).decode("ascii")
     lines = [encoded[i : i + _LINE] for i in range(0, len(encoded), _LINE)]
     return "\n".join([ARMOR_BEGIN, *lines, ARMOR_END]) + "\n"
+
+
+def allowed_signers(principals: Iterable[tuple[str, str]]) -> str:
+    """An OpenSSH ``allowed_signers`` file (``ssh-keygen(1)``, ALLOWED SIGNERS): one line per
+    ``(principal, public key line)``, each key allowed in the namespace ``ardennes`` only, for
+    ``ssh-keygen -Y verify -f FILE -I PRINCIPAL -n ardennes``."""
+    lines = []
+    for principal, key in principals:
+        if not principal.isalnum():
+            raise SignatureError(f"bad principal {principal[:40]!r}: letters and digits only")
+        lines.append(f'{principal} namespaces="{NAMESPACE}" {key}\n')
+    return "".join(lines)
 
 
 def dearmor(text: str | bytes) -> bytes:

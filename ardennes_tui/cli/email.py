@@ -27,11 +27,12 @@ import rules
 from ardennes_tui.cli.inputs import read_input
 from ardennes_tui.cli.keys import read_passphrase_file
 from ardennes_tui.errors import UserError
-from pbem import addresses, config, keys, mail
+from pbem import addresses, config, keys, mail, sshsig
 from pbem.errors import PbemError
 from pbem.exchange import OPEN_DICE_WARNING, ImportReport
 from pbem.games import Service
 from pbem.identity import KeyIdentity
+from pbem.sources import SourceError, load_source
 from pbem.store import Store
 
 MAX_INPUT = 64 << 20
@@ -125,6 +126,15 @@ def register(subparsers: Any) -> None:
     )
     export.add_argument("game", metavar="GAME")
     export.add_argument("--record", action="store_true", help="the game record (JSONL)")
+    export.add_argument(
+        "--packet",
+        type=int,
+        metavar="N",
+        help="one packet, for ssh-keygen -Y verify: its signed bytes to --message FILE and "
+        "its SSHSIG to --signature FILE (GAME may be a file of packets too)",
+    )
+    export.add_argument("--message", type=Path, metavar="FILE", help="with --packet")
+    export.add_argument("--signature", type=Path, metavar="FILE", help="with --packet")
     _send_options(export)
     export.set_defaults(func=run_export)
 
@@ -345,7 +355,43 @@ def run_import(args: argparse.Namespace) -> int:
     return _print_report(report, "standard input" if source == "-" else source)
 
 
+def _write(path: Path, data: bytes) -> None:
+    try:
+        path.write_bytes(data)
+    except OSError as exc:
+        raise UserError(f"cannot write {path}: {exc.strerror}", 2) from None
+
+
+def _export_packet(args: argparse.Namespace) -> int:
+    """``export GAME --packet N --message FILE --signature FILE``: one packet's signed bytes
+    and its armoured SSHSIG, as ``ssh-keygen -Y verify`` takes them (protocol section 2)."""
+    if args.message is None or args.signature is None:
+        raise UserError("--packet N writes to --message FILE and --signature FILE", 2)
+    if args.record or args.mailto or args.output is not None:
+        raise UserError("--packet goes with --message and --signature only", 2)
+    try:
+        source = load_source(args.game, Store())
+    except SourceError as exc:
+        raise UserError(str(exc), 2) from None
+    found = [p for p in source.packets if p.body.seq == args.packet]
+    if not found:
+        where = source.problem or f"{source.name} holds packets 0-{len(source.packets) - 1}"
+        raise UserError(f"no packet {args.packet}: {where}", 1)
+    p = found[0]
+    _write(args.message, p.signed)
+    _write(args.signature, sshsig.armor(p.signature).encode("ascii"))
+    _say(
+        f"packet {p.body.seq} ({p.body.author} {p.body.kind}, version {p.version}): "
+        f"{len(p.signed)} signed bytes to {args.message}, its signature to {args.signature}"
+    )
+    return 0
+
+
 def run_export(args: argparse.Namespace) -> int:
+    if args.packet is not None:
+        return _export_packet(args)
+    if args.message is not None or args.signature is not None:
+        raise UserError("--message and --signature go with --packet N", 2)
     try:
         store = Store()
         service = Service(store)
