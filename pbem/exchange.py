@@ -17,7 +17,7 @@ from typing import Final, Literal
 
 import rules
 from pbem import armor, keys, packets
-from pbem.errors import PbemError
+from pbem.errors import PbemError, one_line
 from pbem.mail import Received
 from pbem.packets import Packet, PacketError
 from pbem.protocol import EmailGame
@@ -219,7 +219,11 @@ class ImportItem:
     """Where the game stands after an accepted packet (:func:`next_move`)."""
 
     def line(self) -> str:
-        """``game 3f9a0c2e packet 7 (allied orders): accepted; your move (German combat)``."""
+        """``game 3f9a0c2e packet 7 (allied orders): accepted; your move (German combat)``:
+        one printable line, whatever the input put in the reason."""
+        return one_line(self._line(), 500)
+
+    def _line(self) -> str:
         if not self.game_id:
             return f"refused: {self.reason}"
         head = f"game {self.game_id[:8]} packet {self.seq} ({self.author} {self.kind})"
@@ -242,7 +246,7 @@ class ImportReport:
 
     def lines(self) -> list[str]:
         """One line per packet, then the notes."""
-        return [i.line() for i in self.items] + [f"note: {n}" for n in self.notes]
+        return [i.line() for i in self.items] + [one_line(f"note: {n}", 500) for n in self.notes]
 
     def of(self, *outcomes: Outcome) -> list[ImportItem]:
         return [i for i in self.items if i.outcome in outcomes]

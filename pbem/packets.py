@@ -36,7 +36,7 @@ from typing import Final, Literal
 import msgspec
 
 from pbem import keys, sshsig
-from pbem.errors import PbemError
+from pbem.errors import PbemError, one_line
 from rules import Command, Side
 
 FORMAT: Final = "ardennes-packet"
@@ -240,7 +240,7 @@ def decode_body(data: bytes) -> Body:
     try:
         body = _BODY.decode(data)
     except (msgspec.ValidationError, msgspec.DecodeError, UnicodeDecodeError) as exc:
-        raise PacketError(f"not a packet: {str(exc)[:200]}") from None
+        raise PacketError(f"not a packet: {one_line(str(exc), 200)}") from None
     except RecursionError:
         raise PacketError("not a packet: JSON nested too deeply") from None
     check_body(body)
@@ -344,7 +344,7 @@ def _decode_legacy(data: bytes) -> Packet:
     try:
         old = _LEGACY.decode(data)
     except (msgspec.ValidationError, msgspec.DecodeError, UnicodeDecodeError) as exc:
-        raise PacketError(f"not a packet: {str(exc)[:200]}") from None
+        raise PacketError(f"not a packet: {one_line(str(exc), 200)}") from None
     except RecursionError:
         raise PacketError("not a packet: JSON nested too deeply") from None
     b = old.body

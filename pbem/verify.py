@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import rules
 import scenarios
-from pbem.errors import PbemError
+from pbem.errors import PbemError, one_line
 from pbem.protocol import EmailGame, fingerprint_of
 from pbem.sources import Source
 
@@ -94,7 +94,7 @@ def verify(source: Source, board_for: BoardFor = scenarios.load_board) -> Verifi
     if source.kind == "record":
         game, failure = _replay_record(source, board_for)
         if failure is not None:
-            return Verified(source, False, f"FAILED: {failure}", game=game)
+            return Verified(source, False, one_line(f"FAILED: {failure}", 500), game=game)
         assert game is not None and source.record is not None
         head = source.record.header
         line = (
@@ -107,7 +107,9 @@ def verify(source: Source, board_for: BoardFor = scenarios.load_board) -> Verifi
     game = email.game if email is not None else None
     if failure is not None:
         gid = f"game {email.game_id[:8]}: " if email is not None else ""
-        return Verified(source, False, f"FAILED: {gid}{failure}", email=email, game=game)
+        return Verified(
+            source, False, one_line(f"FAILED: {gid}{failure}", 500), email=email, game=game
+        )
     assert email is not None
     fps = {side: fingerprint_of(p.key) for side, p in email.parties.items()}
     commands = len(game.history) if game is not None else 0

@@ -278,3 +278,11 @@ def test_any_changed_byte_breaks_the_packet(data: st.DataObject) -> None:
     raw[i] ^= data.draw(st.integers(1, 255))
     with pytest.raises(PacketError):
         packets.decode(bytes(raw))
+
+
+def test_a_message_about_hostile_input_is_one_printable_line() -> None:
+    """Found by ``make fuzz``: a field name with an escaped newline came back, newline and
+    all, in msgspec's message."""
+    with pytest.raises(PacketError) as exc:
+        packets.decode(wire(b'{"x\\ny\\u0007":1}'))
+    assert str(exc.value) == "not a packet: Object contains unknown field `x?y?`"
