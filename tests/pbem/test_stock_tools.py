@@ -100,3 +100,27 @@ def test_export_of_one_packet_says_what_is_wrong_in_one_line(
     assert Path(s).read_text().startswith("-----BEGIN SSH SIGNATURE-----\n")
     assert main(["keys", "--allowed-signers", str(tmp_path / "none.txt")]) == 2
     assert "no such file, and not a game id" in capsys.readouterr().err
+
+
+def test_the_dice_checker_hands_every_packet_to_ssh_keygen(tmp_path: Path) -> None:
+    """Without this program at all: ``contrib/ardennes-dice-check --ssh DIR`` writes each
+    packet's signed bytes and signature and the keys of the first two packets, and the stock
+    ``ssh-keygen`` verifies them."""
+    from tests.pbem import ssh_keygen
+    from tests.pbem.test_audit import SYSTEM_PYTHON, dice_check
+
+    if SYSTEM_PYTHON is None:
+        pytest.skip("no system python3")
+    _, sent = play("sealed", turns=1)
+    game = tmp_path / "game.txt"
+    game.write_text(armor_packets(sent))
+    folder = tmp_path / "ssh"
+    assert dice_check(game, "--ssh", str(folder)).returncode == 0
+    signers = str(folder / "allowed_signers")
+    for p in sent:
+        sig = str(folder / f"{p.body.seq:06d}.sig")
+        message = (folder / f"{p.body.seq:06d}.bin").read_bytes()
+        assert message == p.signed
+        r = ssh_keygen("-Y", "verify", "-f", signers, "-I", p.body.author, "-n", "ardennes",
+                       "-s", sig, stdin=message)  # fmt: skip
+        assert r.returncode == 0, (p.body.seq, r.stderr)
