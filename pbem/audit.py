@@ -159,7 +159,7 @@ def _facts(v: Verified) -> list[str]:
     return [
         f"Game {email.game_id}: scenario {email.scenario}, {email.mode} dice, "
         f"{len(email.packets)} packets, {commands} commands, verified",
-        f"Standing:    {standing(g)}",
+        f"Standing:    {standing(g, email.verdict)}",
         f"German key:  {fps.get('german', '-')}",
         f"Allied key:  {fps.get('allied', '-')}",
         f"Final state: {final}",

@@ -30,7 +30,7 @@ import msgspec
 import rules
 from pbem import packets
 from pbem.atomic import fsync_dir, read_limited, write_atomic
-from pbem.protocol import Draft
+from pbem.authoring import Draft
 from pbem.store import Store, StoreError
 from pbem.store_types import check_bytes, check_seq
 

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Final, Literal
+from typing import Literal
+
+import msgspec
 
 import rules
-from pbem import armor, keys, packets
+from pbem import armor, dicemodes, keys, packets
 from pbem.errors import PbemError, one_line
 from pbem.mail import Received
 from pbem.packets import Packet, PacketError
@@ -24,7 +26,6 @@ from pbem.protocol import EmailGame
 from pbem.store_types import STOPPED
 
 __all__ = [
-    "OPEN_DICE_WARNING",
     "STOPPED",
     "Block",
     "ImportItem",
@@ -41,8 +42,6 @@ __all__ = [
     "verdict_text",
 ]
 
-OPEN_DICE_WARNING: Final = "open dice: the mover can foresee his own rolls before he orders"
-"""What the program says wherever an open-mode game is shown (protocol section 4)."""
 
 Outcome = Literal["accepted", "duplicate", "refused", "invitation", "equivocation", "skipped"]
 """What became of one packet of an import: ``accepted`` (checked and stored), ``duplicate``
@@ -58,9 +57,10 @@ def fingerprint_of(public_line: str) -> str:
 
 
 def armor_headers(packet: Packet) -> dict[str, str]:
-    """The readable header lines of ``packet``'s armour block."""
+    """The readable header lines of ``packet``'s armour block; an invitation's also says
+    what its dice mode allows (``Dice:``, :data:`pbem.dicemodes.HEADER`)."""
     b = packet.body
-    return {
+    headers = {
         "Game": b.game,
         "Seq": str(b.seq),
         "Side": b.author,
@@ -68,6 +68,9 @@ def armor_headers(packet: Packet) -> dict[str, str]:
         "Phase": b.phase,
         "Kind": b.kind,
     }
+    if b.mode is not None:
+        headers["Dice"] = dicemodes.HEADER[b.mode]
+    return headers
 
 
 def armor_packets(sent: Iterable[Packet]) -> str:
@@ -149,6 +152,8 @@ def next_packet(game: EmailGame) -> str:
         return f"{name} reply to the declared attacks"
     if kind == "resolution":
         return f"{name} combat resolution"
+    if kind == "draw_answer":
+        return f"{name} answer to the draw offer"
     assert game.game is not None
     return f"{name} {phase_words(game.game.state.phase)}"
 
@@ -159,8 +164,7 @@ def next_move(game: EmailGame, our_side: rules.Side, label: str = "") -> str:
     ...``. In a local game every move is ours."""
     want = game.expects()
     if want is None:
-        result = game.game.state.result if game.game is not None else None
-        return f"game over: {verdict_text(result)}"
+        return f"game over: {verdict_text(game.verdict)}"
     side = want[0]
     what = next_packet(game)
     if game.mode == "local" or side == our_side:
@@ -197,6 +201,9 @@ def game_record(game: EmailGame, german: str, allied: str) -> bytes:
         final=g.state,
         meta={"game": game.game_id, "mode": game.mode},
     )
+    if game.ending is not None and rec.footer is not None:  # a resignation, a draw agreed
+        footer = msgspec.structs.replace(rec.footer, verdict=game.ending)
+        rec = msgspec.structs.replace(rec, footer=footer)
     return rules.record.encode(rec)
 
 

@@ -33,10 +33,10 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 import rules
 import scenarios
-from pbem import drafts, mail, packets, protocol
+from pbem import authoring, drafts, mail, packets
+from pbem.authoring import Draft
 from pbem.errors import PbemError
 from pbem.exchange import (
-    OPEN_DICE_WARNING,
     STOPPED,
     ImportItem,
     ImportReport,
@@ -51,13 +51,12 @@ from pbem.gamestatus import Status, status_of
 from pbem.identity import KeyIdentity
 from pbem.importer import import_received
 from pbem.packets import DiceMode, Packet
-from pbem.protocol import Draft, EmailGame, Refused
+from pbem.protocol import EmailGame, Refused
 from pbem.scripting import fill
 from pbem.store import GameMeta, Store, new_game_id
 from pbem.store_types import check_game_id
 
 __all__ = [
-    "OPEN_DICE_WARNING",
     "STOPPED",
     "ImportItem",
     "ImportReport",
@@ -161,7 +160,8 @@ class Service:
     def _label(self, meta: GameMeta, side: rules.Side) -> str:
         return meta.german if side == "german" else meta.allied
 
-    def _not_stopped(self, game_id: str, meta: GameMeta) -> None:
+    def check_going(self, game_id: str, meta: GameMeta) -> None:
+        """Refuse to write in a game stopped by equivocation."""
         if meta.status == STOPPED:
             raise PbemError(
                 f"game {game_id[:8]} is stopped: equivocation (two different packets signed "
@@ -204,7 +204,7 @@ class Service:
         seed = None
         if mode == "local":
             seed = local_seed if local_seed is not None else os.urandom(32)
-        game, invitation = protocol.invite(
+        game, invitation = authoring.invite(
             me,
             side,
             scenario,
@@ -216,7 +216,7 @@ class Service:
         )
         other = rules.other_side(side)
         if mode == "local":
-            _, acceptance = protocol.accept(local_partner(me, game_id), invitation, self.board)
+            _, acceptance = authoring.accept(local_partner(me, game_id), invitation, self.board)
             game.receive(acceptance)
             opponent = opponent or "yourself (local game)"
         labels = {side: me.fingerprint, other: opponent}
@@ -258,7 +258,7 @@ class Service:
         b = invitation.body
         assert b.scenario is not None and b.mode is not None and b.key is not None
         self.board(b.scenario)
-        game, _ = protocol.accept(me, invitation, self.board, comment)
+        game, _ = authoring.accept(me, invitation, self.board, comment)
         ours = rules.other_side(b.author)
         labels = {ours: me.fingerprint, b.author: opponent or fingerprint_of(b.key)}
         meta = GameMeta(
@@ -335,9 +335,15 @@ class Service:
     ) -> Draft:
         want = game.expects()
         if want is None:
-            result = game.game.state.result if game.game is not None else None
-            raise PbemError(f"game {game_id[:8]} is over: {verdict_text(result)}")
-        side, _ = want
+            raise PbemError(f"game {game_id[:8]} is over: {verdict_text(game.verdict)}")
+        side, kind = want
+        if kind == "draw_answer":
+            if game.mode == "local" or side == meta.our_side:
+                raise PbemError(
+                    f"game {game_id[:8]}: the {rules.other_side(side)} player offers a draw: "
+                    f"answer it first: ardennes draw {game_id[:8]} --accept or --decline"
+                )
+            raise PbemError(f"game {game_id[:8]}: your draw offer waits for the {side}'s answer")
         if game.mode != "local" and side != meta.our_side:
             who = self._label(meta, side)
             raise PbemError(
@@ -349,13 +355,13 @@ class Service:
         signer = me
         if game.mode == "local" and side != game.inviter:
             signer = local_partner(me, game_id)
-        return game.draft(signer, side, comment)
+        return authoring.draft(game, signer, side, comment)
 
     def draft(self, game_id: str, me: KeyIdentity, comment: str = "") -> Draft:
         """The next packet of ``game_id`` if it is ours to write (else :class:`PbemError`
         saying who we wait for), signed by ``me`` (the key pinned for our side) when sealed."""
         meta = self.store.meta(game_id)
-        self._not_stopped(game_id, meta)
+        self.check_going(game_id, meta)
         return self._draft_on(game_id, self.load(game_id), meta, me, comment)
 
     def seal(self, game_id: str, draft: Draft) -> Sent:
@@ -368,7 +374,7 @@ class Service:
                     f"game {game_id[:8]} has moved on since this draft (it holds {n} packets): "
                     "draft again"
                 )
-            self._not_stopped(game_id, self.store.meta(game_id))
+            self.check_going(game_id, self.store.meta(game_id))
             try:
                 packet = draft.seal()
                 self.store.append(game_id, packet.body.seq, packets.encode(packet))
@@ -396,7 +402,7 @@ class Service:
         cmds = list(commands)
         with self.store.transaction(game_id):
             meta = self.store.meta(game_id)
-            self._not_stopped(game_id, meta)
+            self.check_going(game_id, meta)
             game = self.load(game_id)
             start = len(game.packets)
             try:

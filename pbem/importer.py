@@ -16,10 +16,9 @@ from typing import Protocol
 import msgspec
 
 import rules
-from pbem import packets
+from pbem import dicemodes, packets
 from pbem.errors import PbemError
 from pbem.exchange import (
-    OPEN_DICE_WARNING,
     STOPPED,
     ImportItem,
     ImportReport,
@@ -123,8 +122,7 @@ def _unknown(games: Games, found: list[Packet], out: list[ImportItem]) -> None:
             f"scenario {b.scenario}, {b.mode} dice, from {who} playing the {b.author}; "
             f"accept it with: ardennes accept FILE"
         )
-        if b.mode == "open":
-            what += f" ({OPEN_DICE_WARNING})"
+        what += f" ({dicemodes.ALLOWS[b.mode]})" if b.mode is not None else ""
         out.append(_item(p, "invitation", what))
 
 

@@ -3,14 +3,19 @@
 ``docs/pbem-protocol.md`` sections 3-5. An :class:`EmailGame` is the chain of accepted packets
 and what follows from them: the pinned keys, each player's commitment and revealed links, and
 the :class:`rules.Game` replayed through the rules. :meth:`EmailGame.receive` checks a packet
-from outside and changes nothing unless every check passes; :meth:`EmailGame.compose` writes
-the next packet of the player whose turn it is, with the dice computed as the receiver will.
+and changes nothing unless every check passes (:mod:`pbem.authoring` writes them).
 
 Who writes: the side that must act in the rules (:func:`rules.acting_side`) writes an
 ``orders`` packet (or a ``resolution`` packet, sealed mode, after a reply). A packet holds
 only commands its author may give: the acting side's, and standing orders for his own side.
 It ends where the turn passes to the other player: the acting side changes, the game ends,
 or, in sealed mode, attacks are declared and wait for the opponent's ``reply``.
+
+Either player may end the game at any time after the acceptance (:data:`ENDINGS`): a
+``resign`` packet gives it to the other side; a ``draw_offer`` waits for the other player's
+``draw_answer`` (nothing else may come first, but a resignation), which ends the game drawn
+or lets it go on where it was. Their verdicts (kind ``resignation`` or ``agreement``) are the
+email game's own (:attr:`EmailGame.verdict`): the rules' game stays where it was.
 """
 
 from __future__ import annotations
@@ -19,14 +24,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Protocol
 
-import msgspec
-
 import rules
 from pbem import chain, keys, packets, sshsig
-from pbem.chain import Chain
 from pbem.errors import PbemError
-from pbem.packets import Body, DiceMode, Packet, PacketKind, Step, step_hash
-from pbem.turn import PacketPlay, awaits_reply, reveals
+from pbem.packets import Body, DiceMode, Packet, PacketKind, step_hash
+from pbem.turn import PacketPlay, awaits_reply, drawn_values, reveals
 
 
 class Identity(Protocol):
@@ -44,6 +46,10 @@ class Identity(Protocol):
     def sign(self, message: bytes, namespace: str = sshsig.NAMESPACE) -> bytes:
         """The binary SSHSIG blob of ``message`` in ``namespace``."""
 
+
+ENDINGS: Final = frozenset({"resign", "draw_offer", "draw_answer"})
+"""The packets that end a game (or offer to): no commands, no dice, any time after the
+acceptance (a ``draw_answer`` only to the other player's offer)."""
 
 START: Final = (1, "setup_allied")
 """Where the invitation and the acceptance stand: the game before the Allied set-up."""
@@ -97,12 +103,12 @@ class Party:
         return self.revealed[-1] if self.revealed else self.commitment
 
 
-def _dice(d: Derivation) -> rules.SeededDice | None:
+def dice_of(d: Derivation) -> rules.SeededDice | None:
     """A packet's dice: none for a sealed packet that may roll nothing."""
     return None if d.kind == "none" else rules.SeededDice(d.seed)
 
 
-def _game_bytes(game_id: str) -> bytes:
+def game_bytes(game_id: str) -> bytes:
     return bytes.fromhex(game_id)
 
 
@@ -162,6 +168,11 @@ class EmailGame:
         """Where the dice of each packet after the acceptance came from (for the audit)."""
         self.first_command: list[int] = []
         """The index in the game's history of each such packet's first command."""
+        self.ending: rules.Verdict | None = None
+        """The verdict of a resignation or an accepted draw (the rules' game stays as it
+        was)."""
+        self.offer: int | None = None
+        """The ``seq`` of a draw offer waiting for its answer."""
 
     # -- where the game stands ------------------------------------------------------------------
 
@@ -170,14 +181,25 @@ class EmailGame:
         """The sequence number of the next packet."""
         return len(self.packets)
 
+    @property
+    def verdict(self) -> rules.Verdict | None:
+        """How the game ended: the rules' verdict, a resignation or a draw by agreement;
+        None while it goes on."""
+        if self.ending is not None:
+            return self.ending
+        return self.game.state.result if self.game is not None else None
+
     def expects(self) -> tuple[rules.Side, PacketKind] | None:
-        """Who writes the next packet and of which kind; None once the game is over."""
+        """Who writes the next packet and of which kind; None once the game is over. (A
+        resignation or a draw offer may come instead, from either player: :data:`ENDINGS`.)"""
         if self.game is None:
             return rules.other_side(self.inviter), "acceptance"
         s = self.game.state
-        if s.phase == "game_over":
+        if s.phase == "game_over" or self.ending is not None:
             return None
-        last = self.packets[-1].body
+        if self.offer is not None:
+            return rules.other_side(self.packets[self.offer].body.author), "draw_answer"
+        last = next(p.body for p in reversed(self.packets) if p.body.kind not in ENDINGS)
         if self.mode == "sealed" and awaits_reply(s) and last.kind in ("orders", "resolution"):
             return rules.other_side(last.author), "reply"
         side = rules.acting_side(s)
@@ -250,11 +272,15 @@ class EmailGame:
         if want is None:
             raise Refused(f"packet {b.seq}: the game is over")
         side, kind = want
-        if b.kind == "resign" and b.author in self.parties:
-            raise Refused(f"packet {b.seq}: resignation is not supported yet")
+        if b.kind in ENDINGS and self.game is not None:
+            if b.kind == "draw_offer" and self.offer is not None:
+                raise Refused(f"packet {b.seq}: a draw offer already waits for its answer")
+            self._end(packet)
+            return
         if (b.author, b.kind) != (side, kind):
+            a = "an" if b.author == "allied" else "a"
             raise Refused(
-                f"packet {b.seq}: a {b.author} {b.kind} packet, but the next is the {side} "
+                f"packet {b.seq}: {a} {b.author} {b.kind} packet, but the next is the {side} "
                 f"player's {kind}"
             )
         if kind == "acceptance":
@@ -262,10 +288,10 @@ class EmailGame:
             return
         assert self.game is not None
         reveal = self._check_reveal(b)
-        derived = self._seed_for(b, reveal)
+        derived = self.seed_for(b, reveal)
         history = len(self.game.history)
         try:
-            self._play(b, _dice(derived))
+            self._play(b, dice_of(derived))
             s = self.game.state
             if (b.turn, b.phase) != (s.turn, s.phase):
                 raise Refused(
@@ -284,6 +310,34 @@ class EmailGame:
         self.packets.append(packet)
         self.hashes.append(packet.hash)
 
+    def _end(self, packet: Packet) -> None:
+        """A resignation, a draw offer or its answer (protocol section 3)."""
+        assert self.game is not None
+        b = packet.body
+        s = self.game.state
+        if (b.turn, b.phase) != (s.turn, s.phase):
+            raise Refused(
+                f"packet {b.seq} says Game-Turn {b.turn}, {b.phase[:30]}; the game is at "
+                f"Game-Turn {s.turn}, {s.phase}"
+            )
+        vp = (s.vp.german, s.vp.allied)
+        if b.kind == "resign":
+            self.ending = rules.Verdict(
+                rules.other_side(b.author), "resignation", *vp, f"the {b.author} player resigned"
+            )
+        elif b.kind == "draw_offer":
+            self.offer = b.seq
+        else:
+            if self.offer is None or self.packets[self.offer].body.author == b.author:
+                raise Refused(f"packet {b.seq}: there is no draw offer of the other player")
+            if b.accept:
+                self.ending = rules.Verdict(None, "agreement", *vp, "a draw by agreement")
+            self.offer = None
+        self.derivations.append(Derivation(b.seq, "none", b""))
+        self.first_command.append(len(self.game.history))
+        self.packets.append(packet)
+        self.hashes.append(packet.hash)
+
     def _accept(self, packet: Packet) -> None:
         b = packet.body
         assert b.key is not None and b.commitment is not None
@@ -297,7 +351,7 @@ class EmailGame:
         self.packets.append(packet)
         self.hashes.append(packet.hash)
 
-    def _salt(self, side: rules.Side) -> bytes:
+    def salt(self, side: rules.Side) -> bytes:
         """What salts ``side``'s chain beyond the game id: for the invitee, the hash of the
         invitation, so an inviter who reuses an old game id cannot replay his links."""
         return b"" if side == self.inviter else bytes.fromhex(self.hashes[0])
@@ -322,9 +376,9 @@ class EmailGame:
             )
         return link
 
-    def _seed_for(self, b: Body, reveal: bytes | None) -> Derivation:
+    def seed_for(self, b: Body, reveal: bytes | None) -> Derivation:
         """Where the dice of packet ``b``'s commands come from (protocol section 4)."""
-        game = _game_bytes(self.game_id)
+        game = game_bytes(self.game_id)
         me, them = self.parties[b.author], self.parties[rules.other_side(b.author)]
         if self.mode == "local":
             assert self.local_seed is not None
@@ -372,189 +426,3 @@ class EmailGame:
                 f"packet {b.seq}: it lists the dice {b.dice[:20] or 'none'}, its commands drew "
                 f"{drawn[:20] or 'none'}"
             )
-
-    # -- writing the next packet ----------------------------------------------------------------
-
-    def draft(self, me: Identity, side: rules.Side, comment: str = "") -> Draft:
-        """The next packet, to be written by ``me`` playing ``side``: push commands on the
-        draft's own copy of the game (with the packet's dice), then :meth:`Draft.seal`."""
-        want = self.expects()
-        if want is None or want[0] != side or self.game is None:
-            raise Refused(f"it is not the {side} player's packet now")
-        kind = want[1]
-        reveal: bytes | None = None
-        if reveals(self.mode, kind, self.game.state):
-            party = self.parties[side]
-            secret = _secret(me, self.game_id, self._salt(side), party.version)
-            reveal = Chain(secret).link(len(party.revealed) + 1)
-        body = Body(
-            format=packets.FORMAT,
-            version=packets.VERSION,
-            rules=rules.record.RULES_VERSION,
-            game=self.game_id,
-            seq=self.seq,
-            prev=self.hashes[-1],
-            author=side,
-            kind=kind,
-            turn=self.game.state.turn,
-            phase=self.game.state.phase,
-            reveal=reveal.hex() if reveal is not None else None,
-            comment=comment,
-        )
-        dice = _dice(self._seed_for(body, reveal))
-        scratch = rules.Game(self.game.board, self.game.state, dice=dice)
-        return Draft(self, me, body, PacketPlay(scratch, self.mode, kind, side))
-
-
-@dataclass
-class Draft:
-    """A packet being written: its commands are tried on a copy of the game."""
-
-    game: EmailGame
-    me: Identity
-    body: Body
-    play: PacketPlay
-    steps: list[Step] = field(default_factory=list)
-
-    @property
-    def scratch(self) -> rules.Game:
-        """The copy of the game the draft plays on (its dice are the packet's)."""
-        return self.play.game
-
-    def push(self, cmd: rules.Command) -> rules.Applied | str:
-        """Add ``cmd`` if the protocol and the rules allow it; else why not."""
-        r = self.play.push(cmd)
-        if not isinstance(r, str):
-            self.steps.append(Step(command=cmd, hash=step_hash(self.play.game.state_hash())))
-        return r
-
-    def ended(self) -> bool:
-        """Nothing more goes in this packet: the turn has passed to the other player (or, sealed,
-        the drop waits for the reply)."""
-        return self.play.ended()
-
-    def complete(self) -> bool:
-        """The packet may be sealed now: it has ended, or (sealed) a batch of attacks waits
-        for the reply (more attacks may still be added to it)."""
-        return self.play.complete()
-
-    def seal(self) -> Packet:
-        """Sign the packet and apply it to the game (checked as the opponent will)."""
-        why = self.play.end_refusal()
-        if why is not None:
-            raise Refused(why)
-        s = self.play.game.state
-        drawn = drawn_values(self.play.game, 0)  # the scratch game's history is the packet's
-        body = msgspec.structs.replace(
-            self.body, commands=tuple(self.steps), turn=s.turn, phase=s.phase, dice=drawn
-        )
-        packet = packets.sign(body, self.me.sign)
-        self.game.receive(packet)
-        return packet
-
-
-def drawn_values(game: rules.Game, start: int) -> str:
-    """The values of the dice drawn by the commands of ``game``'s history from ``start`` on,
-    in order: a version 3 packet's ``dice`` (section 3)."""
-    return "".join(
-        str(e.value)
-        for step in game.history[start:]
-        for e in step.events
-        if isinstance(e, rules.DieRoll)
-    )
-
-
-# -- starting a game ---------------------------------------------------------------------------
-
-
-def _secret(me: Identity, game_id: str, salt: bytes, version: int) -> bytes:
-    """``me``'s chain secret for the game (section 4): version 3, from ``me``'s signature of a
-    message of its own (:func:`pbem.chain.dice_message`, namespace ``ardennes-dice``), so a
-    key in ``ssh-agent`` plays; a game begun in version 2, from the raw private key."""
-    game = _game_bytes(game_id)
-    if version == packets.LEGACY:
-        raw = me.raw_private
-        if raw is None:
-            raise Refused(
-                "this game began in version 2: its dice chain comes from the private key file "
-                "itself, which an agent does not give (use --key FILE)"
-            )
-        return chain.chain_secret(raw, game, salt)
-    message = chain.dice_message(game, salt)
-    first = me.sign(message, chain.DICE_NAMESPACE)
-    if me.sign(message, chain.DICE_NAMESPACE) != first:
-        raise Refused(
-            "the key signs the same message two ways: the dice chain needs a deterministic "
-            "ed25519 signer (OpenSSH, ssh-agent and this program all are)"
-        )
-    return chain.signed_secret(sshsig.signature_bytes(first), game, salt)
-
-
-def _head(me: Identity, game_id: str, salt: bytes = b"") -> str:
-    return chain.Chain(_secret(me, game_id, salt, packets.VERSION)).commitment.hex()
-
-
-def invite(
-    me: Identity,
-    side: rules.Side,
-    scenario: int,
-    mode: DiceMode,
-    game_id: str,
-    board_for: Callable[[int], rules.Board],
-    *,
-    local_seed: bytes | None = None,
-    comment: str = "",
-) -> tuple[EmailGame, Packet]:
-    """The invitation of a new game (packet 0): ``me`` plays ``side`` of ``scenario`` with
-    ``mode`` dice; the game id is 16 random bytes (hex) the caller draws. A local game also
-    carries its dice seed (``local_seed``, 32 bytes from the operating system)."""
-    body = Body(
-        format=packets.FORMAT,
-        version=packets.VERSION,
-        rules=rules.record.RULES_VERSION,
-        game=game_id,
-        seq=0,
-        prev="",
-        author=side,
-        kind="invitation",
-        turn=1,
-        phase="setup_allied",
-        scenario=scenario,
-        mode=mode,
-        key=me.public_line,
-        commitment=_head(me, game_id),
-        seed=local_seed.hex() if local_seed is not None else None,
-        comment=comment,
-    )
-    packet = packets.sign(body, me.sign)
-    return EmailGame.start(packet, board_for), packet
-
-
-def accept(
-    me: Identity,
-    invitation: Packet,
-    board_for: Callable[[int], rules.Board],
-    comment: str = "",
-) -> tuple[EmailGame, Packet]:
-    """Accept ``invitation`` (checked first): the acceptance (packet 1) pins ``me`` for the
-    other side."""
-    game = EmailGame.start(invitation, board_for)
-    b = invitation.body
-    body = Body(
-        format=packets.FORMAT,
-        version=packets.VERSION,
-        rules=rules.record.RULES_VERSION,
-        game=b.game,
-        seq=1,
-        prev=game.hashes[-1],
-        author=rules.other_side(b.author),
-        kind="acceptance",
-        turn=1,
-        phase="setup_allied",
-        key=me.public_line,
-        commitment=_head(me, b.game, bytes.fromhex(game.hashes[0])),
-        comment=comment,
-    )
-    packet = packets.sign(body, me.sign)
-    game.receive(packet)
-    return game, packet

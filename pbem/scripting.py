@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import rules
+from pbem.authoring import Draft
 from pbem.errors import PbemError
-from pbem.protocol import Draft, EmailGame
+from pbem.protocol import EmailGame
 
 __all__ = ["fill"]
 

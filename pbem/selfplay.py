@@ -40,12 +40,12 @@ from typing import Final
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 import rules
+from pbem.authoring import Draft
 from pbem.errors import PbemError
 from pbem.exchange import armor_packets
 from pbem.games import Service
 from pbem.identity import KeyIdentity
 from pbem.packets import DiceMode, Packet
-from pbem.protocol import Draft
 from pbem.store import Store
 from pbem.turn import batch_command
 from rules.bots import Bot, BotRng, bots_for

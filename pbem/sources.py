@@ -30,6 +30,7 @@ from typing import BinaryIO, Final, Literal
 import rules
 from pbem import armor, packets
 from pbem.errors import PbemError
+from pbem.exchange import armor_headers
 from pbem.packets import Packet
 from pbem.store import Store
 
@@ -86,16 +87,7 @@ def _header_problem(index: int, block: armor.Armored, p: Packet) -> str | None:
     """The first armour header line that contradicts the packet it carries (the checksum
     binds the headers to the payload against damage, not against someone who recomputes it;
     a reader should not be misled by the readable lines)."""
-    b = p.body
-    actual = {
-        "Game": b.game,
-        "Seq": str(b.seq),
-        "Side": b.author,
-        "Turn": str(b.turn),
-        "Phase": b.phase,
-        "Kind": b.kind,
-    }
-    for key, value in actual.items():
+    for key, value in armor_headers(p).items():
         shown = block.headers.get(key)
         if shown is not None and shown != value:
             return (

@@ -161,3 +161,14 @@ class PacketPlay:
         if sealed and awaits_reply(s) and self._may_send():
             return None
         return "the packet ends before the turn passes to the other player"
+
+
+def drawn_values(game: rules.Game, start: int) -> str:
+    """The values of the dice drawn by the commands of ``game``'s history from ``start`` on,
+    in order: a version 3 packet's ``dice`` (section 3)."""
+    return "".join(
+        str(e.value)
+        for step in game.history[start:]
+        for e in step.events
+        if isinstance(e, rules.DieRoll)
+    )

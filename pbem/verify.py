@@ -35,11 +35,13 @@ class Verified:
     game: rules.Game | None = None
 
 
-def standing(game: rules.Game | None) -> str:
+def standing(game: rules.Game | None, verdict: rules.Verdict | None = None) -> str:
+    """Where ``game`` stands, or how it ended (``verdict``: an email game's, which may be a
+    resignation or a draw by agreement; else the rules')."""
     if game is None:
         return "not yet accepted"
     s = game.state
-    v = s.result
+    v = verdict if verdict is not None else s.result
     if v is not None:
         who = f"{v.winner.capitalize()} wins" if v.winner else "a draw"
         return f"game over, {who} ({v.kind}, VP {v.german_vp}:{v.allied_vp})"
@@ -116,7 +118,7 @@ def verify(source: Source, board_for: BoardFor = scenarios.load_board) -> Verifi
     final = game.state_hash() if game is not None else "-"
     line = (
         f"OK: game {email.game_id}, scenario {email.scenario}, {email.mode} dice, "
-        f"{len(email.packets)} packets, {commands} commands, {standing(game)}; "
+        f"{len(email.packets)} packets, {commands} commands, {standing(game, email.verdict)}; "
         f"German key {fps.get('german', '-')}, Allied key {fps.get('allied', '-')}; "
         f"final state {final}"
     )

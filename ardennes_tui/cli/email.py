@@ -27,9 +27,9 @@ import rules
 from ardennes_tui.cli.inputs import read_input
 from ardennes_tui.cli.keys import read_passphrase_file
 from ardennes_tui.errors import UserError
-from pbem import addresses, config, keys, mail, sshsig
+from pbem import addresses, config, dicemodes, keys, mail, sshsig
 from pbem.errors import PbemError
-from pbem.exchange import OPEN_DICE_WARNING, ImportReport
+from pbem.exchange import ImportReport
 from pbem.games import Service
 from pbem.identity import KeyIdentity
 from pbem.sources import SourceError, load_source
@@ -82,9 +82,10 @@ def register(subparsers: Any) -> None:
         "invite",
         help="start a game by email: write the invitation",
         description="Start a game by email: the invitation (your side, the scenario, the dice "
-        "mode and your public key), signed, to send to your opponent. Dice: sealed (nobody "
-        "can choose or foresee a roll: three mailings per player-turn), open (one mailing; "
-        f"{OPEN_DICE_WARNING}), local (hot-seat: both sides are yours).",
+        "mode and your public key), signed, to send to your opponent. Dice: sealed (three "
+        f"mailings per player-turn with combat; {dicemodes.ALLOWS['sealed']}), open (one "
+        f"mailing per player-turn; {dicemodes.ALLOWS['open']}), local (hot-seat: both sides "
+        f"are yours; {dicemodes.ALLOWS['local']}).",
     )
     invite.add_argument("--scenario", type=int, required=True, metavar="N")
     invite.add_argument("--side", choices=("german", "allied"), required=True)

@@ -10,7 +10,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 import rules
 import scenarios
-from pbem import protocol
+from pbem import authoring, protocol
 from pbem.identity import KeyIdentity
 from pbem.packets import DiceMode, Packet
 from pbem.turn import batch_command
@@ -34,7 +34,7 @@ def start(mode: DiceMode, scenario: int = 1) -> tuple[protocol.EmailGame, list[P
     """An invitation by the German (key "hans") and the Allied acceptance (key "joe")."""
     keys = {"german": PlayerKey("hans"), "allied": PlayerKey("joe")}
     seed = hashlib.sha256(b"local").digest() if mode == "local" else None
-    g, inv = protocol.invite(
+    g, inv = authoring.invite(
         keys["german"],
         "german",
         scenario,
@@ -43,7 +43,7 @@ def start(mode: DiceMode, scenario: int = 1) -> tuple[protocol.EmailGame, list[P
         board,
         local_seed=seed,
     )
-    _, acc = protocol.accept(keys["allied"], inv, board)
+    _, acc = authoring.accept(keys["allied"], inv, board)
     g.receive(acc)
     return g, [inv, acc], keys
 
@@ -53,7 +53,7 @@ def bot_packet(g: protocol.EmailGame, keys: dict, bots: dict) -> Packet:
     want = g.expects()
     assert want is not None
     side, kind = want
-    d = g.draft(keys[side], side)
+    d = authoring.draft(g, keys[side], side)
     if kind == "reply":
         r = d.push(rules.StandingOrders(side=side))
         assert not isinstance(r, str), r

@@ -11,7 +11,7 @@ import msgspec
 import pytest
 
 import rules
-from pbem import chain, packets, protocol
+from pbem import authoring, chain, packets, protocol
 from pbem.identity import KeyIdentity
 from pbem.packets import DiceMode, Packet, Step
 from tests.pbem.players import GAME_ID, PlayerKey, board, play
@@ -126,7 +126,7 @@ def test_a_resolve_in_the_orders_packet_is_refused() -> None:
         and any(isinstance(s.command, rules.DeclareAttack) for s in p.body.commands)
     )
     p = sent[i]
-    d = fresh(sent, i).draft(KEYS[p.body.author], p.body.author)
+    d = authoring.draft(fresh(sent, i), KEYS[p.body.author], p.body.author)
     for s in p.body.commands:
         assert not isinstance(d.push(s.command), str)
     assert d.push(rules.ResolveAttacks()) == (
@@ -235,11 +235,11 @@ def test_equivocation_is_kept_as_proof() -> None:
 # -- found by the security review ---------------------------------------------------------------
 
 
-def _resolution_draft() -> protocol.Draft:
+def _resolution_draft() -> authoring.Draft:
     _, sent = game("sealed")
     i = _first("sealed", "resolution")
     p = sent[i]
-    return fresh(sent, i).draft(KEYS[p.body.author], p.body.author)
+    return authoring.draft(fresh(sent, i), KEYS[p.body.author], p.body.author)
 
 
 def test_a_resolution_resolves_its_batch_before_anything_else() -> None:
@@ -263,7 +263,7 @@ def test_standing_orders_are_never_cleared_and_a_reply_gives_them() -> None:
     _, sent = game("sealed")
     i = _first("sealed", "reply")
     p = sent[i]
-    d = fresh(sent, i).draft(KEYS[p.body.author], p.body.author)
+    d = authoring.draft(fresh(sent, i), KEYS[p.body.author], p.body.author)
     clear = rules.StandingOrders(side=p.body.author, clear=True)
     assert (
         d.push(clear) == "email games need standing orders that never ask (and are never cleared)"
@@ -288,8 +288,8 @@ def test_the_invitees_chain_depends_on_the_invitation() -> None:
     _, sent = game("sealed")
     g1 = protocol.EmailGame.start(sent[0], board)
     other = signed_again(sent[0], KEYS["german"], comment="the same game id, another invitation")
-    _, acc1 = protocol.accept(KEYS["allied"], sent[0], board)
-    _, acc2 = protocol.accept(KEYS["allied"], other, board)
+    _, acc1 = authoring.accept(KEYS["allied"], sent[0], board)
+    _, acc2 = authoring.accept(KEYS["allied"], other, board)
     assert acc1.body.commitment != acc2.body.commitment
     assert g1.game_id == other.body.game
 

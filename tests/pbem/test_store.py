@@ -448,9 +448,11 @@ def test_games_command(store: Store, capsys: pytest.CaptureFixture[str]) -> None
 
     assert games.run(argparse.Namespace(json=False), store.root) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].split() == ["GAME", "SC", "SIDE", "TO", "MOVE", "LAST", "ACTIVITY", "OPPONENT"]
-    assert out[1].split() == ["01234567", "3", "German", "Allied", "1944-12-16", "05:33", "UTC",
-                              "Bob"]  # fmt: skip
+    assert out[0].split() == ["GAME", "SC", "SIDE", "DICE", "TO", "MOVE", "LAST", "ACTIVITY",
+                              "OPPONENT"]  # fmt: skip
+    assert out[1].split() == ["01234567", "3", "German", "sealed", "Allied", "1944-12-16",
+                              "05:33", "UTC", "Bob"]  # fmt: skip
+    assert "sealed dice: no roll chosen; a batch's dice seen on the reply" in out
     assert "[game ffffffff" in "\n".join(out)
     assert any(line.startswith("sunday ") and "GT3 Combat" in line for line in out)
 
