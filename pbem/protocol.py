@@ -323,7 +323,10 @@ class EmailGame:
         vp = (s.vp.german, s.vp.allied)
         if b.kind == "resign":
             self.ending = rules.Verdict(
-                rules.other_side(b.author), "resignation", *vp, f"the {b.author} player resigned"
+                rules.other_side(b.author),
+                "resignation",
+                *vp,
+                f"the {b.author.capitalize()} player resigned",
             )
         elif b.kind == "draw_offer":
             self.offer = b.seq

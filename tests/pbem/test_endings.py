@@ -39,7 +39,7 @@ def test_a_resignation_ends_the_game_for_the_other_side() -> None:
     assert p.body.kind == "resign" and not p.body.commands and p.body.dice == ""
     v = g.verdict
     assert v is not None and (v.winner, v.kind) == (want[0], "resignation")
-    assert v.reason == f"the {waiting} player resigned"
+    assert v.reason == f"the {waiting.capitalize()} player resigned"
     assert g.expects() is None
     with pytest.raises(protocol.Refused, match=f"packet {p.body.seq + 1}: the game is over"):
         authoring.ending(g, KEYS[want[0]], want[0], "draw_offer")
@@ -164,7 +164,7 @@ def test_resign_and_draw_from_the_command_line(
     code, out, err = hans.run("import", hans.file(resigned))
     assert code == 0 and out.splitlines()[-1].endswith(
         "accepted; game over: German wins (resignation), VP 0-0 (German-Allied): "
-        "the allied player resigned"
+        "the Allied player resigned"
     )
     code, out, err = joe.run("resign", gid[:8])
     assert code == 1 and err.startswith(f"ardennes: game {gid[:8]} is over: German wins")
