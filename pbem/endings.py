@@ -20,8 +20,7 @@ from pbem import authoring, packets
 from pbem.errors import PbemError
 from pbem.exchange import verdict_text
 from pbem.games import Sent, Service, local_partner
-from pbem.identity import KeyIdentity
-from pbem.protocol import EmailGame, Refused
+from pbem.protocol import EmailGame, Identity, Refused
 
 __all__ = ["DrawAction", "draw", "resign"]
 
@@ -39,7 +38,7 @@ def _side(service: Service, game_id: str, game: EmailGame) -> rules.Side:
 def _write(
     service: Service,
     game_id: str,
-    me: KeyIdentity,
+    me: Identity,
     kind: packets.PacketKind,
     comment: str,
     accept: bool | None = None,
@@ -53,9 +52,9 @@ def _write(
             raise PbemError(f"game {game_id[:8]} is over: {verdict_text(game.verdict)}")
         side = _side(service, game_id, game)
         service.check_key(game_id, me.public_line)
-        signer = me
+        signer: Identity = me
         if game.mode == "local" and side != game.inviter:
-            signer = local_partner(me, game_id)
+            signer = local_partner(me, game_id, game.parties[side].key)
         try:
             p = authoring.ending(game, signer, side, kind, accept=accept, comment=comment)
             store.append(game_id, p.body.seq, packets.encode(p))
@@ -69,13 +68,13 @@ def _write(
     return Sent(game_id, service.export(game_id))
 
 
-def resign(service: Service, game_id: str, me: KeyIdentity, comment: str = "") -> Sent:
+def resign(service: Service, game_id: str, me: Identity, comment: str = "") -> Sent:
     """Our resignation of ``game_id``: the game is over, the other side wins."""
     return _write(service, game_id, me, "resign", comment)
 
 
 def draw(
-    service: Service, game_id: str, me: KeyIdentity, action: DrawAction, comment: str = ""
+    service: Service, game_id: str, me: Identity, action: DrawAction, comment: str = ""
 ) -> Sent:
     """Offer a draw, or accept or decline the opponent's offer (accepted: the game is over,
     drawn; declined: it goes on where it was)."""

@@ -33,7 +33,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 import rules
 import scenarios
-from pbem import authoring, drafts, mail, packets
+from pbem import authoring, drafts, mail, packets, sshsig
 from pbem.authoring import Draft
 from pbem.errors import PbemError
 from pbem.exchange import (
@@ -51,7 +51,7 @@ from pbem.gamestatus import Status, status_of
 from pbem.identity import KeyIdentity
 from pbem.importer import import_received
 from pbem.packets import DiceMode, Packet
-from pbem.protocol import EmailGame, Refused
+from pbem.protocol import EmailGame, Identity, Refused
 from pbem.scripting import fill
 from pbem.store import GameMeta, Store, new_game_id
 from pbem.store_types import check_game_id
@@ -79,16 +79,25 @@ class Sent:
     text: str
 
 
-def local_partner(me: KeyIdentity, game_id: str) -> KeyIdentity:
-    """The key that signs the second side of ``me``'s local game ``game_id``: derived from
-    ``me``'s private key and the game id (HKDF-SHA256), so nothing more is kept."""
-    seed = HKDF(
-        algorithm=hashes.SHA256(),
-        length=32,
-        salt=bytes.fromhex(game_id),
-        info=b"ardennes local partner/1",
-    ).derive(me.raw_private)
-    return KeyIdentity(Ed25519PrivateKey.from_private_bytes(seed))
+def local_partner(me: Identity, game_id: str, pinned: str | None = None) -> KeyIdentity:
+    """The key that signs the second side of ``me``'s local game ``game_id``, derived from
+    ``me``'s key and the game id (HKDF-SHA256), so nothing more is kept: from ``me``'s
+    signature of ``"ardennes local partner/3" || game id`` in the namespace ``ardennes-local``
+    (a key in ``ssh-agent`` plays too), or, for a game begun before version 3, from the raw
+    private key. With ``pinned`` (the key the game pinned for that side), the one that is it."""
+    game = bytes.fromhex(game_id)
+    signature = sshsig.signature_bytes(
+        me.sign(b"ardennes local partner/3" + game, "ardennes-local")
+    )
+    sources = [(signature, b"ardennes local partner/3")]
+    if me.raw_private is not None:
+        sources.append((me.raw_private, b"ardennes local partner/1"))
+    for secret, info in sources:
+        seed = HKDF(algorithm=hashes.SHA256(), length=32, salt=game, info=info).derive(secret)
+        partner = KeyIdentity(Ed25519PrivateKey.from_private_bytes(seed))
+        if pinned is None or partner.public_line == pinned:
+            return partner
+    raise PbemError(f"game {game_id[:8]}: this key does not sign for the other side")
 
 
 @functools.cache
@@ -172,7 +181,7 @@ class Service:
 
     def invite(
         self,
-        me: KeyIdentity,
+        me: Identity,
         *,
         scenario: int,
         side: rules.Side,
@@ -250,7 +259,7 @@ class Service:
         return found[0]
 
     def accept(
-        self, me: KeyIdentity, text: str | bytes, comment: str = "", *, opponent: str = ""
+        self, me: Identity, text: str | bytes, comment: str = "", *, opponent: str = ""
     ) -> Sent:
         """Accept the invitation in ``text`` (any mail text holding its armour): checked, the
         game created in the store with packets 0-1, the acceptance returned armoured."""
@@ -331,7 +340,7 @@ class Service:
     # -- writing packets -------------------------------------------------------------------
 
     def _draft_on(
-        self, game_id: str, game: EmailGame, meta: GameMeta, me: KeyIdentity, comment: str
+        self, game_id: str, game: EmailGame, meta: GameMeta, me: Identity, comment: str
     ) -> Draft:
         want = game.expects()
         if want is None:
@@ -352,12 +361,12 @@ class Service:
                 + f" since {meta.last_activity}"
             )
         self.check_key(game_id, me.public_line)
-        signer = me
+        signer: Identity = me
         if game.mode == "local" and side != game.inviter:
-            signer = local_partner(me, game_id)
+            signer = local_partner(me, game_id, game.parties[side].key)
         return authoring.draft(game, signer, side, comment)
 
-    def draft(self, game_id: str, me: KeyIdentity, comment: str = "") -> Draft:
+    def draft(self, game_id: str, me: Identity, comment: str = "") -> Draft:
         """The next packet of ``game_id`` if it is ours to write (else :class:`PbemError`
         saying who we wait for), signed by ``me`` (the key pinned for our side) when sealed."""
         meta = self.store.meta(game_id)
@@ -389,7 +398,7 @@ class Service:
     def orders(
         self,
         game_id: str,
-        me: KeyIdentity,
+        me: Identity,
         commands: Sequence[rules.Command],
         comment: str = "",
     ) -> Sent:

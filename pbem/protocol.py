@@ -39,6 +39,9 @@ class Identity(Protocol):
     def public_line(self) -> str: ...
 
     @property
+    def fingerprint(self) -> str: ...
+
+    @property
     def raw_private(self) -> bytes | None:
         """The raw private key, only for a game begun in version 2 (its dice chain came
         from it); None when the key is not at hand (an agent's)."""

@@ -74,6 +74,7 @@ __all__ = [
     "signature_bytes",
     "signed_data",
     "verify",
+    "wrap",
 ]
 
 MAGIC = b"SSHSIG"
@@ -182,11 +183,20 @@ def signed_data(message: bytes, namespace: str = NAMESPACE) -> bytes:
 def sign(private_key: PrivateKey, message: bytes, namespace: str = NAMESPACE) -> bytes:
     """The binary SSHSIG blob of ``private_key``'s signature over ``message`` in
     ``namespace`` (section 2); :func:`armor` makes the text form."""
-    signature = private_key.sign(signed_data(message, namespace))
+    return wrap(
+        private_key.public_key(), private_key.sign(signed_data(message, namespace)), namespace
+    )
+
+
+def wrap(public_key: PublicKey, signature: bytes, namespace: str = NAMESPACE) -> bytes:
+    """The SSHSIG blob of ``signature``, the 64-byte Ed25519 signature of
+    :func:`signed_data` by ``public_key`` (made here, or by ``ssh-agent``: :mod:`pbem.agent`)."""
+    if len(signature) != 64:
+        raise MalformedSignature(f"an ed25519 signature has 64 bytes, not {len(signature)}")
     return (
         MAGIC
         + ssh_uint32(VERSION)
-        + ssh_string(public_blob(private_key.public_key()))
+        + ssh_string(public_blob(public_key))
         + ssh_string(_check_namespace(namespace))
         + ssh_string(b"")
         + ssh_string(HASH_ALGORITHM.encode())

@@ -27,11 +27,12 @@ import rules
 from ardennes_tui.cli.inputs import read_input
 from ardennes_tui.cli.keys import read_passphrase_file
 from ardennes_tui.errors import UserError
-from pbem import addresses, config, dicemodes, keys, mail, sshsig
+from pbem import addresses, agent, config, dicemodes, keys, mail, sshsig
 from pbem.errors import PbemError
 from pbem.exchange import ImportReport
 from pbem.games import Service
 from pbem.identity import KeyIdentity
+from pbem.protocol import Identity
 from pbem.sources import SourceError, load_source
 from pbem.store import Store
 
@@ -46,8 +47,9 @@ def _key_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--key",
         metavar="K",
-        help="your key: a name in the key store or an OpenSSH ed25519 key file (default: the "
-        "store's key pinned in the game, or its only key)",
+        help="your key: a name in the key store, an OpenSSH ed25519 key file, or agent (the "
+        "ssh-agent's key pinned in the game, or its only ed25519 key; agent:SHA256:... names "
+        "one) (default: the store's key pinned in the game, or its only key)",
     )
     parser.add_argument(
         "--passphrase-file", type=Path, metavar="F", help="read the key's passphrase from F"
@@ -200,11 +202,26 @@ def _key_path(spec: str | None, pinned: str | None) -> Path:
     raise UserError(f"which key? give --key NAME (your keys: {names})", 2)
 
 
+def _agent_identity(spec: str, pinned: str | None) -> Identity:
+    """``--key agent`` (the agent's key pinned in the game, or its only ed25519 key) or
+    ``--key agent:SHA256:...`` (that key)."""
+    wanted = spec.split(":", 1)[1] if ":" in spec else None
+    if wanted is None and pinned is not None:
+        wanted = keys.fingerprint(keys.parse_public_line(pinned)[0])
+    return agent.find(wanted)
+
+
 def player_identity(
     args: argparse.Namespace, service: Service | None = None, game_id: str | None = None
-) -> KeyIdentity:
-    """The player's key, checked against the game's pinned key before any passphrase."""
+) -> Identity:
+    """The player's key, checked against the game's pinned key before any passphrase: a key
+    file, or (``--key agent``) a key held by ``ssh-agent``."""
     pinned = service.pinned(game_id) if service is not None and game_id is not None else None
+    if args.key is not None and (args.key == "agent" or args.key.startswith("agent:")):
+        me = _agent_identity(args.key, pinned)
+        if service is not None and game_id is not None:
+            service.check_key(game_id, me.public_line)
+        return me
     path = _key_path(args.key, pinned)
     if service is not None and game_id is not None:
         service.check_key(game_id, keys.public_line(keys.read_public_key(path)))

@@ -19,8 +19,8 @@ from ardennes_tui.present.scenario_view import scenario_or_error
 from pbem import config
 from pbem.errors import PbemError
 from pbem.games import Service
-from pbem.identity import KeyIdentity
 from pbem.opponent import BotOpponent
+from pbem.protocol import Identity
 from pbem.store import Store
 
 
@@ -96,7 +96,7 @@ def _one_line(exc: PbemError) -> UserError:
     return UserError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 1)
 
 
-def _start(args: argparse.Namespace, service: Service) -> tuple[str, KeyIdentity, Outgoing | None]:
+def _start(args: argparse.Namespace, service: Service) -> tuple[str, Identity, Outgoing | None]:
     """``--email new`` or ``--email accept FILE``: the game created in the store (invited
     or accepted, as ``ardennes invite``/``accept`` do), its id, the player's key and the text
     to send (None for a local game: both sides are the player's, nothing goes out)."""

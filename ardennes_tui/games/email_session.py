@@ -30,7 +30,7 @@ from pbem.authoring import Draft
 from pbem.drafts import SavedDraft
 from pbem.errors import PbemError
 from pbem.games import Sent, Service, Status
-from pbem.identity import KeyIdentity
+from pbem.protocol import Identity
 
 __all__ = ["EmailSession", "Outgoing", "mail_address", "mail_text", "save_text"]
 
@@ -48,7 +48,7 @@ class EmailSession:
     """Game ``game_id`` of ``service``'s store, played with the key ``me`` (already checked
     against the key pinned for our side)."""
 
-    def __init__(self, service: Service, game_id: str, me: KeyIdentity) -> None:
+    def __init__(self, service: Service, game_id: str, me: Identity) -> None:
         self.service = service
         self.game_id = game_id
         self.me = me
