@@ -380,7 +380,9 @@ def test_a_damaged_block_is_one_line_and_hides_nothing(tmp_path: Path) -> None:
         f"<stdin>: block 2 (line {second}): checksum mismatch: damaged in transit",
     ]
     assert received.blocks == []
-    received = read_armored((damaged + "\n" + TEXT).encode())
+    line = TEXT.splitlines()[10]
+    copy = TEXT.replace(line, line[:20] + ("A" if line[20] != "A" else "B") + line[21:])
+    received = read_armored((copy + "\n" + TEXT).encode())  # a damaged copy, then the intact
     assert received.damaged == [] and received.blocks[0].payload == PAYLOAD
     assert received.notes == ["<stdin>: block 1 (line 1): checksum mismatch: damaged in transit"]
 
