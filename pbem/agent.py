@@ -3,7 +3,7 @@
 ``SSH_AGENTC_SIGN_REQUEST``), so the private key never reaches this program
 (``docs/pbem-protocol.md`` section 1).
 
-:class:`AgentIdentity` signs packets as :class:`pbem.identity.KeyIdentity` does, and makes
+:class:`AgentIdentity` signs packets as :class:`pbem.core.identity.KeyIdentity` does, and makes
 the same dice chain: a version 3 chain's secret comes from the player's own Ed25519 signature
 of a message in the namespace ``ardennes-dice`` (section 4), which the agent makes as the key
 file would (Ed25519 is deterministic, RFC 8032). A game begun in version 2 needs the key file
@@ -18,9 +18,10 @@ import socket
 import struct
 from typing import Final
 
-from pbem import keys, sshsig
-from pbem.errors import PbemError
-from pbem.sshwire import SshReader, ssh_string, ssh_uint32
+from pbem import keys
+from pbem.core import sshsig
+from pbem.core.errors import PbemError
+from pbem.core.sshwire import SshReader, ssh_string, ssh_uint32
 
 __all__ = ["AgentError", "AgentIdentity", "agent_keys", "find"]
 
@@ -94,7 +95,7 @@ def agent_keys(path: str | None = None) -> list[keys.PublicKey]:
 
 class AgentIdentity:
     """An ed25519 key in ``ssh-agent`` (at ``path``, default ``$SSH_AUTH_SOCK``) that signs
-    packets (:class:`pbem.protocol.Identity`)."""
+    packets (:class:`pbem.core.protocol.Identity`)."""
 
     __slots__ = ("_key", "_line", "path")
 

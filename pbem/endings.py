@@ -1,7 +1,7 @@
 """Resigning and drawing a game by email (``ardennes resign``, ``ardennes draw``, the app's
 commands; ``docs/pbem-protocol.md`` section 3).
 
-:func:`resign` and :func:`draw` write the packet (:func:`pbem.authoring.ending`: signed,
+:func:`resign` and :func:`draw` write the packet (:func:`pbem.core.authoring.ending`: signed,
 checked as the opponent will check it), store it and return the armoured text the opponent has
 not seen, as :meth:`pbem.games.Service.seal` does. Either player may resign or offer a draw
 whenever the game is not over, even while the other is to move; the other player answers an
@@ -16,11 +16,11 @@ from __future__ import annotations
 from typing import Literal
 
 import rules
-from pbem import authoring, packets
-from pbem.errors import PbemError
+from pbem.core import authoring, packets
+from pbem.core.errors import PbemError
+from pbem.core.protocol import EmailGame, Identity, Refused
 from pbem.exchange import verdict_text
 from pbem.games import Sent, Service, local_partner
-from pbem.protocol import EmailGame, Identity, Refused
 
 __all__ = ["DrawAction", "draw", "resign"]
 

@@ -18,11 +18,12 @@ from typing import Literal
 import msgspec
 
 import rules
-from pbem import armor, dicemodes, keys, packets
-from pbem.errors import PbemError, one_line
+from pbem import keys
+from pbem.core import armor, dicemodes, packets
+from pbem.core.errors import PbemError, one_line
+from pbem.core.packets import Packet, PacketError
+from pbem.core.protocol import EmailGame
 from pbem.mail import Received
-from pbem.packets import Packet, PacketError
-from pbem.protocol import EmailGame
 from pbem.store_types import STOPPED
 
 __all__ = [
@@ -58,7 +59,7 @@ def fingerprint_of(public_line: str) -> str:
 
 def armor_headers(packet: Packet) -> dict[str, str]:
     """The readable header lines of ``packet``'s armour block; an invitation's also says
-    what its dice mode allows (``Dice:``, :data:`pbem.dicemodes.HEADER`)."""
+    what its dice mode allows (``Dice:``, :data:`pbem.core.dicemodes.HEADER`)."""
     b = packet.body
     headers = {
         "Game": b.game,
@@ -98,7 +99,7 @@ def _header_mismatch(headers: Mapping[str, str], packet: Packet) -> str | None:
 
 def read_blocks(received: Received) -> list[Block]:
     """The packets of the blocks ``received`` holds, in the order found; a block that does not
-    decode (:func:`pbem.packets.decode`) or whose headers contradict its packet has an
+    decode (:func:`pbem.core.packets.decode`) or whose headers contradict its packet has an
     ``error`` instead."""
     out = []
     for number, found in enumerate(received.found, start=1):

@@ -1,9 +1,9 @@
 """The email game service: what the command line and the app do with a game by email.
 
-A :class:`Service` joins the protocol (:mod:`pbem.protocol`: checks and drafts), the store
+A :class:`Service` joins the protocol (:mod:`pbem.core.protocol`: checks and drafts), the store
 (:mod:`pbem.store`: packets kept append-only, ``meta.json``) and the armour
 (:mod:`pbem.exchange`). Every packet that enters the store has passed
-:meth:`pbem.protocol.EmailGame.receive` (``docs/pbem-protocol.md`` section 5) under the game's
+:meth:`pbem.core.protocol.EmailGame.receive` (``docs/pbem-protocol.md`` section 5) under the game's
 lock (:meth:`pbem.store.Store.transaction`); a refused one changes nothing (a refused packet
 signed by a pinned key is kept under ``evidence/``, and so are both packets of an
 equivocation, which stops the game).
@@ -33,9 +33,13 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 import rules
 import scenarios
-from pbem import authoring, drafts, mail, packets, sshsig
-from pbem.authoring import Draft
-from pbem.errors import PbemError
+from pbem import drafts, mail
+from pbem.core import authoring, packets, sshsig
+from pbem.core.authoring import Draft
+from pbem.core.errors import PbemError
+from pbem.core.identity import KeyIdentity
+from pbem.core.packets import DiceMode, Packet
+from pbem.core.protocol import EmailGame, Identity, Refused
 from pbem.exchange import (
     STOPPED,
     ImportItem,
@@ -48,10 +52,7 @@ from pbem.exchange import (
     verdict_text,
 )
 from pbem.gamestatus import Status, status_of
-from pbem.identity import KeyIdentity
 from pbem.importer import import_received
-from pbem.packets import DiceMode, Packet
-from pbem.protocol import EmailGame, Identity, Refused
 from pbem.scripting import fill
 from pbem.store import GameMeta, Store, new_game_id
 from pbem.store_types import check_game_id

@@ -6,10 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import rules
-from pbem import dicemodes
+from pbem.core import dicemodes
+from pbem.core.packets import DiceMode, PacketKind
+from pbem.core.protocol import EmailGame
 from pbem.exchange import STOPPED, fingerprint_of, next_move, phase_words
-from pbem.packets import DiceMode, PacketKind
-from pbem.protocol import EmailGame
 from pbem.store import GameMeta
 
 __all__ = ["Status", "status_of"]
@@ -50,7 +50,7 @@ class Status:
 
     @property
     def warning(self) -> str:
-        """What the players must know about the dice mode (:data:`pbem.dicemodes.ALLOWS`)."""
+        """What the players must know about the dice mode (:data:`pbem.core.dicemodes.ALLOWS`)."""
         return dicemodes.ALLOWS[self.mode]
 
     def lines(self) -> list[str]:

@@ -2,7 +2,7 @@
 
 :func:`import_received` takes the blocks :func:`pbem.mail.read_armored` found, groups their
 packets by game and takes each game's in ``seq`` order. A packet of a game in the store goes
-through :meth:`pbem.protocol.EmailGame.receive` (every check of section 5) under the game's
+through :meth:`pbem.core.protocol.EmailGame.receive` (every check of section 5) under the game's
 lock and is appended only then; a packet already stored is a ``duplicate``; a refused one
 changes nothing, and is kept under ``evidence/`` when a pinned key signed it; a second packet
 signed for a place already taken is equivocation: both are kept and the game stops. An
@@ -16,8 +16,10 @@ from typing import Protocol
 import msgspec
 
 import rules
-from pbem import dicemodes, packets
-from pbem.errors import PbemError
+from pbem.core import dicemodes, packets
+from pbem.core.errors import PbemError
+from pbem.core.packets import Packet
+from pbem.core.protocol import EmailGame, Equivocation, Refused
 from pbem.exchange import (
     STOPPED,
     ImportItem,
@@ -28,8 +30,6 @@ from pbem.exchange import (
     read_blocks,
 )
 from pbem.mail import Received
-from pbem.packets import Packet
-from pbem.protocol import EmailGame, Equivocation, Refused
 from pbem.store import EquivocationError, Store
 from pbem.store_types import MAX_REFUSED_EVIDENCE
 

@@ -8,7 +8,7 @@ config file says (:mod:`pbem.config`), :func:`send_sendmail` through ``sendmail 
 Receiving: :func:`extract_texts` yields the candidate texts of a plain text file, an ``.eml``
 (every ``text/*`` part and text-like attachment, transfer encoding and charset decoded), an
 mbox file or a Maildir directory, from a path or from bytes (standard input).
-:func:`read_armored` reads every block of them on its own (:func:`pbem.armor.dearmor_each`)
+:func:`read_armored` reads every block of them on its own (:func:`pbem.core.armor.dearmor_each`)
 and drops copies: a damaged block is one line and hides nothing else. Input is hostile: sizes
 are capped per message and in total, a part that cannot be decoded is skipped with a note, and
 nothing but :class:`MailError` (the source itself cannot be read) is raised.
@@ -32,9 +32,9 @@ from email.message import EmailMessage, Message
 from pathlib import Path
 from typing import Protocol
 
-from pbem.armor import Armored, ArmorError, dearmor_all, dearmor_each
 from pbem.config import SmtpConfig
-from pbem.errors import PbemError
+from pbem.core.armor import Armored, ArmorError, dearmor_all, dearmor_each
+from pbem.core.errors import PbemError
 
 __all__ = [
     "MAX_MESSAGE",
@@ -465,7 +465,7 @@ def extract_texts(
 
 def read_armored(source: str | os.PathLike[str] | bytes) -> Received:
     """Every block in ``source`` (:func:`extract_texts`), each read on its own
-    (:func:`pbem.armor.dearmor_each`), the first copy of each. A damaged block is a line of
+    (:func:`pbem.core.armor.dearmor_each`), the first copy of each. A damaged block is a line of
     :attr:`Received.damaged`, or only a note when a readable block has the game and ``Seq``
     its header lines seem to give (the attachment survived what the client did to the body).
     :class:`MailError` when the source itself cannot be read."""

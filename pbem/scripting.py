@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import rules
-from pbem.authoring import Draft
-from pbem.errors import PbemError
-from pbem.protocol import EmailGame
+from pbem.core.authoring import Draft
+from pbem.core.errors import PbemError
+from pbem.core.protocol import EmailGame
 
 __all__ = ["fill"]
 

@@ -4,8 +4,8 @@
 :func:`load_source` reads one of:
 
 * a **text file of armoured packets** (``docs/pbem-protocol.md`` section 7): any text around
-  the blocks, mail quoting and all (:func:`pbem.armor.dearmor_all`), each block decoded
-  strictly (:func:`pbem.packets.decode`); the blocks may come in any order (they are sorted by
+  the blocks, mail quoting and all (:func:`pbem.core.armor.dearmor_all`), each block decoded
+  strictly (:func:`pbem.core.packets.decode`); the blocks may come in any order (they are sorted by
   ``seq``), copies of one packet count once;
 * a **game record** (:mod:`rules.record`, its first line a ``{"kind":"header"...}``);
 * a **game of the local store** (:class:`pbem.store.Store`): its id or a unique start of it,
@@ -23,45 +23,29 @@ and :func:`pbem.audit.verify` reports it (exit 1). Every message is one line.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Final, Literal
+from typing import BinaryIO, Final
 
 import rules
-from pbem import armor, packets
-from pbem.errors import PbemError
+from pbem.core import armor, packets
+from pbem.core.errors import PbemError
+from pbem.core.packets import Packet
+from pbem.core.verify import Source
 from pbem.exchange import armor_headers
-from pbem.packets import Packet
 from pbem.store import Store
 
 __all__ = ["MAX_SOURCE_BYTES", "Source", "SourceError", "load_source"]
 
 MAX_SOURCE_BYTES: Final = 16 << 20
 """The largest file read: a game record's limit (``rules.record.MAX_RECORD_BYTES``) and the
-armour's (``pbem.armor.MAX_TEXT``) are both 16 MiB."""
+armour's (``pbem.core.armor.MAX_TEXT``) are both 16 MiB."""
 
-SourceKind = Literal["packets", "record", "store"]
 
 _GAME_PREFIX: Final = re.compile(r"[0-9a-f]{1,32}")
 
 
 class SourceError(PbemError):
     """The input cannot be read at all (``ardennes verify`` exits 2). One line."""
-
-
-@dataclass(frozen=True)
-class Source:
-    """A game to check: its packets (a file of armoured packets, a game in the store) or its
-    record; ``problem`` is the first damage found while reading (the game then fails to
-    verify, naming it)."""
-
-    kind: SourceKind
-    name: str
-    """What the user named: the file's path, ``-``, or ``game <id>``."""
-    packets: tuple[Packet, ...] = ()
-    """Sorted by ``seq`` (a file may hold them in any order)."""
-    record: rules.Record | None = None
-    problem: str | None = None
 
 
 def _read_file(arg: str, stdin: BinaryIO | None) -> bytes:

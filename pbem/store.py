@@ -2,7 +2,7 @@
 "The game store").
 
 Packets here are opaque signed bytes with a game id and a ``seq``: the store neither decodes
-nor verifies them (that is :mod:`pbem.packets`' job, before :meth:`Store.append`). Layout under
+nor verifies them (that is :mod:`pbem.core.packets`' job, before :meth:`Store.append`). Layout under
 the root (``$ARDENNES_HOME``, else ``platformdirs.user_data_dir("ardennes")``)::
 
     games/<game-id>/packets/000000.pkt   one file per accepted packet, immutable once written

@@ -13,7 +13,7 @@ from typing import Final, Literal
 import msgspec
 import platformdirs
 
-from pbem.errors import PbemError
+from pbem.core.errors import PbemError
 from rules.record import MAX_RECORD_BYTES
 
 MAX_PACKET_BYTES: Final = 64 << 10

@@ -28,7 +28,7 @@ from ardennes_tui.cli import keys as keys_command
 from ardennes_tui.cli import map as map_command
 from ardennes_tui.cli import rules as rules_command
 from ardennes_tui.errors import UserError
-from pbem.dicemodes import ALLOWS
+from pbem.core.dicemodes import ALLOWS
 from rules.bots.registry import DEFAULT, kind_names
 from rules.levels import HISTORICAL, NUMBERS
 

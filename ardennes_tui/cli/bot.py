@@ -20,7 +20,7 @@ from typing import Any
 
 from ardennes_tui.cli.inputs import read_input
 from ardennes_tui.errors import UserError
-from pbem.errors import PbemError
+from pbem.core.errors import PbemError
 from pbem.opponent import BotOpponent
 from rules.bots.registry import DEFAULT, kind_names
 

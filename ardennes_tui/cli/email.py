@@ -27,12 +27,13 @@ import rules
 from ardennes_tui.cli.inputs import read_input
 from ardennes_tui.cli.keys import read_passphrase_file
 from ardennes_tui.errors import UserError
-from pbem import addresses, agent, config, dicemodes, keys, mail, sshsig
-from pbem.errors import PbemError
+from pbem import addresses, agent, config, keys, mail
+from pbem.core import dicemodes, sshsig
+from pbem.core.errors import PbemError
+from pbem.core.identity import KeyIdentity
+from pbem.core.protocol import Identity
 from pbem.exchange import ImportReport
 from pbem.games import Service
-from pbem.identity import KeyIdentity
-from pbem.protocol import Identity
 from pbem.sources import SourceError, load_source
 from pbem.store import Store
 

@@ -23,7 +23,7 @@ from ardennes_tui.cli.email import (
     player_identity,
 )
 from pbem import endings
-from pbem.errors import PbemError
+from pbem.core.errors import PbemError
 from pbem.games import Service
 from pbem.store import Store
 

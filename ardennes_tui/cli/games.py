@@ -3,7 +3,7 @@
 One line per game, the most recently active first: the id (its first 8 hex digits;
 ``Store.find_game`` takes any unique start), the scenario, the side we play, whose move it is,
 the dice mode, the last activity and the opponent, and what each dice mode listed allows
-(:data:`pbem.dicemodes.SHORT`); then the hot-seat games (their scenario and where they
+(:data:`pbem.core.dicemodes.SHORT`); then the hot-seat games (their scenario and where they
 stand read from the record's first and last lines; a generated name by its first 8 hex digits)
 and how to resume one (``ardennes --resume NAME``). ``--json`` prints the same as a list of
 objects with the full ids. The store is ``$ARDENNES_HOME`` or the user data directory
@@ -20,7 +20,7 @@ from typing import Any
 from ardennes_tui.errors import UserError
 from ardennes_tui.games.saves import short_name
 from ardennes_tui.present.game_list import rows, when
-from pbem import dicemodes
+from pbem.core import dicemodes
 from pbem.store import Store, StoreError
 
 __all__ = ["RESUME_HINT", "register", "render", "rows", "run"]

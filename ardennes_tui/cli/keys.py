@@ -19,7 +19,7 @@ from typing import Any
 
 from ardennes_tui.errors import UserError
 from pbem import keys
-from pbem.errors import PbemError
+from pbem.core.errors import PbemError
 
 DEFAULT_NAME = "default"
 """The key name when ``keygen`` is given none."""
@@ -128,7 +128,7 @@ def allowed_signers(arg: str) -> str:
     """The ``allowed_signers`` file of the keys pinned by the invitation and the acceptance
     of the game ``arg`` (a game of the store or a file of packets), each checked as the
     protocol checks it (signed by the key it carries)."""
-    from pbem import sshsig
+    from pbem.core import sshsig
     from pbem.sources import SourceError, load_source
     from pbem.store import Store
 

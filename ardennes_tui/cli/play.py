@@ -17,10 +17,10 @@ from ardennes_tui.games.email_session import EmailSession, Outgoing
 from ardennes_tui.games.versus import new_game as vs_game
 from ardennes_tui.present.scenario_view import scenario_or_error
 from pbem import config
-from pbem.errors import PbemError
+from pbem.core.errors import PbemError
+from pbem.core.protocol import Identity
 from pbem.games import Service
 from pbem.opponent import BotOpponent
-from pbem.protocol import Identity
 from pbem.store import Store
 
 

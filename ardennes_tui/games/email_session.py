@@ -1,7 +1,7 @@
 """A game by email as the app plays it (``ardennes --email GAME``); no Textual.
 
 An :class:`EmailSession` joins one game of the store (:class:`pbem.games.Service`) and the
-player's key. When the next packet is ours it holds its :class:`pbem.authoring.Draft`: the play
+player's key. When the next packet is ours it holds its :class:`pbem.core.authoring.Draft`: the play
 screen pushes every order through :meth:`push` (the protocol's own checks, then the rules'),
 shows :attr:`game` (the draft's scratch copy) and seals the packet with :meth:`seal` once it
 has :meth:`ended`. Undo rebuilds the draft from the start minus its last command (never a die
@@ -26,11 +26,11 @@ from typing import NamedTuple
 
 import rules
 from pbem import addresses, config, drafts, endings, mail
-from pbem.authoring import Draft
+from pbem.core.authoring import Draft
+from pbem.core.errors import PbemError
+from pbem.core.protocol import Identity
 from pbem.drafts import SavedDraft
-from pbem.errors import PbemError
 from pbem.games import Sent, Service, Status
-from pbem.protocol import Identity
 
 __all__ = ["EmailSession", "Outgoing", "mail_address", "mail_text", "save_text"]
 

@@ -20,7 +20,7 @@ import msgspec
 from ardennes_tui.games.saves import bot_side
 from ardennes_tui.present.game_view import PHASE_NAMES
 from pbem import keys
-from pbem.errors import PbemError
+from pbem.core.errors import PbemError
 from pbem.games import Service
 from pbem.store import LocalInfo, Store
 from rules import record

@@ -34,7 +34,7 @@ from ardennes_tui.screens.palette import PaletteCommand
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.bindings import bindings
 from ardennes_tui.widgets.map_view import Zoom
-from pbem.errors import PbemError
+from pbem.core.errors import PbemError
 
 
 class EmailPlayScreen(PlayScreen):

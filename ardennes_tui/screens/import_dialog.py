@@ -22,7 +22,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static, TextArea
 
 from pbem import config
-from pbem.errors import PbemError
+from pbem.core.errors import PbemError
 from pbem.games import Service
 
 

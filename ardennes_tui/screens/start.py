@@ -36,7 +36,7 @@ from ardennes_tui.screens.start_dialogs import (
     ScenarioDialog,
     TextDialog,
 )
-from pbem.errors import PbemError
+from pbem.core.errors import PbemError
 from pbem.games import Service
 from pbem.store import Store
 

@@ -22,7 +22,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from pbem import dicemodes
+from pbem.core import dicemodes
 from scenarios import scenario_specs
 
 LaunchKind = Literal["new", "resume", "email", "email-new", "versus"]

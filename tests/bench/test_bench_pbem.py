@@ -23,8 +23,9 @@ from typing import Any
 
 import pytest
 
-from pbem import armor, audit, packets, protocol, sources
-from pbem.packets import DiceMode, Packet
+from pbem import audit, sources
+from pbem.core import armor, packets, protocol
+from pbem.core.packets import DiceMode, Packet
 from tests.pbem.players import board, play
 from tests.realmap import needs_real_map
 

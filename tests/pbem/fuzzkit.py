@@ -39,12 +39,12 @@ from typing import Any, Protocol, TypeVar
 
 import msgspec
 
-from pbem import armor, packets, zdict
+from pbem.core import armor, packets, zdict
+from pbem.core.identity import KeyIdentity
+from pbem.core.packets import Packet
 from pbem.exchange import armor_headers
 from pbem.games import Service
-from pbem.identity import KeyIdentity
 from pbem.mail import build_message
-from pbem.packets import Packet
 from pbem.store import Store
 
 T = TypeVar("T")

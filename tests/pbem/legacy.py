@@ -1,6 +1,6 @@
 """Games written in packet format version 2, as the program wrote them before version 3.
 
-:func:`writing_version_2` makes :mod:`pbem.protocol` write version 2 packets for the duration
+:func:`writing_version_2` makes :mod:`pbem.core.protocol` write version 2 packets for the duration
 of a test: the body says version 2 and lists no dice, the packet is the JSON envelope
 ``{"body":...,"signature":"<base64>"}`` signed over the body's canonical bytes, and the dice
 chains come from the raw private keys (``packets.VERSION`` is 2 while they are made). The
@@ -18,14 +18,14 @@ from contextlib import contextmanager
 import msgspec
 import pytest
 
-from pbem import packets
-from pbem.packets import Body, Packet, Signer
+from pbem.core import packets
+from pbem.core.packets import Body, Packet, Signer
 
 _ENC = msgspec.json.Encoder(order="deterministic")
 
 
 def sign_version_2(body: Body, signer: Signer) -> Packet:
-    """``body`` as a version 2 packet (no dice), read back through :func:`pbem.packets.decode`."""
+    """``body`` as a version 2 packet (no dice), read back by :func:`pbem.core.packets.decode`."""
     body = msgspec.structs.replace(body, version=packets.LEGACY, dice="")
     packets.check_body(body)
     blob = signer(packets.canonical_bytes(body))

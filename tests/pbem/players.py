@@ -10,16 +10,16 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 import rules
 import scenarios
-from pbem import authoring, protocol
-from pbem.identity import KeyIdentity
-from pbem.packets import DiceMode, Packet
-from pbem.turn import batch_command
+from pbem.core import authoring, protocol
+from pbem.core.identity import KeyIdentity
+from pbem.core.packets import DiceMode, Packet
+from pbem.core.turn import batch_command
 from rules.bots import BotRng, bots_for
 
 
 @cache
 def PlayerKey(name: str) -> KeyIdentity:
-    """A player with a deterministic Ed25519 key (SSHSIG signatures, ``pbem.identity``)."""
+    """A player with a deterministic Ed25519 key (SSHSIG signatures, ``pbem.core.identity``)."""
     return KeyIdentity(Ed25519PrivateKey.from_private_bytes(hashlib.sha256(name.encode()).digest()))
 
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from pbem import selfplay
+from pbem.core.identity import KeyIdentity
+from pbem.core.packets import Packet
 from pbem.games import Service
-from pbem.identity import KeyIdentity
-from pbem.packets import Packet
 from pbem.store import Store
 
 SEED = "stores"

@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from pbem import agent, authoring, keys, selfplay
+from pbem import agent, keys, selfplay
+from pbem.core import authoring
+from pbem.core.identity import KeyIdentity
+from pbem.core.protocol import Identity
 from pbem.games import Service
-from pbem.identity import KeyIdentity
-from pbem.protocol import Identity
 from pbem.store import Store
 from tests.realmap import needs_real_map
 

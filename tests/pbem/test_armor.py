@@ -1,4 +1,4 @@
-"""ASCII armour (``pbem/armor.py``; ``docs/pbem-protocol.md``, "Armour and transport"): round
+"""ASCII armour (``pbem/core/armor.py``; ``docs/pbem-protocol.md``, "Armour and transport"): round
 trips, what mail clients do to text, refusals of damage, and fuzzing for "ArmorError or a
 result, never another exception"."""
 
@@ -15,9 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbem import armor as armor_module
-from pbem import zdict
-from pbem.armor import BEGIN, END, LINE_WIDTH, Armored, ArmorError, dearmor_all
+from pbem.core import armor as armor_module
+from pbem.core import zdict
+from pbem.core.armor import BEGIN, END, LINE_WIDTH, Armored, ArmorError, dearmor_all
 
 
 def armor(payload: bytes, headers: Mapping[str, str], *, compress: bool = False) -> str:

@@ -21,9 +21,10 @@ import rules
 import scenarios
 from ardennes_tui.cli import audit as audit_cli
 from ardennes_tui.errors import UserError
-from pbem import armor, audit, chain, packets, protocol, sources
+from pbem import audit, sources
+from pbem.core import armor, chain, packets, protocol
+from pbem.core.packets import DiceMode, Packet
 from pbem.exchange import armor_headers, armor_packets
-from pbem.packets import DiceMode, Packet
 from pbem.store import GameMeta, Store
 from tests.pbem.players import GAME_ID, PlayerKey, play
 from tests.realmap import needs_real_map

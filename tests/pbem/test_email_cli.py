@@ -14,9 +14,10 @@ import rules
 import scenarios
 from ardennes_tui import cli
 from ardennes_tui.cli import email
-from pbem import dicemodes, keys
+from pbem import keys
+from pbem.core import dicemodes
+from pbem.core.identity import KeyIdentity
 from pbem.games import Service
-from pbem.identity import KeyIdentity
 from pbem.store import Store
 from rules.bots import BotRng, bots_for
 from tests.pbem.test_games import bot_commands, state_hash

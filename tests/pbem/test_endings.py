@@ -12,7 +12,8 @@ import pytest
 
 import rules
 import scenarios
-from pbem import audit, authoring, endings, packets, protocol, sources
+from pbem import audit, endings, sources
+from pbem.core import authoring, packets, protocol
 from pbem.games import Service
 from pbem.store import Store
 from tests.pbem import stores

@@ -19,10 +19,10 @@ import pytest
 import rules
 from pbem import audit, keys
 from pbem.config import SmtpConfig
+from pbem.core.identity import KeyIdentity
+from pbem.core.packets import DiceMode
 from pbem.games import Service
-from pbem.identity import KeyIdentity
 from pbem.mail import send_smtp
-from pbem.packets import DiceMode
 from pbem.selfplay import bot_fill
 from pbem.sources import load_source
 from pbem.store import Store

@@ -15,12 +15,13 @@ import pytest
 
 import rules
 import scenarios
-from pbem import armor, dicemodes, keys, packets
-from pbem.errors import PbemError
+from pbem import keys
+from pbem.core import armor, dicemodes, packets
+from pbem.core.errors import PbemError
+from pbem.core.identity import KeyIdentity
+from pbem.core.packets import DiceMode, Packet, Step
 from pbem.exchange import armor_headers, armor_packets
 from pbem.games import STOPPED, Service
-from pbem.identity import KeyIdentity
-from pbem.packets import DiceMode, Packet, Step
 from pbem.store import Store
 from rules.bots import BotRng, bots_for
 from tests.realmap import needs_real_map

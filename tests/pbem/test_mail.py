@@ -25,8 +25,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pbem import mail as mail_module
-from pbem.armor import ArmorError, armor, armor_all, dearmor_all
 from pbem.config import ConfigError, SmtpConfig, config_path, load_config
+from pbem.core.armor import ArmorError, armor, armor_all, dearmor_all
 from pbem.mail import (
     MailError,
     attachment_name,

@@ -1,4 +1,4 @@
-"""Packets (``pbem.packets``, protocol section 3): the signed bytes, the identity, strict and
+"""Packets (``pbem.core.packets``, protocol section 3): the signed bytes, the identity, strict and
 canonical decoding, version 2 read as it is."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rules
-from pbem import packets, sshsig
-from pbem.packets import Body, PacketError, Step
+from pbem.core import packets, sshsig
+from pbem.core.packets import Body, PacketError, Step
 from tests.pbem.players import PlayerKey
 
 GAME = "00112233445566778899aabbccddeeff"

@@ -1,5 +1,5 @@
-"""The email game protocol (``pbem.protocol``, ``pbem.turn``): bot games in each dice mode,
-and every attack of ``docs/pbem-protocol.md`` refused with a precise message and nothing
+"""The email game protocol (``pbem.core.protocol``, ``pbem.core.turn``): bot games in each dice
+mode, and every attack of ``docs/pbem-protocol.md`` refused with a precise message and nothing
 changed."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import msgspec
 import pytest
 
 import rules
-from pbem import authoring, chain, packets, protocol
-from pbem.identity import KeyIdentity
-from pbem.packets import DiceMode, Packet, Step
+from pbem.core import authoring, chain, packets, protocol
+from pbem.core.identity import KeyIdentity
+from pbem.core.packets import DiceMode, Packet, Step
 from tests.pbem.players import GAME_ID, PlayerKey, board, play
 from tests.realmap import needs_real_map
 

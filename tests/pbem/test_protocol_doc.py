@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 import rules
-from pbem import armor, authoring, packets, protocol
+from pbem.core import armor, authoring, packets, protocol
 from tests.pbem.players import PlayerKey, board, play
 from tests.realmap import needs_real_map
 

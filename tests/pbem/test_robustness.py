@@ -14,7 +14,7 @@ import msgspec
 import pytest
 
 from ardennes_tui.present.game_list import rows
-from pbem import armor, packets
+from pbem.core import armor, packets
 from pbem.exchange import armor_headers, armor_packets
 from pbem.games import Service
 from pbem.mail import build_message

@@ -13,10 +13,11 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from pbem import armor, audit, protocol, selfplay, sources, zdict
+from pbem import audit, selfplay, sources
+from pbem.core import armor, protocol, zdict
+from pbem.core.packets import DiceMode, Packet
 from pbem.exchange import armor_headers, armor_packets
 from pbem.games import Service
-from pbem.packets import DiceMode, Packet
 from pbem.store import Store
 from tests.pbem.legacy import sign_version_2, writing_version_2
 from tests.pbem.players import board, play

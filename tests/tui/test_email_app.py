@@ -27,9 +27,9 @@ from ardennes_tui.screens.orders import OrdersScreen
 from ardennes_tui.screens.send import SendScreen
 from ardennes_tui.widgets.status_line import StatusLine
 from pbem import drafts, keys
+from pbem.core.identity import KeyIdentity
 from pbem.drafts import SavedDraft
 from pbem.games import Service
-from pbem.identity import KeyIdentity
 from pbem.store import Store
 from rules.bots import BotRng, bots_for
 from tests.realmap import needs_real_map

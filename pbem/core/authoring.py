@@ -3,7 +3,7 @@ packets that end a game (``docs/pbem-protocol.md`` sections 3 and 4).
 
 :func:`draft` opens the next packet of the player whose turn it is, with the dice computed as
 the receiver will compute them; :meth:`Draft.seal` signs it and applies it to the game as the
-opponent will (:meth:`pbem.protocol.EmailGame.receive`), so what is written is what the
+opponent will (:meth:`pbem.core.protocol.EmailGame.receive`), so what is written is what the
 opponent accepts. :func:`invite` and :func:`accept` begin a game; :func:`ending` writes a
 resignation, a draw offer or its answer. A player's dice chain comes from his key
 (:func:`_secret`): in version 3 from his own signature of a message in the namespace
@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 import msgspec
 
 import rules
-from pbem import chain, packets, sshsig
-from pbem.chain import Chain
-from pbem.packets import Body, DiceMode, Packet, PacketKind, Step, step_hash
-from pbem.protocol import ENDINGS, EmailGame, Identity, Refused, dice_of, game_bytes
-from pbem.turn import PacketPlay, drawn_values, reveals
+from pbem.core import chain, packets, sshsig
+from pbem.core.chain import Chain
+from pbem.core.packets import Body, DiceMode, Packet, PacketKind, Step, step_hash
+from pbem.core.protocol import ENDINGS, EmailGame, Identity, Refused, dice_of, game_bytes
+from pbem.core.turn import PacketPlay, drawn_values, reveals
 
 __all__ = ["Draft", "accept", "draft", "ending", "invite"]
 
@@ -143,7 +143,7 @@ class Draft:
 
 def _secret(me: Identity, game_id: str, salt: bytes, version: int) -> bytes:
     """``me``'s chain secret for the game (section 4): version 3, from ``me``'s signature of a
-    message of its own (:func:`pbem.chain.dice_message`, namespace ``ardennes-dice``), so a
+    message of its own (:func:`pbem.core.chain.dice_message`, namespace ``ardennes-dice``), so a
     key in ``ssh-agent`` plays; a game begun in version 2, from the raw private key."""
     game = game_bytes(game_id)
     if version == packets.LEGACY:

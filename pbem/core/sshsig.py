@@ -34,8 +34,8 @@ from dataclasses import dataclass
 
 from cryptography.exceptions import InvalidSignature
 
-from pbem.errors import PbemError
-from pbem.keys import (
+from pbem.core.errors import PbemError
+from pbem.core.keyvalues import (
     KEY_TYPE,
     KeyFileError,
     KeyTypeError,
@@ -45,7 +45,7 @@ from pbem.keys import (
     parse_public_blob,
     public_blob,
 )
-from pbem.sshwire import SshReader, ssh_string, ssh_uint32
+from pbem.core.sshwire import SshReader, ssh_string, ssh_uint32
 
 __all__ = [
     "ARMOR_BEGIN",

@@ -13,7 +13,7 @@ class PbemError(ValueError):
     """A refusal by the play-by-email layer: a bad key, signature, packet or chain.
 
     Its message is one line; subclasses name the kind of failure (see :mod:`pbem.keys` and
-    :mod:`pbem.sshsig`).
+    :mod:`pbem.core.sshsig`).
     """
 
 

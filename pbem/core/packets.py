@@ -5,7 +5,7 @@ Version 3 signs the bytes, then parses. A packet on the wire is::
     body || "\\n" || sshsig
 
 ``body`` is the packet's JSON exactly as the author signed it and ``sshsig`` the binary SSHSIG
-blob of his signature over those bytes (namespace ``ardennes``, :mod:`pbem.sshsig`). The JSON
+blob of his signature over those bytes (namespace ``ardennes``, :mod:`pbem.core.sshsig`). The JSON
 holds no newline (it is canonical: no whitespace, and a string escapes its newlines), so the
 first ``\\n`` ends it. :func:`decode` checks the signature over the body bytes *before* it
 reads a byte of JSON, then decodes the JSON strictly (known fields only, each kind's fields
@@ -21,7 +21,7 @@ taken for another packet.
 
 A :class:`Packet` exists only verified: :func:`decode` and :func:`sign` are its constructors,
 and both check the signature; :attr:`Packet.signer` is the key that made it. Which key *should*
-have made it is the protocol's question (:mod:`pbem.protocol`).
+have made it is the protocol's question (:mod:`pbem.core.protocol`).
 """
 
 from __future__ import annotations
@@ -35,8 +35,9 @@ from typing import Final, Literal
 
 import msgspec
 
-from pbem import keys, sshsig
-from pbem.errors import PbemError, one_line
+from pbem.core import keyvalues as keys
+from pbem.core import sshsig
+from pbem.core.errors import PbemError, one_line
 from rules import Command, Side
 
 FORMAT: Final = "ardennes-packet"
@@ -171,7 +172,8 @@ _ENC: Final = msgspec.json.Encoder(order="deterministic")
 _BODY: Final = msgspec.json.Decoder(Body)
 
 Signer = Callable[[bytes], bytes]
-"""Signs a message, returning the binary SSHSIG blob (``pbem.sshsig``, namespace ``ardennes``)."""
+"""Signs a message, returning the binary SSHSIG blob (:mod:`pbem.core.sshsig`, namespace
+``ardennes``)."""
 
 
 def canonical_bytes(body: Body) -> bytes:

@@ -7,7 +7,7 @@ section 4: a sealed batch, the sealed CRT switch, an open or a local packet), wh
 computed it from which packet on, its value and the event it led to. :func:`statistics` counts
 the faces of each player's rolls (combat: the attacker's; the CRT switch and the paradrop: the
 German's) and of all of them, with Pearson's chi-square against a fair die and its p-value
-(:mod:`pbem.stats`).
+(:mod:`pbem.core.stats`).
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 import rules
-from pbem import stats
-from pbem.packets import Packet
-from pbem.protocol import EmailGame
+from pbem.core import stats
+from pbem.core.packets import Packet
+from pbem.core.protocol import EmailGame
 
 SHORT: Final = 12
 """Hex digits shown of a link, a reply hash or a seed."""

@@ -17,7 +17,7 @@ from typing import Final
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from pbem.errors import PbemError
+from pbem.core.errors import PbemError
 
 LINKS: Final = 4096
 """Links in a chain: one per combat batch (sealed) or per packet (open) the player takes part

@@ -1,13 +1,14 @@
 """A player's key as the protocol uses it: SSHSIG signatures and the dice chain's secret.
 
-:class:`KeyIdentity` fits :class:`pbem.protocol.Identity`; :func:`verify` is the protocol's
+:class:`KeyIdentity` fits :class:`pbem.core.protocol.Identity`; :func:`verify` is the protocol's
 verifier (``docs/pbem-protocol.md`` sections 1-2): it returns the signer's public key line, which
 the protocol compares with the key pinned for the packet's author.
 """
 
 from __future__ import annotations
 
-from pbem import keys, sshsig
+from pbem.core import keyvalues as keys
+from pbem.core import sshsig
 
 
 class KeyIdentity:
@@ -41,5 +42,5 @@ class KeyIdentity:
 
 def verify(blob: bytes, message: bytes) -> str:
     """The public key line of the key that made the SSHSIG ``blob`` over ``message``;
-    :class:`pbem.sshsig.SignatureError` (a ``ValueError``) when it does not verify."""
+    :class:`pbem.core.sshsig.SignatureError` (a ``ValueError``) when it does not verify."""
     return keys.public_line(sshsig.verify(blob, message))

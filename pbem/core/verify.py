@@ -1,5 +1,5 @@
 """``ardennes verify``: a whole game checked from its first packet (``docs/pbem-protocol.md``,
-section 6): every check of section 5 over a :class:`pbem.sources.Source` (signatures against
+section 6): every check of section 5 over a :class:`pbem.core.verify.Source` (signatures against
 the pinned keys, the chain, the revealed links, every command through the rules, every state
 hash), or a game record through the rules (:meth:`rules.Game.replay`); one line: the summary,
 or the first failure.
@@ -9,17 +9,35 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
 import rules
-import scenarios
-from pbem.errors import PbemError, one_line
-from pbem.protocol import EmailGame, fingerprint_of
-from pbem.sources import Source
+from pbem.core.errors import PbemError, one_line
+from pbem.core.packets import Packet
+from pbem.core.protocol import EmailGame, fingerprint_of
 
 BoardFor = Callable[[int], rules.Board]
 
 
 # -- verify ------------------------------------------------------------------------------------
+
+
+SourceKind = Literal["packets", "record", "store"]
+
+
+@dataclass(frozen=True)
+class Source:
+    """A game to check: its packets (a file of armoured packets, a game in the store) or its
+    record; ``problem`` is the first damage found while reading (the game then fails to
+    verify, naming it)."""
+
+    kind: SourceKind
+    name: str
+    """What the user named: the file's path, ``-``, or ``game <id>``."""
+    packets: tuple[Packet, ...] = ()
+    """Sorted by ``seq`` (a file may hold them in any order)."""
+    record: rules.Record | None = None
+    problem: str | None = None
 
 
 @dataclass(frozen=True)
@@ -90,7 +108,7 @@ def _replay_record(source: Source, board_for: BoardFor) -> tuple[rules.Game | No
     return r.game, None
 
 
-def verify(source: Source, board_for: BoardFor = scenarios.load_board) -> Verified:
+def verify(source: Source, board_for: BoardFor) -> Verified:
     """Check the whole game of ``source`` from its first packet (or its record's first
     command): every check of protocol section 5, every command through the rules."""
     if source.kind == "record":

@@ -3,7 +3,7 @@
 ``docs/pbem-protocol.md`` sections 3-5. An :class:`EmailGame` is the chain of accepted packets
 and what follows from them: the pinned keys, each player's commitment and revealed links, and
 the :class:`rules.Game` replayed through the rules. :meth:`EmailGame.receive` checks a packet
-and changes nothing unless every check passes (:mod:`pbem.authoring` writes them).
+and changes nothing unless every check passes (:mod:`pbem.core.authoring` writes them).
 
 Who writes: the side that must act in the rules (:func:`rules.acting_side`) writes an
 ``orders`` packet (or a ``resolution`` packet, sealed mode, after a reply). A packet holds
@@ -25,14 +25,15 @@ from dataclasses import dataclass, field
 from typing import Final, Protocol
 
 import rules
-from pbem import chain, keys, packets, sshsig
-from pbem.errors import PbemError
-from pbem.packets import Body, DiceMode, Packet, PacketKind, step_hash
-from pbem.turn import PacketPlay, awaits_reply, drawn_values, reveals
+from pbem.core import chain, packets, sshsig
+from pbem.core import keyvalues as keys
+from pbem.core.errors import PbemError
+from pbem.core.packets import Body, DiceMode, Packet, PacketKind, step_hash
+from pbem.core.turn import PacketPlay, awaits_reply, drawn_values, reveals
 
 
 class Identity(Protocol):
-    """A player's key as the protocol needs it: a key file (:class:`pbem.identity.KeyIdentity`)
+    """A player's key as the protocol needs it: a key file (:class:`pbem.core.identity.KeyIdentity`)
     or a key held by ``ssh-agent`` (:mod:`pbem.agent`)."""
 
     @property
@@ -220,7 +221,7 @@ class EmailGame:
         )
 
     def receive(self, packet: Packet) -> None:
-        """Check ``packet`` (verified by its signer: :mod:`pbem.packets`) and append it;
+        """Check ``packet`` (verified by its signer: :mod:`pbem.core.packets`) and append it;
         raises :class:`Refused` (nothing changed) or :class:`Equivocation`. A packet already
         accepted (:meth:`duplicate`) is a no-op."""
         b = packet.body
@@ -407,7 +408,7 @@ class EmailGame:
         return Derivation(b.seq, "none", b"", author_link=mine, other_link=them.last)
 
     def _play(self, b: Body, dice: rules.SeededDice | None) -> None:
-        """Push ``b``'s commands with ``dice`` (:class:`pbem.turn.PacketPlay`: who may give
+        """Push ``b``'s commands with ``dice`` (:class:`pbem.core.turn.PacketPlay`: who may give
         each, what may roll, where the packet ends) and check every state hash."""
         assert self.game is not None
         self.game.dice = dice

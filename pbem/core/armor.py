@@ -44,8 +44,8 @@ import zlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
-from pbem import zdict
-from pbem.errors import PbemError
+from pbem.core import zdict
+from pbem.core.errors import PbemError
 
 __all__ = [
     "BEGIN",
@@ -80,7 +80,7 @@ ENCODING = "Encoding"
 DEFLATE = "deflate"
 """zlib (RFC 1950), no preset dictionary: read, no longer written."""
 DEFLATE_DICT = zdict.NAME
-"""zlib with the preset dictionary :data:`pbem.zdict.DICTIONARY`: what :func:`armor` writes."""
+"""zlib with the preset dictionary :data:`pbem.core.zdict.DICTIONARY`: what :func:`armor` writes."""
 
 _DOMAIN = b"ardennes-armor/1\n"
 _CHECKSUM_BYTES = 6
@@ -156,7 +156,7 @@ def armor(payload: bytes, headers: Mapping[str, str], *, compress: bool = True) 
     ``Phase``, ``Kind``, as the caller gives them, in that order). Ends with a newline.
 
     With ``compress`` (the default) the payload is deflated (zlib, level 9, with the preset
-    dictionary of :mod:`pbem.zdict`) when that makes it smaller, and a last header
+    dictionary of :mod:`pbem.core.zdict`) when that makes it smaller, and a last header
     ``Encoding: deflate+dict1`` says so; the checksum covers the bytes as sent. Packets are
     JSON with many repeated keys, so this roughly thirds them."""
     if not isinstance(payload, bytes | bytearray):
