@@ -47,7 +47,7 @@ def _write(
     with store.transaction(game_id):
         meta = store.meta(game_id)
         service.check_going(game_id, meta)
-        game = service.load(game_id)
+        game = service.load(game_id, history=False)
         if game.verdict is not None:
             raise PbemError(f"game {game_id[:8]} is over: {verdict_text(game.verdict)}")
         side = _side(service, game_id, game)

@@ -181,6 +181,8 @@ def game_record(game: EmailGame, german: str, allied: str) -> bytes:
     mode in the header's meta."""
     if game.game is None:
         raise PbemError(f"game {game.game_id[:8]} has not been accepted yet: no record")
+    if game.partial:
+        raise PbemError(f"game {game.game_id[:8]}: a record needs the game replayed whole")
     g = game.game
     values: list[str] = []
     starts = [*game.first_command, len(g.history)]

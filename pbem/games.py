@@ -33,7 +33,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 import rules
 import scenarios
-from pbem import drafts, mail
+from pbem import drafts, mail, snapshots
 from pbem.core import authoring, packets, sshsig
 from pbem.core.authoring import Draft
 from pbem.core.errors import PbemError
@@ -156,6 +156,7 @@ class Service:
             meta, to_move=to_move, status=status, packets=len(game.packets)
         )
         self.store.update_meta(game_id, new, touch=touch)
+        snapshots.write(self.store, game_id, game)
 
     def index(self, game_id: str) -> GameMeta:
         """``meta.json`` of ``game_id``, written again from the packets first when it
@@ -163,7 +164,7 @@ class Service:
         with self.store.transaction(game_id):
             meta = self.store.meta(game_id)
             if meta.packets != self.store.count(game_id):
-                self.write_meta(game_id, self.load(game_id), touch=False)
+                self.write_meta(game_id, self.load(game_id, history=False), touch=False)
                 meta = self.store.meta(game_id)
             return meta
 
@@ -283,12 +284,14 @@ class Service:
 
     # -- reading a game --------------------------------------------------------------------
 
-    def load(self, game_id: str) -> EmailGame:
-        """The game replayed from its stored packets, every one verified (kept for the next
-        call while the store holds no other packets)."""
+    def load(self, game_id: str, *, history: bool = True) -> EmailGame:
+        """The game of the stored packets, every one verified (kept for the next call while
+        the store holds no other packets). With ``history`` it is replayed from the
+        invitation (the rules' history whole: the record, playback); without, it resumes at
+        the store's verified snapshot when there is one (:mod:`pbem.snapshots`; partial)."""
         n = self.store.count(game_id)
         cached = self._games.get(game_id)
-        if cached is not None and len(cached.packets) == n:
+        if cached is not None and len(cached.packets) == n and not (history and cached.partial):
             return cached
         self.forget(game_id)
         chain = []
@@ -303,24 +306,32 @@ class Service:
             raise PbemError(f"game {game_id[:8]} has no packets")
         if chain[0].body.game != game_id:
             raise PbemError(f"game {game_id[:8]}: the stored invitation is for another game")
-        try:
-            game = EmailGame.replay(chain, self.board)
-        except Refused as exc:
-            raise PbemError(
-                f"game {game_id[:8]}: the stored packets do not verify: {exc}"
-            ) from None
+        game = None
+        state = None if history else snapshots.read(self.store, game_id, n)
+        if state is not None:
+            try:
+                game = EmailGame.resume(chain, self.board, state)
+            except Refused:
+                game = None  # the snapshot does not fit its packets: replay them
+        if game is None:
+            try:
+                game = EmailGame.replay(chain, self.board)
+            except Refused as exc:
+                raise PbemError(
+                    f"game {game_id[:8]}: the stored packets do not verify: {exc}"
+                ) from None
         self._games[game_id] = game
         return game
 
     def status(self, game_id: str) -> Status:
         """Where ``game_id`` stands (see :class:`pbem.gamestatus.Status`)."""
-        game = self.load(game_id)
+        game = self.load(game_id, history=False)
         meta = self.store.meta(game_id)
         return status_of(game_id, game, meta, len(self.store.evidence(game_id)))
 
     def pinned(self, game_id: str) -> str:
         """The public key line pinned for our side (a local game: the inviter's)."""
-        game = self.load(game_id)
+        game = self.load(game_id, history=False)
         meta = self.store.meta(game_id)
         side = game.inviter if game.mode == "local" else meta.our_side
         party = game.parties.get(side)
@@ -372,7 +383,7 @@ class Service:
         saying who we wait for), signed by ``me`` (the key pinned for our side) when sealed."""
         meta = self.store.meta(game_id)
         self.check_going(game_id, meta)
-        return self._draft_on(game_id, self.load(game_id), meta, me, comment)
+        return self._draft_on(game_id, self.load(game_id, history=False), meta, me, comment)
 
     def seal(self, game_id: str, draft: Draft) -> Sent:
         """Sign ``draft``, check it as the opponent will, store it (and discard its saved
@@ -413,7 +424,7 @@ class Service:
         with self.store.transaction(game_id):
             meta = self.store.meta(game_id)
             self.check_going(game_id, meta)
-            game = self.load(game_id)
+            game = self.load(game_id, history=False)
             start = len(game.packets)
             try:
                 used = fill(
@@ -447,7 +458,7 @@ class Service:
 
     def unseen(self, game_id: str) -> list[Packet]:
         """The packets the opponent has not seen: those after his last packet."""
-        game = self.load(game_id)
+        game = self.load(game_id, history=False)
         opponent = rules.other_side(self.store.meta(game_id).our_side)
         last = max((p.body.seq for p in game.packets if p.body.author == opponent), default=-1)
         return list(game.packets[last + 1 :])

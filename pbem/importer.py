@@ -41,7 +41,7 @@ class Games(Protocol):
 
     store: Store
 
-    def load(self, game_id: str) -> EmailGame: ...
+    def load(self, game_id: str, *, history: bool = True) -> EmailGame: ...
 
     def board(self, scenario: int) -> rules.Board: ...
 
@@ -132,7 +132,7 @@ def _into(games: Games, game_id: str, found: list[Packet], out: list[ImportItem]
     store = games.store
     with store.transaction(game_id):
         meta = store.meta(game_id)
-        game = games.load(game_id)
+        game = games.load(game_id, history=False)
         stopped = meta.status == STOPPED
         for p in found:
             b = p.body
@@ -162,7 +162,7 @@ def _into(games: Games, game_id: str, found: list[Packet], out: list[ImportItem]
                 continue
             except Exception as exc:  # a case no check foresaw: one line, and the game reread
                 games.forget(game_id)
-                game = games.load(game_id)
+                game = games.load(game_id, history=False)
                 why = f"packet {b.seq} could not be checked ({type(exc).__name__}: {exc})"
                 out.append(_item(p, "refused", why.splitlines()[0][:300]))
                 continue

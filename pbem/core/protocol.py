@@ -177,6 +177,74 @@ class EmailGame:
         was)."""
         self.offer: int | None = None
         """The ``seq`` of a draw offer waiting for its answer."""
+        self.partial = False
+        """Resumed from a snapshot (:meth:`resume`): the rules' game starts at its state, and
+        :attr:`derivations` and :attr:`first_command` cover only the packets since."""
+
+    @classmethod
+    def resume(
+        cls,
+        chain_of_packets: Sequence[Packet],
+        board_for: Callable[[int], rules.Board],
+        state: rules.GameState,
+    ) -> EmailGame:
+        """The game of ``chain_of_packets``, packets a store verified when it kept them,
+        resumed at ``state`` (a snapshot of the game after them) without replaying their
+        commands: the chain, the signers against the pinned keys and every revealed link are
+        checked again, and ``state`` must be the state whose hash the packets' last command
+        carries (:class:`Refused` otherwise: replay instead). The result is :attr:`partial`."""
+        if not chain_of_packets:
+            raise Refused("no packets")
+        game = cls.start(chain_of_packets[0], board_for)
+        for p in chain_of_packets[1:]:
+            game._resume(p)
+        if game.game is None:
+            return game
+        claimed = next(
+            (p.body.commands[-1].hash for p in reversed(game.packets) if p.body.commands), None
+        )
+        start = step_hash(game.game.state_hash())
+        if step_hash(rules.state_hash(state)) != (claimed if claimed is not None else start):
+            raise Refused("the snapshot is not the state the packets reached")
+        game.game = rules.Game(game.game.board, state, dice_spec=game._dice_spec())
+        for p in game.packets:
+            if p.body.kind in ("resign", "draw_answer"):
+                game._verdict_of(p.body, state)
+        game.partial = True
+        return game
+
+    def _resume(self, packet: Packet) -> None:
+        """``packet`` appended as :meth:`receive` would, but for its commands (see
+        :meth:`resume`)."""
+        b = packet.body
+        if b.game != self.game_id or b.seq != self.seq or b.prev != self.hashes[-1]:
+            raise Refused(f"packet {b.seq} does not follow packet {self.seq - 1}")
+        self._check_signer(packet)
+        if b.kind == "acceptance":
+            self._accept(packet)
+            return
+        if b.reveal is not None:
+            link = bytes.fromhex(b.reveal)
+            if not chain.verify_link(self.parties[b.author].last, link):
+                raise Refused(f"packet {b.seq}: the revealed link does not match its chain")
+            self.parties[b.author].revealed.append(link)
+        if self.mode == "sealed" and b.kind == "resolution":
+            self.batch += 1
+        if b.kind == "draw_offer":
+            self.offer = b.seq
+        elif b.kind == "draw_answer":
+            self.offer = None
+        self.packets.append(packet)
+        self.hashes.append(packet.hash)
+
+    def _verdict_of(self, b: Body, state: rules.GameState) -> None:
+        """The verdict of a resignation or an accepted draw, with ``state``'s VP."""
+        vp = (state.vp.german, state.vp.allied)
+        if b.kind == "resign":
+            why = f"the {b.author.capitalize()} player resigned"
+            self.ending = rules.Verdict(rules.other_side(b.author), "resignation", *vp, why)
+        elif b.kind == "draw_answer" and b.accept:
+            self.ending = rules.Verdict(None, "agreement", *vp, "a draw by agreement")
 
     # -- where the game stands ------------------------------------------------------------------
 
@@ -324,22 +392,13 @@ class EmailGame:
                 f"packet {b.seq} says Game-Turn {b.turn}, {b.phase[:30]}; the game is at "
                 f"Game-Turn {s.turn}, {s.phase}"
             )
-        vp = (s.vp.german, s.vp.allied)
-        if b.kind == "resign":
-            self.ending = rules.Verdict(
-                rules.other_side(b.author),
-                "resignation",
-                *vp,
-                f"the {b.author.capitalize()} player resigned",
-            )
-        elif b.kind == "draw_offer":
+        if b.kind == "draw_offer":
             self.offer = b.seq
-        else:
+        elif b.kind == "draw_answer":
             if self.offer is None or self.packets[self.offer].body.author == b.author:
                 raise Refused(f"packet {b.seq}: there is no draw offer of the other player")
-            if b.accept:
-                self.ending = rules.Verdict(None, "agreement", *vp, "a draw by agreement")
             self.offer = None
+        self._verdict_of(b, s)
         self.derivations.append(Derivation(b.seq, "none", b""))
         self.first_command.append(len(self.game.history))
         self.packets.append(packet)

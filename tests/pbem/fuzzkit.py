@@ -39,6 +39,8 @@ from typing import Any, Protocol, TypeVar
 
 import msgspec
 
+import rules
+from pbem import snapshots
 from pbem.core import armor, packets, zdict
 from pbem.core.identity import KeyIdentity
 from pbem.core.packets import Packet
@@ -386,6 +388,10 @@ def check(r: Receiver, layer: str, data: bytes) -> None:
     assert len(stored) == r.held + len(accepted), lines
     assert stored[: r.held] == [p.wire for p in r.real[: r.held]]
     assert store.meta(r.game_id).packets == len(stored), "the index describes the packets"
+    if accepted:  # the snapshot too: the state whose hash the last command carries
+        state = snapshots.read(store, r.game_id, len(stored))
+        last = [s.hash for d in stored for s in packets.decode(d).body.commands][-1:]
+        assert state is not None and [packets.step_hash(rules.state_hash(state))] == last
     after = r.files()
     assert not [k for k in after if k.endswith(".tmp")], "a temporary file left"
     assert set(before) <= set(after), "a file removed"
@@ -394,8 +400,8 @@ def check(r: Receiver, layer: str, data: bytes) -> None:
         folder = name.split("/")[2]
         if folder == "packets":
             continue
-        if name.endswith("meta.json"):
-            assert accepted or "equivocation" in str(report.of("equivocation")), (name, lines)
+        if name.endswith(("meta.json", "snapshot.json")):
+            assert accepted or report.of("equivocation"), (name, lines)
             continue
         assert folder == "evidence", (name, lines)
         kept = packets.decode(content)
