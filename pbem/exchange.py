@@ -11,7 +11,7 @@ who writes the next packet of a game.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -19,8 +19,9 @@ import msgspec
 
 import rules
 from pbem import keys
-from pbem.core import armor, dicemodes, packets
+from pbem.core import packets
 from pbem.core.errors import PbemError, one_line
+from pbem.core.headers import armor_headers, armor_packets
 from pbem.core.packets import Packet, PacketError
 from pbem.core.protocol import EmailGame
 from pbem.mail import Received
@@ -55,28 +56,6 @@ packet signed for a place already taken: both kept as evidence, the game stops),
 def fingerprint_of(public_line: str) -> str:
     """The OpenSSH fingerprint of a public key line (``SHA256:...``)."""
     return keys.fingerprint(keys.parse_public_line(public_line)[0])
-
-
-def armor_headers(packet: Packet) -> dict[str, str]:
-    """The readable header lines of ``packet``'s armour block; an invitation's also says
-    what its dice mode allows (``Dice:``, :data:`pbem.core.dicemodes.HEADER`)."""
-    b = packet.body
-    headers = {
-        "Game": b.game,
-        "Seq": str(b.seq),
-        "Side": b.author,
-        "Turn": str(b.turn),
-        "Phase": b.phase,
-        "Kind": b.kind,
-    }
-    if b.mode is not None:
-        headers["Dice"] = dicemodes.HEADER[b.mode]
-    return headers
-
-
-def armor_packets(sent: Iterable[Packet]) -> str:
-    """``sent`` as armour blocks, one after another ("" for none)."""
-    return armor.armor_all((packets.encode(p), armor_headers(p)) for p in sent)
 
 
 @dataclass(frozen=True)

@@ -29,9 +29,9 @@ from typing import BinaryIO, Final
 import rules
 from pbem.core import armor, packets
 from pbem.core.errors import PbemError
+from pbem.core.headers import armor_headers
 from pbem.core.packets import Packet
 from pbem.core.verify import Source
-from pbem.exchange import armor_headers
 from pbem.store import Store
 
 __all__ = ["MAX_SOURCE_BYTES", "Source", "SourceError", "load_source"]
