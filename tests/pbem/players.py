@@ -84,3 +84,9 @@ def play(
         other.receive(p)
         sent.append(p)
     return g, sent
+
+
+@cache
+def played(mode: DiceMode, turns: int = 1) -> tuple[Packet, ...]:
+    """The packets of :func:`play` (made once per process; replay them for a game)."""
+    return tuple(play(mode, turns=turns)[1])

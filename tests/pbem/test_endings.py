@@ -17,7 +17,7 @@ from pbem.core import authoring, packets, protocol
 from pbem.games import Service
 from pbem.store import Store
 from tests.pbem import stores
-from tests.pbem.players import PlayerKey, board, play
+from tests.pbem.players import PlayerKey, board, played
 from tests.pbem.test_email_cli import Player, start
 from tests.realmap import needs_real_map
 
@@ -27,7 +27,7 @@ KEYS = {"german": PlayerKey("hans"), "allied": PlayerKey("joe")}
 
 
 def _game(upto: int = 6) -> tuple[protocol.EmailGame, tuple[packets.Packet, ...]]:
-    _, sent = play("sealed", turns=1)
+    sent = played("sealed")
     return protocol.EmailGame.replay(sent[:upto], board), tuple(sent)
 
 

@@ -13,7 +13,7 @@ import pytest
 
 import rules
 from pbem.core import armor, authoring, packets, protocol
-from tests.pbem.players import PlayerKey, board, play
+from tests.pbem.players import PlayerKey, board, played
 from tests.realmap import needs_real_map
 
 DOCS = Path(__file__).parents[2] / "docs"
@@ -94,7 +94,8 @@ def test_every_kind_is_accepted_in_its_flow() -> None:
     Game-Turn (invitation, acceptance, orders, reply, resolution), then a draw offered and
     declined, offered again and accepted on the other side's copy, and a resignation."""
     listed = set(re.findall(r"`(\w+)`", _kinds_row().split("|")[2]))
-    g, sent = play("sealed", turns=1)
+    sent = played("sealed")
+    g = protocol.EmailGame.replay(sent, board)
     keys = {"german": PlayerKey("hans"), "allied": PlayerKey("joe")}
     want = g.expects()
     assert want is not None

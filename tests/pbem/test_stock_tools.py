@@ -14,7 +14,7 @@ import pytest
 
 from pbem.exchange import armor_packets
 from tests.pbem import needs_ssh_keygen
-from tests.pbem.players import PlayerKey, play
+from tests.pbem.players import PlayerKey, played
 from tests.realmap import needs_real_map
 
 pytestmark = [needs_real_map, needs_ssh_keygen]
@@ -45,7 +45,7 @@ def run(folder: Path, game: str, script: str | None = None) -> subprocess.Comple
 
 @pytest.mark.parametrize("mode", ["sealed", "open"])
 def test_the_documented_pipeline_verifies_every_packet(mode: str, tmp_path: Path) -> None:
-    _, sent = play(mode, turns=1)  # type: ignore[arg-type]
+    sent = played(mode)
     (tmp_path / "game.txt").write_text("Our game so far:\n\n" + armor_packets(sent))
     r = run(tmp_path, "game.txt")
     assert r.returncode == 0, r.stderr
@@ -66,7 +66,7 @@ def test_the_documented_pipeline_verifies_every_packet(mode: str, tmp_path: Path
 def test_the_pipeline_fails_on_a_packet_signed_by_the_other_key(tmp_path: Path) -> None:
     """ssh-keygen, not this program, refuses here: the allowed signers swapped, packet 0 (the
     German invitation) is no longer the German key's."""
-    _, sent = play("sealed", turns=1)
+    sent = played("sealed")
     (tmp_path / "game.txt").write_text(armor_packets(sent))
     swapped = pipeline().replace(
         "> allowed_signers\n", "| sed 's/^german /x /; s/^allied /german /' > allowed_signers\n"
@@ -82,7 +82,7 @@ def test_export_of_one_packet_says_what_is_wrong_in_one_line(
 ) -> None:
     from ardennes_tui.cli import main
 
-    _, sent = play("open", turns=1)
+    sent = played("open")
     game = tmp_path / "game.txt"
     game.write_text(armor_packets(sent))
     m, s = str(tmp_path / "m.bin"), str(tmp_path / "m.sig")
@@ -111,7 +111,7 @@ def test_the_dice_checker_hands_every_packet_to_ssh_keygen(tmp_path: Path) -> No
 
     if SYSTEM_PYTHON is None:
         pytest.skip("no system python3")
-    _, sent = play("sealed", turns=1)
+    sent = played("sealed")
     game = tmp_path / "game.txt"
     game.write_text(armor_packets(sent))
     folder = tmp_path / "ssh"

@@ -20,7 +20,7 @@ from pbem.exchange import armor_headers, armor_packets
 from pbem.games import Service
 from pbem.store import Store
 from tests.pbem.legacy import sign_version_2, writing_version_2
-from tests.pbem.players import board, play
+from tests.pbem.players import board, played
 from tests.realmap import needs_real_map
 
 pytestmark = needs_real_map
@@ -85,7 +85,8 @@ def rules_other(side: str) -> str:
 
 
 def test_a_version_2_packet_after_a_version_3_packet_is_refused() -> None:
-    g, sent = play("sealed", turns=1)
+    sent = played("sealed")
+    g = protocol.EmailGame.replay(sent, board)
     again = protocol.EmailGame.replay(sent[:5], board)
     p = sent[5]
     key = {"german": "hans", "allied": "joe"}[p.body.author]
