@@ -442,6 +442,18 @@ class EmailGame:
             )
         return link
 
+    def last_play(self) -> str:
+        """The identity of the last packet that is not a resignation or a draw packet: what a
+        batch's and a switch's seed hash (protocol section 4), so that no draw offered and
+        declined can change a die."""
+        return next(h for p, h in zip(reversed(self.packets), reversed(self.hashes), strict=True)
+                    if p.body.kind not in ENDINGS)  # fmt: skip
+
+    def play_number(self, seq: int) -> int:
+        """``seq`` without the resignations and draw packets before it: the number an open and
+        a switch seed hash (protocol section 4), which no draw offered and declined changes."""
+        return seq - sum(1 for p in self.packets[:seq] if p.body.kind in ENDINGS)
+
     def seed_for(self, b: Body, reveal: bytes | None) -> Derivation:
         """Where the dice of packet ``b``'s commands come from (protocol section 4)."""
         game = game_bytes(self.game_id)
@@ -451,16 +463,16 @@ class EmailGame:
             return Derivation(b.seq, "local", self.local_seed)
         if self.mode == "open":
             assert reveal is not None
-            seed = chain.open_seed(game, b.seq, reveal, them.last)
+            seed = chain.open_seed(game, self.play_number(b.seq), reveal, them.last)
             return Derivation(b.seq, "open", seed, author_link=reveal, other_link=them.last)
-        prev = bytes.fromhex(self.hashes[-1])
+        prev = bytes.fromhex(self.last_play())
         if b.kind == "resolution":
             assert reveal is not None
             batch = self.batch + 1
             seed = chain.batch_seed(game, batch, reveal, them.last, prev)
             return Derivation(b.seq, "batch", seed, batch, reveal, them.last, prev)
         if b.kind == "orders" and reveal is not None:  # it opens with the CRT switch die
-            seed = chain.switch_seed(game, b.seq, reveal, them.last, prev)
+            seed = chain.switch_seed(game, self.play_number(b.seq), reveal, them.last, prev)
             return Derivation(b.seq, "switch", seed, 0, reveal, them.last, prev)
         # a reply (its link is for the batch) or orders that may roll nothing: no dice
         mine = reveal if reveal is not None else me.last

@@ -22,7 +22,7 @@ import scenarios
 from ardennes_tui.cli import audit as audit_cli
 from ardennes_tui.errors import UserError
 from pbem import audit, sources
-from pbem.core import armor, chain, packets, protocol
+from pbem.core import armor, authoring, chain, packets, protocol
 from pbem.core.packets import DiceMode, Packet
 from pbem.exchange import armor_headers, armor_packets
 from pbem.store import GameMeta, Store
@@ -552,3 +552,35 @@ def test_the_dice_checker_is_short_and_needs_only_the_standard_library(tmp_path:
     assert len(CHECKER.read_text().splitlines()) <= 210
     r = dice_check(tmp_path / "none.txt")
     assert r.returncode == 2 and r.stderr.startswith("ardennes-dice-check: ")
+
+
+@needs_system_python
+def test_the_dice_checker_skips_draw_and_resign_packets(tmp_path: Path) -> None:
+    """A draw offered and declined between the reply and the resolution, then a resignation:
+    the checker's dice are still audit's."""
+    from tests.pbem.players import PlayerKey, board, played
+
+    sent = played("sealed")
+    i = next(k for k, p in enumerate(sent) if p.body.kind == "resolution")
+    mover = sent[i].body.author
+    other = rules.other_side(mover)
+    keys = {"german": PlayerKey("hans"), "allied": PlayerKey("joe")}
+    g = protocol.EmailGame.replay(sent[:i], board)
+    authoring.ending(g, keys[mover], mover, "draw_offer")
+    authoring.ending(g, keys[other], other, "draw_answer", accept=False)
+    d = authoring.draft(g, keys[mover], mover)
+    for step in sent[i].body.commands:
+        assert not isinstance(d.push(step.command), str)
+    d.seal()
+    authoring.ending(g, keys[other], other, "resign")
+    path = write(tmp_path, armored(g.packets))
+    r = dice_check(path, "--json")
+    assert r.returncode == 0, r.stdout
+    code, out = cli("audit", str(path), "--json")
+    assert code == 0
+    theirs = [
+        (a["packet"], a["draw"], a["value"], a["derivation"]["seed"])
+        for a in json.loads(out)["rolls"]
+    ]
+    mine = [(d["packet"], d["draw"], d["value"], d["seed"]) for d in json.loads(r.stdout)]
+    assert mine == theirs and mine and {m[0] for m in mine} == {i + 2}

@@ -173,3 +173,30 @@ def test_resign_and_draw_from_the_command_line(
         hans.run("draw", gid[:8])
     assert exit_.value.code == 2
     assert "one of the arguments --offer --accept --decline is required" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kind", ["batch", "switch"])
+def test_a_draw_offered_and_declined_changes_no_die(kind: str) -> None:
+    """A mover who knows his batch's dice from the reply, or the German who knows the CRT
+    switch die from the Allied packet, offers a draw, which is declined: the die is the same
+    (draw and resign packets count for nothing in a seed, protocol section 4)."""
+    sent = played("sealed", 6)  # the CRT switch rolls from Game-Turn 6
+    want = "resolution" if kind == "batch" else "orders"
+    i = next(
+        k
+        for k, p in enumerate(sent)
+        if p.body.kind == want and p.body.dice and (kind == "batch" or p.body.reveal)
+    )
+    mover = sent[i].body.author
+    other = rules.other_side(mover)
+    direct = protocol.EmailGame.replay(sent[:i], board)
+    detour = protocol.EmailGame.replay(sent[:i], board)
+    authoring.ending(detour, KEYS[mover], mover, "draw_offer", comment="shall we stop?")
+    authoring.ending(detour, KEYS[other], other, "draw_answer", accept=False, comment="no")
+    dice = []
+    for g in (direct, detour):
+        d = authoring.draft(g, KEYS[mover], mover)
+        for step in sent[i].body.commands:
+            assert not isinstance(d.push(step.command), str)
+        dice.append(d.seal().body.dice)
+    assert dice[0] == dice[1] == sent[i].body.dice != ""
