@@ -9,7 +9,7 @@ STAMP_TEST := $(VENV)/.installed-test
 LOCK_PLAY := requirements/play.txt
 LOCK_TEST := requirements/test.txt
 
-.PHONY: play test tools lint typecheck imports pytest test-slow test-ssh cov fmt snapshots bench bench-baseline map clean lock upgrade-check
+.PHONY: play test tools lint typecheck imports pytest test-slow test-ssh cov fmt snapshots bench bench-baseline fuzz map clean lock upgrade-check
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -102,6 +102,14 @@ bench: $(STAMP_TEST)
 
 bench-baseline: $(STAMP_TEST)
 	$(BIN)/pytest tests/bench $(BENCH_ARGS) --benchmark-json=$(BENCH_BASELINE)
+
+# The import fuzzer (tests/pbem/fuzz.py, docs/pbem-protocol.md section 5): structure-aware
+# cases (the signed body, the SSHSIG blob, the deflate stream, the base64, the armour, the mail)
+# into a player's store; fails on any crash or partial write. FUZZ_CASES, FUZZ_JOBS to change.
+FUZZ_CASES ?= 100000
+FUZZ_JOBS ?= 1
+fuzz: $(STAMP_TEST)
+	$(BIN)/python -m tests.pbem.fuzz --cases $(FUZZ_CASES) --jobs $(FUZZ_JOBS) --minutes 40
 
 map: $(STAMP_TEST)
 	$(BIN)/python -m scenarios.build

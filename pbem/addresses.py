@@ -14,7 +14,7 @@ from typing import Final
 
 import msgspec
 
-from pbem.errors import PbemError
+from pbem.core.errors import PbemError
 from pbem.store import Store
 
 __all__ = ["MAX_ADDRESS", "AddressError", "check_address", "opponent_address", "remember"]

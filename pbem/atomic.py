@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
-from pbem.errors import PbemError
+from pbem.core.errors import PbemError
 
 if sys.platform != "win32":
     import fcntl

@@ -1,7 +1,7 @@
 """``ardennes verify`` and ``ardennes audit``: check a whole game from its first packet, and
 account for every die it rolled.
 
-:func:`verify` replays a :class:`pbem.sources.Source` from the invitation on, every check of
+:func:`verify` replays a :class:`pbem.core.verify.Source` from the invitation on, every check of
 ``docs/pbem-protocol.md`` section 5 (signatures against the pinned keys, the chain, the
 revealed links, every command through the rules, every state hash), or a game record through
 the rules (:meth:`rules.Game.replay`), and answers in one line: the summary, or the first
@@ -13,7 +13,7 @@ was derived from (protocol section 4: a sealed batch, the sealed CRT switch, an 
 packet), who could have computed it from which packet on, its value and the event it led to.
 :func:`statistics` counts the faces of each player's rolls (combat: the attacker's; the CRT
 switch and the paradrop: the German's) and of all of them, with Pearson's chi-square against a
-fair die and its p-value (:mod:`pbem.stats`). :func:`format_audit` is the text of
+fair die and its p-value (:mod:`pbem.core.stats`). :func:`format_audit` is the text of
 ``ardennes audit`` (fits 100 columns), :func:`audit_json` its ``--json``.
 """
 
@@ -26,10 +26,12 @@ from typing import Any, Final
 import msgspec
 
 import rules
-from pbem import stats
-from pbem.protocol import fingerprint_of
-from pbem.rolls import FEW_ROLLS, SHORT, DiceStats, Roll, rolls, statistics
-from pbem.verify import Verified, standing, verify
+import scenarios
+from pbem.core import stats
+from pbem.core import verify as checking
+from pbem.core.protocol import fingerprint_of
+from pbem.core.rolls import FEW_ROLLS, SHORT, DiceStats, Roll, rolls, statistics
+from pbem.core.verify import BoardFor, Source, Verified, standing
 
 __all__ = [
     "WIDTH",
@@ -59,6 +61,13 @@ class Audit:
     verified: Verified
     rolls: tuple[Roll, ...]
     stats: tuple[DiceStats, ...]
+
+
+def verify(source: Source, board_for: BoardFor = scenarios.load_board) -> Verified:
+    """:func:`pbem.core.verify.verify` with the shipped scenarios' boards: every check of
+    protocol section 5 over ``source``, from its first packet (or its record's first
+    command)."""
+    return checking.verify(source, board_for)
 
 
 def audit(verified: Verified) -> Audit:
@@ -159,7 +168,7 @@ def _facts(v: Verified) -> list[str]:
     return [
         f"Game {email.game_id}: scenario {email.scenario}, {email.mode} dice, "
         f"{len(email.packets)} packets, {commands} commands, verified",
-        f"Standing:    {standing(g)}",
+        f"Standing:    {standing(g, email.verdict)}",
         f"German key:  {fps.get('german', '-')}",
         f"Allied key:  {fps.get('allied', '-')}",
         f"Final state: {final}",

@@ -34,7 +34,7 @@ from typing import Any, Literal
 
 import platformdirs
 
-from pbem.errors import PbemError
+from pbem.core.errors import PbemError
 
 __all__ = ["Config", "ConfigError", "MailboxConfig", "SmtpConfig", "config_path", "load_config"]
 

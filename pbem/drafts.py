@@ -28,9 +28,9 @@ from typing import Final
 import msgspec
 
 import rules
-from pbem import packets
 from pbem.atomic import fsync_dir, read_limited, write_atomic
-from pbem.protocol import Draft
+from pbem.core import packets
+from pbem.core.authoring import Draft
 from pbem.store import Store, StoreError
 from pbem.store_types import check_bytes, check_seq
 

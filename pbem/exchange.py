@@ -11,19 +11,23 @@ who writes the next packet of a game.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Final, Literal
+from typing import Literal
+
+import msgspec
 
 import rules
-from pbem import armor, keys, packets
-from pbem.errors import PbemError
+from pbem import keys
+from pbem.core import packets
+from pbem.core.errors import PbemError, one_line
+from pbem.core.headers import armor_headers, armor_packets
+from pbem.core.packets import Packet, PacketError
+from pbem.core.protocol import EmailGame
 from pbem.mail import Received
-from pbem.packets import Packet, PacketError
-from pbem.protocol import EmailGame
+from pbem.store_types import STOPPED
 
 __all__ = [
-    "OPEN_DICE_WARNING",
     "STOPPED",
     "Block",
     "ImportItem",
@@ -40,11 +44,6 @@ __all__ = [
     "verdict_text",
 ]
 
-STOPPED: Final = "equivocation"
-"""The ``meta.json`` status of a game stopped by equivocation (protocol section 3)."""
-
-OPEN_DICE_WARNING: Final = "open dice: the mover can foresee his own rolls before he orders"
-"""What the program says wherever an open-mode game is shown (protocol section 4)."""
 
 Outcome = Literal["accepted", "duplicate", "refused", "invitation", "equivocation", "skipped"]
 """What became of one packet of an import: ``accepted`` (checked and stored), ``duplicate``
@@ -57,24 +56,6 @@ packet signed for a place already taken: both kept as evidence, the game stops),
 def fingerprint_of(public_line: str) -> str:
     """The OpenSSH fingerprint of a public key line (``SHA256:...``)."""
     return keys.fingerprint(keys.parse_public_line(public_line)[0])
-
-
-def armor_headers(packet: Packet) -> dict[str, str]:
-    """The readable header lines of ``packet``'s armour block."""
-    b = packet.body
-    return {
-        "Game": b.game,
-        "Seq": str(b.seq),
-        "Side": b.author,
-        "Turn": str(b.turn),
-        "Phase": b.phase,
-        "Kind": b.kind,
-    }
-
-
-def armor_packets(sent: Iterable[Packet]) -> str:
-    """``sent`` as armour blocks, one after another ("" for none)."""
-    return armor.armor_all((packets.encode(p), armor_headers(p)) for p in sent)
 
 
 @dataclass(frozen=True)
@@ -97,7 +78,7 @@ def _header_mismatch(headers: Mapping[str, str], packet: Packet) -> str | None:
 
 def read_blocks(received: Received) -> list[Block]:
     """The packets of the blocks ``received`` holds, in the order found; a block that does not
-    decode (:func:`pbem.packets.decode`) or whose headers contradict its packet has an
+    decode (:func:`pbem.core.packets.decode`) or whose headers contradict its packet has an
     ``error`` instead."""
     out = []
     for number, found in enumerate(received.found, start=1):
@@ -107,9 +88,13 @@ def read_blocks(received: Received) -> list[Block]:
         except PacketError as exc:
             out.append(Block(number, found.origin, None, f"{where}: {exc}"))
             continue
-        why = _header_mismatch(found.block.headers, packet)
-        if why is not None:
-            out.append(Block(number, found.origin, None, f"{where}: {why}"))
+        except Exception as exc:  # hostile input: never a traceback, never the others lost
+            why = f"{where}: could not be read ({type(exc).__name__})"
+            out.append(Block(number, found.origin, None, why))
+            continue
+        mismatch = _header_mismatch(found.block.headers, packet)
+        if mismatch is not None:
+            out.append(Block(number, found.origin, None, f"{where}: {mismatch}"))
             continue
         out.append(Block(number, found.origin, packet))
     return out
@@ -147,6 +132,8 @@ def next_packet(game: EmailGame) -> str:
         return f"{name} reply to the declared attacks"
     if kind == "resolution":
         return f"{name} combat resolution"
+    if kind == "draw_answer":
+        return f"{name} answer to the draw offer"
     assert game.game is not None
     return f"{name} {phase_words(game.game.state.phase)}"
 
@@ -157,8 +144,7 @@ def next_move(game: EmailGame, our_side: rules.Side, label: str = "") -> str:
     ...``. In a local game every move is ours."""
     want = game.expects()
     if want is None:
-        result = game.game.state.result if game.game is not None else None
-        return f"game over: {verdict_text(result)}"
+        return f"game over: {verdict_text(game.verdict)}"
     side = want[0]
     what = next_packet(game)
     if game.mode == "local" or side == our_side:
@@ -174,6 +160,8 @@ def game_record(game: EmailGame, german: str, allied: str) -> bytes:
     mode in the header's meta."""
     if game.game is None:
         raise PbemError(f"game {game.game_id[:8]} has not been accepted yet: no record")
+    if game.partial:
+        raise PbemError(f"game {game.game_id[:8]}: a record needs the game replayed whole")
     g = game.game
     values: list[str] = []
     starts = [*game.first_command, len(g.history)]
@@ -195,6 +183,9 @@ def game_record(game: EmailGame, german: str, allied: str) -> bytes:
         final=g.state,
         meta={"game": game.game_id, "mode": game.mode},
     )
+    if game.ending is not None and rec.footer is not None:  # a resignation, a draw agreed
+        footer = msgspec.structs.replace(rec.footer, verdict=game.ending)
+        rec = msgspec.structs.replace(rec, footer=footer)
     return rules.record.encode(rec)
 
 
@@ -217,7 +208,11 @@ class ImportItem:
     """Where the game stands after an accepted packet (:func:`next_move`)."""
 
     def line(self) -> str:
-        """``game 3f9a0c2e packet 7 (allied orders): accepted; your move (German combat)``."""
+        """``game 3f9a0c2e packet 7 (allied orders): accepted; your move (German combat)``:
+        one printable line, whatever the input put in the reason."""
+        return one_line(self._line(), 500)
+
+    def _line(self) -> str:
         if not self.game_id:
             return f"refused: {self.reason}"
         head = f"game {self.game_id[:8]} packet {self.seq} ({self.author} {self.kind})"
@@ -240,7 +235,7 @@ class ImportReport:
 
     def lines(self) -> list[str]:
         """One line per packet, then the notes."""
-        return [i.line() for i in self.items] + [f"note: {n}" for n in self.notes]
+        return [i.line() for i in self.items] + [one_line(f"note: {n}", 500) for n in self.notes]
 
     def of(self, *outcomes: Outcome) -> list[ImportItem]:
         return [i for i in self.items if i.outcome in outcomes]

@@ -1,9 +1,9 @@
 """The email game service: what the command line and the app do with a game by email.
 
-A :class:`Service` joins the protocol (:mod:`pbem.protocol`: checks and drafts), the store
+A :class:`Service` joins the protocol (:mod:`pbem.core.protocol`: checks and drafts), the store
 (:mod:`pbem.store`: packets kept append-only, ``meta.json``) and the armour
 (:mod:`pbem.exchange`). Every packet that enters the store has passed
-:meth:`pbem.protocol.EmailGame.receive` (``docs/pbem-protocol.md`` section 5) under the game's
+:meth:`pbem.core.protocol.EmailGame.receive` (``docs/pbem-protocol.md`` section 5) under the game's
 lock (:meth:`pbem.store.Store.transaction`); a refused one changes nothing (a refused packet
 signed by a pinned key is kept under ``evidence/``, and so are both packets of an
 equivocation, which stops the game).
@@ -33,11 +33,14 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 import rules
 import scenarios
-from pbem import drafts, mail, packets, protocol
-from pbem.armor import ArmorError
-from pbem.errors import PbemError
+from pbem import drafts, mail, snapshots
+from pbem.core import authoring, packets, sshsig
+from pbem.core.authoring import Draft
+from pbem.core.errors import PbemError
+from pbem.core.identity import KeyIdentity
+from pbem.core.packets import DiceMode, Packet
+from pbem.core.protocol import EmailGame, Identity, Refused
 from pbem.exchange import (
-    OPEN_DICE_WARNING,
     STOPPED,
     ImportItem,
     ImportReport,
@@ -49,16 +52,12 @@ from pbem.exchange import (
     verdict_text,
 )
 from pbem.gamestatus import Status, status_of
-from pbem.identity import KeyIdentity, verify
 from pbem.importer import import_received
-from pbem.packets import DiceMode, Packet
-from pbem.protocol import Draft, EmailGame, Refused, Verifier
 from pbem.scripting import fill
 from pbem.store import GameMeta, Store, new_game_id
 from pbem.store_types import check_game_id
 
 __all__ = [
-    "OPEN_DICE_WARNING",
     "STOPPED",
     "ImportItem",
     "ImportReport",
@@ -81,16 +80,25 @@ class Sent:
     text: str
 
 
-def local_partner(me: KeyIdentity, game_id: str) -> KeyIdentity:
-    """The key that signs the second side of ``me``'s local game ``game_id``: derived from
-    ``me``'s private key and the game id (HKDF-SHA256), so nothing more is kept."""
-    seed = HKDF(
-        algorithm=hashes.SHA256(),
-        length=32,
-        salt=bytes.fromhex(game_id),
-        info=b"ardennes local partner/1",
-    ).derive(me.raw_private)
-    return KeyIdentity(Ed25519PrivateKey.from_private_bytes(seed))
+def local_partner(me: Identity, game_id: str, pinned: str | None = None) -> KeyIdentity:
+    """The key that signs the second side of ``me``'s local game ``game_id``, derived from
+    ``me``'s key and the game id (HKDF-SHA256), so nothing more is kept: from ``me``'s
+    signature of ``"ardennes local partner/3" || game id`` in the namespace ``ardennes-local``
+    (a key in ``ssh-agent`` plays too), or, for a game begun before version 3, from the raw
+    private key. With ``pinned`` (the key the game pinned for that side), the one that is it."""
+    game = bytes.fromhex(game_id)
+    signature = sshsig.signature_bytes(
+        me.sign(b"ardennes local partner/3" + game, "ardennes-local")
+    )
+    sources = [(signature, b"ardennes local partner/3")]
+    if me.raw_private is not None:
+        sources.append((me.raw_private, b"ardennes local partner/1"))
+    for secret, info in sources:
+        seed = HKDF(algorithm=hashes.SHA256(), length=32, salt=game, info=info).derive(secret)
+        partner = KeyIdentity(Ed25519PrivateKey.from_private_bytes(seed))
+        if pinned is None or partner.public_line == pinned:
+            return partner
+    raise PbemError(f"game {game_id[:8]}: this key does not sign for the other side")
 
 
 @functools.cache
@@ -105,14 +113,9 @@ class Service:
     scenario's board (default :func:`scenarios.load_board`)."""
 
     def __init__(
-        self,
-        store: Store,
-        verify: Verifier = verify,
-        *,
-        board_for: Callable[[int], rules.Board] | None = None,
+        self, store: Store, *, board_for: Callable[[int], rules.Board] | None = None
     ) -> None:
         self.store = store
-        self.verify = verify
         self._board_for = board_for if board_for is not None else _shipped_board
         self._boards: dict[int, rules.Board] = {}
         self._games: dict[str, EmailGame] = {}
@@ -142,20 +145,34 @@ class Service:
         """Drop the game kept in memory (the next :meth:`load` replays the store)."""
         self._games.pop(game_id, None)
 
-    def write_meta(self, game_id: str, game: EmailGame) -> None:
-        """Set ``meta.json``'s whose move and status from ``game``."""
+    def write_meta(self, game_id: str, game: EmailGame, *, touch: bool = True) -> None:
+        """Set ``meta.json``'s whose move and status from ``game``, and the number of packets
+        they describe (the index is current while the store holds that many)."""
         meta = self.store.meta(game_id)
         want = game.expects()
         to_move = "over" if want is None else want[0]
         status = meta.status if meta.status == STOPPED else next_packet(game)
-        self.store.update_meta(
-            game_id, msgspec.structs.replace(meta, to_move=to_move, status=status)
+        new = msgspec.structs.replace(
+            meta, to_move=to_move, status=status, packets=len(game.packets)
         )
+        self.store.update_meta(game_id, new, touch=touch)
+        snapshots.write(self.store, game_id, game)
+
+    def index(self, game_id: str) -> GameMeta:
+        """``meta.json`` of ``game_id``, written again from the packets first when it
+        describes another number of them (a writer stopped between a packet and the index)."""
+        with self.store.transaction(game_id):
+            meta = self.store.meta(game_id)
+            if meta.packets != self.store.count(game_id):
+                self.write_meta(game_id, self.load(game_id, history=False), touch=False)
+                meta = self.store.meta(game_id)
+            return meta
 
     def _label(self, meta: GameMeta, side: rules.Side) -> str:
         return meta.german if side == "german" else meta.allied
 
-    def _not_stopped(self, game_id: str, meta: GameMeta) -> None:
+    def check_going(self, game_id: str, meta: GameMeta) -> None:
+        """Refuse to write in a game stopped by equivocation."""
         if meta.status == STOPPED:
             raise PbemError(
                 f"game {game_id[:8]} is stopped: equivocation (two different packets signed "
@@ -166,7 +183,7 @@ class Service:
 
     def invite(
         self,
-        me: KeyIdentity,
+        me: Identity,
         *,
         scenario: int,
         side: rules.Side,
@@ -198,23 +215,20 @@ class Service:
         seed = None
         if mode == "local":
             seed = local_seed if local_seed is not None else os.urandom(32)
-        game, invitation = protocol.invite(
+        game, invitation = authoring.invite(
             me,
             side,
             scenario,
             mode,
             game_id,
             self.board,
-            self.verify,
             local_seed=seed,
             comment=comment,
         )
         other = rules.other_side(side)
         if mode == "local":
-            _, acceptance = protocol.accept(
-                local_partner(me, game_id), invitation, self.board, self.verify
-            )
-            game.receive(acceptance, self.verify)
+            _, acceptance = authoring.accept(local_partner(me, game_id), invitation, self.board)
+            game.receive(acceptance)
             opponent = opponent or "yourself (local game)"
         labels = {side: me.fingerprint, other: opponent}
         meta = GameMeta(
@@ -247,7 +261,7 @@ class Service:
         return found[0]
 
     def accept(
-        self, me: KeyIdentity, text: str | bytes, comment: str = "", *, opponent: str = ""
+        self, me: Identity, text: str | bytes, comment: str = "", *, opponent: str = ""
     ) -> Sent:
         """Accept the invitation in ``text`` (any mail text holding its armour): checked, the
         game created in the store with packets 0-1, the acceptance returned armoured."""
@@ -255,7 +269,7 @@ class Service:
         b = invitation.body
         assert b.scenario is not None and b.mode is not None and b.key is not None
         self.board(b.scenario)
-        game, _ = protocol.accept(me, invitation, self.board, self.verify, comment)
+        game, _ = authoring.accept(me, invitation, self.board, comment)
         ours = rules.other_side(b.author)
         labels = {ours: me.fingerprint, b.author: opponent or fingerprint_of(b.key)}
         meta = GameMeta(
@@ -270,12 +284,14 @@ class Service:
 
     # -- reading a game --------------------------------------------------------------------
 
-    def load(self, game_id: str) -> EmailGame:
-        """The game replayed from its stored packets, every one verified (kept for the next
-        call while the store holds no other packets)."""
+    def load(self, game_id: str, *, history: bool = True) -> EmailGame:
+        """The game of the stored packets, every one verified (kept for the next call while
+        the store holds no other packets). With ``history`` it is replayed from the
+        invitation (the rules' history whole: the record, playback); without, it resumes at
+        the store's verified snapshot when there is one (:mod:`pbem.snapshots`; partial)."""
         n = self.store.count(game_id)
         cached = self._games.get(game_id)
-        if cached is not None and len(cached.packets) == n:
+        if cached is not None and len(cached.packets) == n and not (history and cached.partial):
             return cached
         self.forget(game_id)
         chain = []
@@ -290,24 +306,32 @@ class Service:
             raise PbemError(f"game {game_id[:8]} has no packets")
         if chain[0].body.game != game_id:
             raise PbemError(f"game {game_id[:8]}: the stored invitation is for another game")
-        try:
-            game = EmailGame.replay(chain, self.board, self.verify)
-        except Refused as exc:
-            raise PbemError(
-                f"game {game_id[:8]}: the stored packets do not verify: {exc}"
-            ) from None
+        game = None
+        state = None if history else snapshots.read(self.store, game_id, n)
+        if state is not None:
+            try:
+                game = EmailGame.resume(chain, self.board, state)
+            except Refused:
+                game = None  # the snapshot does not fit its packets: replay them
+        if game is None:
+            try:
+                game = EmailGame.replay(chain, self.board)
+            except Refused as exc:
+                raise PbemError(
+                    f"game {game_id[:8]}: the stored packets do not verify: {exc}"
+                ) from None
         self._games[game_id] = game
         return game
 
     def status(self, game_id: str) -> Status:
         """Where ``game_id`` stands (see :class:`pbem.gamestatus.Status`)."""
-        game = self.load(game_id)
+        game = self.load(game_id, history=False)
         meta = self.store.meta(game_id)
         return status_of(game_id, game, meta, len(self.store.evidence(game_id)))
 
     def pinned(self, game_id: str) -> str:
         """The public key line pinned for our side (a local game: the inviter's)."""
-        game = self.load(game_id)
+        game = self.load(game_id, history=False)
         meta = self.store.meta(game_id)
         side = game.inviter if game.mode == "local" else meta.our_side
         party = game.parties.get(side)
@@ -328,13 +352,19 @@ class Service:
     # -- writing packets -------------------------------------------------------------------
 
     def _draft_on(
-        self, game_id: str, game: EmailGame, meta: GameMeta, me: KeyIdentity, comment: str
+        self, game_id: str, game: EmailGame, meta: GameMeta, me: Identity, comment: str
     ) -> Draft:
         want = game.expects()
         if want is None:
-            result = game.game.state.result if game.game is not None else None
-            raise PbemError(f"game {game_id[:8]} is over: {verdict_text(result)}")
-        side, _ = want
+            raise PbemError(f"game {game_id[:8]} is over: {verdict_text(game.verdict)}")
+        side, kind = want
+        if kind == "draw_answer":
+            if game.mode == "local" or side == meta.our_side:
+                raise PbemError(
+                    f"game {game_id[:8]}: the {rules.other_side(side)} player offers a draw: "
+                    f"answer it first: ardennes draw {game_id[:8]} --accept or --decline"
+                )
+            raise PbemError(f"game {game_id[:8]}: your draw offer waits for the {side}'s answer")
         if game.mode != "local" and side != meta.our_side:
             who = self._label(meta, side)
             raise PbemError(
@@ -343,17 +373,17 @@ class Service:
                 + f" since {meta.last_activity}"
             )
         self.check_key(game_id, me.public_line)
-        signer = me
+        signer: Identity = me
         if game.mode == "local" and side != game.inviter:
-            signer = local_partner(me, game_id)
-        return game.draft(signer, side, comment)
+            signer = local_partner(me, game_id, game.parties[side].key)
+        return authoring.draft(game, signer, side, comment)
 
-    def draft(self, game_id: str, me: KeyIdentity, comment: str = "") -> Draft:
+    def draft(self, game_id: str, me: Identity, comment: str = "") -> Draft:
         """The next packet of ``game_id`` if it is ours to write (else :class:`PbemError`
         saying who we wait for), signed by ``me`` (the key pinned for our side) when sealed."""
         meta = self.store.meta(game_id)
-        self._not_stopped(game_id, meta)
-        return self._draft_on(game_id, self.load(game_id), meta, me, comment)
+        self.check_going(game_id, meta)
+        return self._draft_on(game_id, self.load(game_id, history=False), meta, me, comment)
 
     def seal(self, game_id: str, draft: Draft) -> Sent:
         """Sign ``draft``, check it as the opponent will, store it (and discard its saved
@@ -365,9 +395,9 @@ class Service:
                     f"game {game_id[:8]} has moved on since this draft (it holds {n} packets): "
                     "draft again"
                 )
-            self._not_stopped(game_id, self.store.meta(game_id))
+            self.check_going(game_id, self.store.meta(game_id))
             try:
-                packet = draft.seal(self.verify)
+                packet = draft.seal()
                 self.store.append(game_id, packet.body.seq, packets.encode(packet))
             except BaseException:
                 self.forget(game_id)
@@ -380,7 +410,7 @@ class Service:
     def orders(
         self,
         game_id: str,
-        me: KeyIdentity,
+        me: Identity,
         commands: Sequence[rules.Command],
         comment: str = "",
     ) -> Sent:
@@ -393,8 +423,8 @@ class Service:
         cmds = list(commands)
         with self.store.transaction(game_id):
             meta = self.store.meta(game_id)
-            self._not_stopped(game_id, meta)
-            game = self.load(game_id)
+            self.check_going(game_id, meta)
+            game = self.load(game_id, history=False)
             start = len(game.packets)
             try:
                 used = fill(
@@ -403,7 +433,6 @@ class Service:
                     lambda note: self._draft_on(game_id, game, meta, me, note),
                     cmds,
                     comment,
-                    self.verify,
                 )
             except BaseException:
                 self.forget(game_id)  # the game in memory holds unstored packets
@@ -429,7 +458,7 @@ class Service:
 
     def unseen(self, game_id: str) -> list[Packet]:
         """The packets the opponent has not seen: those after his last packet."""
-        game = self.load(game_id)
+        game = self.load(game_id, history=False)
         opponent = rules.other_side(self.store.meta(game_id).our_side)
         last = max((p.body.seq for p in game.packets if p.body.author == opponent), default=-1)
         return list(game.packets[last + 1 :])
@@ -461,18 +490,14 @@ class Service:
         :mod:`pbem.importer`)."""
         try:
             received = self._read(data)
-        except ArmorError as exc:
+        except mail.MailError as exc:
             return ImportReport([ImportItem("refused", reason=str(exc))])
         return import_received(self, received)
 
     def import_source(self, source: str | os.PathLike[str]) -> ImportReport:
         """:meth:`import_text` of a file, an ``.eml``, an mbox or a Maildir
         (:func:`pbem.mail.read_armored`); :class:`pbem.mail.MailError` if it cannot be read."""
-        try:
-            received = mail.read_armored(source)
-        except ArmorError as exc:
-            return ImportReport([ImportItem("refused", reason=str(exc))])
-        return import_received(self, received)
+        return import_received(self, mail.read_armored(source))
 
 
 def comments(game: EmailGame) -> list[tuple[int, rules.Side, str]]:

@@ -6,16 +6,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import rules
-from pbem.exchange import OPEN_DICE_WARNING, STOPPED, fingerprint_of, next_move, phase_words
-from pbem.packets import DiceMode, PacketKind
-from pbem.protocol import EmailGame
+from pbem.core import dicemodes
+from pbem.core.packets import DiceMode, PacketKind
+from pbem.core.protocol import EmailGame
+from pbem.exchange import STOPPED, fingerprint_of, next_move, phase_words
 from pbem.store import GameMeta
 
-__all__ = ["LOCAL_DICE_WARNING", "Status", "status_of"]
+__all__ = ["Status", "status_of"]
 
-LOCAL_DICE_WARNING = (
-    "local dice: one player at the keyboard; nothing stops a re-roll by starting again"
-)
 _SIDES: tuple[rules.Side, ...] = ("german", "allied")
 
 
@@ -52,12 +50,8 @@ class Status:
 
     @property
     def warning(self) -> str:
-        """What the players must know about the dice mode ("" for sealed)."""
-        if self.mode == "open":
-            return OPEN_DICE_WARNING
-        if self.mode == "local":
-            return LOCAL_DICE_WARNING
-        return ""
+        """What the players must know about the dice mode (:data:`pbem.core.dicemodes.ALLOWS`)."""
+        return dicemodes.ALLOWS[self.mode]
 
     def lines(self) -> list[str]:
         """The status as text, one fact a line."""
@@ -112,7 +106,7 @@ def status_of(game_id: str, game: EmailGame, meta: GameMeta, evidence: int) -> S
         waiting_for=waiting,
         since=meta.last_activity,
         next=next_move(game, meta.our_side, label[side] if side else ""),
-        verdict=state.result if state is not None else None,
+        verdict=game.verdict,
         state=meta.status,
         evidence=evidence,
     )

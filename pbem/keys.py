@@ -1,12 +1,14 @@
 """Identities: Ed25519 keys, their files and fingerprints (``docs/pbem-protocol.md``, section 1).
 
-A player is an Ed25519 key (``cryptography``). Keys made by ``ardennes keygen`` live in the key
+The key store (files); keys as values (blobs, lines, fingerprints) are
+:mod:`pbem.core.keyvalues`, whose names this module also gives. A player is an Ed25519 key
+(``cryptography``). Keys made by ``ardennes keygen`` live in the key
 store, ``<home>/keys/NAME`` (the private key, OpenSSH format, mode 0600, optionally encrypted
 with a passphrase: bcrypt KDF and AES-256, as ``ssh-keygen`` does) and ``<home>/keys/NAME.pub``
 (one OpenSSH public key line); ``<home>`` is ``$ARDENNES_HOME`` or the user data directory.
 Any OpenSSH ed25519 private key file serves as well; other key types are refused. A key is
 shown as its OpenSSH fingerprint, exactly what ``ssh-keygen -l`` prints. The SSH wire format
-is :mod:`pbem.sshwire`; all cryptography is ``cryptography``'s.
+is :mod:`pbem.core.sshwire`; all cryptography is ``cryptography``'s.
 """
 
 from __future__ import annotations
@@ -14,25 +16,37 @@ from __future__ import annotations
 import base64
 import binascii
 import contextlib
-import hashlib
 import os
 import re
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeAlias
 
 import platformdirs
 from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PrivateKey,
-    Ed25519PublicKey,
 )
 
 from pbem.atomic import read_limited
-from pbem.errors import PbemError
-from pbem.sshwire import SshReader, ssh_string
+from pbem.core.errors import PbemError
+from pbem.core.keyvalues import (
+    KEY_TYPE,
+    ONLY_ED25519,
+    KeyFileError,
+    KeyTypeError,
+    PrivateKey,
+    PublicKey,
+    fingerprint,
+    parse_public_blob,
+    parse_public_line,
+    public_blob,
+    public_line,
+    raw_private_bytes,
+    raw_public_bytes,
+)
+from pbem.core.sshwire import SshReader
 
 __all__ = [
     "ENV_HOME",
@@ -65,15 +79,6 @@ __all__ = [
     "validate_name",
 ]
 
-PrivateKey: TypeAlias = Ed25519PrivateKey
-"""A player's private key (section 1): ``cryptography``'s Ed25519 private key."""
-
-PublicKey: TypeAlias = Ed25519PublicKey
-"""A player's public key (section 1): ``cryptography``'s Ed25519 public key."""
-
-KEY_TYPE = "ssh-ed25519"
-"""The OpenSSH name of the only key type Ardennes uses."""
-
 ENV_HOME = "ARDENNES_HOME"
 """The environment variable that replaces ``platformdirs.user_data_dir("ardennes")``."""
 
@@ -84,109 +89,15 @@ _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 _OPENSSH_MAGIC = b"openssh-key-v1\x00"
 _PEM_BEGIN = "-----BEGIN OPENSSH PRIVATE KEY-----"
 _PEM_END = "-----END OPENSSH PRIVATE KEY-----"
-_KEY_TYPE_NAMES = {
-    "ssh-rsa": "an RSA key",
-    "ssh-dss": "a DSA key",
-    "ecdsa-sha2-nistp256": "an ECDSA key",
-    "ecdsa-sha2-nistp384": "an ECDSA key",
-    "ecdsa-sha2-nistp521": "an ECDSA key",
-    "sk-ssh-ed25519@openssh.com": "a security-key (FIDO) ed25519 key",
-    "sk-ecdsa-sha2-nistp256@openssh.com": "a security-key (FIDO) ECDSA key",
-}
-_ONLY_ED25519 = "Ardennes uses ed25519 keys only (ardennes keygen, or ssh-keygen -t ed25519)"
-
-
-class KeyFileError(PbemError):
-    """A key file that is missing, unreadable, damaged, or already there (never overwritten)."""
 
 
 class PassphraseError(KeyFileError):
     """An encrypted key without its passphrase, or with a wrong one."""
 
 
-class KeyTypeError(PbemError):
-    """A key that is not ed25519 (RSA, ECDSA, DSA, security keys): refused (section 1)."""
-
-
 def generate() -> PrivateKey:
     """A new Ed25519 private key (section 1), from the operating system's random source."""
     return Ed25519PrivateKey.generate()
-
-
-def raw_private_bytes(key: PrivateKey) -> bytes:
-    """The 32-byte Ed25519 private key (the RFC 8032 seed), the HKDF input of the dice chain
-    (section 4: ``ikm = raw private key``)."""
-    return key.private_bytes(
-        serialization.Encoding.Raw,
-        serialization.PrivateFormat.Raw,
-        serialization.NoEncryption(),
-    )
-
-
-def raw_public_bytes(public_key: PublicKey) -> bytes:
-    """The 32-byte Ed25519 public key."""
-    return public_key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
-
-
-def public_blob(public_key: PublicKey) -> bytes:
-    """The OpenSSH public key blob, ``string "ssh-ed25519" || string key32`` (section 1)."""
-    return ssh_string(KEY_TYPE.encode()) + ssh_string(raw_public_bytes(public_key))
-
-
-def _key_type_refusal(key_type: bytes, where: str) -> KeyTypeError:
-    name = key_type.decode("ascii", "replace")
-    described = _KEY_TYPE_NAMES.get(name, f"a key of type {name[:40]!r}")
-    return KeyTypeError(f"{where}{described}: {_ONLY_ED25519}")
-
-
-def parse_public_blob(blob: bytes, where: str = "") -> PublicKey:
-    """The public key of an OpenSSH public key blob; only ``ssh-ed25519`` (32 bytes, nothing
-    after). A blob of another key type raises :class:`KeyTypeError`; a damaged one
-    :class:`KeyFileError`. ``where`` (e.g. ``"FILE: "``) prefixes the messages."""
-    reader = SshReader(blob, f"{where}public key blob", KeyFileError)
-    key_type = reader.string("key type")
-    if key_type != KEY_TYPE.encode():
-        raise _key_type_refusal(key_type, where)
-    raw = reader.string("ed25519 key")
-    reader.end()
-    if len(raw) != 32:
-        raise reader.fail(f"an ed25519 key has 32 bytes, not {len(raw)}")
-    return Ed25519PublicKey.from_public_bytes(raw)
-
-
-def fingerprint(public_key: PublicKey) -> str:
-    """The OpenSSH fingerprint, ``SHA256:`` and the unpadded base64 of the SHA-256 of the
-    public key blob: exactly what ``ssh-keygen -l`` prints (section 1)."""
-    digest = hashlib.sha256(public_blob(public_key)).digest()
-    return "SHA256:" + base64.b64encode(digest).decode("ascii").rstrip("=")
-
-
-def public_line(public_key: PublicKey, comment: str = "") -> str:
-    """The OpenSSH public key line, ``ssh-ed25519 AAAA... comment`` (no newline)."""
-    encoded = base64.b64encode(public_blob(public_key)).decode("ascii")
-    comment = " ".join(comment.split())
-    return f"{KEY_TYPE} {encoded} {comment}" if comment else f"{KEY_TYPE} {encoded}"
-
-
-def parse_public_line(line: str, where: str = "") -> tuple[PublicKey, str]:
-    """The key and comment of an OpenSSH public key line (``ssh-ed25519 AAAA... comment``,
-    as in a ``.pub`` file or after the principal of an ``allowed_signers`` line).
-
-    The type word must be ``ssh-ed25519`` and agree with the blob's; the base64 is strict.
-    """
-    parts = line.strip().split(None, 2)
-    if len(parts) < 2:
-        raise KeyFileError(f"{where}not an OpenSSH public key line (ssh-ed25519 AAAA...)")
-    key_type, encoded = parts[0], parts[1]
-    comment = parts[2] if len(parts) == 3 else ""
-    if key_type != KEY_TYPE:
-        raise _key_type_refusal(key_type.encode(), where)
-    try:
-        blob = base64.b64decode(encoded, validate=True)
-    except binascii.Error:
-        raise KeyFileError(f"{where}the public key's base64 is damaged") from None
-    public_key = parse_public_blob(blob, where)
-    return public_key, comment
 
 
 def home_dir(home: Path | str | None = None) -> Path:
@@ -357,10 +268,10 @@ def _parse_header(path: Path, data: bytes) -> _Header:
     if first.startswith(("ssh-", "ecdsa-", "sk-")):
         raise KeyFileError(f"{path} is a public key: give the private key file (without .pub)")
     if first == "-----BEGIN RSA PRIVATE KEY-----":
-        raise KeyTypeError(f"{path}: an RSA key: {_ONLY_ED25519}")
+        raise KeyTypeError(f"{path}: an RSA key: {ONLY_ED25519}")
     if first in ("-----BEGIN EC PRIVATE KEY-----", "-----BEGIN DSA PRIVATE KEY-----"):
         kind = "an ECDSA" if "EC " in first else "a DSA"
-        raise KeyTypeError(f"{path}: {kind} key: {_ONLY_ED25519}")
+        raise KeyTypeError(f"{path}: {kind} key: {ONLY_ED25519}")
     lines = [line.strip() for line in text.splitlines()]
     if len(lines) < 3 or lines[0] != _PEM_BEGIN or lines[-1] != _PEM_END:
         raise KeyFileError(
@@ -430,7 +341,7 @@ def load_private_key(path: Path | str, passphrase: bytes | str | None = None) ->
             raise PassphraseError(f"{path}: wrong passphrase") from None
         raise KeyFileError(f"{path}: damaged OpenSSH private key ({exc})") from None
     if not isinstance(key, Ed25519PrivateKey):  # pragma: no cover - the header said ed25519
-        raise KeyTypeError(f"{path}: not an ed25519 key: {_ONLY_ED25519}")
+        raise KeyTypeError(f"{path}: not an ed25519 key: {ONLY_ED25519}")
     if raw_public_bytes(key.public_key()) != raw_public_bytes(expected):
         raise KeyFileError(f"{path}: the private key does not match its public key")
     return key

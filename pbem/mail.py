@@ -8,9 +8,10 @@ config file says (:mod:`pbem.config`), :func:`send_sendmail` through ``sendmail 
 Receiving: :func:`extract_texts` yields the candidate texts of a plain text file, an ``.eml``
 (every ``text/*`` part and text-like attachment, transfer encoding and charset decoded), an
 mbox file or a Maildir directory, from a path or from bytes (standard input).
-:func:`read_armored` runs :func:`pbem.armor.dearmor_all` over them and drops copies. Input is
-hostile: sizes are capped per message and in total, a part that cannot be decoded is skipped
-with a note, and nothing but :class:`MailError` / :class:`pbem.armor.ArmorError` is raised.
+:func:`read_armored` reads every block of them on its own (:func:`pbem.core.armor.dearmor_each`)
+and drops copies: a damaged block is one line and hides nothing else. Input is hostile: sizes
+are capped per message and in total, a part that cannot be decoded is skipped with a note, and
+nothing but :class:`MailError` (the source itself cannot be read) is raised.
 """
 
 from __future__ import annotations
@@ -31,9 +32,9 @@ from email.message import EmailMessage, Message
 from pathlib import Path
 from typing import Protocol
 
-from pbem.armor import Armored, ArmorError, dearmor_all
 from pbem.config import SmtpConfig
-from pbem.errors import PbemError
+from pbem.core.armor import Armored, ArmorError, dearmor_all, dearmor_each
+from pbem.core.errors import PbemError
 
 __all__ = [
     "MAX_MESSAGE",
@@ -248,11 +249,13 @@ class Found:
 
 @dataclass
 class Received:
-    """What :func:`read_armored` found: the blocks (first copy of each) and notes on what was
-    skipped or damaged."""
+    """What :func:`read_armored` found: the blocks (first copy of each), the damaged blocks
+    (one line each, where they were), and notes on what was skipped (parts, messages over a
+    limit, a damaged copy in a message that also held a readable one)."""
 
     found: list[Found] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    damaged: list[str] = field(default_factory=list)
 
     @property
     def blocks(self) -> list[Armored]:
@@ -461,26 +464,30 @@ def extract_texts(
 
 
 def read_armored(source: str | os.PathLike[str] | bytes) -> Received:
-    """Every block in ``source`` (:func:`extract_texts`, :func:`pbem.armor.dearmor_all`),
-    the first copy of each. A damaged copy is a note when another text holds blocks (the
-    attachment survived what the client did to the body); when nothing readable is found, the
-    first :class:`ArmorError` is raised."""
+    """Every block in ``source`` (:func:`extract_texts`), each read on its own
+    (:func:`pbem.core.armor.dearmor_each`), the first copy of each. A damaged block is a line of
+    :attr:`Received.damaged`, or only a note when a readable block has the game and ``Seq``
+    its header lines seem to give (the attachment survived what the client did to the body).
+    :class:`MailError` when the source itself cannot be read."""
     received = Received()
     seen: set[tuple[tuple[tuple[str, str], ...], bytes]] = set()
-    errors: list[ArmorError] = []
+    errors: list[tuple[str, ArmorError]] = []
     for candidate in extract_texts(source, received.notes):
         if "ARDENNES PACKET" not in candidate.text:
             continue
-        try:
-            blocks = dearmor_all(candidate.text)
-        except ArmorError as exc:
-            errors.append(ArmorError(f"{candidate.origin}: {exc}"))
-            received.notes.append(str(errors[-1]))
-            continue
-        for block in blocks:
-            if block.key() not in seen:
-                seen.add(block.key())
-                received.found.append(Found(candidate.origin, block))
-    if errors and not received.found:
-        raise errors[0]
+        for item in dearmor_each(candidate.text):
+            if isinstance(item, ArmorError):
+                errors.append((candidate.origin, item))
+            elif item.key() not in seen:
+                seen.add(item.key())
+                received.found.append(Found(candidate.origin, item))
+    intact = {
+        (f.block.headers.get("Game", ""), f.block.headers.get("Seq", "")) for f in received.found
+    }
+    for origin, exc in errors:
+        line = f"{origin}: {exc}"
+        if exc.place != ("", "") and exc.place in intact:
+            received.notes.append(line)
+        else:
+            received.damaged.append(line)
     return received

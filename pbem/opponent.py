@@ -29,9 +29,9 @@ from typing import Final
 
 import rules
 from pbem import keys
-from pbem.errors import PbemError
+from pbem.core.errors import PbemError
+from pbem.core.identity import KeyIdentity
 from pbem.games import Service
-from pbem.identity import KeyIdentity
 from pbem.selfplay import bot_fill
 from pbem.store import Store
 from rules.bots import BotRng

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import rules
-from pbem.errors import PbemError
-from pbem.protocol import Draft, EmailGame, Verifier
+from pbem.core.authoring import Draft
+from pbem.core.errors import PbemError
+from pbem.core.protocol import EmailGame
 
 __all__ = ["fill"]
 
@@ -18,7 +19,6 @@ def fill(
     draft_for: Callable[[str], Draft],
     cmds: Sequence[rules.Command],
     comment: str,
-    verify: Verifier,
 ) -> int:
     """Seal our next packets on ``game`` (in memory only) with ``cmds`` in order; how many
     were used. ``draft_for(comment)`` is the draft of the next packet (the key checked).
@@ -61,7 +61,7 @@ def fill(
                     )
                 _push(d, cmds, i, where)
                 i += 1
-        d.seal(verify)
+        d.seal()
         sealed += 1
 
 

@@ -40,14 +40,14 @@ from typing import Final
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 import rules
-from pbem.errors import PbemError
+from pbem.core.authoring import Draft
+from pbem.core.errors import PbemError
+from pbem.core.identity import KeyIdentity
+from pbem.core.packets import DiceMode, Packet
+from pbem.core.turn import batch_command
 from pbem.exchange import armor_packets
 from pbem.games import Service
-from pbem.identity import KeyIdentity
-from pbem.packets import DiceMode, Packet
-from pbem.protocol import Draft
 from pbem.store import Store
-from pbem.turn import batch_command
 from rules.bots import Bot, BotRng, bots_for
 from rules.bots.selfplay import bot_seed, dice_seed
 
@@ -174,8 +174,8 @@ class _Table:
 def bot_fill(draft: Draft, bot: Bot) -> list[rules.Event]:
     """Let ``bot`` (playing the draft's author) write ``draft``: standing orders first where
     the author has none (engine/engine/strongest), then, in a resolution, the command that
-    resolves its batch (:func:`pbem.turn.batch_command`), then, but in a reply (which holds only
-    those), the bot's commands on the draft's scratch game until the packet ends. The events
+    resolves its batch (:func:`pbem.core.turn.batch_command`), then, but in a reply (which holds
+    only those), the bot's commands on the draft's scratch game until the packet ends. The events
     of every command; :class:`SelfPlayError` if one is refused (a bug in the bot)."""
     side = draft.body.author
     events: list[rules.Event] = []

@@ -4,8 +4,8 @@
 :func:`load_source` reads one of:
 
 * a **text file of armoured packets** (``docs/pbem-protocol.md`` section 7): any text around
-  the blocks, mail quoting and all (:func:`pbem.armor.dearmor_all`), each block decoded
-  strictly (:func:`pbem.packets.decode`); the blocks may come in any order (they are sorted by
+  the blocks, mail quoting and all (:func:`pbem.core.armor.dearmor_all`), each block decoded
+  strictly (:func:`pbem.core.packets.decode`); the blocks may come in any order (they are sorted by
   ``seq``), copies of one packet count once;
 * a **game record** (:mod:`rules.record`, its first line a ``{"kind":"header"...}``);
 * a **game of the local store** (:class:`pbem.store.Store`): its id or a unique start of it,
@@ -23,44 +23,29 @@ and :func:`pbem.audit.verify` reports it (exit 1). Every message is one line.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Final, Literal
+from typing import BinaryIO, Final
 
 import rules
-from pbem import armor, packets
-from pbem.errors import PbemError
-from pbem.packets import Packet
+from pbem.core import armor, packets
+from pbem.core.errors import PbemError
+from pbem.core.headers import armor_headers
+from pbem.core.packets import Packet
+from pbem.core.verify import Source
 from pbem.store import Store
 
 __all__ = ["MAX_SOURCE_BYTES", "Source", "SourceError", "load_source"]
 
 MAX_SOURCE_BYTES: Final = 16 << 20
 """The largest file read: a game record's limit (``rules.record.MAX_RECORD_BYTES``) and the
-armour's (``pbem.armor.MAX_TEXT``) are both 16 MiB."""
+armour's (``pbem.core.armor.MAX_TEXT``) are both 16 MiB."""
 
-SourceKind = Literal["packets", "record", "store"]
 
 _GAME_PREFIX: Final = re.compile(r"[0-9a-f]{1,32}")
 
 
 class SourceError(PbemError):
     """The input cannot be read at all (``ardennes verify`` exits 2). One line."""
-
-
-@dataclass(frozen=True)
-class Source:
-    """A game to check: its packets (a file of armoured packets, a game in the store) or its
-    record; ``problem`` is the first damage found while reading (the game then fails to
-    verify, naming it)."""
-
-    kind: SourceKind
-    name: str
-    """What the user named: the file's path, ``-``, or ``game <id>``."""
-    packets: tuple[Packet, ...] = ()
-    """Sorted by ``seq`` (a file may hold them in any order)."""
-    record: rules.Record | None = None
-    problem: str | None = None
 
 
 def _read_file(arg: str, stdin: BinaryIO | None) -> bytes:
@@ -86,16 +71,7 @@ def _header_problem(index: int, block: armor.Armored, p: Packet) -> str | None:
     """The first armour header line that contradicts the packet it carries (the checksum
     binds the headers to the payload against damage, not against someone who recomputes it;
     a reader should not be misled by the readable lines)."""
-    b = p.body
-    actual = {
-        "Game": b.game,
-        "Seq": str(b.seq),
-        "Side": b.author,
-        "Turn": str(b.turn),
-        "Phase": b.phase,
-        "Kind": b.kind,
-    }
-    for key, value in actual.items():
+    for key, value in armor_headers(p).items():
         shown = block.headers.get(key)
         if shown is not None and shown != value:
             return (
@@ -113,7 +89,7 @@ def _from_text(name: str, data: bytes) -> Source:
         return Source("packets", name, problem=f"{name}: {exc}")
     if not blocks:
         raise SourceError(f"{name} holds no armoured packets and is not a game record")
-    found: list[Packet] = []
+    found: dict[str, Packet] = {}
     problem = None
     for i, block in enumerate(blocks, start=1):
         try:
@@ -121,12 +97,15 @@ def _from_text(name: str, data: bytes) -> Source:
         except packets.PacketError as exc:
             problem = f"block {i} ({_describe(block)}): {exc}"
             break
+        except Exception as exc:  # hostile input: one line, never a traceback
+            problem = f"block {i} ({_describe(block)}): could not be read ({type(exc).__name__})"
+            break
         problem = _header_problem(i, block, p)
         if problem is not None:
             break
-        found.append(p)
-    found.sort(key=lambda p: p.body.seq)
-    return Source("packets", name, packets=tuple(found), problem=problem)
+        found.setdefault(p.hash, p)  # copies of one packet (however armoured) count once
+    ordered = sorted(found.values(), key=lambda p: p.body.seq)
+    return Source("packets", name, packets=tuple(ordered), problem=problem)
 
 
 def _describe(block: armor.Armored) -> str:
@@ -158,6 +137,9 @@ def _from_store(prefix: str, store: Store) -> Source:
             p = packets.decode(data)
         except packets.PacketError as exc:
             problem = f"{name}, stored packet {seq}: {exc}"
+            break
+        except Exception as exc:
+            problem = f"{name}, stored packet {seq} could not be read ({type(exc).__name__})"
             break
         if p.body.seq != seq:
             problem = f"{name}: the store's packet {seq} is packet {p.body.seq} of its game"

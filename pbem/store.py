@@ -2,7 +2,7 @@
 "The game store").
 
 Packets here are opaque signed bytes with a game id and a ``seq``: the store neither decodes
-nor verifies them (that is :mod:`pbem.packets`' job, before :meth:`Store.append`). Layout under
+nor verifies them (that is :mod:`pbem.core.packets`' job, before :meth:`Store.append`). Layout under
 the root (``$ARDENNES_HOME``, else ``platformdirs.user_data_dir("ardennes")``)::
 
     games/<game-id>/packets/000000.pkt   one file per accepted packet, immutable once written
@@ -82,8 +82,10 @@ from pbem.store_types import (
     MAX_META_BYTES,
     MAX_PACKET_BYTES,
     MAX_PACKETS,
+    MAX_REFUSED_EVIDENCE,
     PACKET_FILE,
     STALE_CREATE,
+    STOPPED,
     EquivocationError,
     GameInfo,
     GameLocked,
@@ -332,13 +334,24 @@ class Store:
         return file
 
     def keep_evidence(self, game_id: str, name: str, data: bytes) -> str:
-        """Keep ``data`` under ``evidence/`` of ``game_id`` as proof (a packet that failed a
-        check, protocol section 5; an equivocation); the file is ``<name>.<16 hex of its
+        """Keep ``data`` under ``evidence/`` of ``game_id`` as proof (a refused packet that a
+        pinned key signed, protocol section 5); the file is ``<name>.<16 hex of its
         SHA-256>.bin``, so the same bytes are kept once and nothing is overwritten. Returns the
-        file name. Changes nothing else in the game."""
+        file name, or "" when the game already keeps :data:`MAX_REFUSED_EVIDENCE` such files
+        (the packets of an equivocation, :meth:`append`, are not counted). Changes nothing
+        else in the game."""
         check_name(name, EVIDENCE_NAME, "evidence")
         check_bytes(data, MAX_EVIDENCE_BYTES, "evidence")
         with self.transaction(game_id):
+            directory = self.game_dir(game_id) / "evidence"
+            file = f"{name}.{hashlib.sha256(data).hexdigest()[:16]}.bin"
+            kept = [
+                e.name
+                for e in os.scandir(directory)
+                if e.name.endswith(".bin") and not e.name.startswith(("seq-", "."))
+            ]
+            if file not in kept and len(kept) >= MAX_REFUSED_EVIDENCE:
+                return ""
             return self._keep(game_id, name, data)
 
     def evidence(self, game_id: str) -> dict[str, bytes]:
@@ -391,17 +404,19 @@ class Store:
             except (StoreError, OSError) as exc:
                 out.append(GameInfo(gid, 0, "", "", "", "", 0, 0, "", problem=str(exc)))
                 continue
+            stale = meta.packets != n
             out.append(
                 GameInfo(
                     game_id=gid,
                     scenario=meta.scenario,
                     our_side=meta.our_side,
                     opponent=meta.opponent,
-                    to_move=meta.to_move,
-                    status=meta.status,
+                    to_move="" if stale else meta.to_move,
+                    status="" if stale and meta.status != STOPPED else meta.status,
                     packets=n,
                     evidence=ev,
                     last_activity=meta.last_activity,
+                    stale=stale,
                 )
             )
         out.sort(key=lambda g: g.last_activity, reverse=True)

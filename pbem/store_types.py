@@ -13,7 +13,7 @@ from typing import Final, Literal
 import msgspec
 import platformdirs
 
-from pbem.errors import PbemError
+from pbem.core.errors import PbemError
 from rules.record import MAX_RECORD_BYTES
 
 MAX_PACKET_BYTES: Final = 64 << 10
@@ -24,12 +24,20 @@ MAX_META_BYTES: Final = 64 << 10
 """The largest ``meta.json`` read."""
 MAX_EVIDENCE_BYTES: Final = 1 << 20
 """The largest piece of evidence kept or read (a rejected import may exceed a packet's size)."""
+MAX_REFUSED_EVIDENCE: Final = 32
+"""Refused packets kept as evidence per game (:meth:`pbem.store.Store.keep_evidence`): only a
+key pinned in the game can make one, but that player could make them without end. The packets
+of an equivocation are always kept (it stops the game: there is one)."""
 MAX_LOCAL_BYTES: Final = MAX_RECORD_BYTES
 """The largest hot-seat record kept or read: a game record's limit (:mod:`rules.record`)."""
 LOCK_WAIT: Final = 1.0
 """How long a writer waits for another one by default, in seconds."""
 
 Side = Literal["german", "allied"]
+
+STOPPED: Final = "equivocation"
+"""The ``meta.json`` status of a game stopped by equivocation (protocol section 3): kept
+whatever else the index says."""
 
 GAME_ID: Final = re.compile(r"[0-9a-f]{32}")
 LOCAL_NAME: Final = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
@@ -84,6 +92,9 @@ class GameMeta(msgspec.Struct, kw_only=True, frozen=True):
     empty for unknown."""
     status: str = ""
     """A short free text for the listing (``waiting for the reply``, ``equivocation``)."""
+    packets: int = -1
+    """How many packets ``to_move`` and ``status`` were computed from: the index is current
+    when the game holds that many (:attr:`GameInfo.stale`); -1 in a store written before."""
     created: str = ""
     """ISO 8601 UTC, set by the store."""
     last_activity: str = ""
@@ -110,6 +121,10 @@ class GameInfo:
     last_activity: str
     problem: str = ""
     """Why the game could not be read (a damaged ``meta.json``, a gap), else empty."""
+    stale: bool = False
+    """``to_move`` and ``status`` were computed from fewer or more packets than the game holds
+    (a writer stopped between the packet and the index): they say nothing until the index is
+    written again (:meth:`pbem.games.Service.index`)."""
 
 
 @dataclass(frozen=True)

@@ -189,11 +189,11 @@ class Game:
                     f"the end line's hash {foot.hash[:16]} differs from the "
                     f"final state's {g.state_hash()[:16]}{note}",
                 )
-            if (
-                foot.verdict != g.outcome()
-                or foot.turn != g.state.turn
-                or foot.phase != g.state.phase
-            ):
+            by_players = foot.verdict is not None and foot.verdict.kind in BY_PLAYERS
+            if (foot.verdict != g.outcome() and not (by_players and g.outcome() is None)) or (
+                foot.turn,
+                foot.phase,
+            ) != (g.state.turn, g.state.phase):
                 return Replayed(g, "the end line's turn, phase or verdict differ from the replay")
         return Replayed(g)
 
@@ -334,6 +334,10 @@ class Replayed:
     def ok(self) -> bool:
         return self.error is None
 
+
+BY_PLAYERS: Final = frozenset({"resignation", "agreement"})
+"""Verdicts the players give, not the rules (a game by email, ``pbem``): a record's footer may
+end with one where the replayed game is not over."""
 
 UNDO_AFTER_END_PHASE: Final = "Nothing to undo in this phase"
 UNDO_AFTER_ROLL: Final = "The dice have rolled: that cannot be undone"

@@ -271,7 +271,9 @@ class RollDue(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
 
 
 Winner = Literal["german", "allied"]
-VerdictKind = Literal["immediate", "cumulative", "ratio"]
+VerdictKind = Literal["immediate", "cumulative", "ratio", "resignation", "agreement"]
+"""Which rule decided (AO-16.1-3), or, in a game by email, the players: a resignation or a draw
+by agreement (``pbem``; the game record's footer keeps it, :meth:`rules.Game.replay`)."""
 
 
 class Verdict(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -1,7 +1,7 @@
 """The ``ardennes`` command: no arguments opens the app; subcommands print or script.
 
 Each subcommand is a module of this package (``map``, ``scenarios``, ``oob``, ``rules``,
-``selfplay``, ``games``, ``keys``, ``audit``, ``email``, ``bot``) that provides
+``selfplay``, ``games``, ``keys``, ``audit``, ``email``, ``endings``, ``bot``) that provides
 ``register(subparsers)``, which adds its parser and sets ``func`` to a ``run(args) -> int``.
 User errors (:class:`UserError`, raised by the commands and by the app while it loads a game)
 print one line on stderr and exit non-zero, never a traceback.
@@ -22,11 +22,13 @@ from typing import Any, NoReturn
 from ardennes_tui.cli import audit as audit_command
 from ardennes_tui.cli import bot as bot_command
 from ardennes_tui.cli import email as email_commands
+from ardennes_tui.cli import endings as ending_commands
 from ardennes_tui.cli import games, oob, scenarios, selfplay
 from ardennes_tui.cli import keys as keys_command
 from ardennes_tui.cli import map as map_command
 from ardennes_tui.cli import rules as rules_command
 from ardennes_tui.errors import UserError
+from pbem.core.dicemodes import ALLOWS
 from rules.bots.registry import DEFAULT, kind_names
 from rules.levels import HISTORICAL, NUMBERS
 
@@ -42,6 +44,7 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
     keys_command.register,
     audit_command.register,
     email_commands.register,
+    ending_commands.register,
     bot_command.register,
 )
 """The subcommands' ``register``, in the order ``--help`` lists them."""
@@ -148,8 +151,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--dice",
         choices=("sealed", "open", "local"),
-        help="with --email new: the dice mode (sealed: nobody can choose or foresee a roll; "
-        "open: one mailing a player-turn; local: hot-seat, both sides yours, nothing to send)",
+        help=f"with --email new: the dice mode ({ALLOWS['sealed']}; {ALLOWS['open']}, in one "
+        f"mailing a player-turn; {ALLOWS['local']}, both sides yours, nothing to send)",
     )
     parser.add_argument(
         "--opponent",

@@ -20,8 +20,7 @@ from typing import Any
 
 from ardennes_tui.cli.inputs import read_input
 from ardennes_tui.errors import UserError
-from pbem.errors import PbemError
-from pbem.opponent import BotOpponent
+from pbem.core.errors import PbemError
 from rules.bots.registry import DEFAULT, kind_names
 
 MAX_INPUT = 64 << 20
@@ -60,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("bot needs FILE (what you sent it; - for standard input) or --game", 2)
     data = read_input(args.source, MAX_INPUT, stdin=True) if args.source is not None else b""
     try:
+        from pbem.opponent import BotOpponent  # the bots' code only when a bot plays
+
         answer = BotOpponent(args.home, args.kind).answer(data, args.game)
     except PbemError as exc:
         raise UserError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 1) from None

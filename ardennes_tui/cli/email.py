@@ -27,11 +27,14 @@ import rules
 from ardennes_tui.cli.inputs import read_input
 from ardennes_tui.cli.keys import read_passphrase_file
 from ardennes_tui.errors import UserError
-from pbem import addresses, config, keys, mail
-from pbem.errors import PbemError
-from pbem.exchange import OPEN_DICE_WARNING, ImportReport
+from pbem import addresses, agent, config, keys, mail
+from pbem.core import dicemodes, sshsig
+from pbem.core.errors import PbemError
+from pbem.core.identity import KeyIdentity
+from pbem.core.protocol import Identity
+from pbem.exchange import ImportReport
 from pbem.games import Service
-from pbem.identity import KeyIdentity
+from pbem.sources import SourceError, load_source
 from pbem.store import Store
 
 MAX_INPUT = 64 << 20
@@ -45,8 +48,9 @@ def _key_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--key",
         metavar="K",
-        help="your key: a name in the key store or an OpenSSH ed25519 key file (default: the "
-        "store's key pinned in the game, or its only key)",
+        help="your key: a name in the key store, an OpenSSH ed25519 key file, or agent (the "
+        "ssh-agent's key pinned in the game, or its only ed25519 key; agent:SHA256:... names "
+        "one) (default: the store's key pinned in the game, or its only key)",
     )
     parser.add_argument(
         "--passphrase-file", type=Path, metavar="F", help="read the key's passphrase from F"
@@ -81,9 +85,10 @@ def register(subparsers: Any) -> None:
         "invite",
         help="start a game by email: write the invitation",
         description="Start a game by email: the invitation (your side, the scenario, the dice "
-        "mode and your public key), signed, to send to your opponent. Dice: sealed (nobody "
-        "can choose or foresee a roll: three mailings per player-turn), open (one mailing; "
-        f"{OPEN_DICE_WARNING}), local (hot-seat: both sides are yours).",
+        "mode and your public key), signed, to send to your opponent. Dice: sealed (three "
+        f"mailings per player-turn with combat; {dicemodes.ALLOWS['sealed']}), open (one "
+        f"mailing per player-turn; {dicemodes.ALLOWS['open']}), local (hot-seat: both sides "
+        f"are yours; {dicemodes.ALLOWS['local']}).",
     )
     invite.add_argument("--scenario", type=int, required=True, metavar="N")
     invite.add_argument("--side", choices=("german", "allied"), required=True)
@@ -125,6 +130,15 @@ def register(subparsers: Any) -> None:
     )
     export.add_argument("game", metavar="GAME")
     export.add_argument("--record", action="store_true", help="the game record (JSONL)")
+    export.add_argument(
+        "--packet",
+        type=int,
+        metavar="N",
+        help="one packet, for ssh-keygen -Y verify: its signed bytes to --message FILE and "
+        "its SSHSIG to --signature FILE (GAME may be a file of packets too)",
+    )
+    export.add_argument("--message", type=Path, metavar="FILE", help="with --packet")
+    export.add_argument("--signature", type=Path, metavar="FILE", help="with --packet")
     _send_options(export)
     export.set_defaults(func=run_export)
 
@@ -189,11 +203,26 @@ def _key_path(spec: str | None, pinned: str | None) -> Path:
     raise UserError(f"which key? give --key NAME (your keys: {names})", 2)
 
 
+def _agent_identity(spec: str, pinned: str | None) -> Identity:
+    """``--key agent`` (the agent's key pinned in the game, or its only ed25519 key) or
+    ``--key agent:SHA256:...`` (that key)."""
+    wanted = spec.split(":", 1)[1] if ":" in spec else None
+    if wanted is None and pinned is not None:
+        wanted = keys.fingerprint(keys.parse_public_line(pinned)[0])
+    return agent.find(wanted)
+
+
 def player_identity(
     args: argparse.Namespace, service: Service | None = None, game_id: str | None = None
-) -> KeyIdentity:
-    """The player's key, checked against the game's pinned key before any passphrase."""
+) -> Identity:
+    """The player's key, checked against the game's pinned key before any passphrase: a key
+    file, or (``--key agent``) a key held by ``ssh-agent``."""
     pinned = service.pinned(game_id) if service is not None and game_id is not None else None
+    if args.key is not None and (args.key == "agent" or args.key.startswith("agent:")):
+        me = _agent_identity(args.key, pinned)
+        if service is not None and game_id is not None:
+            service.check_key(game_id, me.public_line)
+        return me
     path = _key_path(args.key, pinned)
     if service is not None and game_id is not None:
         service.check_key(game_id, keys.public_line(keys.read_public_key(path)))
@@ -345,7 +374,43 @@ def run_import(args: argparse.Namespace) -> int:
     return _print_report(report, "standard input" if source == "-" else source)
 
 
+def _write(path: Path, data: bytes) -> None:
+    try:
+        path.write_bytes(data)
+    except OSError as exc:
+        raise UserError(f"cannot write {path}: {exc.strerror}", 2) from None
+
+
+def _export_packet(args: argparse.Namespace) -> int:
+    """``export GAME --packet N --message FILE --signature FILE``: one packet's signed bytes
+    and its armoured SSHSIG, as ``ssh-keygen -Y verify`` takes them (protocol section 2)."""
+    if args.message is None or args.signature is None:
+        raise UserError("--packet N writes to --message FILE and --signature FILE", 2)
+    if args.record or args.mailto or args.output is not None:
+        raise UserError("--packet goes with --message and --signature only", 2)
+    try:
+        source = load_source(args.game, Store())
+    except SourceError as exc:
+        raise UserError(str(exc), 2) from None
+    found = [p for p in source.packets if p.body.seq == args.packet]
+    if not found:
+        where = source.problem or f"{source.name} holds packets 0-{len(source.packets) - 1}"
+        raise UserError(f"no packet {args.packet}: {where}", 1)
+    p = found[0]
+    _write(args.message, p.signed)
+    _write(args.signature, sshsig.armor(p.signature).encode("ascii"))
+    _say(
+        f"packet {p.body.seq} ({p.body.author} {p.body.kind}, version {p.version}): "
+        f"{len(p.signed)} signed bytes to {args.message}, its signature to {args.signature}"
+    )
+    return 0
+
+
 def run_export(args: argparse.Namespace) -> int:
+    if args.packet is not None:
+        return _export_packet(args)
+    if args.message is not None or args.signature is not None:
+        raise UserError("--message and --signature go with --packet N", 2)
     try:
         store = Store()
         service = Service(store)

@@ -2,7 +2,8 @@
 
 One line per game, the most recently active first: the id (its first 8 hex digits;
 ``Store.find_game`` takes any unique start), the scenario, the side we play, whose move it is,
-the last activity and the opponent; then the hot-seat games (their scenario and where they
+the dice mode, the last activity and the opponent, and what each dice mode listed allows
+(:data:`pbem.core.dicemodes.SHORT`); then the hot-seat games (their scenario and where they
 stand read from the record's first and last lines; a generated name by its first 8 hex digits)
 and how to resume one (``ardennes --resume NAME``). ``--json`` prints the same as a list of
 objects with the full ids. The store is ``$ARDENNES_HOME`` or the user data directory
@@ -20,6 +21,7 @@ from typing import Any
 from ardennes_tui.errors import UserError
 from ardennes_tui.games.saves import short_name
 from ardennes_tui.present.game_list import rows, when
+from pbem.core import dicemodes
 from pbem.store import Store, StoreError
 
 __all__ = ["RESUME_HINT", "register", "render", "rows", "run"]
@@ -48,7 +50,7 @@ def render(games: list[dict[str, Any]]) -> str:
     """The text table of :func:`rows`."""
     if not games:
         return "No games yet.\n"
-    table = [("GAME", "SC", "SIDE", "TO MOVE", "LAST ACTIVITY", "OPPONENT")]
+    table = [("GAME", "SC", "SIDE", "DICE", "TO MOVE", "LAST ACTIVITY", "OPPONENT")]
     for g in games:
         gid = g["id"][:8] if g["kind"] == "pbem" else short_name(g["id"])
         move = g["to_move"] or "?"
@@ -60,6 +62,7 @@ def render(games: list[dict[str, Any]]) -> str:
                 gid,
                 str(g["scenario"] or "?"),
                 g["side"].capitalize() if g["side"] else "?",
+                g["dice"] or "-",
                 move.capitalize() if move in ("german", "allied") else move,
                 when(g["last_activity"]),
                 " ".join(x for x in (g["opponent"], note and f"[{note}]") if x),
@@ -75,6 +78,8 @@ def render(games: list[dict[str, Any]]) -> str:
         else:  # the opponent and the status under the row, indented: 80 columns at most
             lines.append(head.rstrip())
             lines += ["    " + x for x in textwrap.wrap(r[-1], WIDTH - 4)]
+    for mode in dict.fromkeys(g["dice"] for g in games if g["dice"]):  # what each mode allows
+        lines += textwrap.wrap(f"{mode} dice: {dicemodes.SHORT[mode]}", WIDTH)
     if any(g["kind"] == "hot-seat" for g in games):
         lines += textwrap.wrap(RESUME_HINT, WIDTH)
     return "".join(line + "\n" for line in lines)
@@ -83,11 +88,11 @@ def render(games: list[dict[str, Any]]) -> str:
 def run(args: argparse.Namespace, root: Path | None = None) -> int:
     store = Store(root)
     try:
-        games = [{k: v for k, v in g.items() if k != "dice"} for g in rows(store)]
+        games = rows(store)
     except (StoreError, OSError) as exc:
         raise UserError(f"cannot list the games in {store.root}: {exc}") from None
     if args.json:
-        print(json.dumps(games, indent=2))
+        print(json.dumps([{k: v for k, v in g.items() if k != "dice"} for g in games], indent=2))
     else:
         print(render(games), end="")
     return 0

@@ -19,7 +19,7 @@ from typing import Any
 
 from ardennes_tui.errors import UserError
 from pbem import keys
-from pbem.errors import PbemError
+from pbem.core.errors import PbemError
 
 DEFAULT_NAME = "default"
 """The key name when ``keygen`` is given none."""
@@ -59,7 +59,15 @@ def register(subparsers: Any) -> None:
     listing: argparse.ArgumentParser = subparsers.add_parser(
         "keys",
         help="list your player keys with their fingerprints",
-        description="List the keys of the key store with their OpenSSH fingerprints.",
+        description="List the keys of the key store with their OpenSSH fingerprints; with "
+        "--allowed-signers, print the keys pinned in a game as an OpenSSH allowed_signers "
+        "file instead.",
+    )
+    listing.add_argument(
+        "--allowed-signers",
+        metavar="FILE|GAME",
+        help="print the keys pinned in GAME (a game of the store, or a file of its packets) "
+        "as an allowed_signers file, principals german and allied, for ssh-keygen -Y verify",
     )
     listing.set_defaults(func=run_keys)
 
@@ -116,7 +124,29 @@ def run_keygen(args: argparse.Namespace) -> int:
     return 0
 
 
+def allowed_signers(arg: str) -> str:
+    """The ``allowed_signers`` file of the keys pinned by the invitation and the acceptance
+    of the game ``arg`` (a game of the store or a file of packets), each checked as the
+    protocol checks it (signed by the key it carries)."""
+    from pbem.core import sshsig
+    from pbem.sources import SourceError, load_source
+    from pbem.store import Store
+
+    try:
+        source = load_source(arg, Store())
+    except SourceError as exc:
+        raise UserError(str(exc), 2) from None
+    first_two = [p for p in source.packets if p.body.seq in (0, 1)]
+    pinned = [(p.body.author, p.body.key) for p in first_two if p.body.key == p.signer]
+    if len(pinned) != len(first_two) or not pinned or first_two[0].body.seq != 0:
+        raise UserError(f"{source.name}: no invitation signed by the key it carries", 1)
+    return sshsig.allowed_signers((side, key) for side, key in pinned if key is not None)
+
+
 def run_keys(args: argparse.Namespace) -> int:
+    if args.allowed_signers is not None:
+        print(allowed_signers(args.allowed_signers), end="")
+        return 0
     found = keys.list_keys()
     if not found:
         print(f"no keys in {keys.key_dir()} (make one with: ardennes keygen NAME)")

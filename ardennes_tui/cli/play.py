@@ -18,9 +18,9 @@ from ardennes_tui.games.email_session import EmailSession, Outgoing
 from ardennes_tui.games.versus import new_game as vs_game
 from ardennes_tui.present.scenario_view import scenario_or_error
 from pbem import config
-from pbem.errors import PbemError
+from pbem.core.errors import PbemError
+from pbem.core.protocol import Identity
 from pbem.games import Service
-from pbem.identity import KeyIdentity
 from pbem.opponent import BotOpponent
 from pbem.store import Store
 
@@ -106,7 +106,7 @@ def _one_line(exc: PbemError) -> UserError:
     return UserError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 1)
 
 
-def _start(args: argparse.Namespace, service: Service) -> tuple[str, KeyIdentity, Outgoing | None]:
+def _start(args: argparse.Namespace, service: Service) -> tuple[str, Identity, Outgoing | None]:
     """``--email new`` or ``--email accept FILE``: the game created in the store (invited
     or accepted, as ``ardennes invite``/``accept`` do), its id, the player's key and the text
     to send (None for a local game: both sides are the player's, nothing goes out)."""

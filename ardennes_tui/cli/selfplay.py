@@ -57,8 +57,8 @@ from ardennes_tui.cli.selfplay_summary import (
 )
 from ardennes_tui.errors import UserError
 from pbem import selfplay as email_selfplay
-from pbem.errors import PbemError
-from pbem.packets import DiceMode
+from pbem.core.errors import PbemError
+from pbem.core.packets import DiceMode
 from rules import LAST_TURN
 from rules.bots.registry import kind_names
 from rules.bots.selfplay import SELFPLAY_BOT, encode, play, replay

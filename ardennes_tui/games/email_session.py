@@ -1,7 +1,7 @@
 """A game by email as the app plays it (``ardennes --email GAME``); no Textual.
 
 An :class:`EmailSession` joins one game of the store (:class:`pbem.games.Service`) and the
-player's key. When the next packet is ours it holds its :class:`pbem.protocol.Draft`: the play
+player's key. When the next packet is ours it holds its :class:`pbem.core.authoring.Draft`: the play
 screen pushes every order through :meth:`push` (the protocol's own checks, then the rules'),
 shows :attr:`game` (the draft's scratch copy) and seals the packet with :meth:`seal` once it
 has :meth:`ended`. Undo rebuilds the draft from the start minus its last command (never a die
@@ -25,13 +25,13 @@ from pathlib import Path
 from typing import NamedTuple
 
 import rules
-from pbem import addresses, config, drafts, mail
+from pbem import addresses, config, drafts, endings, mail
+from pbem.core.authoring import Draft
+from pbem.core.errors import PbemError
+from pbem.core.packets import MAX_COMMENT
+from pbem.core.protocol import Identity
 from pbem.drafts import SavedDraft
-from pbem.errors import PbemError
 from pbem.games import Sent, Service, Status
-from pbem.identity import KeyIdentity
-from pbem.packets import MAX_COMMENT
-from pbem.protocol import Draft
 
 __all__ = ["EmailSession", "Outgoing", "mail_address", "mail_text", "save_text"]
 
@@ -49,7 +49,7 @@ class EmailSession:
     """Game ``game_id`` of ``service``'s store, played with the key ``me`` (already checked
     against the key pinned for our side)."""
 
-    def __init__(self, service: Service, game_id: str, me: KeyIdentity) -> None:
+    def __init__(self, service: Service, game_id: str, me: Identity) -> None:
         self.service = service
         self.game_id = game_id
         self.me = me
@@ -78,7 +78,7 @@ class EmailSession:
         self.service.forget(self.game_id)
         st = self.status()
         self.draft = None
-        if st.ours and st.state != "equivocation":
+        if st.ours and st.state != "equivocation" and st.expects != "draw_answer":
             self.draft = self.service.draft(self.game_id, self.me)
         self.notice = self._restore()
         return self.notice
@@ -262,6 +262,18 @@ class EmailSession:
             raise PbemError(self.waiting())
         seq = self.draft.body.seq
         sent = self.service.seal(self.game_id, self.draft)
+        self.refresh()
+        return seq, sent
+
+    def end(self, action: str) -> tuple[int, Sent]:
+        """``resign``, or a draw ``offer``, ``accept`` or ``decline`` (:mod:`pbem.endings`,
+        as ``ardennes resign`` and ``ardennes draw`` do): its sequence number and what to
+        send."""
+        if action == "resign":
+            sent = endings.resign(self.service, self.game_id, self.me)
+        else:
+            sent = endings.draw(self.service, self.game_id, self.me, action)  # type: ignore[arg-type]
+        seq = self.service.store.count(self.game_id) - 1
         self.refresh()
         return seq, sent
 

@@ -20,7 +20,7 @@ from typing import Final, Literal
 import msgspec
 
 from pbem.atomic import write_atomic
-from pbem.errors import PbemError
+from pbem.core.errors import PbemError
 from pbem.store import Store
 
 __all__ = ["PACES", "Pace", "Settings", "load", "next_pace", "path", "save"]

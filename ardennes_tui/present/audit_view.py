@@ -24,12 +24,13 @@ from typing import Final
 
 import rules
 from ardennes_tui.games import hotseat
-from pbem import audit, sources, stats
+from pbem import audit, sources
 from pbem.audit import DiceStats, Roll, Verified
-from pbem.errors import PbemError
+from pbem.core import stats
+from pbem.core.errors import PbemError
+from pbem.core.protocol import EmailGame, fingerprint_of
+from pbem.core.rolls import FEW_ROLLS
 from pbem.games import comments
-from pbem.protocol import EmailGame, fingerprint_of
-from pbem.rolls import FEW_ROLLS
 from pbem.store import Store
 
 __all__ = [
@@ -246,7 +247,7 @@ def roll_detail(r: Roll) -> str:
 
 
 def stats_line(s: DiceStats) -> str:
-    """``chi2 4.60 p 0.467*`` (``*``: under :data:`pbem.rolls.FEW_ROLLS` rolls, the p-value
+    """``chi2 4.60 p 0.467*`` (``*``: under :data:`pbem.core.rolls.FEW_ROLLS` rolls, the p-value
     is only a guide); ``no rolls``."""
     if not s.n:
         return "no rolls"

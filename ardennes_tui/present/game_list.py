@@ -10,6 +10,7 @@ the keys screen.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Final
@@ -19,7 +20,7 @@ import msgspec
 from ardennes_tui.games.saves import bot_side
 from ardennes_tui.present.game_view import PHASE_NAMES
 from pbem import keys
-from pbem.errors import PbemError
+from pbem.core.errors import PbemError
 from pbem.games import Service
 from pbem.store import LocalInfo, Store
 from rules import record
@@ -68,7 +69,15 @@ def rows(store: Store) -> list[dict[str, Any]]:
     (the most recently active first), then the hot-seat games. Also ``dice`` (a game by
     email's dice mode, ``""`` for hot-seat), which the JSON listing leaves out."""
     out: list[dict[str, Any]] = []
+    service = Service(store)
     for g in store.games():
+        if g.stale:  # the index describes other packets than the game holds: write it again
+            try:
+                meta = service.index(g.game_id)
+            except PbemError:  # locked, damaged: the listing says "?" until it is readable
+                pass
+            else:
+                g = dataclasses.replace(g, to_move=meta.to_move, status=meta.status, stale=False)
         dice = ""
         if not g.problem:
             try:

@@ -16,7 +16,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from pbem.packets import MAX_COMMENT
+from pbem.core.packets import MAX_COMMENT
 
 
 class CommentDialog(ModalScreen[str | None]):

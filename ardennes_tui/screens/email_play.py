@@ -20,6 +20,7 @@ audit of the game (:mod:`ardennes_tui.screens.audit`).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import ClassVar
 
 from textual import events
@@ -34,7 +35,7 @@ from ardennes_tui.screens.palette import PaletteCommand
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.bindings import bindings
 from ardennes_tui.widgets.map_view import Zoom
-from pbem.errors import PbemError
+from pbem.core.errors import PbemError
 
 
 class EmailPlayScreen(PlayScreen):
@@ -68,6 +69,7 @@ class EmailPlayScreen(PlayScreen):
         """How many packets the store held at the last look (:meth:`poll_store`)."""
         self._commands_seen = 0
         """How many commands the stored game held then."""
+        self._confirm_resign = False
         self.imported_from: int | None = None
         """The number of stored commands before the last import that brought new ones (the
         playback, ``R``, starts there); None: no such import in this session."""
@@ -336,7 +338,7 @@ class EmailPlayScreen(PlayScreen):
         s = self.session
         out = super().palette_commands()
         if s.draft is None:
-            return [c for c in out if not c.order] + [self._import_command()]
+            return [c for c in out if not c.order] + [self._import_command(), *self._endings()]
         if s.kind == "reply":
             title = "Give your standing orders and send the reply"
             out.insert(0, PaletteCommand(title, "x", self._reply_dialog, True))
@@ -345,10 +347,43 @@ class EmailPlayScreen(PlayScreen):
             out.insert(0, PaletteCommand(title, "x x", self._seal, True))
         title = f"A comment to your opponent in packet {s.draft.body.seq}"
         out.append(PaletteCommand(title, "m", self.action_comment))
-        return [*out, self._import_command()]
+        return [*out, self._import_command(), *self._endings()]
 
     def _import_command(self) -> PaletteCommand:
         return PaletteCommand("Import your opponent's packets", "i", self.action_import)
+
+    def _endings(self) -> list[PaletteCommand]:
+        """Resign, offer a draw, or answer the opponent's offer (``ardennes resign``,
+        ``ardennes draw``); resigning asks to be chosen twice."""
+        st = self.session.status()
+        if st.verdict is not None or st.state == "equivocation":
+            return []
+        if st.expects == "draw_answer" and st.ours:
+            return [
+                PaletteCommand("Accept the draw offered", "", partial(self._end, "accept")),
+                PaletteCommand("Decline the draw offered", "", partial(self._end, "decline")),
+            ]
+        out = [
+            PaletteCommand("Resign the game (choose it twice)", "", partial(self._end, "resign"))
+        ]
+        if st.expects != "draw_answer":
+            out.append(PaletteCommand("Offer a draw", "", partial(self._end, "offer")))
+        return out
+
+    def _end(self, action: str) -> None:
+        if action == "resign" and not self._confirm_resign:
+            self._confirm_resign = True
+            self.say("Resign the game? Choose it again in the palette (Ctrl+P) to resign.")
+            return
+        self._confirm_resign = False
+        try:
+            seq, sent = self.session.end(action)
+        except PbemError as exc:
+            self.say(f"Not sent: {exc}")
+            return
+        self.reload(f"Packet {seq} ({action}) signed and stored.")
+        if sent.text and self.session.service.load(self.session.game_id).mode != "local":
+            self._send_screen(seq, sent.text)
 
     def action_import(self) -> None:
         """i: import the opponent's packets (a dialog)."""

@@ -27,7 +27,7 @@ from textual.widgets import Input, Static, TextArea
 from ardennes_tui.present.import_view import report_lines
 from ardennes_tui.widgets.text_box import TextBox
 from pbem import config
-from pbem.errors import PbemError
+from pbem.core.errors import PbemError
 from pbem.games import Service
 
 

@@ -39,7 +39,7 @@ from ardennes_tui.screens.start_dialogs import (
     TextDialog,
 )
 from pbem.audit import Verified
-from pbem.errors import PbemError
+from pbem.core.errors import PbemError
 from pbem.games import Service
 from pbem.store import Store
 

@@ -22,6 +22,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from pbem.core import dicemodes
 from scenarios import scenario_specs
 
 LaunchKind = Literal["new", "resume", "email", "email-new", "versus"]
@@ -174,11 +175,7 @@ class ScenarioDialog(ModalScreen[int | None]):
 
 SIDES: Final = ("german", "allied")
 DICE: Final = ("sealed", "open", "local")
-DICE_WORDS: Final = {
-    "sealed": "nobody can choose or foresee a roll",
-    "open": "one mailing a player-turn; the mover foresees his rolls",
-    "local": "hot-seat: both sides yours, nothing to send",
-}
+DICE_WORDS: Final = dicemodes.SHORT
 
 
 class NewEmailDialog(ModalScreen[Launch | None]):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from ardennes_tui.cli.selfplay_summary import game_summary
-from pbem.packets import DiceMode
+from pbem.core.packets import DiceMode
 from rules.bots.selfplay import encode, play
 from scenarios import load_board
 from tests.kit import records

@@ -14,8 +14,8 @@ from ardennes_tui.app import ArdennesApp
 from ardennes_tui.games.email_session import EmailSession
 from ardennes_tui.screens.email_play import EmailPlayScreen
 from pbem import keys
+from pbem.core.identity import KeyIdentity
 from pbem.games import Service
-from pbem.identity import KeyIdentity
 from pbem.store import Store
 from rules.bots import BotRng, bots_for
 from tests.kit.app import AppBody

@@ -11,8 +11,8 @@ import pytest
 import rules
 from ardennes_tui import cli
 from pbem import keys
+from pbem.core.identity import KeyIdentity
 from pbem.games import Service
-from pbem.identity import KeyIdentity
 from pbem.store import Store
 
 
@@ -87,3 +87,25 @@ class Player:
         if self._service is None:
             self._service = Service(Store(self.home))
         return self._service
+
+
+def start(players: dict[str, Player], dice: str) -> str:
+    """Hans invites (``-o FILE``), Joe accepts (printed), Hans imports the acceptance."""
+    hans, joe = players["german"], players["allied"]
+    inv = hans.home / "invitation.txt"
+    code, out, err = hans.run(
+        "invite", "--scenario", 1, "--side", "german", "--dice", dice, "--opponent", "joe",
+        "-o", inv,
+    )  # fmt: skip
+    assert code == 0 and out == "", err
+    assert f"your key {hans.me.fingerprint}" in err
+    game_id = err.split()[1].rstrip(":")
+    report = joe.ok("import", inv)
+    assert report.startswith(f"game {game_id[:8]} packet 0 (german invitation): invitation: ")
+    acceptance = joe.ok("accept", inv, "--opponent", "hans")
+    assert "-----BEGIN ARDENNES PACKET-----" in acceptance
+    assert hans.ok("import", hans.file(acceptance)) == (
+        f"game {game_id[:8]} packet 1 (allied acceptance): accepted; waiting for the allied "
+        "player (joe): Allied set-up\n"
+    )
+    return game_id

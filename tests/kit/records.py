@@ -33,7 +33,7 @@ import rules
 from ardennes_tui.cli.selfplay_summary import GameResult, game_summary
 from pbem import selfplay as email_selfplay
 from pbem import sources
-from pbem.packets import DiceMode, Packet
+from pbem.core.packets import DiceMode, Packet
 from rules.bots.selfplay import SelfPlayGame, encode, play, turn_vp
 from scenarios import load_board
 

@@ -10,16 +10,16 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 import rules
 import scenarios
-from pbem import protocol
-from pbem.identity import KeyIdentity, verify
-from pbem.packets import DiceMode, Packet
-from pbem.turn import batch_command
+from pbem.core import authoring, protocol
+from pbem.core.identity import KeyIdentity
+from pbem.core.packets import DiceMode, Packet
+from pbem.core.turn import batch_command
 from rules.bots import BotRng, bots_for
 
 
 @cache
 def PlayerKey(name: str) -> KeyIdentity:
-    """A player with a deterministic Ed25519 key (SSHSIG signatures, ``pbem.identity``)."""
+    """A player with a deterministic Ed25519 key (SSHSIG signatures, ``pbem.core.identity``)."""
     return KeyIdentity(Ed25519PrivateKey.from_private_bytes(hashlib.sha256(name.encode()).digest()))
 
 
@@ -34,18 +34,17 @@ def start(mode: DiceMode, scenario: int = 1) -> tuple[protocol.EmailGame, list[P
     """An invitation by the German (key "hans") and the Allied acceptance (key "joe")."""
     keys = {"german": PlayerKey("hans"), "allied": PlayerKey("joe")}
     seed = hashlib.sha256(b"local").digest() if mode == "local" else None
-    g, inv = protocol.invite(
+    g, inv = authoring.invite(
         keys["german"],
         "german",
         scenario,
         mode,
         GAME_ID,
         board,
-        verify,
         local_seed=seed,
     )
-    _, acc = protocol.accept(keys["allied"], inv, board, verify)
-    g.receive(acc, verify)
+    _, acc = authoring.accept(keys["allied"], inv, board)
+    g.receive(acc)
     return g, [inv, acc], keys
 
 
@@ -54,11 +53,11 @@ def bot_packet(g: protocol.EmailGame, keys: dict, bots: dict) -> Packet:
     want = g.expects()
     assert want is not None
     side, kind = want
-    d = g.draft(keys[side], side)
+    d = authoring.draft(g, keys[side], side)
     if kind == "reply":
         r = d.push(rules.StandingOrders(side=side))
         assert not isinstance(r, str), r
-        return d.seal(verify)
+        return d.seal()
     if rules.acting_side(d.scratch.state) == side and d.scratch.state.combat.orders(side) is None:
         d.push(rules.StandingOrders(side=side, advance="strongest"))
     if kind == "resolution":  # a resolution resolves its batch first
@@ -69,7 +68,7 @@ def bot_packet(g: protocol.EmailGame, keys: dict, bots: dict) -> Packet:
             break  # sealed: the declared batch goes to the opponent
         r = d.push(cmd)
         assert not isinstance(r, str), (cmd, r)
-    return d.seal(verify)
+    return d.seal()
 
 
 def play(
@@ -82,6 +81,12 @@ def play(
     bots = bots_for(BotRng(b"pbem-test"), batch=True)
     while g.game is not None and g.game.state.turn <= turns and g.expects() is not None:
         p = bot_packet(g, keys, bots)
-        other.receive(p, verify)
+        other.receive(p)
         sent.append(p)
     return g, sent
+
+
+@cache
+def played(mode: DiceMode, turns: int = 1) -> tuple[Packet, ...]:
+    """The packets of :func:`play` (made once per process; replay them for a game)."""
+    return tuple(play(mode, turns=turns)[1])

@@ -1,4 +1,4 @@
-"""ASCII armour (``pbem/armor.py``; ``docs/pbem-protocol.md``, "Armour and transport"): round
+"""ASCII armour (``pbem/core/armor.py``; ``docs/pbem-protocol.md``, "Armour and transport"): round
 trips, what mail clients do to text, refusals of damage, and fuzzing for "ArmorError or a
 result, never another exception"."""
 
@@ -9,14 +9,15 @@ import hashlib
 import re
 import zlib
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbem import armor as armor_module
-from pbem import zdict
-from pbem.armor import BEGIN, END, LINE_WIDTH, Armored, ArmorError, dearmor_all
+from pbem.core import armor as armor_module
+from pbem.core import zdict
+from pbem.core.armor import BEGIN, END, LINE_WIDTH, Armored, ArmorError, dearmor_all
 
 
 def armor(payload: bytes, headers: Mapping[str, str], *, compress: bool = False) -> str:
@@ -502,6 +503,9 @@ def test_the_preset_dictionary_is_pinned_and_pays() -> None:
     smaller than plain deflate."""
     assert hashlib.sha256(zdict.DICTIONARY).hexdigest() == zdict.SHA256
     assert zdict.SHA256 == "94dc911ace54862aabb5b15a232b926c6ea34c7c78448140d424125fb7ab1d3e"
+    # the copy the protocol's readers take (docs/pbem-protocol.md section 7)
+    published = Path(__file__).parents[2] / "docs" / "pbem-zdict1.bin"
+    assert published.read_bytes() == zdict.DICTIONARY
     packet = (
         b'{"body":{"format":"ardennes-packet","version":2,"rules":"ao-1973+errata-1973-05-31/2",'
         b'"game":"0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f","seq":9,"prev":"' + b"ab" * 32 + b'",'

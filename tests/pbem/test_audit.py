@@ -9,6 +9,8 @@ import contextlib
 import io
 import json
 import random
+import shutil
+import subprocess
 from functools import cache
 from pathlib import Path
 
@@ -19,9 +21,10 @@ import rules
 import scenarios
 from ardennes_tui.cli import audit as audit_cli
 from ardennes_tui.errors import UserError
-from pbem import armor, audit, chain, packets, protocol, sources
+from pbem import audit, sources
+from pbem.core import armor, authoring, chain, packets, protocol
+from pbem.core.packets import DiceMode, Packet
 from pbem.exchange import armor_headers, armor_packets
-from pbem.packets import DiceMode, Packet
 from pbem.store import GameMeta, Store
 from tests.pbem.players import GAME_ID, PlayerKey, play
 from tests.realmap import needs_real_map
@@ -114,21 +117,22 @@ def test_verify_reads_quoted_shuffled_and_repeated_packets(tmp_path: Path) -> No
     assert audit.verify(src).ok
 
 
-def _tampered(sent: tuple[Packet, ...], seq: int) -> list[Packet]:
-    """Packet ``seq`` with a changed comment and its old signature."""
-    out = list(sent)
-    body = msgspec.structs.replace(sent[seq].body, comment="I never said that")
-    out[seq] = Packet(body=body, signature=sent[seq].signature)
-    return out
+def _tampered(sent: tuple[Packet, ...], seq: int) -> str:
+    """The packets, armoured, ``seq``'s body with a comment added under its old signature."""
+    blocks = [(packets.encode(p), headers(p)) for p in sent]
+    p = sent[seq]
+    body = p.signed.replace(b'"kind":"', b'"comment":"I never said that","kind":"')
+    blocks[seq] = (body + b"\n" + p.signature, headers(p))
+    return armor.armor_all(blocks)
 
 
 def test_a_tampered_packet_fails_naming_it(tmp_path: Path) -> None:
     _, sent = game("sealed")
-    path = write(tmp_path, armored(_tampered(sent, 7)))
+    path = write(tmp_path, _tampered(sent, 7))
     code, out = cli("verify", str(path))
     assert code == 1
     assert out.count("\n") == 1
-    assert out.startswith(f"FAILED: game {GAME_ID[:8]}: packet 7: bad signature")
+    assert out.startswith(f"FAILED: game {GAME_ID[:8]}: block 8 (Seq 7): bad signature (bad ")
 
 
 def test_a_packet_re_signed_by_another_key_fails_naming_both_keys(tmp_path: Path) -> None:
@@ -458,8 +462,126 @@ def test_audit_json(tmp_path: Path) -> None:
 
 def test_audit_of_a_failing_game_prints_the_failure(tmp_path: Path) -> None:
     _, sent = game("sealed")
-    path = write(tmp_path, armored(_tampered(sent, 7)))
+    path = write(tmp_path, _tampered(sent, 7))
     code, out = cli("audit", str(path))
-    assert code == 1 and out.startswith("FAILED: ") and "packet 7" in out
+    assert code == 1 and out.startswith("FAILED: ") and "(Seq 7)" in out
     code, out = cli("audit", str(path), "--json")
     assert code == 1 and json.loads(out)["ok"] is False
+
+
+# -- the independent dice checker (contrib/ardennes-dice-check) --------------------------------
+
+CHECKER = Path(__file__).parents[2] / "contrib" / "ardennes-dice-check"
+SYSTEM_PYTHON = shutil.which("python3", path="/usr/local/bin:/usr/bin:/bin")
+needs_system_python = pytest.mark.skipif(SYSTEM_PYTHON is None, reason="no system python3")
+
+
+def dice_check(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The checker, run by the system's python3 (not this virtual environment's)."""
+    assert SYSTEM_PYTHON is not None
+    return subprocess.run(
+        [SYSTEM_PYTHON, "-I", str(CHECKER), str(path), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@needs_system_python
+@pytest.mark.parametrize("mode", ["sealed", "open", "local"])
+def test_the_dice_checker_agrees_with_audit_roll_for_roll(mode: DiceMode, tmp_path: Path) -> None:
+    """Sealed: combat batches, the paradrop and the CRT switch; open and local too."""
+    sent = game(mode)[1] if mode != "local" else tuple(play("local", turns=1)[1])
+    path = write(tmp_path, "> " + armored(sent).replace("\n", "\n> "))
+    r = dice_check(path, "--json")
+    assert r.returncode == 0, r.stdout + r.stderr
+    mine = json.loads(r.stdout)
+    code, out = cli("audit", str(path), "--json")
+    assert code == 0
+    theirs = json.loads(out)["rolls"]
+    assert len(mine) == len(theirs) > 0
+    for d, a in zip(mine, theirs, strict=True):
+        assert (d["packet"], d["draw"], d["value"]) == (a["packet"], a["draw"], a["value"])
+        assert (d["kind"], d["seed"], d["batch"]) == (
+            a["derivation"]["kind"],
+            a["derivation"]["seed"],
+            a["derivation"]["batch"],
+        )
+        for name in ("author_link", "other_link", "reply"):
+            short = a["derivation"][name]
+            assert (d[name] or "")[: len(short or "")] == (short or ""), name
+    if mode == "sealed":
+        assert {d["kind"] for d in mine} == {"batch", "switch"}
+    text = dice_check(path).stdout.splitlines()
+    assert text[-1] == f"OK: {len(sent)} packets, {len(mine)} dice, each as its packet lists it"
+    assert len(text) == len(mine) + 1
+
+
+@needs_system_python
+def test_the_dice_checker_names_a_die_its_seed_does_not_give(tmp_path: Path) -> None:
+    _, sent = game("sealed")
+    i = next(k for k, p in enumerate(sent) if p.body.dice)
+    p = sent[i]
+    wrong = str(int(p.body.dice[0]) % 6 + 1)
+    body = p.signed.replace(
+        f'"dice":"{p.body.dice}"'.encode(), f'"dice":"{wrong}{p.body.dice[1:]}"'.encode()
+    )
+    blocks = [(packets.encode(q), headers(q)) for q in sent]
+    blocks[i] = (body + b"\n" + p.signature, headers(p))  # its signature no longer fits: ssh-keygen
+    r = dice_check(write(tmp_path, armor.armor_all(blocks)))
+    first = sum(len(q.body.dice) for q in sent[:i])
+    assert (r.returncode, r.stdout) == (
+        1,
+        f"DISAGREE: packet {i}: draw {first} is listed as {wrong}, not its seed's\n",
+    )
+
+
+@needs_system_python
+def test_the_dice_checker_is_short_and_needs_only_the_standard_library(tmp_path: Path) -> None:
+    import ast
+    import sys
+
+    tree = ast.parse(CHECKER.read_text())
+    names = {
+        a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names
+    }
+    names |= {
+        n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module
+    }
+    assert names and names <= set(sys.stdlib_module_names), names - set(sys.stdlib_module_names)
+    assert len(CHECKER.read_text().splitlines()) <= 210
+    r = dice_check(tmp_path / "none.txt")
+    assert r.returncode == 2 and r.stderr.startswith("ardennes-dice-check: ")
+
+
+@needs_system_python
+def test_the_dice_checker_skips_draw_and_resign_packets(tmp_path: Path) -> None:
+    """A draw offered and declined between the reply and the resolution, then a resignation:
+    the checker's dice are still audit's."""
+    from tests.pbem.players import PlayerKey, board, played
+
+    sent = played("sealed")
+    i = next(k for k, p in enumerate(sent) if p.body.kind == "resolution")
+    mover = sent[i].body.author
+    other = rules.other_side(mover)
+    keys = {"german": PlayerKey("hans"), "allied": PlayerKey("joe")}
+    g = protocol.EmailGame.replay(sent[:i], board)
+    authoring.ending(g, keys[mover], mover, "draw_offer")
+    authoring.ending(g, keys[other], other, "draw_answer", accept=False)
+    d = authoring.draft(g, keys[mover], mover)
+    for step in sent[i].body.commands:
+        assert not isinstance(d.push(step.command), str)
+    d.seal()
+    authoring.ending(g, keys[other], other, "resign")
+    path = write(tmp_path, armored(g.packets))
+    r = dice_check(path, "--json")
+    assert r.returncode == 0, r.stdout
+    code, out = cli("audit", str(path), "--json")
+    assert code == 0
+    theirs = [
+        (a["packet"], a["draw"], a["value"], a["derivation"]["seed"])
+        for a in json.loads(out)["rolls"]
+    ]
+    mine = [(d["packet"], d["draw"], d["value"], d["seed"]) for d in json.loads(r.stdout)]
+    assert mine == theirs and mine and {m[0] for m in mine} == {i + 2}

@@ -1,4 +1,4 @@
-"""Dice chains and seeds (``pbem.chain``, protocol section 4) and the audit's statistics."""
+"""Dice chains and seeds (``pbem.core.chain``, protocol section 4) and the audit's statistics."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pbem import chain, stats
+from pbem.core import chain, stats
 from rules import SeededDice
 
 GAME = bytes.fromhex("00112233445566778899aabbccddeeff")

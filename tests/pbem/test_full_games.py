@@ -22,11 +22,11 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 import rules
 from pbem import audit, keys
 from pbem.config import SmtpConfig
+from pbem.core.authoring import Draft
+from pbem.core.identity import KeyIdentity
+from pbem.core.packets import DiceMode, Packet
 from pbem.games import Service
-from pbem.identity import KeyIdentity
 from pbem.mail import send_smtp
-from pbem.packets import DiceMode, Packet
-from pbem.protocol import Draft
 from pbem.selfplay import player_key, selfplay_game_id
 from pbem.sources import load_source
 from pbem.store import Store

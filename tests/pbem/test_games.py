@@ -15,12 +15,13 @@ import pytest
 
 import rules
 import scenarios
-from pbem import armor, keys, packets
-from pbem.errors import PbemError
+from pbem import keys
+from pbem.core import armor, dicemodes, packets
+from pbem.core.errors import PbemError
+from pbem.core.identity import KeyIdentity
+from pbem.core.packets import DiceMode, Packet, Step
 from pbem.exchange import armor_headers, armor_packets
 from pbem.games import STOPPED, Service
-from pbem.identity import KeyIdentity
-from pbem.packets import DiceMode, Packet, Step
 from pbem.store import Store
 from rules.bots import BotRng, bots_for
 from tests.kit.email_players import bot_commands, state_hash
@@ -120,7 +121,7 @@ def test_status_says_whose_move_and_the_pinned_keys(sealed: Match) -> None:
     assert waiting.next.startswith(f"waiting for the {mover} player")
     assert any("since" in line for line in waiting.lines())
     assert st[mover].next.startswith("your move (")
-    assert st["german"].warning == ""
+    assert st["german"].warning == dicemodes.ALLOWS["sealed"]
 
 
 def test_draft_when_it_is_not_our_move(sealed: Match) -> None:
@@ -322,7 +323,7 @@ def test_an_invitation_for_a_new_game_is_offered(sealed: Match, tmp_path: Path) 
     assert [i.outcome for i in report.items] == ["invitation"]
     line = report.lines()[0]
     assert "scenario 2, open dice" in line and "ardennes accept FILE" in line
-    assert "the mover can foresee his own rolls" in line
+    assert dicemodes.ALLOWS["open"] in line
     assert other.store.game_ids() == []
 
 
@@ -356,8 +357,9 @@ def test_an_open_game_for_one_game_turn(tmp_path: Path) -> None:
     stores = {s: Store(h) for s, h in m.homes.items()}
     assert stores["german"].packets(m.game_id) == stores["allied"].packets(m.game_id)
     st = m.service("allied").status(m.game_id)
-    assert st.turn == 2 and st.warning == (
-        "open dice: the mover can foresee his own rolls before he orders"
+    assert st.turn == 2 and st.warning == dicemodes.ALLOWS["open"] == (
+        "open dice: the mover sees his dice before he orders, so he can choose which attacks "
+        "to make and in which order"
     )
     assert st.warning in st.lines()
     assert {p.body.kind for p in m.sent[2:]} == {"orders"}

@@ -19,8 +19,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from ardennes_tui import cli
 from ardennes_tui.cli import keys as keys_command
-from pbem import keys, sshwire
-from pbem.errors import PbemError
+from pbem import keys
+from pbem.core import sshwire
+from pbem.core.errors import PbemError
 from pbem.keys import KeyFileError, KeyTypeError, PassphraseError
 from tests.pbem import needs_ssh_keygen, ssh_keygen
 

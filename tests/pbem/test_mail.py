@@ -24,8 +24,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pbem import mail as mail_module
-from pbem.armor import ArmorError, armor, armor_all, dearmor_all
 from pbem.config import ConfigError, SmtpConfig, config_path, load_config
+from pbem.core.armor import ArmorError, armor, armor_all, dearmor_all
 from pbem.mail import (
     MailError,
     attachment_name,
@@ -353,10 +353,20 @@ def test_eml_damaged_body_intact_attachment(tmp_path: Path) -> None:
     assert len(received.notes) == 1 and "bad base64 on line" in received.notes[0]
 
 
-def test_all_copies_damaged_raises(tmp_path: Path) -> None:
-    text = TEXT.replace("Seq: 7", "Seq: 9")
-    with pytest.raises(ArmorError, match="checksum mismatch: damaged in transit"):
-        read_armored(text.encode())
+def test_a_damaged_block_is_one_line_and_hides_nothing(tmp_path: Path) -> None:
+    damaged = TEXT.replace("Seq: 7", "Seq: 9")
+    received = read_armored((damaged + "\n" + TEXT.replace("Seq: 7", "Seq: 8")).encode())
+    second = 1 + len(TEXT.splitlines()) + 1
+    assert received.damaged == [
+        "<stdin>: block 1 (line 1): checksum mismatch: damaged in transit",
+        f"<stdin>: block 2 (line {second}): checksum mismatch: damaged in transit",
+    ]
+    assert received.blocks == []
+    line = TEXT.splitlines()[10]
+    copy = TEXT.replace(line, line[:20] + ("A" if line[20] != "A" else "B") + line[21:])
+    received = read_armored((copy + "\n" + TEXT).encode())  # a damaged copy, then the intact
+    assert received.damaged == [] and received.blocks[0].payload == PAYLOAD
+    assert received.notes == ["<stdin>: block 1 (line 1): checksum mismatch: damaged in transit"]
 
 
 def test_html_only_message() -> None:

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from ardennes_tui.cli import main
-from pbem import armor, audit, selfplay
-from pbem.errors import PbemError
+from pbem import audit, selfplay
+from pbem.core import armor
+from pbem.core.errors import PbemError
 from pbem.games import Service
 from pbem.sources import load_source
 from pbem.store import Store

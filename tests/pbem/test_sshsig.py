@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pbem import keys, sshsig
-from pbem.errors import PbemError
-from pbem.keys import PrivateKey, public_blob
-from pbem.sshsig import (
+from pbem import keys
+from pbem.core import sshsig
+from pbem.core.errors import PbemError
+from pbem.core.sshsig import (
     BadMagic,
     BadSignature,
     MalformedSignature,
@@ -24,7 +24,8 @@ from pbem.sshsig import (
     UnsupportedVersion,
     WrongSigner,
 )
-from pbem.sshwire import ssh_string, ssh_uint32
+from pbem.core.sshwire import ssh_string, ssh_uint32
+from pbem.keys import PrivateKey, public_blob
 from tests.pbem import needs_ssh_keygen, ssh_keygen
 
 KEY = keys.generate()

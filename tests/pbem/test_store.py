@@ -225,7 +225,8 @@ def test_meta_update_and_listing(store: Store) -> None:
     store.create_game(GID, META)
     store.create_game(other, GameMeta(scenario=1, our_side="allied", german="Carl"))
     store.append(GID, 0, b"invitation")
-    new = store.update_meta(GID, msgspec.structs.replace(store.meta(GID), to_move="allied"))
+    meta = msgspec.structs.replace(store.meta(GID), to_move="allied", packets=1)
+    new = store.update_meta(GID, meta)
     assert new.created == "1944-12-16T05:31:00+00:00"
     assert json.loads((store.game_dir(GID) / "meta.json").read_bytes())["to_move"] == "allied"
     first, second = store.games()
@@ -234,6 +235,10 @@ def test_meta_update_and_listing(store: Store) -> None:
         3, "german", "Bob", "allied", 1,
     )  # fmt: skip
     assert (second.game_id, second.opponent, second.packets) == (other, "Carl", 0)
+    assert not first.stale and second.stale  # its index says nothing of its 0 packets
+    store.append(GID, 1, b"acceptance")  # a writer stopped before the index: whose move is "?"
+    first = store.games()[0]
+    assert (first.stale, first.to_move, first.packets) == (True, "", 2)
     # unknown fields (a newer program's) are ignored
     path = store.game_dir(other) / "meta.json"
     path.write_bytes(path.read_bytes()[:-1] + b',"future":1}')
@@ -422,7 +427,7 @@ def test_games_command(store: Store, capsys: pytest.CaptureFixture[str]) -> None
     assert capsys.readouterr().out == "No games yet.\n"
     store.create_game(GID, META)
     store.append(GID, 0, b"invitation")
-    store.update_meta(GID, msgspec.structs.replace(META, to_move="allied"))
+    store.update_meta(GID, msgspec.structs.replace(META, to_move="allied", packets=1))
     store.create_game("f" * 32, GameMeta(scenario=1, our_side="allied", german="Carl"))
     store.save_local("sunday", _hot_seat_record("combat"))
     store.save_local("broken", b"not a record")
@@ -443,9 +448,11 @@ def test_games_command(store: Store, capsys: pytest.CaptureFixture[str]) -> None
 
     assert games.run(argparse.Namespace(json=False), store.root) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].split() == ["GAME", "SC", "SIDE", "TO", "MOVE", "LAST", "ACTIVITY", "OPPONENT"]
-    assert out[1].split() == ["01234567", "3", "German", "Allied", "1944-12-16", "05:33", "UTC",
-                              "Bob"]  # fmt: skip
+    assert out[0].split() == ["GAME", "SC", "SIDE", "DICE", "TO", "MOVE", "LAST", "ACTIVITY",
+                              "OPPONENT"]  # fmt: skip
+    assert out[1].split() == ["01234567", "3", "German", "sealed", "Allied", "1944-12-16",
+                              "05:33", "UTC", "Bob"]  # fmt: skip
+    assert "sealed dice: no roll chosen; a batch's dice seen on the reply" in out
     assert "[game ffffffff" in "\n".join(out)
     assert any(line.startswith("sunday ") and "GT3 Combat" in line for line in out)
 

@@ -17,9 +17,10 @@ from ardennes_tui.cli import main
 from ardennes_tui.present import audit_view
 from ardennes_tui.screens.audit import AuditScreen
 from ardennes_tui.screens.playback import PlaybackScreen
-from pbem import armor, keys
-from pbem.protocol import fingerprint_of
-from pbem.rolls import DiceStats
+from pbem import keys
+from pbem.core import armor
+from pbem.core.protocol import fingerprint_of
+from pbem.core.rolls import DiceStats
 from tests.realmap import needs_real_map
 from tests.tui.recordkit import packets_file, packets_text, record_file
 
@@ -136,8 +137,8 @@ def test_the_table_lists_every_roll_and_enter_plays_back_from_one(tmp_path: Path
 def test_ardennes_audit_of_a_game_in_the_store(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ardennes_home: Path
 ) -> None:
+    from pbem.core.identity import KeyIdentity
     from pbem.games import Service
-    from pbem.identity import KeyIdentity
     from pbem.store import Store
 
     keys.save(keys.generate(), "hans")

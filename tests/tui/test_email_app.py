@@ -391,3 +391,45 @@ def test_a_local_game_goes_on_in_the_app_without_a_send_screen(
 def test_key_without_email_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--key", "hans"]) == 2
     assert "--key and --passphrase-file go with --email GAME" in capsys.readouterr().err
+
+
+def test_resign_and_draw_from_the_palette(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The app's palette offers what ``ardennes draw`` and ``ardennes resign`` do, through the
+    same functions: an offer, its answer, a resignation chosen twice."""
+    match = new_match(tmp_path)
+
+    def choose(screen: EmailPlayScreen, title: str) -> None:
+        [command] = [c for c in screen.palette_commands() if c.title == title]
+        command.run()
+
+    async def german(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        screen = play_screen(app)
+        choose(screen, "Offer a draw")
+        await pilot.pause()
+        assert isinstance(app.screen, SendScreen)
+        await press(pilot, "escape")
+        assert not [c for c in play_screen(app).palette_commands() if "draw" in c.title]
+
+    ran = run_as(monkeypatch, match.german.home, german)
+    assert main(["--email", match.game_id[:8]]) == 0 and ran == ["ok"]
+    offer = match.german.service.export(match.game_id)
+    assert match.allied.service.import_text(offer).ok
+
+    async def allied(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        screen = play_screen(app)
+        titles = [c.title for c in screen.palette_commands()]
+        assert "Accept the draw offered" in titles and "Offer a draw" not in titles
+        choose(screen, "Decline the draw offered")
+        await pilot.pause()
+        await press(pilot, "escape")
+        choose(play_screen(app), "Resign the game (choose it twice)")
+        await pilot.pause()
+        assert match.allied.service.load(match.game_id).verdict is None
+        choose(play_screen(app), "Resign the game (choose it twice)")
+        await pilot.pause()
+
+    ran = run_as(monkeypatch, match.allied.home, allied)
+    assert main(["--email", match.game_id[:8]]) == 0 and ran == ["ok"]
+    g = match.allied.service.load(match.game_id)
+    assert [p.body.kind for p in g.packets[-3:]] == ["draw_offer", "draw_answer", "resign"]
+    assert g.verdict is not None and (g.verdict.winner, g.verdict.kind) == ("german", "resignation")

@@ -23,8 +23,8 @@ from ardennes_tui.screens.playback import PlaybackScreen
 from ardennes_tui.screens.start import Launch, StartScreen
 from ardennes_tui.screens.start_dialogs import NewEmailDialog, ScenarioDialog, TextDialog
 from pbem import keys
+from pbem.core.identity import KeyIdentity
 from pbem.games import Sent, Service
-from pbem.identity import KeyIdentity
 from pbem.store import Store
 from scenarios import load_map
 from tests.realmap import needs_real_map

@@ -116,7 +116,7 @@ def test_hot_seat_game_in_the_store_quit_and_resumed(tmp_path: Path) -> None:
         check=True,
         timeout=20,
     ).stdout
-    assert f"\n{name}  1   Both  GT1 Reinforcement  " in listed
+    assert f"\n{name}  1   Both  -     GT1 Reinforcement  " in listed
     assert "ardennes --resume NAME" in listed
 
     game = start(env, [str(ARDENNES), "--resume"], cwd=tmp_path)

@@ -7,7 +7,7 @@ section 4: a sealed batch, the sealed CRT switch, an open or a local packet), wh
 computed it from which packet on, its value and the event it led to. :func:`statistics` counts
 the faces of each player's rolls (combat: the attacker's; the CRT switch and the paradrop: the
 German's) and of all of them, with Pearson's chi-square against a fair die and its p-value
-(:mod:`pbem.stats`).
+(:mod:`pbem.core.stats`).
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 import rules
-from pbem import stats
-from pbem.packets import Packet
-from pbem.protocol import EmailGame
+from pbem.core import stats
+from pbem.core.packets import Packet
+from pbem.core.protocol import ENDINGS, EmailGame
 
 SHORT: Final = 12
 """Hex digits shown of a link, a reply hash or a seed."""
@@ -131,6 +131,12 @@ def _published(email: EmailGame) -> dict[bytes, int]:
 def _packet_dice(email: EmailGame) -> list[_PacketDice]:
     published = _published(email)
     out = []
+
+    def before(seq: int) -> int:
+        """The packet before ``seq`` that is not a resignation or a draw packet: the reply,
+        or the packet that began the Game-Turn, whose identity the seed hashes."""
+        return max(k for k in range(seq) if email.packets[k].body.kind not in ENDINGS)
+
     for d in email.derivations:
         p: Packet = email.packets[d.seq]
         author = p.body.author
@@ -140,13 +146,13 @@ def _packet_dice(email: EmailGame) -> list[_PacketDice]:
         if d.kind == "batch":
             # the mover's own link is his from the start; the opponent's link and the reply
             # hash come with the reply (the packet before), his link reaches the opponent here
-            kind, author_from, all_from = "batch", max(theirs, d.seq - 1), d.seq
+            kind, author_from, all_from = "batch", max(theirs, before(d.seq)), d.seq
         elif d.kind == "open":
             kind, author_from, all_from = "open", theirs, d.seq
         elif d.kind == "switch":
             # the author's link is his from the start; the previous packet (the opponent's)
             # reaches him with it; his link reaches the opponent with this packet
-            kind, author_from, all_from = "switch", max(theirs, d.seq - 1), d.seq
+            kind, author_from, all_from = "switch", max(theirs, before(d.seq)), d.seq
         elif d.kind == "none":
             kind = "none"
             author_from = all_from = max(mine, theirs)

@@ -29,12 +29,13 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from cryptography.exceptions import InvalidSignature
 
-from pbem.errors import PbemError
-from pbem.keys import (
+from pbem.core.errors import PbemError
+from pbem.core.keyvalues import (
     KEY_TYPE,
     KeyFileError,
     KeyTypeError,
@@ -44,7 +45,7 @@ from pbem.keys import (
     parse_public_blob,
     public_blob,
 )
-from pbem.sshwire import SshReader, ssh_string, ssh_uint32
+from pbem.core.sshwire import SshReader, ssh_string, ssh_uint32
 
 __all__ = [
     "ARMOR_BEGIN",
@@ -65,12 +66,15 @@ __all__ = [
     "UnsupportedKeyType",
     "UnsupportedVersion",
     "WrongSigner",
+    "allowed_signers",
     "armor",
     "dearmor",
     "parse",
     "sign",
+    "signature_bytes",
     "signed_data",
     "verify",
+    "wrap",
 ]
 
 MAGIC = b"SSHSIG"
@@ -179,11 +183,20 @@ def signed_data(message: bytes, namespace: str = NAMESPACE) -> bytes:
 def sign(private_key: PrivateKey, message: bytes, namespace: str = NAMESPACE) -> bytes:
     """The binary SSHSIG blob of ``private_key``'s signature over ``message`` in
     ``namespace`` (section 2); :func:`armor` makes the text form."""
-    signature = private_key.sign(signed_data(message, namespace))
+    return wrap(
+        private_key.public_key(), private_key.sign(signed_data(message, namespace)), namespace
+    )
+
+
+def wrap(public_key: PublicKey, signature: bytes, namespace: str = NAMESPACE) -> bytes:
+    """The SSHSIG blob of ``signature``, the 64-byte Ed25519 signature of
+    :func:`signed_data` by ``public_key`` (made here, or by ``ssh-agent``: :mod:`pbem.agent`)."""
+    if len(signature) != 64:
+        raise MalformedSignature(f"an ed25519 signature has 64 bytes, not {len(signature)}")
     return (
         MAGIC
         + ssh_uint32(VERSION)
-        + ssh_string(public_blob(private_key.public_key()))
+        + ssh_string(public_blob(public_key))
         + ssh_string(_check_namespace(namespace))
         + ssh_string(b"")
         + ssh_string(HASH_ALGORITHM.encode())
@@ -197,6 +210,18 @@ def armor(blob: bytes) -> str:
     encoded = base64.b64encode(blob).decode("ascii")
     lines = [encoded[i : i + _LINE] for i in range(0, len(encoded), _LINE)]
     return "\n".join([ARMOR_BEGIN, *lines, ARMOR_END]) + "\n"
+
+
+def allowed_signers(principals: Iterable[tuple[str, str]]) -> str:
+    """An OpenSSH ``allowed_signers`` file (``ssh-keygen(1)``, ALLOWED SIGNERS): one line per
+    ``(principal, public key line)``, each key allowed in the namespace ``ardennes`` only, for
+    ``ssh-keygen -Y verify -f FILE -I PRINCIPAL -n ardennes``."""
+    lines = []
+    for principal, key in principals:
+        if not principal.isalnum():
+            raise SignatureError(f"bad principal {principal[:40]!r}: letters and digits only")
+        lines.append(f'{principal} namespaces="{NAMESPACE}" {key}\n')
+    return "".join(lines)
 
 
 def dearmor(text: str | bytes) -> bytes:
@@ -248,6 +273,18 @@ def parse(blob: bytes) -> Sshsig:
     )
     reader.end()
     return fields
+
+
+def signature_bytes(blob: bytes) -> bytes:
+    """The 64-byte Ed25519 signature inside the SSHSIG ``blob`` (parsed strictly, not
+    verified): what a version 3 dice chain's secret is derived from (section 4)."""
+    reader = SshReader(parse(blob).signature, "SSHSIG signature field", MalformedSignature)
+    sig_type = reader.string("signature type")
+    raw = reader.string("signature")
+    reader.end()
+    if sig_type != KEY_TYPE.encode() or len(raw) != 64:
+        raise UnsupportedKeyType("not an ed25519 signature of 64 bytes")
+    return raw
 
 
 def verify(

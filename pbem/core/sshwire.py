@@ -1,9 +1,9 @@
 """The SSH wire format's ``uint32`` and ``string`` (RFC 4251 section 5), for key blobs
-(:mod:`pbem.keys`) and the SSHSIG framing (:mod:`pbem.sshsig`)."""
+(:mod:`pbem.keys`) and the SSHSIG framing (:mod:`pbem.core.sshsig`)."""
 
 from __future__ import annotations
 
-from pbem.errors import PbemError
+from pbem.core.errors import PbemError
 
 
 def ssh_uint32(value: int) -> bytes:

@@ -1,7 +1,7 @@
 """One packet's worth of play: which commands its author may give, what may roll, where it ends.
 
 ``docs/pbem-protocol.md`` sections 3 and 4. The same :class:`PacketPlay` checks a packet we
-receive (:mod:`pbem.protocol`) and the packet a player is writing (:class:`Draft`), so what we
+receive (:mod:`pbem.core.protocol`) and the packet a player is writing (:class:`Draft`), so what we
 write is what the opponent accepts. A packet holds only commands its author may give: the
 acting side's (:func:`rules.acting_side`), and standing orders for his own side that never
 ``ask`` (the opponent's decisions during a batch follow them).
@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import rules
-from pbem.packets import DiceMode, PacketKind
+from pbem.core.packets import DiceMode, PacketKind
 
 
 def awaits_reply(s: rules.GameState) -> bool:
@@ -161,3 +161,14 @@ class PacketPlay:
         if sealed and awaits_reply(s) and self._may_send():
             return None
         return "the packet ends before the turn passes to the other player"
+
+
+def drawn_values(game: rules.Game, start: int) -> str:
+    """The values of the dice drawn by the commands of ``game``'s history from ``start`` on,
+    in order: a version 3 packet's ``dice`` (section 3)."""
+    return "".join(
+        str(e.value)
+        for step in game.history[start:]
+        for e in step.events
+        if isinstance(e, rules.DieRoll)
+    )

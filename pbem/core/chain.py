@@ -17,7 +17,7 @@ from typing import Final
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from pbem.errors import PbemError
+from pbem.core.errors import PbemError
 
 LINKS: Final = 4096
 """Links in a chain: one per combat batch (sealed) or per packet (open) the player takes part
@@ -53,6 +53,32 @@ def chain_secret(raw_private_key: bytes, game_id: bytes, context: bytes = b"") -
         salt=game_id,
         info=b"ardennes dice chain/1" + context,
     ).derive(raw_private_key)
+
+
+DICE_NAMESPACE: Final = "ardennes-dice"
+"""The SSHSIG namespace of the signature a version 3 chain secret comes from: no packet
+signature (namespace ``ardennes``) can ever be one."""
+
+
+def dice_message(game_id: bytes, context: bytes = b"") -> bytes:
+    """What a player signs (namespace :data:`DICE_NAMESPACE`) to make his version 3 chain
+    secret: ``"ardennes dice chain/3" || game id (16 bytes) || context`` (the invitee's context
+    is the invitation's hash, 32 bytes; the inviter's is empty)."""
+    return b"ardennes dice chain/3" + _check("the game id", game_id, GAME_ID_BYTES) + context
+
+
+def signed_secret(signature: bytes, game_id: bytes, context: bytes = b"") -> bytes:
+    """The player's version 3 chain secret: HKDF-SHA256 of his 64-byte Ed25519 signature of
+    :func:`dice_message` (deterministic, RFC 8032; never published), salted with the game id,
+    with ``"ardennes dice chain/3" || context`` as HKDF's info. A key held by ``ssh-agent``
+    makes it as well as a key file (protocol section 4)."""
+    _check("the Ed25519 signature", signature, 64)
+    return HKDF(
+        algorithm=hashes.SHA256(),
+        length=LINK_BYTES,
+        salt=_check("the game id", game_id, GAME_ID_BYTES),
+        info=b"ardennes dice chain/3" + context,
+    ).derive(signature)
 
 
 def down(link: bytes) -> bytes:

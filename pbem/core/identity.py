@@ -1,13 +1,14 @@
 """A player's key as the protocol uses it: SSHSIG signatures and the dice chain's secret.
 
-:class:`KeyIdentity` fits :class:`pbem.protocol.Identity`; :func:`verify` is the protocol's
+:class:`KeyIdentity` fits :class:`pbem.core.protocol.Identity`; :func:`verify` is the protocol's
 verifier (``docs/pbem-protocol.md`` sections 1-2): it returns the signer's public key line, which
 the protocol compares with the key pinned for the packet's author.
 """
 
 from __future__ import annotations
 
-from pbem import keys, sshsig
+from pbem.core import keyvalues as keys
+from pbem.core import sshsig
 
 
 class KeyIdentity:
@@ -30,15 +31,16 @@ class KeyIdentity:
 
     @property
     def raw_private(self) -> bytes:
-        """The 32-byte private key, for the dice chain's secret (HKDF, section 4)."""
+        """The 32-byte private key: the dice chain's secret of a game begun in version 2
+        (HKDF, section 4), a local game's partner key."""
         return keys.raw_private_bytes(self._key)
 
-    def sign(self, message: bytes) -> bytes:
-        """The binary SSHSIG blob of ``message``, namespace ``ardennes``."""
-        return sshsig.sign(self._key, message)
+    def sign(self, message: bytes, namespace: str = sshsig.NAMESPACE) -> bytes:
+        """The binary SSHSIG blob of ``message`` (namespace ``ardennes`` unless given)."""
+        return sshsig.sign(self._key, message, namespace)
 
 
 def verify(blob: bytes, message: bytes) -> str:
     """The public key line of the key that made the SSHSIG ``blob`` over ``message``;
-    :class:`pbem.sshsig.SignatureError` (a ``ValueError``) when it does not verify."""
+    :class:`pbem.core.sshsig.SignatureError` (a ``ValueError``) when it does not verify."""
     return keys.public_line(sshsig.verify(blob, message))

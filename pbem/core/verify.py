@@ -1,5 +1,5 @@
 """``ardennes verify``: a whole game checked from its first packet (``docs/pbem-protocol.md``,
-section 6): every check of section 5 over a :class:`pbem.sources.Source` (signatures against
+section 6): every check of section 5 over a :class:`pbem.core.verify.Source` (signatures against
 the pinned keys, the chain, the revealed links, every command through the rules, every state
 hash), or a game record through the rules (:meth:`rules.Game.replay`); one line: the summary,
 or the first failure.
@@ -9,18 +9,35 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
 import rules
-import scenarios
-from pbem import identity
-from pbem.errors import PbemError
-from pbem.protocol import EmailGame, Verifier, fingerprint_of
-from pbem.sources import Source
+from pbem.core.errors import PbemError, one_line
+from pbem.core.packets import Packet
+from pbem.core.protocol import EmailGame, fingerprint_of
 
 BoardFor = Callable[[int], rules.Board]
 
 
 # -- verify ------------------------------------------------------------------------------------
+
+
+SourceKind = Literal["packets", "record", "store"]
+
+
+@dataclass(frozen=True)
+class Source:
+    """A game to check: its packets (a file of armoured packets, a game in the store) or its
+    record; ``problem`` is the first damage found while reading (the game then fails to
+    verify, naming it)."""
+
+    kind: SourceKind
+    name: str
+    """What the user named: the file's path, ``-``, or ``game <id>``."""
+    packets: tuple[Packet, ...] = ()
+    """Sorted by ``seq`` (a file may hold them in any order)."""
+    record: rules.Record | None = None
+    problem: str | None = None
 
 
 @dataclass(frozen=True)
@@ -36,20 +53,20 @@ class Verified:
     game: rules.Game | None = None
 
 
-def standing(game: rules.Game | None) -> str:
+def standing(game: rules.Game | None, verdict: rules.Verdict | None = None) -> str:
+    """Where ``game`` stands, or how it ended (``verdict``: an email game's, which may be a
+    resignation or a draw by agreement; else the rules')."""
     if game is None:
         return "not yet accepted"
     s = game.state
-    v = s.result
+    v = verdict if verdict is not None else s.result
     if v is not None:
         who = f"{v.winner.capitalize()} wins" if v.winner else "a draw"
         return f"game over, {who} ({v.kind}, VP {v.german_vp}:{v.allied_vp})"
     return f"Game-Turn {s.turn}, {s.side.capitalize()} {s.phase.replace('_', ' ')}"
 
 
-def _replay_packets(
-    source: Source, board_for: BoardFor, verifier: Verifier
-) -> tuple[EmailGame | None, str | None]:
+def _replay_packets(source: Source, board_for: BoardFor) -> tuple[EmailGame | None, str | None]:
     """The email game as far as the packets verify, and the first failure (None: all good).
     The same checks as :meth:`EmailGame.replay`, keeping the part that verified."""
     chain = source.packets
@@ -64,10 +81,10 @@ def _replay_packets(
     game: EmailGame | None = None
     where = "packet 0"
     try:
-        game = EmailGame.start(chain[0], board_for, verifier)
+        game = EmailGame.start(chain[0], board_for)
         for p in chain[1:]:
             where = f"packet {p.body.seq}"
-            game.receive(p, verifier)
+            game.receive(p)
     except PbemError as exc:
         return game, str(exc)
     except Exception as exc:  # hostile input must not end in a traceback
@@ -91,17 +108,13 @@ def _replay_record(source: Source, board_for: BoardFor) -> tuple[rules.Game | No
     return r.game, None
 
 
-def verify(
-    source: Source,
-    board_for: BoardFor = scenarios.load_board,
-    verifier: Verifier = identity.verify,
-) -> Verified:
+def verify(source: Source, board_for: BoardFor) -> Verified:
     """Check the whole game of ``source`` from its first packet (or its record's first
     command): every check of protocol section 5, every command through the rules."""
     if source.kind == "record":
         game, failure = _replay_record(source, board_for)
         if failure is not None:
-            return Verified(source, False, f"FAILED: {failure}", game=game)
+            return Verified(source, False, one_line(f"FAILED: {failure}", 500), game=game)
         assert game is not None and source.record is not None
         head = source.record.header
         line = (
@@ -110,18 +123,20 @@ def verify(
             f", Allied {head.players.allied.label}; final state {game.state_hash()}"
         )
         return Verified(source, True, line, game=game)
-    email, failure = _replay_packets(source, board_for, verifier)
+    email, failure = _replay_packets(source, board_for)
     game = email.game if email is not None else None
     if failure is not None:
         gid = f"game {email.game_id[:8]}: " if email is not None else ""
-        return Verified(source, False, f"FAILED: {gid}{failure}", email=email, game=game)
+        return Verified(
+            source, False, one_line(f"FAILED: {gid}{failure}", 500), email=email, game=game
+        )
     assert email is not None
     fps = {side: fingerprint_of(p.key) for side, p in email.parties.items()}
     commands = len(game.history) if game is not None else 0
     final = game.state_hash() if game is not None else "-"
     line = (
         f"OK: game {email.game_id}, scenario {email.scenario}, {email.mode} dice, "
-        f"{len(email.packets)} packets, {commands} commands, {standing(game)}; "
+        f"{len(email.packets)} packets, {commands} commands, {standing(game, email.verdict)}; "
         f"German key {fps.get('german', '-')}, Allied key {fps.get('allied', '-')}; "
         f"final state {final}"
     )

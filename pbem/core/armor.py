@@ -44,8 +44,8 @@ import zlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
-from pbem import zdict
-from pbem.errors import PbemError
+from pbem.core import zdict
+from pbem.core.errors import PbemError
 
 __all__ = [
     "BEGIN",
@@ -60,6 +60,7 @@ __all__ = [
     "armor_all",
     "checksum",
     "dearmor_all",
+    "dearmor_each",
 ]
 
 BEGIN = "-----BEGIN ARDENNES PACKET-----"
@@ -79,7 +80,7 @@ ENCODING = "Encoding"
 DEFLATE = "deflate"
 """zlib (RFC 1950), no preset dictionary: read, no longer written."""
 DEFLATE_DICT = zdict.NAME
-"""zlib with the preset dictionary :data:`pbem.zdict.DICTIONARY`: what :func:`armor` writes."""
+"""zlib with the preset dictionary :data:`pbem.core.zdict.DICTIONARY`: what :func:`armor` writes."""
 
 _DOMAIN = b"ardennes-armor/1\n"
 _CHECKSUM_BYTES = 6
@@ -96,7 +97,21 @@ _INVISIBLE = dict.fromkeys(map(ord, "\ufeff\u200b\u200c\u200d\u2060\u00ad"))
 
 
 class ArmorError(PbemError):
-    """Armoured text that cannot be read (or headers that cannot be written). One line."""
+    """Armoured text that cannot be read (or headers that cannot be written). One line.
+
+    ``place`` is what a damaged block's header lines seem to say of it (``Game``, ``Seq``;
+    empty when unreadable): enough to tell a damaged copy of a packet found intact elsewhere
+    from a packet lost (:func:`pbem.mail.read_armored`)."""
+
+    place: tuple[str, str] = ("", "")
+
+
+def _damaged(message: str, body: list[tuple[int, str]]) -> ArmorError:
+    """The error of a damaged block, with the ``Game`` and ``Seq`` its lines seem to give."""
+    exc = ArmorError(message)
+    said = dict(x.split(":", 1) for _, x in body if x.startswith(("Game:", "Seq:")))
+    exc.place = (said.get("Game", "").strip(), said.get("Seq", "").strip())
+    return exc
 
 
 @dataclass(frozen=True)
@@ -141,7 +156,7 @@ def armor(payload: bytes, headers: Mapping[str, str], *, compress: bool = True) 
     ``Phase``, ``Kind``, as the caller gives them, in that order). Ends with a newline.
 
     With ``compress`` (the default) the payload is deflated (zlib, level 9, with the preset
-    dictionary of :mod:`pbem.zdict`) when that makes it smaller, and a last header
+    dictionary of :mod:`pbem.core.zdict`) when that makes it smaller, and a last header
     ``Encoding: deflate+dict1`` says so; the checksum covers the bytes as sent. Packets are
     JSON with many repeated keys, so this roughly thirds them."""
     if not isinstance(payload, bytes | bytearray):
@@ -262,17 +277,17 @@ def _inflate(where: str, data: bytes, dictionary: bool) -> bytes:
     return out
 
 
-def dearmor_all(text: str) -> list[Armored]:
-    """Every block in ``text``, in order, exact copies dropped; ``[]`` if there is none.
-
-    Raises :class:`ArmorError` (only) for a damaged block, a missing END, an END without a
-    BEGIN, or text, payload or block count over the limits."""
+def dearmor_each(text: str) -> list[Armored | ArmorError]:
+    """Every block in ``text``, in order, each read on its own: its :class:`Armored`, or the
+    :class:`ArmorError` that says what is wrong with it (a damaged block does not hide the
+    blocks after it). Exact copies are dropped; ``[]`` if there is no block. A text over
+    :data:`MAX_TEXT` or past :data:`MAX_BLOCKS` blocks ends in one error; nothing is raised."""
     if not isinstance(text, str):
-        raise ArmorError("armoured text must be str")
+        return [ArmorError("armoured text must be str")]
     if len(text) > MAX_TEXT:
-        raise ArmorError(f"text of {len(text)} characters is over the {MAX_TEXT} limit")
+        return [ArmorError(f"text of {len(text)} characters is over the {MAX_TEXT} limit")]
     text = text.translate(_INVISIBLE)
-    found: list[Armored] = []
+    found: list[Armored | ArmorError] = []
     seen: set[tuple[tuple[tuple[str, str], ...], bytes]] = set()
     index = 0
     start = 0
@@ -281,23 +296,46 @@ def dearmor_all(text: str) -> list[Armored]:
         if piece == BEGIN:
             index += 1
             if body is not None:
-                raise ArmorError(
-                    f"block {index - 1} (line {start}): no END line before the next BEGIN "
-                    f"on line {number} (truncated?)"
+                found.append(
+                    _damaged(
+                        f"block {index - 1} (line {start}): no END line before the next BEGIN "
+                        f"on line {number} (truncated?)",
+                        body,
+                    )
                 )
             if index > MAX_BLOCKS:
-                raise ArmorError(f"more than {MAX_BLOCKS} blocks in one text")
+                found.append(ArmorError(f"more than {MAX_BLOCKS} blocks in one text"))
+                return found
             body, start = [], number
         elif piece == END:
             if body is None:
-                raise ArmorError(f"END line {number} without a BEGIN line (truncated?)")
-            block = _read_block(index, start, body)
-            if block.key() not in seen:
-                seen.add(block.key())
-                found.append(block)
+                found.append(ArmorError(f"END line {number} without a BEGIN line (truncated?)"))
+                continue
+            try:
+                block = _read_block(index, start, body)
+            except ArmorError as exc:
+                found.append(_damaged(str(exc), body))
+            else:
+                if block.key() not in seen:
+                    seen.add(block.key())
+                    found.append(block)
             body = None
         elif body is not None:
             body.append((number, piece))
     if body is not None:
-        raise ArmorError(f"block {index} (line {start}): no END line (truncated?)")
+        found.append(_damaged(f"block {index} (line {start}): no END line (truncated?)", body))
     return found
+
+
+def dearmor_all(text: str) -> list[Armored]:
+    """Every block in ``text``, in order, exact copies dropped; ``[]`` if there is none.
+
+    Raises :class:`ArmorError` (only) for the first damaged block, a missing END, an END
+    without a BEGIN, or text, payload or block count over the limits
+    (:func:`dearmor_each` reads past them)."""
+    out = []
+    for item in dearmor_each(text):
+        if isinstance(item, ArmorError):
+            raise item
+        out.append(item)
+    return out

@@ -1,0 +1,506 @@
+"""The email game: who writes which packet, what it may hold, and where its dice come from.
+
+``docs/pbem-protocol.md`` sections 3-5. An :class:`EmailGame` is the chain of accepted packets
+and what follows from them: the pinned keys, each player's commitment and revealed links, and
+the :class:`rules.Game` replayed through the rules. :meth:`EmailGame.receive` checks a packet
+and changes nothing unless every check passes (:mod:`pbem.core.authoring` writes them).
+
+Who writes: the side that must act in the rules (:func:`rules.acting_side`) writes an
+``orders`` packet (or a ``resolution`` packet, sealed mode, after a reply). A packet holds
+only commands its author may give: the acting side's, and standing orders for his own side.
+It ends where the turn passes to the other player: the acting side changes, the game ends,
+or, in sealed mode, attacks are declared and wait for the opponent's ``reply``.
+
+Either player may end the game at any time after the acceptance (:data:`ENDINGS`): a
+``resign`` packet gives it to the other side; a ``draw_offer`` waits for the other player's
+``draw_answer`` (nothing else may come first, but a resignation), which ends the game drawn
+or lets it go on where it was. Their verdicts (kind ``resignation`` or ``agreement``) are the
+email game's own (:attr:`EmailGame.verdict`): the rules' game stays where it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Final, Protocol
+
+import rules
+from pbem.core import chain, packets, sshsig
+from pbem.core import keyvalues as keys
+from pbem.core.errors import PbemError
+from pbem.core.packets import Body, DiceMode, Packet, PacketKind, step_hash
+from pbem.core.turn import PacketPlay, awaits_reply, drawn_values, reveals
+
+
+class Identity(Protocol):
+    """A player's key as the protocol needs it: a key file (:class:`pbem.core.identity.KeyIdentity`)
+    or a key held by ``ssh-agent`` (:mod:`pbem.agent`)."""
+
+    @property
+    def public_line(self) -> str: ...
+
+    @property
+    def fingerprint(self) -> str: ...
+
+    @property
+    def raw_private(self) -> bytes | None:
+        """The raw private key, only for a game begun in version 2 (its dice chain came
+        from it); None when the key is not at hand (an agent's)."""
+
+    def sign(self, message: bytes, namespace: str = sshsig.NAMESPACE) -> bytes:
+        """The binary SSHSIG blob of ``message`` in ``namespace``."""
+
+
+ENDINGS: Final = frozenset({"resign", "draw_offer", "draw_answer"})
+"""The packets that end a game (or offer to): no commands, no dice, any time after the
+acceptance (a ``draw_answer`` only to the other player's offer)."""
+
+START: Final = (1, "setup_allied")
+"""Where the invitation and the acceptance stand: the game before the Allied set-up."""
+
+
+class Refused(PbemError):
+    """A packet the protocol refuses: one line naming the packet and what failed."""
+
+
+class Equivocation(Refused):
+    """Two different packets signed by the same player for the same place in the chain."""
+
+    def __init__(self, message: str, kept: Packet, other: Packet) -> None:
+        super().__init__(message)
+        self.kept = kept
+        self.other = other
+
+
+@dataclass(frozen=True)
+class Derivation:
+    """How a packet's dice seed was derived (protocol section 4): ``kind`` is ``batch``
+    (sealed: a resolved batch, combat or the paradrop), ``switch`` (sealed: the CRT switch die
+    at the start of an orders packet; ``reply`` then holds the previous packet's hash),
+    ``none`` (sealed: a packet that may roll nothing; no seed), ``open`` or ``local``; the
+    links and the reply hash that went into it."""
+
+    seq: int
+    kind: str
+    seed: bytes
+    batch: int = 0
+    author_link: bytes = b""
+    other_link: bytes = b""
+    reply: bytes = b""
+
+
+@dataclass
+class Party:
+    """One player: the pinned key, the chain head, the links revealed so far."""
+
+    side: rules.Side
+    key: str
+    commitment: bytes
+    version: int
+    """The version of the packet that carried the commitment: how the chain's secret was
+    derived (section 4)."""
+    revealed: list[bytes] = field(default_factory=list)
+
+    @property
+    def last(self) -> bytes:
+        """The last link revealed (the commitment before the first)."""
+        return self.revealed[-1] if self.revealed else self.commitment
+
+
+def dice_of(d: Derivation) -> rules.SeededDice | None:
+    """A packet's dice: none for a sealed packet that may roll nothing."""
+    return None if d.kind == "none" else rules.SeededDice(d.seed)
+
+
+def game_bytes(game_id: str) -> bytes:
+    return bytes.fromhex(game_id)
+
+
+def fingerprint_of(key_line: str) -> str:
+    """The OpenSSH fingerprint of a public key line, for messages ("?" if it cannot be read)."""
+    try:
+        return keys.fingerprint(keys.parse_public_line(key_line)[0])
+    except PbemError:
+        return "?"
+
+
+class EmailGame:
+    """The accepted packets of one game and everything that follows from them."""
+
+    @classmethod
+    def start(cls, invitation: Packet, board_for: Callable[[int], rules.Board]) -> EmailGame:
+        """A game from its invitation, which must be signed by the key it carries."""
+        game = cls(invitation, board_for)
+        game._check_signer(invitation)
+        return game
+
+    @classmethod
+    def replay(
+        cls, chain_of_packets: Sequence[Packet], board_for: Callable[[int], rules.Board]
+    ) -> EmailGame:
+        """Every packet checked from the invitation on; raises :class:`Refused` at the first
+        that fails (``ardennes verify``)."""
+        if not chain_of_packets:
+            raise Refused("no packets")
+        game = cls.start(chain_of_packets[0], board_for)
+        for p in chain_of_packets[1:]:
+            game.receive(p)
+        return game
+
+    def __init__(self, invitation: Packet, board_for: Callable[[int], rules.Board]) -> None:
+        b = invitation.body
+        if b.kind != "invitation" or b.scenario is None or b.mode is None:
+            raise Refused("packet 0 is not an invitation")
+        if (b.turn, b.phase) != START:
+            raise Refused("packet 0: an invitation stands at Game-Turn 1, Allied set-up")
+        assert b.key is not None and b.commitment is not None
+        self.game_id: str = b.game
+        self.scenario: int = b.scenario
+        self.mode: DiceMode = b.mode
+        self.inviter: rules.Side = b.author
+        self.board_for = board_for
+        self.packets: list[Packet] = [invitation]
+        self.hashes: list[str] = [invitation.hash]
+        self.parties: dict[rules.Side, Party] = {
+            b.author: Party(b.author, b.key, bytes.fromhex(b.commitment), invitation.version)
+        }
+        self.local_seed: bytes | None = bytes.fromhex(b.seed) if b.seed else None
+        self.game: rules.Game | None = None
+        self.batch = 0
+        """Combat batches resolved so far (sealed mode)."""
+        self.derivations: list[Derivation] = []
+        """Where the dice of each packet after the acceptance came from (for the audit)."""
+        self.first_command: list[int] = []
+        """The index in the game's history of each such packet's first command."""
+        self.ending: rules.Verdict | None = None
+        """The verdict of a resignation or an accepted draw (the rules' game stays as it
+        was)."""
+        self.offer: int | None = None
+        """The ``seq`` of a draw offer waiting for its answer."""
+        self.partial = False
+        """Resumed from a snapshot (:meth:`resume`): the rules' game starts at its state, and
+        :attr:`derivations` and :attr:`first_command` cover only the packets since."""
+
+    @classmethod
+    def resume(
+        cls,
+        chain_of_packets: Sequence[Packet],
+        board_for: Callable[[int], rules.Board],
+        state: rules.GameState,
+    ) -> EmailGame:
+        """The game of ``chain_of_packets``, packets a store verified when it kept them,
+        resumed at ``state`` (a snapshot of the game after them) without replaying their
+        commands: the chain, the signers against the pinned keys and every revealed link are
+        checked again, and ``state`` must be the state whose hash the packets' last command
+        carries (:class:`Refused` otherwise: replay instead). The result is :attr:`partial`."""
+        if not chain_of_packets:
+            raise Refused("no packets")
+        game = cls.start(chain_of_packets[0], board_for)
+        for p in chain_of_packets[1:]:
+            game._resume(p)
+        if game.game is None:
+            return game
+        claimed = next(
+            (p.body.commands[-1].hash for p in reversed(game.packets) if p.body.commands), None
+        )
+        start = step_hash(game.game.state_hash())
+        if step_hash(rules.state_hash(state)) != (claimed if claimed is not None else start):
+            raise Refused("the snapshot is not the state the packets reached")
+        game.game = rules.Game(game.game.board, state, dice_spec=game._dice_spec())
+        for p in game.packets:
+            if p.body.kind in ("resign", "draw_answer"):
+                game._verdict_of(p.body, state)
+        game.partial = True
+        return game
+
+    def _resume(self, packet: Packet) -> None:
+        """``packet`` appended as :meth:`receive` would, but for its commands (see
+        :meth:`resume`)."""
+        b = packet.body
+        if b.game != self.game_id or b.seq != self.seq or b.prev != self.hashes[-1]:
+            raise Refused(f"packet {b.seq} does not follow packet {self.seq - 1}")
+        self._check_signer(packet)
+        if b.kind == "acceptance":
+            self._accept(packet)
+            return
+        if b.reveal is not None:
+            link = bytes.fromhex(b.reveal)
+            if not chain.verify_link(self.parties[b.author].last, link):
+                raise Refused(f"packet {b.seq}: the revealed link does not match its chain")
+            self.parties[b.author].revealed.append(link)
+        if self.mode == "sealed" and b.kind == "resolution":
+            self.batch += 1
+        if b.kind == "draw_offer":
+            self.offer = b.seq
+        elif b.kind == "draw_answer":
+            self.offer = None
+        self.packets.append(packet)
+        self.hashes.append(packet.hash)
+
+    def _verdict_of(self, b: Body, state: rules.GameState) -> None:
+        """The verdict of a resignation or an accepted draw, with ``state``'s VP."""
+        vp = (state.vp.german, state.vp.allied)
+        if b.kind == "resign":
+            why = f"the {b.author.capitalize()} player resigned"
+            self.ending = rules.Verdict(rules.other_side(b.author), "resignation", *vp, why)
+        elif b.kind == "draw_answer" and b.accept:
+            self.ending = rules.Verdict(None, "agreement", *vp, "a draw by agreement")
+
+    # -- where the game stands ------------------------------------------------------------------
+
+    @property
+    def seq(self) -> int:
+        """The sequence number of the next packet."""
+        return len(self.packets)
+
+    @property
+    def verdict(self) -> rules.Verdict | None:
+        """How the game ended: the rules' verdict, a resignation or a draw by agreement;
+        None while it goes on."""
+        if self.ending is not None:
+            return self.ending
+        return self.game.state.result if self.game is not None else None
+
+    def expects(self) -> tuple[rules.Side, PacketKind] | None:
+        """Who writes the next packet and of which kind; None once the game is over. (A
+        resignation or a draw offer may come instead, from either player: :data:`ENDINGS`.)"""
+        if self.game is None:
+            return rules.other_side(self.inviter), "acceptance"
+        s = self.game.state
+        if s.phase == "game_over" or self.ending is not None:
+            return None
+        if self.offer is not None:
+            return rules.other_side(self.packets[self.offer].body.author), "draw_answer"
+        last = next(p.body for p in reversed(self.packets) if p.body.kind not in ENDINGS)
+        if self.mode == "sealed" and awaits_reply(s) and last.kind in ("orders", "resolution"):
+            return rules.other_side(last.author), "reply"
+        side = rules.acting_side(s)
+        assert side is not None
+        return side, "resolution" if last.kind == "reply" else "orders"
+
+    # -- reading a packet from outside ----------------------------------------------------------
+
+    def duplicate(self, packet: Packet) -> bool:
+        """``packet`` is one the game holds already: the same signed bytes (its identity),
+        however it travelled (section 3)."""
+        b = packet.body
+        return (
+            b.game == self.game_id and 0 <= b.seq < self.seq and self.hashes[b.seq] == packet.hash
+        )
+
+    def receive(self, packet: Packet) -> None:
+        """Check ``packet`` (verified by its signer: :mod:`pbem.core.packets`) and append it;
+        raises :class:`Refused` (nothing changed) or :class:`Equivocation`. A packet already
+        accepted (:meth:`duplicate`) is a no-op."""
+        b = packet.body
+        where = f"packet {b.seq}"
+        if b.game != self.game_id:
+            raise Refused(f"{where} is for game {b.game[:8]}, not {self.game_id[:8]}")
+        if b.seq < self.seq:
+            if self.duplicate(packet):
+                return
+            old = self.packets[b.seq]
+            if old.body.author != b.author:
+                raise Refused(f"{where} is already in the game: this one is not its twin")
+            self._check_signer(packet)
+            raise Equivocation(
+                f"{where}: the {b.author} player signed two different packets {b.seq}",
+                old,
+                packet,
+            )
+        if b.seq > self.seq:
+            raise Refused(f"{where} is out of order: packet {self.seq} comes next")
+        if b.prev != self.hashes[-1]:
+            raise Refused(f"{where} does not follow packet {self.seq - 1} (prev hash differs)")
+        if packet.version < self.packets[-1].version:
+            raise Refused(f"{where} is version {packet.version}, after a version 3 packet")
+        if b.rules != rules.record.RULES_VERSION:
+            raise Refused(
+                f"{where} was written for rules {b.rules[:40]}, this is "
+                f"{rules.record.RULES_VERSION}"
+            )
+        self._check_signer(packet)
+        self._apply(packet)
+
+    def _check_signer(self, packet: Packet) -> None:
+        """``packet`` was signed by the key pinned for its author (the invitation and the
+        acceptance: the key they carry)."""
+        b = packet.body
+        pinned = self.parties.get(b.author)
+        key = pinned.key if pinned is not None else b.key
+        if key is None or packet.signer != key:
+            raise Refused(
+                f"packet {b.seq}: signed by {fingerprint_of(packet.signer)}, but the {b.author} "
+                f"player's key is {fingerprint_of(key) if key else 'not known'}"
+            )
+
+    # -- applying an accepted packet ------------------------------------------------------------
+
+    def _apply(self, packet: Packet) -> None:
+        """Apply ``packet`` (signature already checked); raises :class:`Refused`, leaving the
+        game as it was."""
+        b = packet.body
+        want = self.expects()
+        if want is None:
+            raise Refused(f"packet {b.seq}: the game is over")
+        side, kind = want
+        if b.kind in ENDINGS and self.game is not None:
+            if b.kind == "draw_offer" and self.offer is not None:
+                raise Refused(f"packet {b.seq}: a draw offer already waits for its answer")
+            self._end(packet)
+            return
+        if (b.author, b.kind) != (side, kind):
+            a = "an" if b.author == "allied" else "a"
+            raise Refused(
+                f"packet {b.seq}: {a} {b.author} {b.kind} packet, but the next is the {side} "
+                f"player's {kind}"
+            )
+        if kind == "acceptance":
+            self._accept(packet)
+            return
+        assert self.game is not None
+        reveal = self._check_reveal(b)
+        derived = self.seed_for(b, reveal)
+        history = len(self.game.history)
+        try:
+            self._play(b, dice_of(derived))
+            s = self.game.state
+            if (b.turn, b.phase) != (s.turn, s.phase):
+                raise Refused(
+                    f"packet {b.seq} says Game-Turn {b.turn}, {b.phase[:30]}; the game is at "
+                    f"Game-Turn {s.turn}, {s.phase}"
+                )
+        except Refused:
+            self.game.truncate(history)
+            raise
+        if reveal is not None:
+            self.parties[b.author].revealed.append(reveal)
+        if derived.kind == "batch":
+            self.batch += 1
+        self.derivations.append(derived)
+        self.first_command.append(history)
+        self.packets.append(packet)
+        self.hashes.append(packet.hash)
+
+    def _end(self, packet: Packet) -> None:
+        """A resignation, a draw offer or its answer (protocol section 3)."""
+        assert self.game is not None
+        b = packet.body
+        s = self.game.state
+        if (b.turn, b.phase) != (s.turn, s.phase):
+            raise Refused(
+                f"packet {b.seq} says Game-Turn {b.turn}, {b.phase[:30]}; the game is at "
+                f"Game-Turn {s.turn}, {s.phase}"
+            )
+        if b.kind == "draw_offer":
+            self.offer = b.seq
+        elif b.kind == "draw_answer":
+            if self.offer is None or self.packets[self.offer].body.author == b.author:
+                raise Refused(f"packet {b.seq}: there is no draw offer of the other player")
+            self.offer = None
+        self._verdict_of(b, s)
+        self.derivations.append(Derivation(b.seq, "none", b""))
+        self.first_command.append(len(self.game.history))
+        self.packets.append(packet)
+        self.hashes.append(packet.hash)
+
+    def _accept(self, packet: Packet) -> None:
+        b = packet.body
+        assert b.key is not None and b.commitment is not None
+        if b.key == self.parties[self.inviter].key:
+            raise Refused(f"packet {b.seq}: the invitee signs with the inviter's key")
+        if (b.turn, b.phase) != START:
+            raise Refused(f"packet {b.seq}: an acceptance stands at Game-Turn 1, Allied set-up")
+        self.parties[b.author] = Party(b.author, b.key, bytes.fromhex(b.commitment), packet.version)
+        board = self.board_for(self.scenario)
+        self.game = rules.Game.new(board, dice=None, dice_spec=self._dice_spec())
+        self.packets.append(packet)
+        self.hashes.append(packet.hash)
+
+    def salt(self, side: rules.Side) -> bytes:
+        """What salts ``side``'s chain beyond the game id: for the invitee, the hash of the
+        invitation, so an inviter who reuses an old game id cannot replay his links."""
+        return b"" if side == self.inviter else bytes.fromhex(self.hashes[0])
+
+    def _dice_spec(self) -> rules.DiceSpec:
+        return rules.DiceSpec(kind=f"pbem-{self.mode}", detail={"game": self.game_id})
+
+    def _check_reveal(self, b: Body) -> bytes | None:
+        """The link ``b`` reveals, checked against its author's chain; whether one is due."""
+        assert self.game is not None
+        due = reveals(self.mode, b.kind, self.game.state)
+        if due != (b.reveal is not None):
+            what = "must reveal its author's next link" if due else "reveals no link"
+            raise Refused(f"packet {b.seq}: a {self.mode} {b.kind} packet {what}")
+        if b.reveal is None:
+            return None
+        link = bytes.fromhex(b.reveal)
+        if not chain.verify_link(self.parties[b.author].last, link):
+            raise Refused(
+                f"packet {b.seq}: the revealed link does not match the {b.author} player's "
+                "commitment chain"
+            )
+        return link
+
+    def last_play(self) -> str:
+        """The identity of the last packet that is not a resignation or a draw packet: what a
+        batch's and a switch's seed hash (protocol section 4), so that no draw offered and
+        declined can change a die."""
+        return next(h for p, h in zip(reversed(self.packets), reversed(self.hashes), strict=True)
+                    if p.body.kind not in ENDINGS)  # fmt: skip
+
+    def play_number(self, seq: int) -> int:
+        """``seq`` without the resignations and draw packets before it: the number an open and
+        a switch seed hash (protocol section 4), which no draw offered and declined changes."""
+        return seq - sum(1 for p in self.packets[:seq] if p.body.kind in ENDINGS)
+
+    def seed_for(self, b: Body, reveal: bytes | None) -> Derivation:
+        """Where the dice of packet ``b``'s commands come from (protocol section 4)."""
+        game = game_bytes(self.game_id)
+        me, them = self.parties[b.author], self.parties[rules.other_side(b.author)]
+        if self.mode == "local":
+            assert self.local_seed is not None
+            return Derivation(b.seq, "local", self.local_seed)
+        if self.mode == "open":
+            assert reveal is not None
+            seed = chain.open_seed(game, self.play_number(b.seq), reveal, them.last)
+            return Derivation(b.seq, "open", seed, author_link=reveal, other_link=them.last)
+        prev = bytes.fromhex(self.last_play())
+        if b.kind == "resolution":
+            assert reveal is not None
+            batch = self.batch + 1
+            seed = chain.batch_seed(game, batch, reveal, them.last, prev)
+            return Derivation(b.seq, "batch", seed, batch, reveal, them.last, prev)
+        if b.kind == "orders" and reveal is not None:  # it opens with the CRT switch die
+            seed = chain.switch_seed(game, self.play_number(b.seq), reveal, them.last, prev)
+            return Derivation(b.seq, "switch", seed, 0, reveal, them.last, prev)
+        # a reply (its link is for the batch) or orders that may roll nothing: no dice
+        mine = reveal if reveal is not None else me.last
+        return Derivation(b.seq, "none", b"", author_link=mine, other_link=them.last)
+
+    def _play(self, b: Body, dice: rules.SeededDice | None) -> None:
+        """Push ``b``'s commands with ``dice`` (:class:`pbem.core.turn.PacketPlay`: who may give
+        each, what may roll, where the packet ends) and check every state hash."""
+        assert self.game is not None
+        self.game.dice = dice
+        history = len(self.game.history)
+        play = PacketPlay(self.game, self.mode, b.kind, b.author)
+        for i, step in enumerate(b.commands):
+            where = f"packet {b.seq}, command {i} ({rules.record.tag(step.command)})"
+            r = play.push(step.command)
+            if isinstance(r, str):
+                raise Refused(f"{where}: {r}")
+            if step_hash(self.game.state_hash()) != step.hash:
+                raise Refused(
+                    f"{where}: state hash {self.game.state_hash()[:16]} where the packet has "
+                    f"{step.hash[:16]}"
+                )
+        why = play.end_refusal()
+        if why is not None:
+            raise Refused(f"packet {b.seq}: {why}")
+        drawn = drawn_values(self.game, history)
+        if (b.version > packets.LEGACY or b.dice) and b.dice != drawn:
+            raise Refused(
+                f"packet {b.seq}: it lists the dice {b.dice[:20] or 'none'}, its commands drew "
+                f"{drawn[:20] or 'none'}"
+            )
