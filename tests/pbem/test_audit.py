@@ -9,8 +9,6 @@ import contextlib
 import io
 import json
 import random
-import shutil
-import subprocess
 from functools import cache
 from pathlib import Path
 
@@ -26,6 +24,7 @@ from pbem.core import armor, authoring, chain, packets, protocol
 from pbem.core.packets import DiceMode, Packet
 from pbem.exchange import armor_headers, armor_packets
 from pbem.store import GameMeta, Store
+from tests.kit.dicecheck import CHECKER, dice_check, needs_system_python
 from tests.pbem.players import GAME_ID, PlayerKey, play
 from tests.realmap import needs_real_map
 
@@ -470,22 +469,6 @@ def test_audit_of_a_failing_game_prints_the_failure(tmp_path: Path) -> None:
 
 
 # -- the independent dice checker (contrib/ardennes-dice-check) --------------------------------
-
-CHECKER = Path(__file__).parents[2] / "contrib" / "ardennes-dice-check"
-SYSTEM_PYTHON = shutil.which("python3", path="/usr/local/bin:/usr/bin:/bin")
-needs_system_python = pytest.mark.skipif(SYSTEM_PYTHON is None, reason="no system python3")
-
-
-def dice_check(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """The checker, run by the system's python3 (not this virtual environment's)."""
-    assert SYSTEM_PYTHON is not None
-    return subprocess.run(
-        [SYSTEM_PYTHON, "-I", str(CHECKER), str(path), *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 @needs_system_python

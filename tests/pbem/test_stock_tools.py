@@ -106,8 +106,8 @@ def test_the_dice_checker_hands_every_packet_to_ssh_keygen(tmp_path: Path) -> No
     """Without this program at all: ``contrib/ardennes-dice-check --ssh DIR`` writes each
     packet's signed bytes and signature and the keys of the first two packets, and the stock
     ``ssh-keygen`` verifies them."""
+    from tests.kit.dicecheck import SYSTEM_PYTHON, dice_check
     from tests.pbem import ssh_keygen
-    from tests.pbem.test_audit import SYSTEM_PYTHON, dice_check
 
     if SYSTEM_PYTHON is None:
         pytest.skip("no system python3")
