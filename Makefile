@@ -107,7 +107,7 @@ bench-baseline: $(STAMP_TEST)
 # cases (the signed body, the SSHSIG blob, the deflate stream, the base64, the armour, the mail)
 # into a player's store; fails on any crash or partial write. FUZZ_CASES, FUZZ_JOBS to change.
 FUZZ_CASES ?= 100000
-FUZZ_JOBS ?= 1
+FUZZ_JOBS ?= 2
 fuzz: $(STAMP_TEST)
 	$(BIN)/python -m tests.pbem.fuzz --cases $(FUZZ_CASES) --jobs $(FUZZ_JOBS) --minutes 40
 

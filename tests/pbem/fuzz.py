@@ -6,7 +6,7 @@ seeded and bounded in time::
 It plays a real game by email once (scenario 1, sealed dice, two Game-Turns), then imports
 one mutated case after another into a player's store holding its first packets, checking after
 each that nothing raised and nothing was written in part (:func:`tests.pbem.fuzzkit.check`);
-one case in 50 is also verified as a file after the genuine packets before it
+one case in 200 is also verified as a file after the genuine packets before it
 (``ardennes verify``'s path), which must answer in one line. It prints the counts by layer and
 outcome, and exits 1 if any case crashed or wrote in part (the case is saved to reproduce).
 """
@@ -77,7 +77,7 @@ def run(seed: int, cases: int, minutes: float) -> tuple[int, dict[str, int], int
             layer, data = fuzzkit.case(draw, r.real, r.held, r.keys)
             try:
                 fuzzkit.check(r, layer, data)
-                if rng.randrange(50) == 0:
+                if rng.randrange(200) == 0:
                     verified_in_one_line(r, data)
             except Exception:  # a crash or a partial write: keep the case
                 failures += 1
