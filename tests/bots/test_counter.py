@@ -88,7 +88,7 @@ def test_a_lone_german_in_the_open_is_surrounded_and_struck_at_four_to_one() -> 
     ]
 
 
-@pytest.mark.rule("AO-9.0")
+@pytest.mark.rule("AO-9.1A")
 @pytest.mark.rule("AO-10.2b")
 def test_the_allied_planner_moves_the_strike_first_then_attacks_and_kills() -> None:
     """Through the engine: the Allied planner's Initial Movement Phase moves the strike's

@@ -42,7 +42,7 @@ RECORDS: Final = DATA / "records"
 TABLE: Final = DATA / "selfplay-games.jsonl"
 REFRESH: Final = "make records"
 
-GAMES: Final[tuple[tuple[int, int], ...]] = ((1, 1), (1, 4), (2, 4))
+GAMES: Final[tuple[tuple[int, int], ...]] = ((1, 1), (1, 4), (2, 4), (7, 1))
 """(scenario, seed) of the committed records."""
 TABLE_GAMES: Final[tuple[tuple[int, int], ...]] = tuple(
     (n, seed) for n in range(1, 11) for seed in (1, 2, 3)

@@ -165,10 +165,11 @@ def test_a_command_run_from_the_palette() -> None:
 
 
 def test_decisions_show_what_each_choice_leads_to() -> None:
-    """Seed ``d``: the Ex losses with each unit's strength and the total against the need;
+    """Seed ``l``: the Ex losses with each unit's strength and the total against the need;
     an advance with the unit and the hexes; retreat paths with their end hex and the supply
-    there. The palette offers exactly these choices."""
-    g = gt1_german_combat("d")
+    there (seed ``d`` has no retreat decision since issue 22's AO-10.2a ranking). The palette
+    offers exactly these choices."""
+    g = gt1_german_combat("l")
     assert not isinstance(g.push(ResolveAttacks()), Rejection)
 
     async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:

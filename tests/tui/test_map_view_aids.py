@@ -81,7 +81,7 @@ def test_hex_numbers_in_the_margins_wherever_the_view_is() -> None:
 
 
 def test_the_retreat_paths_of_a_decision_are_in_view() -> None:
-    game = gt1_german_combat("d")
+    game = gt1_german_combat("l")  # a retreat for the victor to pick (three paths)
     assert not isinstance(game.push(rules.ResolveAttacks()), rules.Rejection)
     until(game, "retreat")
 

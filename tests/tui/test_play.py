@@ -349,7 +349,7 @@ def test_combat_decisions_answered_with_the_keys() -> None:
     (1-9 picks the unit) and retreat paths (1-9 picks the path, lit on the map)."""
     from tests.kit.app import gt1_german_combat
 
-    s = gt1_german_combat("d")
+    s = gt1_german_combat("l")  # losses, advances, then a retreat of three paths to pick
 
     async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
         screen = app.screen
@@ -388,8 +388,8 @@ def test_combat_decisions_answered_with_the_keys() -> None:
         while (d := s.options().decision) is not None and d.kind == "advance":
             await press(pilot, "0")
             assert s.commands[-1] == Advance(d.hex)  # type: ignore[arg-type]
-        assert d is not None and d.kind == "retreat" and len(d.choices) == 2
-        assert prompt(app).startswith(f"German (victor) picks the retreat of {d.unit}: keys 1-2")
+        assert d is not None and d.kind == "retreat" and len(d.choices) == 3
+        assert prompt(app).startswith(f"German (victor) picks the retreat of {d.unit}: keys 1-3")
         assert view.highlight == {h for p in d.choices for h in p}
         assert f"2) ends {d.choices[1][-1]}, supplied" in panel.text
         await press(pilot, "2")

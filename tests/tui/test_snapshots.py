@@ -125,11 +125,11 @@ class TestDecision:
         assert snap_compare(play_app(game, "2328"), terminal_size=SIZE, press=["r"])
 
     def test_retreat_paths_with_their_end_and_supply(self, snap_compare: Any) -> None:
-        """Seed ``d``, after the losses and advances: the victor picks a retreat path; the
+        """Seed ``l``, after the losses and advances: the victor picks a retreat path; the
         panel gives each path's end hex and the supply the unit has there."""
         from tests.kit.app import until
 
-        game = gt1_german_combat("d")
+        game = gt1_german_combat("l")
         assert not isinstance(game.push(rules.ResolveAttacks()), rules.Rejection)
         until(game, "retreat")
         assert snap_compare(play_app(game, "2328"), terminal_size=SIZE)
