@@ -341,10 +341,20 @@ class GameState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     def replace_units(self, changed: Iterable[UnitState]) -> GameState:
         """A copy with the given unit rows replaced (matched by id)."""
-        new = {u.id: u for u in changed}
-        if not new:
+        rows = list(self.units)
+        replaced = False
+        for u in changed:
+            # the rows are sorted by id: a binary search, then a scan for a row out of order
+            i = bisect.bisect_left(rows, u.id, key=_unit_id)
+            if not (i < len(rows) and rows[i].id == u.id):
+                i = next((k for k, r in enumerate(rows) if r.id == u.id), -1)
+                if i < 0:
+                    continue  # no such row: nothing to replace
+            rows[i] = u
+            replaced = True
+        if not replaced:
             return self
-        return msgspec.structs.replace(self, units=tuple(new.get(u.id, u) for u in self.units))
+        return msgspec.structs.replace(self, units=tuple(rows))
 
 
 _ENCODER: Final = msgspec.json.Encoder(order="deterministic")
