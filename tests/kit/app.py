@@ -213,3 +213,14 @@ def gt2_german_reinforcement() -> rules.Game:
     return rules.Game(
         record.board, state.replace_units([de1]), dice=record.dice, dice_spec=record.dice_spec
     )
+
+
+def run(app: ArdennesApp, body: AppBody) -> None:
+    """Run ``app`` at 80x24 and drive it with ``body``."""
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await body(app, pilot)
+
+    asyncio.run(go())

@@ -9,7 +9,6 @@ audit's roll table, ``q`` and the command palette on the hand-over screen."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,21 +27,11 @@ from ardennes_tui.screens.playback import PlaybackScreen
 from ardennes_tui.screens.start_dialogs import TextDialog
 from ardennes_tui.widgets.text_box import TextBox
 from scenarios import load_map
+from tests.kit.app import run
 from tests.realmap import needs_real_map
 from tests.tui.recordkit import packets_file, record_file, record_game
 
 pytestmark = needs_real_map
-
-Body = Callable[[ArdennesApp, Pilot[None]], Awaitable[None]]
-
-
-def run(app: ArdennesApp, body: Body) -> None:
-    async def go() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            await body(app, pilot)
-
-    asyncio.run(go())
 
 
 async def keys(pilot: Pilot[None], *names: str) -> None:

@@ -7,9 +7,7 @@ reactivated on the map's edge)."""
 
 from __future__ import annotations
 
-import asyncio
 import re
-from collections.abc import Awaitable, Callable
 from itertools import pairwise
 
 import msgspec
@@ -24,22 +22,11 @@ from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.screens.playback import PlaybackScreen
 from ardennes_tui.widgets.map_view import MapView
 from tests.enginekit import end_phase
-from tests.kit.app import gt1_german_combat, until
+from tests.kit.app import gt1_german_combat, run, until
 from tests.realmap import needs_real_map
 from tests.tui.recordkit import record_game
 
 pytestmark = needs_real_map
-
-Body = Callable[[ArdennesApp, Pilot[None]], Awaitable[None]]
-
-
-def run(app: ArdennesApp, body: Body) -> None:
-    async def go() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            await body(app, pilot)
-
-    asyncio.run(go())
 
 
 def lines(app: ArdennesApp) -> list[str]:
