@@ -34,7 +34,6 @@ from rules.ao import Advance as Advance
 from rules.ao import AdvanceDeclined as AdvanceDeclined
 from rules.ao import Applied as Applied
 from rules.ao import Arrival as Arrival
-from rules.ao import Attack as Attack
 from rules.ao import AttackCancelled as AttackCancelled
 from rules.ao import AttackDeclared as AttackDeclared
 from rules.ao import Board as Board
@@ -45,29 +44,23 @@ from rules.ao import CombatResolved as CombatResolved
 from rules.ao import Command as Command
 from rules.ao import CrtSwitchRolled as CrtSwitchRolled
 from rules.ao import Decision as Decision
-from rules.ao import DecisionKind as DecisionKind
 from rules.ao import DecisionPending as DecisionPending
 from rules.ao import DeclareAttack as DeclareAttack
 from rules.ao import DormantReactivated as DormantReactivated
 from rules.ao import Drop as Drop
-from rules.ao import Due as Due
 from rules.ao import EndPhase as EndPhase
 from rules.ao import Event as Event
 from rules.ao import Game as Game
 from rules.ao import GameEnded as GameEnded
 from rules.ao import GameMap as GameMap
 from rules.ao import GameState as GameState
-from rules.ao import HexLinks as HexLinks
 from rules.ao import HexsideData as HexsideData
 from rules.ao import ImmunityWaived as ImmunityWaived
-from rules.ao import InterdictionReport as InterdictionReport
 from rules.ao import InterdictionSet as InterdictionSet
 from rules.ao import Level as Level
 from rules.ao import MapError as MapError
-from rules.ao import MapGraph as MapGraph
 from rules.ao import Mode as Mode
 from rules.ao import Move as Move
-from rules.ao import OddsReport as OddsReport
 from rules.ao import Options as Options
 from rules.ao import Orders as Orders
 from rules.ao import Phase as Phase
@@ -81,19 +74,15 @@ from rules.ao import ReinforcementWithdrawn as ReinforcementWithdrawn
 from rules.ao import Replayed as Replayed
 from rules.ao import ResolveAttacks as ResolveAttacks
 from rules.ao import ResultIgnored as ResultIgnored
-from rules.ao import RetreatOptions as RetreatOptions
 from rules.ao import RoadColumnContact as RoadColumnContact
 from rules.ao import RoadModeChanged as RoadModeChanged
 from rules.ao import Roll as Roll
-from rules.ao import RollDue as RollDue
 from rules.ao import RollRequired as RollRequired
 from rules.ao import Scenario as Scenario
 from rules.ao import Side as Side
 from rules.ao import StandingOrders as StandingOrders
-from rules.ao import StandingOrdersSet as StandingOrdersSet
 from rules.ao import Supply as Supply
 from rules.ao import SupplyChanged as SupplyChanged
-from rules.ao import SupplyReport as SupplyReport
 from rules.ao import UnitAdvanced as UnitAdvanced
 from rules.ao import UnitDef as UnitDef
 from rules.ao import UnitEliminated as UnitEliminated
@@ -110,17 +99,10 @@ from rules.ao import acting_side as acting_side
 from rules.ao import apply as apply
 from rules.ao import attack_factor as attack_factor
 from rules.ao import attack_strength_in as attack_strength_in
-from rules.ao import attackable_hexes as attackable_hexes
-from rules.ao import breaks_road_spacing as breaks_road_spacing
-from rules.ao import canonical_bytes as canonical_bytes
 from rules.ao import check_attack as check_attack
 from rules.ao import check_stack as check_stack
-from rules.ao import column_contacts as column_contacts
-from rules.ao import contact_fixes as contact_fixes
-from rules.ao import crowd_fixes as crowd_fixes
 from rules.ao import crt as crt
 from rules.ao import decode_command as decode_command
-from rules.ao import decode_jsonl as decode_jsonl
 from rules.ao import decode_map as decode_map
 from rules.ao import defence_factor as defence_factor
 from rules.ao import defence_strength_in as defence_strength_in
@@ -150,8 +132,6 @@ from rules.ao import owed_moves as owed_moves
 from rules.ao import position as position
 from rules.ao import preview_attack as preview_attack
 from rules.ao import rear_area as rear_area
-from rules.ao import replay as replay
-from rules.ao import replay_hashes as replay_hashes
 from rules.ao import retreat_options as retreat_options
 from rules.ao import road_links as road_links
 from rules.ao import road_mode_passable as road_mode_passable
@@ -161,6 +141,7 @@ from rules.ao import stacks_with_road_mode as stacks_with_road_mode
 from rules.ao import state_hash as state_hash
 from rules.ao import supply_net as supply_net
 from rules.ao import supply_report as supply_report
+from rules.ao.state import Attack as Attack
 from rules.dice import DiceError, DiceSource, DieRoll, ScriptedDice, SeededDice
 from rules.hexgrid import HexId
 from rules.record import DiceSpec, Player, Players, Record, RecordError

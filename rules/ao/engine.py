@@ -31,12 +31,11 @@ Typical use (what ``ardennes rules apply`` does)::
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Final
+from collections.abc import Iterable
 
 import msgspec
 
-from rules.ao import combat, paradrop, reinforcements, rolls, sequence, setup_rules
+from rules.ao import combat, decisions, paradrop, reinforcements, rolls, sequence, setup_rules
 from rules.ao.commands import (
     Advance,
     ChooseLosses,
@@ -64,7 +63,6 @@ from rules.ao.state import (
     Attack,
     Board,
     Decision,
-    DecisionKind,
     GameState,
     Orders,
     initial_state,
@@ -93,7 +91,7 @@ def apply(
     (:func:`pending_decision`) only its command (or ``StandingOrders``) is accepted."""
     pending = state.combat.pending
     if pending is not None and not isinstance(command, StandingOrders):
-        expected = _DECISION_COMMANDS[pending.kind]
+        expected = decisions.COMMANDS[pending.kind]
         if not isinstance(command, expected):
             return Rejection(
                 combat.PENDING,
@@ -137,16 +135,6 @@ def apply(
             return d
         return Applied(state=d[0], events=(d[1],))
     return _combat(board, state, command, dice)
-
-
-_DECISION_COMMANDS: Final[
-    Mapping[DecisionKind, type[WaiveImmunity | ChooseLosses | ChooseRetreat | Advance]]
-] = {
-    "waive_immunity": WaiveImmunity,
-    "losses": ChooseLosses,
-    "retreat": ChooseRetreat,
-    "advance": Advance,
-}
 
 
 def pending_decision(board: Board, state: GameState) -> Decision | None:

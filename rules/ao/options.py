@@ -14,7 +14,8 @@ from typing import Literal
 
 import msgspec
 
-from rules.ao import combat, paradrop, sequence, setup_rules
+from rules.ao import combat, decisions, paradrop, sequence, setup_rules
+from rules.ao.commands import DeclareAttack
 from rules.ao.engine import pending_reinforcements
 from rules.ao.movement import may_move
 from rules.ao.state import Attack, Board, Decision, GameState, Phase, RollDue, Verdict
@@ -77,13 +78,20 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     movable: tuple[str, ...] = ()
     attackers: tuple[str, ...] = ()
     targets: tuple[HexId, ...] = ()
-    declared: tuple[Attack, ...] = ()
+    declared: tuple[DeclareAttack, ...] = ()
+    """The attacks declared so far in this Combat Phase (the batch), in order."""
     must_be_attacked: tuple[str, ...] = ()
     """Game-Turn 1, German Combat Phase: American units still to be attacked (AO-4.2h*)."""
     must_attack: tuple[str, ...] = ()
     """Game-Turn 1, German Combat Phase: German units that still have to attack (AO-4.2h*)."""
     end_phase: Rejection | None = None
     verdict: Verdict | None = None
+
+    @property
+    def pending(self) -> decisions.PendingDecision | None:
+        """The pending decision typed by kind, with the command that answers it
+        (:mod:`rules.ao.decisions`)."""
+        return decisions.typed(self.decision) if self.decision is not None else None
 
     @property
     def may_end_phase(self) -> bool:
@@ -169,7 +177,10 @@ def options(board: Board, state: GameState, state_hash: str) -> Options:
             base,
             attackers=attackers,
             targets=targets,
-            declared=state.combat.declared,
+            declared=tuple(
+                DeclareAttack(a.attackers, a.defenders, a.odds, a.waive)
+                for a in state.combat.declared
+            ),
             must_be_attacked=obliged_us,
             must_attack=obliged_de,
         )

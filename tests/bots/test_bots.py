@@ -28,6 +28,7 @@ from rules.ao.commands import (
     Place,
     WaiveImmunity,
 )
+from rules.ao.decisions import typed
 from rules.ao.engine import Applied, apply
 from rules.ao.odds import column_rank
 from rules.ao.state import Board, Decision, GameState
@@ -71,8 +72,9 @@ def _bot_and_board() -> tuple[HeuristicBot, object, GameState]:
 
 
 def _decide(bot: HeuristicBot, b: Board, s: GameState, d: Decision) -> rules.Command:
-    """What ``bot`` answers to ``d`` in ``s`` (:func:`rules.ao.bots.decisions.decide`)."""
-    return decide(bot.ctx, b, s, d)
+    """What ``bot`` answers to ``d`` in ``s`` (:func:`rules.ao.bots.decisions.decide`, on the
+    decision typed by kind)."""
+    return decide(bot.ctx, b, s, typed(d))
 
 
 def _choose(bot: HeuristicBot, b: object, s: GameState) -> rules.Command:

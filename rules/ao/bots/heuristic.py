@@ -45,7 +45,7 @@ class HeuristicBot:
         """The command this bot gives now (a decision, a placement, a move, an attack or
         ``EndPhase``)."""
         board, state = game.board, game.state
-        d = state.combat.pending
+        d = game.options().pending
         if d is not None:
             return decide(self.ctx, board, state, d)
         if state.roll is not None:  # the CRT switch or the paradrop's survival: nothing to choose

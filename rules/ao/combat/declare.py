@@ -12,6 +12,7 @@ from rules.ao import reinforcements
 from rules.ao.combat.gt1 import gt1_declaration_check
 from rules.ao.combat.immunity import immune_hexes
 from rules.ao.combat.protocol import busy, defending_units, reserved, set_combat, side_of
+from rules.ao.commands import DeclareAttack
 from rules.ao.crt import ODDS_COLUMNS, crt_for
 from rules.ao.events import AttackDeclared, Event
 from rules.ao.interdiction import interdiction_at_combat
@@ -166,8 +167,13 @@ def _check_west_bank(board: Board, state: GameState, attack: Attack) -> Rejectio
     return None
 
 
-def check_attack(board: Board, state: GameState, attack: Attack) -> Preview | Rejection:
-    """Whether ``attack`` may be declared now; its preview if so. Each refusal names its case."""
+def check_attack(
+    board: Board, state: GameState, attack: Attack | DeclareAttack
+) -> Preview | Rejection:
+    """Whether ``attack`` may be declared now (the checks of ``DeclareAttack``); its preview if
+    so. Each refusal names its case."""
+    if isinstance(attack, DeclareAttack):
+        attack = Attack(attack.attackers, attack.defenders, attack.odds, attack.waive)
     if state.phase != "combat":
         return Rejection(
             "AO-4.1b", f"attacks are declared in the Combat Phase (now: {state.phase})"

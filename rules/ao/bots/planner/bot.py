@@ -115,7 +115,7 @@ class PlannerBot:
         if self._plain is not None:
             return self._plain.choose(game)
         board, state = game.board, game.state
-        d = state.combat.pending
+        d = game.options().pending
         if d is not None:
             return decide(self.ctx, board, state, d)
         if state.roll is not None:

@@ -21,14 +21,15 @@ from __future__ import annotations
 
 from typing import Final
 
-from rules import (
+from rules import HexId
+from rules.ao import (
     Advance,
+    AdvanceDecision,
     Board,
-    ChooseRetreat,
     Command,
-    Decision,
     GameState,
-    HexId,
+    PendingDecision,
+    RetreatDecision,
     other_side,
     supply_net,
 )
@@ -47,15 +48,14 @@ counts his own exposure only through the CRT, as the heuristic bot does)."""
 HOLD: Final = 10
 
 
-def decide(ctx: Context, board: Board, state: GameState, d: Decision) -> Command:
-    """The planner's answer to the pending decision ``d``."""
-    if d.kind in ("waive_immunity", "losses"):  # as the heuristic bot: never, the weakest
-        return heuristic_decide(ctx, board, state, d)
-    if d.kind == "retreat":
-        assert d.unit is not None
-        return ChooseRetreat(d.unit, retreat(ctx, board, state, d.unit, d.choices))
-    assert d.hex is not None
-    return advance(ctx, board, state, d.hex, [c[0] for c in d.choices if c])
+def decide(ctx: Context, board: Board, state: GameState, d: PendingDecision) -> Command:
+    """The planner's answer to the pending decision ``d`` (its own command,
+    :mod:`rules.ao.decisions`)."""
+    if isinstance(d, RetreatDecision):
+        return d.answer(retreat(ctx, board, state, d.unit, d.paths))
+    if isinstance(d, AdvanceDecision):
+        return advance(ctx, board, state, d.hex, list(d.units))
+    return heuristic_decide(ctx, board, state, d)  # as the heuristic bot: never, the weakest
 
 
 def retreat(
@@ -102,9 +102,7 @@ def advance(ctx: Context, board: Board, state: GameState, h: HexId, units: list[
             ctx,
             board,
             state,
-            Decision(
-                side=side, kind="advance", case="AO-9.6N", choices=tuple((u,) for u in units), hex=h
-            ),
+            AdvanceDecision(side=side, case="AO-9.6N", hex=h, units=tuple(units)),
         )
         if isinstance(usual, Advance) and usual.unit is not None:
             return usual
