@@ -20,7 +20,7 @@ from rules.ao.options import Options, options
 from rules.ao.state import Board, GameState, Verdict, canonical_bytes
 from rules.dice import DiceSource, DieRoll
 from rules.rejection import Rejection
-from rules.ruleset import NO_DICE, DiceWait, Reveal
+from rules.ruleset import NO_DICE, DiceWait, Reveal, Ruleset
 
 RULES_VERSION: Final = "ao-1973+errata-1973-05-31/4"
 """The rules the engine plays: The Ardennes Offensive (SPI 1973) with the errata of 31 May 1973;
@@ -144,3 +144,6 @@ class AoRuleset:
 
 AO: Final = AoRuleset()
 """The Ardennes Offensive."""
+
+_CONFORMS: Final[Ruleset[Board, GameState, Command, Event, Applied, Options, Verdict, Level]] = AO
+"""mypy checks here that :class:`AoRuleset` is a :class:`rules.ruleset.Ruleset`."""

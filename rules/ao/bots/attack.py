@@ -15,8 +15,7 @@ from typing import Any, Final, cast
 
 import msgspec
 
-from rules import UnitDef, ex_loss_options
-from rules.ao import crt
+from rules.ao import UnitDef, crt, ex_loss_options
 
 LOSS_WEIGHT: Final = 0.6
 """A German unit lost is an Allied VP, but the German needs 35 VP and the Allies only a

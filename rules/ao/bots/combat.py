@@ -1,4 +1,4 @@
-"""Combat Phase: which attacks the bots declare, each checked with :func:`rules.apply` before
+"""Combat Phase: which attacks the bots declare, each checked with :func:`ao.apply` before
 it is given; ``ResolveAttacks`` once one is declared, or (``batch``) once no other attack is
 worth declaring: every attack of the batch is then resolved together (an email game in sealed
 mode then costs one reply and one resolution per Combat Phase, not per attack).
@@ -17,15 +17,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, cast
 
-from rules import (
+from rules import HexId, Rejection
+from rules.ao import (
     Applied,
     Board,
     Command,
     DeclareAttack,
     Game,
     GameState,
-    HexId,
-    Rejection,
     ResolveAttacks,
     Supply,
     apply,

@@ -6,7 +6,14 @@ German plan). Each bot owns one; nothing is kept on the board.
 
 from __future__ import annotations
 
-from rules import Board, GameState, HexId, Place, Side, other_side
+from rules import HexId
+from rules.ao import (
+    Board,
+    GameState,
+    Place,
+    Side,
+    other_side,
+)
 from rules.ao.bots.fields import Fields, distance_field
 from rules.ao.bots.plan import Plan, Targets, make_plan
 from rules.ao.bots.rng import BotRng

@@ -1,4 +1,4 @@
-"""Pending combat decisions (:attr:`rules.Options.decision`): immunity, Ex losses, retreats and
+"""Pending combat decisions (:attr:`ao.Options.decision`): immunity, Ex losses, retreats and
 advances after combat."""
 
 from __future__ import annotations

@@ -9,7 +9,8 @@ import heapq
 from collections.abc import Container, Iterable, Mapping
 from typing import Final
 
-from rules import Board, GameMap, HexId
+from rules import HexId
+from rules.ao import Board, GameMap
 
 OBJECTIVE_TOWNS: Final[Mapping[str, int]] = {"Liège": 6, "Bastogne": 5, "St. Vith": 3}
 """German objective towns and their pull (how many hexes of detour they are worth)."""

@@ -1,9 +1,9 @@
 """The bots' free set-up (AO-17.b German, AO-17.c Allied): where each unit goes, and the order
 of ``Place`` commands that gets it there with one unit a hex at every step.
 
-The constraints (AO-17.b/c): a front-line unit (:func:`rules.front_line_units`) stays on its
-side's front line (:func:`rules.front_line`), a rear unit stays on its own side behind it
-(:func:`rules.rear_area`); one unit a hex. A historical set-up (AO-17.a) is accepted as it is.
+The constraints (AO-17.b/c): a front-line unit (:func:`ao.front_line_units`) stays on its
+side's front line (:func:`ao.front_line`), a rear unit stays on its own side behind it
+(:func:`ao.rear_area`); one unit a hex. A historical set-up (AO-17.a) is accepted as it is.
 
 * **German**: the front-line hexes are ranked by the objective pull (nearer Bastogne, St. Vith,
   the Meuse and the exits is better, :data:`GERMAN_PULL` a hex), a road into the hex
@@ -26,13 +26,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from rules import (
+from rules import HexId
+from rules.ao import (
     Applied,
     Board,
     Command,
     Game,
     GameState,
-    HexId,
     Place,
     Side,
     apply,

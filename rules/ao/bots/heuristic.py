@@ -3,7 +3,7 @@ deterministic: the same game, the same stream position and the same phase memory
 command.
 
 Each :class:`HeuristicBot` plays one side (:class:`rules.ao.bots.Bot`); self-play asks the bot of
-the side that must act (:func:`rules.acting_side`). A bot remembers, for the current phase only,
+the side that must act (:func:`ao.acting_side`). A bot remembers, for the current phase only,
 which units it has already considered, so a unit it leaves in place is not reconsidered
 (:class:`rules.ao.bots.context.Context`). One module per phase: :mod:`~rules.ao.bots.free_setup`,
 :mod:`~rules.ao.bots.reinforce` (and the drop), :mod:`~rules.ao.bots.movement`,
@@ -14,7 +14,13 @@ from __future__ import annotations
 
 from typing import Final
 
-from rules import Command, EndPhase, Game, Roll, Side
+from rules.ao import (
+    Command,
+    EndPhase,
+    Game,
+    Roll,
+    Side,
+)
 from rules.ao.bots.combat import attack
 from rules.ao.bots.context import Context
 from rules.ao.bots.decisions import decide

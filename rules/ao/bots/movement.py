@@ -1,5 +1,5 @@
 """Movement (both movement phases): each unit, nearest the enemy first, scores every hex it may
-reach (:meth:`rules.Game.legal_moves`) and staying put; the best wins, random among equals.
+reach (:meth:`ao.Game.legal_moves`) and staying put; the best wins, random among equals.
 
 The German pulls toward his objectives (the objective potential of
 :class:`rules.ao.bots.fields.Fields`, or his plan target, :mod:`rules.ao.bots.plan`) and past Allied
@@ -13,14 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Final
 
-from rules import (
+from rules import HexId
+from rules.ao import (
     Applied,
     Board,
     ColumnFix,
     Command,
     Game,
     GameState,
-    HexId,
     Move,
     Reach,
     UnitState,
@@ -165,7 +165,7 @@ def unit_target(
 def owed(ctx: Context, game: Game) -> Command | None:
     """A move the engine wants before the movement phase ends: of its road-column fixes
     (AO-6.7N) and moves of reinforcements off a crowded entry hex (AO-14.2B)
-    (:func:`rules.owed_moves`), the one this bot scores best (random among equals); None when
+    (:func:`ao.owed_moves`), the one this bot scores best (random among equals); None when
     nothing is owed."""
     board, state = game.board, game.state
     fixes = owed_moves(board, state)
@@ -187,7 +187,7 @@ def owed(ctx: Context, game: Game) -> Command | None:
 
 
 def move(ctx: Context, game: Game) -> Command | None:
-    """The next move the engine accepts: of the units that may move (:func:`rules.may_move`)
+    """The next move the engine accepts: of the units that may move (:func:`ao.may_move`)
     and were not yet considered this phase, the front first (they open the roads), then by
     id; None when every unit stays."""
     board, state = game.board, game.state
@@ -225,7 +225,7 @@ def move(ctx: Context, game: Game) -> Command | None:
 
 
 def reach_of(ctx: Context, game: Game, u: UnitState) -> dict[HexId, Reach]:
-    """Where ``u`` may move (:meth:`rules.Game.legal_moves`) and, when it is near the enemy,
+    """Where ``u`` may move (:meth:`ao.Game.legal_moves`) and, when it is near the enemy,
     the normal-mode arrivals next to him too (a road move may not end there)."""
     board, state = game.board, game.state
     assert u.hex is not None

@@ -17,7 +17,7 @@ Two modes, chosen per German player-turn (:func:`hold_mode`):
 
 Everything is hex distance over passable hexes (no terrain cost), computed once per board for
 every target (:class:`Targets`, kept by the bot). Supply is approximated once per phase: the
-German supply net (:func:`rules.supply_net`) plus three steps through hexes open to German
+German supply net (:func:`ao.supply_net`) plus three steps through hexes open to German
 supply (:func:`supply_zone`). Pure and deterministic: ties go by unit id and hex id.
 """
 
@@ -26,7 +26,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Final
 
-from rules import SUPPLY_PATH_HEXES, Board, GameState, HexId, supply_net
+from rules import HexId
+from rules.ao import (
+    SUPPLY_PATH_HEXES,
+    Board,
+    GameState,
+    supply_net,
+)
 from rules.ao.bots.fields import distance_field
 
 HOLD_FROM: Final = 12

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from rules import Command, Game, Side
+from rules.ao import Command, Game, Side
 
 
 class Bot(Protocol):
     """A player of one side. ``choose`` is asked only when ``side`` must act
-    (:attr:`rules.Options.acting`) and answers with a command the engine accepts now."""
+    (:attr:`ao.Options.acting`) and answers with a command the engine accepts now."""
 
     name: str
     """Which bot, e.g. ``"heuristic"``."""

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Final
 
 import rules
+from rules import ao
 from rules.ao.bots.heuristic import HeuristicBot
 from rules.ao.bots.planner.bot import PlannerBot
 from rules.ao.bots.protocol import Bot
@@ -27,19 +28,19 @@ from rules.ao.bots.rng import BotRng
 
 __all__ = ["DEFAULT", "KINDS", "Factory", "kind_names", "make_bot", "player"]
 
-Factory = Callable[[rules.Side, int, BotRng, bool], Bot]
+Factory = Callable[[ao.Side, int, BotRng, bool], Bot]
 """``(side, level, rng, batch) -> Bot``."""
 
 
-def _heuristic(side: rules.Side, level: int, rng: BotRng, batch: bool) -> Bot:
+def _heuristic(side: ao.Side, level: int, rng: BotRng, batch: bool) -> Bot:
     return HeuristicBot(side, rng, batch)
 
 
-def _planner(side: rules.Side, level: int, rng: BotRng, batch: bool) -> Bot:
+def _planner(side: ao.Side, level: int, rng: BotRng, batch: bool) -> Bot:
     return PlannerBot(side, rng, batch, lookahead=level not in NO_LOOKAHEAD)
 
 
-def _planner_hist(side: rules.Side, level: int, rng: BotRng, batch: bool) -> Bot:
+def _planner_hist(side: ao.Side, level: int, rng: BotRng, batch: bool) -> Bot:
     return PlannerBot(side, rng, batch, historical=True, lookahead=level not in NO_LOOKAHEAD)
 
 
@@ -66,7 +67,7 @@ def kind_names() -> tuple[str, ...]:
     return tuple(sorted(KINDS))
 
 
-def make_bot(kind: str, side: rules.Side, level: int, rng: BotRng, *, batch: bool = False) -> Bot:
+def make_bot(kind: str, side: ao.Side, level: int, rng: BotRng, *, batch: bool = False) -> Bot:
     """A bot of ``kind`` playing ``side`` at ``level``; ``ValueError`` naming the kinds for one
     that does not exist, or for a level outside 1-4."""
     factory = KINDS.get(kind)

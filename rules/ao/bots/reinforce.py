@@ -1,17 +1,27 @@
 """Reinforcements (AO-14) and the paratroop drop (AO-15): where the bots place what arrives.
 
-* Every due unit (:attr:`rules.Options.reinforcements`) is placed (AO-4.1b: "the Phasing
+* Every due unit (:attr:`ao.Options.reinforcements`) is placed (AO-4.1b: "the Phasing
   Player places all new units"): on the open entry hex with the fewest units already on it,
   then the fewest friends next to it on the road, then nearest the enemy - so a column spreads
   over the entry roads and each unit can drive off in the Initial Movement Phase (a unit that
   cannot goes back off the map, AO-14.2B, :mod:`rules.ao.column`).
-* Von der Heydte drops on the legal drop hex (:attr:`rules.Options.drop_hexes`) nearest the
+* Von der Heydte drops on the legal drop hex (:attr:`ao.Options.drop_hexes`) nearest the
   German objectives that is not next to an Allied unit (random among equals).
 """
 
 from __future__ import annotations
 
-from rules import Applied, Command, Drop, Game, HexId, Place, apply, drop_required, road_links
+from rules import HexId
+from rules.ao import (
+    Applied,
+    Command,
+    Drop,
+    Game,
+    Place,
+    apply,
+    drop_required,
+    road_links,
+)
 from rules.ao.bots.context import Context
 from rules.ao.bots.fields import INF
 
@@ -38,7 +48,7 @@ def reinforce(ctx: Context, game: Game) -> Command | None:
 
 
 def drop(ctx: Context, game: Game) -> Command | None:
-    """The German paratroop drop when it is due (:func:`rules.drop_required`), else None."""
+    """The German paratroop drop when it is due (:func:`ao.drop_required`), else None."""
     if ctx.side != "german" or not drop_required(game.board, game.state):
         return None
     obj = ctx.fields(game.board).objective

@@ -1,6 +1,6 @@
 """Whether a defender has any legal retreat (the German bot's kill estimate), without ranking.
 
-:func:`rules.retreat_options` finds *and ranks* every legal retreat; the ranking traces
+:func:`ao.retreat_options` finds *and ranks* every legal retreat; the ranking traces
 supply and the bridges interdicted at that moment, which is most of its cost. The bot only
 needs to know whether a path exists (a Dr n eliminates a unit with none, AO-10.2b), so this
 module walks the same legality rules - the most direct path, no impassable, enemy-occupied or
@@ -13,14 +13,13 @@ a last resort - and stops at the first legal path. ``tests/bots/test_bots.py`` c
 
 from __future__ import annotations
 
-from rules import (
+from rules import HexId, hexgrid
+from rules.ao import (
     Board,
     GameState,
-    HexId,
     Side,
     check_stack,
     enemy_controlled,
-    hexgrid,
     other_side,
     road_mode_passable,
     stacks_with_road_mode,

@@ -11,11 +11,11 @@ tabulated at the end of every Game-Turn and the verdict. Everything derives from
 
 so the same seed gives the same record, byte for byte (:func:`encode`). The record's header
 names both players (``bot heuristic/3``) and keeps the seed (and ``turns``) in ``meta``;
-:func:`replay` checks a record with :meth:`rules.Game.replay`, naming the first diverging
+:func:`replay` checks a record with :meth:`ao.Game.replay`, naming the first diverging
 command.
 
 VP: the engine's tabulation at the end of each Game-Turn (its ``victory_points_tabulated``
-event, after the Allied player-turn, AO-16.E) and its verdict (:meth:`rules.Game.outcome`;
+event, after the Allied player-turn, AO-16.E) and its verdict (:meth:`ao.Game.outcome`;
 an immediate German win by GT6 ends the game, AO-16.2). Pure: bytes in, bytes out.
 """
 
@@ -28,6 +28,7 @@ from typing import Final
 import msgspec
 
 import rules
+from rules import ao
 from rules.ao.bots.heuristic import NAME as BOT_NAME
 from rules.ao.bots.heuristic import VERSION as BOT_VERSION
 from rules.ao.bots.protocol import Bot
@@ -62,10 +63,10 @@ class SelfPlayGame(msgspec.Struct, frozen=True):
     turns: int | None
     record: rules.Record
     vp: tuple[TurnVP, ...]
-    verdict: rules.Verdict | None
+    verdict: ao.Verdict | None
 
     @property
-    def commands(self) -> tuple[rules.Command, ...]:
+    def commands(self) -> tuple[ao.Command, ...]:
         return self.record.commands
 
     @property
@@ -106,11 +107,11 @@ def bot_seed(seed: int | str) -> bytes:
     return hashlib.sha256(b"ardennes-selfplay-bots/1" + str(seed).encode()).digest()
 
 
-def _lost(board: rules.Board, state: rules.GameState, side: rules.Side) -> int:
+def _lost(board: ao.Board, state: ao.GameState, side: ao.Side) -> int:
     return sum(1 for u in state.units if u.status == "eliminated" and board.defs[u.id].side == side)
 
 
-def turn_vp(board: rules.Board, state: rules.GameState, e: rules.VictoryPointsTabulated) -> TurnVP:
+def turn_vp(board: ao.Board, state: ao.GameState, e: ao.VictoryPointsTabulated) -> TurnVP:
     """The engine's tabulation ``e`` (AO-16.E) and the units each side has lost in ``state``."""
     return TurnVP(
         turn=e.turn,
@@ -122,32 +123,32 @@ def turn_vp(board: rules.Board, state: rules.GameState, e: rules.VictoryPointsTa
     )
 
 
-def players_at(bots: dict[rules.Side, Bot], level: rules.Level | None) -> rules.Players:
+def players_at(bots: dict[ao.Side, Bot], level: ao.Level | None) -> rules.Players:
     """The self-play header's players: each side's bot and version, the computer's side of
     ``level`` naming the level it plays (the other bot plays the human's side)."""
 
-    def one(side: rules.Side) -> rules.Player:
+    def one(side: ao.Side) -> rules.Player:
         at = level.number if level is not None and level.computer == side else None
         return player(bots[side], at)
 
     return rules.Players(german=one("german"), allied=one("allied"))
 
 
-def _level_of(side: rules.Side, level: rules.Level | None) -> int:
+def _level_of(side: ao.Side, level: ao.Level | None) -> int:
     """The level the bot of ``side`` plays at: ``level``'s for the computer's side, 3 (the
     rules as written, full effort) for the other."""
     return level.number if level is not None and level.computer == side else 3
 
 
 def play(
-    board: rules.Board,
+    board: ao.Board,
     seed: int | str,
     turns: int | None = None,
     *,
-    level: rules.Level | None = None,
+    level: ao.Level | None = None,
     german: str = SELFPLAY_BOT,
     allied: str = SELFPLAY_BOT,
-    watch: Callable[[rules.GameState, rules.Command, rules.Applied], None] | None = None,
+    watch: Callable[[ao.GameState, ao.Command, ao.Applied], None] | None = None,
 ) -> SelfPlayGame:
     """Self-play the scenario of ``board`` from ``seed``, for ``turns`` Game-Turns (all 18 by
     default, or until an immediate German victory). ``german`` and ``allied`` name each
@@ -160,13 +161,13 @@ def play(
     if turns is not None and turns < 1:
         raise ValueError("turns must be at least 1")
     rng = BotRng(bot_seed(seed))
-    kinds: dict[rules.Side, str] = {"german": german, "allied": allied}
-    bots: dict[rules.Side, Bot] = {
+    kinds: dict[ao.Side, str] = {"german": german, "allied": allied}
+    bots: dict[ao.Side, Bot] = {
         side: make_bot(kind, side, _level_of(side, level), rng.derive(side))
         for side, kind in kinds.items()
     }
     dseed = dice_seed(seed)
-    game = rules.Game.new(
+    game = ao.Game.new(
         board.at_level(level),
         dice=rules.SeededDice(dseed),
         dice_spec=rules.DiceSpec.seeded(dseed),
@@ -178,7 +179,7 @@ def play(
         if len(game.history) >= MAX_COMMANDS:
             raise BotError(f"no end after {MAX_COMMANDS} commands")
         state = game.state
-        side = rules.acting_side(state)
+        side = ao.acting_side(state)
         assert side is not None
         cmd = bots[side].choose(game)
         r = game.push(cmd)
@@ -188,7 +189,7 @@ def play(
             )
         if watch is not None:
             watch(state, cmd, r)
-        tab = [e for e in r.events if isinstance(e, rules.VictoryPointsTabulated)]
+        tab = [e for e in r.events if isinstance(e, ao.VictoryPointsTabulated)]
         if tab:
             vps.append(turn_vp(board, r.state, tab[-1]))
             if turns is not None and tab[-1].turn >= turns:
@@ -209,9 +210,9 @@ def encode(game: SelfPlayGame) -> bytes:
     return rules.record.encode(game.record)
 
 
-def replay(data: bytes, load_board: Callable[[int], rules.Board]) -> rules.Replayed:
+def replay(data: bytes, load_board: Callable[[int], ao.Board]) -> ao.Replayed:
     """Decode a record (raises :class:`rules.RecordError`) and replay it on
     ``load_board(scenario)`` (which raises ``ValueError`` for a scenario that does not
-    exist), checking every hash (:meth:`rules.Game.replay`)."""
+    exist), checking every hash (:meth:`ao.Game.replay`)."""
     rec = rules.record.decode(data)
-    return rules.Game.replay(rec, load_board(rec.header.scenario))
+    return ao.Game.replay(rec, load_board(rec.header.scenario))

@@ -26,12 +26,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from rules import (
+from rules import HexId, hexgrid
+from rules.ao import (
     Board,
     GameState,
-    HexId,
     flood_roads,
-    hexgrid,
     supply_net,
 )
 from rules.ao.bots.context import Context

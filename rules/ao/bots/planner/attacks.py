@@ -33,18 +33,16 @@ from typing import Final
 
 import msgspec
 
-from rules import (
+from rules import HexId, Rejection, hexgrid
+from rules.ao import (
     Board,
     GameState,
-    HexId,
-    Rejection,
     Side,
     Supply,
     attack_strength_in,
     crt,
     defence_strength_in,
     defender_supply,
-    hexgrid,
     immunity_case,
     odds_column,
     other_side,

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from rules import (
+from rules.ao import (
     Applied,
     Command,
     DeclareAttack,

@@ -37,19 +37,17 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, cast
 
-from rules import (
+from rules import HexId, Rejection, hexgrid
+from rules.ao import (
     Board,
     GameState,
-    HexId,
     Reach,
-    Rejection,
     Supply,
     attack_strength_in,
     check_stack,
     crt,
     defence_strength_in,
     defender_supply,
-    hexgrid,
     immunity_case,
     odds_column,
 )
@@ -187,7 +185,7 @@ class Counter:
     """The strikes of one Allied Initial Movement Phase (see the module docstring).
 
     ``reach``: for every Allied unit that may move, the hexes it can end in in normal mode
-    this phase (:func:`rules.legal_moves` with ``road_mode=False``)."""
+    this phase (:func:`ao.legal_moves` with ``road_mode=False``)."""
 
     def __init__(
         self,

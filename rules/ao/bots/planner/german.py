@@ -4,7 +4,7 @@ move makes possible - concentration of force.
 
 For every Allied hex next to where a unit may end, the planner knows the German attack
 strength already next to it (units in place or moved there this phase, doubled out of the
-West Wall, :func:`rules.attack_factor`) and values the attack on the Initial or Standard CRT
+West Wall, :func:`ao.attack_factor`) and values the attack on the Initial or Standard CRT
 in use (:mod:`rules.ao.bots.planner.expected`: De and Ex kill, Ex costs the least-strength
 minimal set, Dr gains ground, nothing moves a town's defenders, AO-11.f). A unit's move is
 worth :data:`CONCENTRATE` points per VP of expected value it *adds* to the best of those
@@ -18,10 +18,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from rules import (
+from rules import HexId, Rejection
+from rules.ao import (
     Game,
-    HexId,
-    Rejection,
     attack_factor,
     crt,
     odds_column,

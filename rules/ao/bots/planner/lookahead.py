@@ -2,8 +2,8 @@
 be where it stands (the planner's retreat, advance and movement choices).
 
 * :func:`supplied_at`: can a unit of the net's side in ``h`` trace supply - at most three hexes
-  (AO-12.1A, ``rules.SUPPLY_PATH_HEXES``) through hexes open to it, not across an interdicted
-  bridge (AO-13.2B), to a road hex joined to its supply sources (:func:`rules.supply_net`)?
+  (AO-12.1A, ``ao.SUPPLY_PATH_HEXES``) through hexes open to it, not across an interdicted
+  bridge (AO-13.2B), to a road hex joined to its supply sources (:func:`ao.supply_net`)?
 * :func:`exits_count`: how many of 1-, 2- and 3-hex retreats a unit in ``h`` would lack
   (AO-10.2b), on a position with the unit moved there.
 * :func:`moved`: a position with units moved or removed (nothing else changes), for these
@@ -16,12 +16,13 @@ from collections.abc import Iterable
 
 import msgspec
 
-from rules import SUPPLY_PATH_HEXES, Board, GameState, HexId
+from rules import HexId
+from rules.ao import SUPPLY_PATH_HEXES, Board, GameState
 from rules.ao.bots.retreats import RetreatContext, has_retreat
 
 
 def supplied_at(board: Board, closed: frozenset[HexId], net: frozenset[HexId], h: HexId) -> bool:
-    """A supply path of at most :data:`rules.SUPPLY_PATH_HEXES` steps from ``h`` through hexes
+    """A supply path of at most :data:`ao.SUPPLY_PATH_HEXES` steps from ``h`` through hexes
     not in ``closed`` to a hex of ``net`` (AO-12.1A; interdicted bridges are left to the net:
     the first three hexes rarely cross the Meuse)."""
     if h in net:

@@ -1,23 +1,23 @@
 """The planner's movement loop: the heuristic bot's (:func:`rules.ao.bots.movement.move`) with the
 hex scoring given by the caller.
 
-Each unit that may move (:func:`rules.may_move`) and was not considered yet this phase, the
-front first, scores every hex :meth:`rules.Game.legal_moves` offers (near the enemy also the
+Each unit that may move (:func:`ao.may_move`) and was not considered yet this phase, the
+front first, scores every hex :meth:`ao.Game.legal_moves` offers (near the enemy also the
 normal-mode arrivals, as the heuristic bot does) and staying put; the best wins, random among
-equals, and the move is checked with :func:`rules.apply` before it is given.
+equals, and the move is checked with :func:`ao.apply` before it is given.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from rules import (
+from rules import HexId
+from rules.ao import (
     ENTER_ROAD_MODE,
     LEAVE_ROAD_MODE,
     Applied,
     Command,
     Game,
-    HexId,
     Move,
     UnitState,
     apply,
@@ -91,8 +91,8 @@ def move(
 
 
 def end_hex(path: tuple[str, ...], start: HexId) -> HexId:
-    """Where a move's ``path`` ends (its mode changes, :data:`rules.ENTER_ROAD_MODE` and
-    :data:`rules.LEAVE_ROAD_MODE`, are not hexes)."""
+    """Where a move's ``path`` ends (its mode changes, :data:`ao.ENTER_ROAD_MODE` and
+    :data:`ao.LEAVE_ROAD_MODE`, are not hexes)."""
     hexes = [x for x in path if x not in (ENTER_ROAD_MODE, LEAVE_ROAD_MODE)]
     return hexes[-1] if hexes else start
 

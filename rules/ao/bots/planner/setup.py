@@ -4,7 +4,7 @@ where the Game-Turn 1 attacks get better.
 On Game-Turn 1 every American unit next to the start line must be attacked and every German
 unit next to one must attack (AO-4.2h*), on the German Initial CRT (AO-10.3). The set-up's
 value (:func:`setup_value`) is the expected value of those attacks: each German front-line
-unit's attack strength (doubled out of the West Wall, :func:`rules.attack_factor`) shared
+unit's attack strength (doubled out of the West Wall, :func:`ao.attack_factor`) shared
 evenly, in integer arithmetic, among the American hexes next to it, and each American hex's
 outcomes valued over the six die faces (:mod:`rules.ao.bots.planner.expected`, the German
 planner's weights; towns immune to Dr, AO-11.f; Ex costs the least-strength minimal set,
@@ -24,12 +24,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from rules import (
+from rules import HexId, Rejection
+from rules.ao import (
     Board,
     GameState,
-    HexId,
     Place,
-    Rejection,
     attack_factor,
     front_line,
     front_line_units,

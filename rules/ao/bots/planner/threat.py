@@ -16,15 +16,13 @@ from __future__ import annotations
 
 from typing import Any, Final, cast
 
-from rules import (
+from rules import HexId, Rejection, hexgrid
+from rules.ao import (
     Board,
     GameState,
-    HexId,
-    Rejection,
     Side,
     crt,
     enemy_controlled,
-    hexgrid,
     odds_column,
 )
 
