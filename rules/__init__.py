@@ -20,10 +20,24 @@ them to :mod:`rules.ao`; so are the submodules ``rules.crt``, ``rules.position``
 ``rules.levels`` and ``rules.bots``. New code imports them from :mod:`rules.ao`.
 """
 
-# -- transitional: the AO's names, for the clients phase 2 switches to rules.ao --------------
-# (``from X import Y as Y`` re-exports Y for mypy without putting it in ``__all__``)
-from rules import ao as ao
 from rules import dice, game, hexgrid, record, registry, ruleset
+from rules.dice import DiceError, DiceSource, DieRoll, ScriptedDice, SeededDice
+from rules.hexgrid import HexId
+from rules.record import DiceSpec, Player, Players, Record, RecordError
+from rules.rejection import RejectedError, Rejection
+from rules.ruleset import (
+    AppliedLike,
+    DiceWait,
+    OptionsLike,
+    Reveal,
+    Ruleset,
+    VerdictLike,
+)
+
+# isort: split
+# -- transitional (phase 2 of issue 23 removes it): the AO's names, for the clients that phase 2
+# switches to rules.ao (``from X import Y as Y`` re-exports Y for mypy outside ``__all__``)
+from rules import ao as ao
 from rules import levels as levels
 from rules.ao import ENTER_ROAD_MODE as ENTER_ROAD_MODE
 from rules.ao import FREE_SETUP_CASE as FREE_SETUP_CASE
@@ -142,18 +156,6 @@ from rules.ao import state_hash as state_hash
 from rules.ao import supply_net as supply_net
 from rules.ao import supply_report as supply_report
 from rules.ao.state import Attack as Attack
-from rules.dice import DiceError, DiceSource, DieRoll, ScriptedDice, SeededDice
-from rules.hexgrid import HexId
-from rules.record import DiceSpec, Player, Players, Record, RecordError
-from rules.rejection import RejectedError, Rejection
-from rules.ruleset import (
-    AppliedLike,
-    DiceWait,
-    OptionsLike,
-    Reveal,
-    Ruleset,
-    VerdictLike,
-)
 
 __all__ = [
     "AppliedLike",

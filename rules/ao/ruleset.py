@@ -19,6 +19,7 @@ from rules.ao.levels import NUMBERS, Level
 from rules.ao.options import Options, options
 from rules.ao.state import Board, GameState, Verdict, canonical_bytes
 from rules.dice import DiceSource, DieRoll
+from rules.record import RecordError
 from rules.rejection import Rejection
 from rules.ruleset import NO_DICE, DiceWait, Reveal, Ruleset
 
@@ -85,8 +86,6 @@ class AoRuleset:
         if level == board.level:
             return board
         if board.level is not None:
-            from rules.record import RecordError
-
             raise RecordError(f"the board is set up for level {board.level.number}, the record not")
         return board.at_level(level)
 
@@ -110,8 +109,9 @@ class AoRuleset:
         del board
         due = state.roll
         if due is not None:
-            kind: Final = "batch" if due.purpose == "paradrop" else "own"
-            return DiceWait(kind=kind, resolver=Roll(), purpose=due.purpose)
+            if due.purpose == "paradrop":
+                return DiceWait(kind="batch", resolver=Roll(), purpose=due.purpose)
+            return DiceWait(kind="own", resolver=Roll(), purpose=due.purpose)
         c = state.combat
         if state.phase == "combat" and c.declared and c.current is None:
             return DiceWait(kind="batch", resolver=ResolveAttacks(), purpose="combat")
