@@ -253,10 +253,20 @@ def make_record(
 _ENC: Final = msgspec.json.Encoder(order="deterministic")
 
 
-class _Sniff(msgspec.Struct, frozen=True, tag_field="kind", tag="header"):
-    """A header read only for its ruleset (the strict read follows, with that ruleset's
-    types)."""
+class _Sniff(
+    msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="kind", tag="header"
+):
+    """A header read only for its ruleset: the other fields are skipped (the strict read
+    follows, with that ruleset's types), an unknown field is refused here already."""
 
+    format: msgspec.Raw = msgspec.Raw()
+    version: msgspec.Raw = msgspec.Raw()
+    rules: msgspec.Raw = msgspec.Raw()
+    scenario: msgspec.Raw = msgspec.Raw()
+    dice: msgspec.Raw = msgspec.Raw()
+    players: msgspec.Raw = msgspec.Raw()
+    meta: msgspec.Raw = msgspec.Raw()
+    level: msgspec.Raw = msgspec.Raw()
     ruleset: str = LEGACY_RULESET
 
 
