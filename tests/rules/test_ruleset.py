@@ -80,6 +80,16 @@ def test_a_record_of_an_unknown_ruleset_is_one_clear_error() -> None:
         record.decode(bad)
 
 
+def test_a_header_is_refused_before_its_ruleset_is_looked_up() -> None:
+    """The ruleset is read from a header whose other fields are known (an unknown field, even
+    deeply nested, is one line naming it, whatever the ruleset)."""
+    deep = b'{"kind":"header","ruleset":"tiny","zz":' + b"[" * 60_000
+    with pytest.raises(record.RecordError, match=r"the header is not a record line: .*`zz`"):
+        record.decode(deep)
+    with pytest.raises(record.RecordError, match="the header is not a record line: Expected `str`"):
+        record.decode(b'{"kind":"header","ruleset":7}')
+
+
 def test_the_registry() -> None:
     assert registry.get("ao") is ao.AO and registry.get("tiny") is tiny.TINY
     assert {"ao", "tiny"} <= set(registry.ids())
