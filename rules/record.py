@@ -270,7 +270,15 @@ class _Sniff(
     ruleset: str = LEGACY_RULESET
 
 
-_SNIFF: Final = msgspec.json.Decoder(_Sniff)
+class _NotHeader(msgspec.Struct, frozen=True, tag_field="kind", tag="command"):
+    """A first line that is not a header (the strict read says so)."""
+
+
+class _NotHeaderEnd(msgspec.Struct, frozen=True, tag_field="kind", tag="end"):
+    """A first line that is not a header (the strict read says so)."""
+
+
+_SNIFF: Final = msgspec.json.Decoder(_Sniff | _NotHeader | _NotHeaderEnd)
 _DECODERS: dict[str, msgspec.json.Decoder[Any]] = {}
 
 
@@ -308,14 +316,16 @@ def record_ruleset(first_line: bytes) -> AnyRuleset:
         raise RecordError(f"the header is not a record line: {exc}") from None
     except RecursionError:
         raise RecordError("line 1: JSON nested too deeply") from None
-    if not _RULESET_ID.fullmatch(sniff.ruleset):
-        raise RecordError(f"the header's ruleset {sniff.ruleset[:20]!r} is not a ruleset id")
+    # a first line that is no header: the strict read of any ruleset refuses it
+    rid = sniff.ruleset if isinstance(sniff, _Sniff) else LEGACY_RULESET
+    if not _RULESET_ID.fullmatch(rid):
+        raise RecordError(f"the header's ruleset {rid[:20]!r} is not a ruleset id")
     try:
-        return registry.get(sniff.ruleset)
+        return registry.get(rid)
     except KeyError:
         known = ", ".join(registry.ids()) or "none"
         raise RecordError(
-            f"the record is of ruleset {sniff.ruleset!r}, which this program does not play "
+            f"the record is of ruleset {rid!r}, which this program does not play "
             f"(it plays: {known})"
         ) from None
 
