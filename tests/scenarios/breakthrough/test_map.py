@@ -255,3 +255,26 @@ def test_the_drawing_puts_west_at_the_top_and_north_to_the_right(m: Breakthrough
     assert cell((28, 29))[0] == "F"  # German-held forest (the Krinkelter Wald's east)
     assert cell((15, 0)) == ".X"  # a west-edge exit
     assert lines[2].startswith(" 0  ") and lines[2 + 2 * 31].startswith("31  ")
+
+
+@pytest.mark.rule("BA-5.1a")
+def test_which_entry_hexes_are_road_hexes(m: BreakthroughMap, oob: OrderOfBattle) -> None:
+    # README "Edges, entries, exits": the printed entry hexes and our road net.
+    roads = m.road_hexes()
+    entries: dict[str, set[Coord]] = {"american": set(), "german": set()}
+    for u in oob.units:
+        if not u.at_start:
+            entries[u.side].add(u.coord)
+    assert len(entries["american"]) == 16 and len(entries["german"]) == 4
+    assert sorted(entries["american"] & roads) == [
+        (0, 14),
+        (0, 23),
+        (19, 0),
+        (30, 12),
+        (30, 16),
+        (30, 22),
+    ]
+    assert sorted(entries["german"] & roads) == [(14, 31), (16, 31)]
+    for side, cs in entries.items():
+        edge_roads = m.edge_road_hexes("american" if side == "american" else "german")
+        assert max(min(grid.distance(c, e) for e in edge_roads) for c in cs) <= 3
