@@ -94,7 +94,7 @@ def test_every_hex_has_one_of_the_four_terrains_from_the_forest_and_relief_data(
     assert m.hex(_at(compiled, 50.20, 5.28)).terrain == "clear"
 
 
-@pytest.mark.rule("BA-10.1c", "BA-10.1a")
+@pytest.mark.rule("BA-10.1c")
 def test_the_victory_towns_are_in_their_printed_hexes_bastogne_worth_fifty(
     m: BreakthroughMap,
 ) -> None:
@@ -109,7 +109,7 @@ def test_the_victory_towns_are_in_their_printed_hexes_bastogne_worth_fifty(
     assert all(m.hex(c).victory == 0 for n, c in towns.items() if n not in want)
 
 
-@pytest.mark.rule("BA-1.4e", "BA-6.7a")
+@pytest.mark.rule("BA-1.4e")
 def test_rivers_and_roads_are_hexsides_and_bridge_sites_are_where_they_cross(
     m: BreakthroughMap,
 ) -> None:
@@ -143,7 +143,7 @@ def test_the_road_net_joins_every_town_of_the_victory_list(m: BreakthroughMap) -
         assert sum(1 for n in grid.neighbours(c) if m.road(c, n)) >= 3
 
 
-@pytest.mark.rule("BA-4.1b", "BA-4.1c", "BA-5.1a")
+@pytest.mark.rule("BA-4.1c")
 def test_each_friendly_map_edge_has_road_hexes(m: BreakthroughMap) -> None:
     us = m.edge_road_hexes("american")
     de = m.edge_road_hexes("german")
@@ -154,7 +154,7 @@ def test_each_friendly_map_edge_has_road_hexes(m: BreakthroughMap) -> None:
     assert m.hex((0, 0)).edges == ("south", "west") and m.hex((30, 31)).edges == ("north", "east")
 
 
-@pytest.mark.rule("BA-7.10a", "BA-1.4i")
+@pytest.mark.rule("BA-1.4i")
 def test_exits_are_road_hexes_of_the_northern_west_edge_and_the_north_edge_west_of_the_ourthe(
     m: BreakthroughMap,
 ) -> None:
@@ -169,7 +169,6 @@ def test_exits_are_road_hexes_of_the_northern_west_edge_and_the_north_edge_west_
     assert (30, 3) in exits  # Huy, the Meuse bridge
 
 
-@pytest.mark.rule("BA-1.4f", "BA-4.1d")
 def test_each_start_hex_is_owned_by_its_units_side(m: BreakthroughMap, oob: OrderOfBattle) -> None:
     for u in oob.units:
         if u.at_start:
@@ -179,7 +178,6 @@ def test_each_start_hex_is_owned_by_its_units_side(m: BreakthroughMap, oob: Orde
     assert not any(c[1] < 20 for c in german)  # nothing German west of the front
 
 
-@pytest.mark.rule("BA-10.1g")
 def test_road_scoring_area_is_north_of_st_hubert_and_west_of_the_ourthe(
     m: BreakthroughMap,
 ) -> None:
@@ -196,7 +194,7 @@ def test_road_scoring_area_is_north_of_st_hubert_and_west_of_the_ourthe(
                 assert m.river(c, n) == "Ourthe", (c, n)
 
 
-@pytest.mark.rule("BA-7.6e", "BA-13.2d")
+@pytest.mark.rule("BA-13.2d")
 def test_the_corridor_is_hexrows_11_to_17_through_22_december(
     m: BreakthroughMap, oob: OrderOfBattle
 ) -> None:
@@ -210,7 +208,7 @@ def test_the_corridor_is_hexrows_11_to_17_through_22_december(
             assert u.corridor, u.id
 
 
-@pytest.mark.rule("BA-1.4h", "BA-13.2b")
+@pytest.mark.rule("BA-13.2b")
 def test_start_and_entry_hexes_fit_the_map_edges(oob: OrderOfBattle) -> None:
     for u in oob.units:
         x, y = u.coord
@@ -257,7 +255,6 @@ def test_the_drawing_puts_west_at_the_top_and_north_to_the_right(m: Breakthrough
     assert lines[2].startswith(" 0  ") and lines[2 + 2 * 31].startswith("31  ")
 
 
-@pytest.mark.rule("BA-5.1a")
 def test_which_entry_hexes_are_road_hexes(m: BreakthroughMap, oob: OrderOfBattle) -> None:
     # README "Edges, entries, exits": the printed entry hexes and our road net.
     roads = m.road_hexes()
