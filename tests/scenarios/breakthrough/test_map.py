@@ -3,6 +3,9 @@ the road-scoring area, the corridor, the strict loader and the text drawing."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections import deque
 from pathlib import Path
 
@@ -22,6 +25,8 @@ from scenarios.breakthrough.mapdata import (
     render,
 )
 from scenarios.breakthrough.oob import OrderOfBattle, load_oob
+
+REPO = Path(__file__).resolve().parents[3]
 
 VICTORY_TOWNS = {
     "Rochefort": (14, 2),
@@ -46,13 +51,14 @@ VICTORY_TOWNS = {
 
 
 @pytest.fixture(scope="module")
-def m() -> BreakthroughMap:
-    return load_map()
+def compiled() -> Compiled:
+    return compile_map(load_inputs())
 
 
 @pytest.fixture(scope="module")
-def compiled() -> Compiled:
-    return compile_map(load_inputs())
+def m(compiled: Compiled) -> BreakthroughMap:
+    """The map as the compiler makes it now (the committed file is the same bytes: tested)."""
+    return BreakthroughMap(compiled.data)
 
 
 @pytest.fixture(scope="module")
@@ -275,3 +281,19 @@ def test_which_entry_hexes_are_road_hexes(m: BreakthroughMap, oob: OrderOfBattle
     for side, cs in entries.items():
         edge_roads = m.edge_road_hexes("american" if side == "american" else "german")
         assert max(min(grid.distance(c, e) for e in edge_roads) for c in cs) <= 3
+
+
+def test_the_compile_is_independent_of_the_hash_seed(tmp_path: Path) -> None:
+    # Two processes with other string-hash seeds: no set or dict order may leak into the bytes.
+    committed = MAP_PATH.read_bytes()
+    for seed in ("1", "2"):
+        out = tmp_path / f"map{seed}.json"
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        subprocess.run(
+            [sys.executable, "-m", "scenarios.breakthrough.compile", "--out", str(out)],
+            check=True,
+            env=env,
+            cwd=REPO,
+            capture_output=True,
+        )
+        assert out.read_bytes() == committed
