@@ -21,7 +21,7 @@ from typing import Final, Literal
 
 import msgspec
 
-from scenarios.breakthrough.grid import X_COUNT, Y_COUNT, Coord, label, neighbours
+from scenarios.breakthrough.grid import X_COUNT, Y_COUNT, Coord, neighbours
 
 MAP_PATH: Final = Path(__file__).resolve().parent / "map.json"
 MAX_MAP_BYTES: Final = 1024 * 1024
@@ -250,7 +250,3 @@ def render(m: BreakthroughMap) -> list[str]:
     lines += list(LEGEND)
     return lines
 
-
-def describe(c: Coord) -> str:
-    """``"x,y"`` (for messages)."""
-    return label(c)
