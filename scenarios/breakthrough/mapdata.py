@@ -249,4 +249,3 @@ def render(m: BreakthroughMap) -> list[str]:
     lines.append("y: rows top (west, 0) to bottom (east, 31)")
     lines += list(LEGEND)
     return lines
-
