@@ -138,7 +138,9 @@ def _version_3(root: str) -> selfplay.EmailSelfPlay:
     return selfplay.play(1, "v3", "sealed", turns=1, root=Path(root))
 
 
-@pytest.mark.parametrize("how", ["plain", "deflate", "level 1", "quoted and rewrapped"])
+@pytest.mark.parametrize(
+    "how", ["plain", "deflate", "level 1", "older dictionary", "quoted and rewrapped"]
+)
 def test_a_packet_armoured_another_way_is_a_duplicate(
     how: str, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
@@ -164,10 +166,13 @@ def _armoured(p: Packet, how: str) -> str:
     h = armor_headers(p)
     if how == "plain":
         return armor.armor(p.wire, h, compress=False)
+    if how == "older dictionary":
+        return armor.armor(p.wire, h, encoding=zdict.DICT1)
     if how in ("deflate", "level 1"):
-        z = zlib.compressobj(1, zdict=zdict.DICTIONARY) if how == "level 1" else zlib.compressobj()
+        written = zdict.ENCODINGS[zdict.WRITTEN]
+        z = zlib.compressobj(1, zdict=written) if how == "level 1" else zlib.compressobj()
         data = z.compress(p.wire) + z.flush()
-        headers = {**h, armor.ENCODING: armor.DEFLATE if how == "deflate" else armor.DEFLATE_DICT}
+        headers = {**h, armor.ENCODING: armor.DEFLATE if how == "deflate" else zdict.WRITTEN}
         lines = [armor.BEGIN, *(f"{k}: {v}" for k, v in headers.items()), ""]
         lines += [base64.b64encode(data).decode(), armor.checksum(headers, data), armor.END]
         return "\n".join(lines) + "\n"
