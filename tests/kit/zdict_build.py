@@ -1,9 +1,9 @@
 """How the preset dictionary of ``deflate+dict2`` was made (``docs/pbem-protocol.md`` section 7).
 
-``.venv/bin/python -m tests.kit.zdict_build`` (``make zdict``) prints the dictionary's SHA-256
-and size, and with ``--write`` writes it to ``docs/pbem-zdict2.bin``; ``--check`` exits 1 unless
-it equals the dictionary :mod:`pbem.core.zdict` holds (a test runs it, so the dictionary is
-this script's output, byte for byte).
+``.venv/bin/python -m tests.kit.zdict_build`` prints the dictionary's SHA-256 and size; with
+``--check`` (``make zdict``) it exits 1 unless that is the dictionary :mod:`pbem.core.zdict2`
+holds (``tests/pbem/test_armor.py`` checks it too, so the dictionary is this script's output,
+byte for byte); ``--write`` wrote ``docs/pbem-zdict2.bin`` and ``pbem/core/zdict2.py`` once.
 
 It is built from the *structure* of a format 3 packet, not from any game: the envelope of
 every kind, the shapes of the commands (their JSON as :mod:`rules.commands` encodes it, with
