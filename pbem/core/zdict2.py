@@ -1,6 +1,7 @@
 """The preset dictionary of the armour's ``deflate+dict2`` encoding (7,573 bytes,
 SHA-256 ``17adda3e2469dd65cd1b1985a1c6ea22e5a4119f68c99f3aad6f06be58887079``), written by
-``tests/kit/zdict_build.py`` (``make zdict``), which says how it is made; not edited by hand."""
+``tests/kit/zdict_build.py --write`` (``make zdict`` checks it), which says how it is made;
+not edited by hand."""
 
 from __future__ import annotations
 

@@ -71,7 +71,7 @@ def test_each_game_by_email_is_what_the_bots_play_now(mode: DiceMode) -> None:
     with ``deflate+dict1``, which stays readable, and new packets with ``deflate+dict2``.)"""
     now = [p.wire for p in records.email_game(mode).packets]
     committed = [p.wire for p in records.email_packets(mode)]
-    part = next((i for i, (a, b) in enumerate(zip(now, committed)) if a != b), None)
+    part = next((i for i, (a, b) in enumerate(zip(now, committed, strict=False)) if a != b), None)
     assert now == committed, records.stale(
         str(records.email_path(mode)),
         f"packet {part} differs" if part is not None else "the number of packets differs",

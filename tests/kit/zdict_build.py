@@ -184,9 +184,10 @@ def module(data: bytes) -> str:
     body = "\n".join(f'    b"{x}"' if '"' not in x else f"    b'{x}'" for x in lines)
     digest = hashlib.sha256(data).hexdigest()
     return (
-        f'"""The preset dictionary of the armour\'s ``deflate+dict2`` encoding ({len(data):,} bytes,\n'
-        f"SHA-256 ``{digest}``), written by\n"
-        "``tests/kit/zdict_build.py`` (``make zdict``), which says how it is made; not edited by hand."
+        '"""The preset dictionary of the armour\'s ``deflate+dict2`` encoding '
+        f"({len(data):,} bytes,\nSHA-256 ``{digest}``), written by\n"
+        "``tests/kit/zdict_build.py --write`` (``make zdict`` checks it), which says how it is "
+        "made;\nnot edited by hand."
         '"""\n\n'
         "from __future__ import annotations\n\n"
         "from typing import Final\n\n"

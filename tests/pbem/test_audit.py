@@ -506,9 +506,9 @@ def test_the_dice_checker_agrees_with_audit_roll_for_roll(mode: DiceMode, tmp_pa
     mine = agree_with_audit(path)
     if mode == "sealed":
         assert {d["kind"] for d in mine} == {"batch", "switch"}
-    text = dice_check(path).stdout.splitlines()
-    assert text[-1] == f"OK: {len(sent)} packets, {len(mine)} dice, each as its packet lists it"
-    assert len(text) == len(mine) + 1
+    lines = dice_check(path).stdout.splitlines()
+    assert lines[-1] == f"OK: {len(sent)} packets, {len(mine)} dice, each as its packet lists it"
+    assert len(lines) == len(mine) + 1
 
 
 @needs_system_python
