@@ -6,8 +6,8 @@ playing them (a whole game is seconds of bot thinking; its replay a fraction of 
 * ``records/email-s1-<mode>.txt``: the packets of a whole game by email, scenario 1, ``sealed``
   or ``open`` dice, seed :data:`EMAIL_SEED`, as ``ardennes selfplay --scenario 1 --seed
   full-game --dice MODE -o FILE`` writes them (the keys and game id derive from the seed;
-  the packets are compared, not their armour: the committed ones are armoured with the older
-  ``deflate+dict1``, which every reader still reads);
+  the packets are compared, not their armour: the committed ones may be armoured with an older
+  dictionary, ``deflate+dict1``, which every reader still reads);
 * ``selfplay-games.jsonl``: one line per full game of scenarios 1-10, seeds 1-3
   (:data:`TABLE_GAMES`), as ``ardennes selfplay --summary --games-out`` writes them: verdict,
   VP per Game-Turn, commands, final state hash.
