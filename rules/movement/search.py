@@ -138,6 +138,7 @@ def _search(board: Board, state: GameState, unit_id: str) -> dict[int | None, di
     paths: dict[Key, tuple[str, ...]] = {}
     simple: dict[Key, bool] = {}
     done: set[Key] = set()
+    done_normal: set[HexId] = set()  # the hexes of the settled normal-mode keys (hex, False, 0)
     out_any, out_mode = outs[None], (outs[0], outs[1])
     seq = 0
     heap: list[tuple[int, int, int, Node]] = [(m.spent0, 0, 0, start)]
@@ -147,6 +148,8 @@ def _search(board: Board, state: GameState, unit_id: str) -> dict[int | None, di
         if key in done:
             continue
         done.add(key)
+        if not node[1]:
+            done_normal.add(node[0])
         # parents settle before children, so the parent's path is known (tie: fewer steps)
         if key == start_key:
             path: tuple[str, ...] = ()
@@ -174,7 +177,7 @@ def _search(board: Board, state: GameState, unit_id: str) -> dict[int | None, di
             if link is None:
                 nxt = change_mode(m, node, not road, False)
                 step = LEAVE_ROAD_MODE if road else ENTER_ROAD_MODE
-            elif road or (link[0], False, 0) not in done:
+            elif road or link[0] not in done_normal:
                 # exact: a normal-mode step always lands on (hex, False, 0)
                 nxt = enter(board, m, node, link, False)
                 step = link[0]
@@ -192,7 +195,8 @@ def _search(board: Board, state: GameState, unit_id: str) -> dict[int | None, di
             parent[nkey] = (key, step)
             seq += 1
             heapq.heappush(heap, (nxt[3], nsteps + 1, seq, nxt))
-    return {k: dict(sorted(v.items())) for k, v in outs.items()}
+    order = sorted(out_any)  # every hex of either mode's answer is in out_any
+    return {k: {h: v[h] for h in order if h in v} for k, v in outs.items()}
 
 
 def legal_moves_for_side(
