@@ -9,7 +9,7 @@ STAMP_TEST := $(VENV)/.installed-test
 LOCK_PLAY := requirements/play.txt
 LOCK_TEST := requirements/test.txt
 
-.PHONY: play test tools lint typecheck imports pytest test-slow test-ssh cov fmt snapshots bench bench-baseline fuzz map clean lock upgrade-check
+.PHONY: play test tools lint typecheck imports pytest test-slow test-ssh cov fmt snapshots bench bench-baseline fuzz map map-breakthrough clean lock upgrade-check
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -67,6 +67,14 @@ test-slow: $(STAMP_TEST)
 records: $(STAMP_TEST)
 	$(BIN)/python -m tests.kit.records
 
+# The armour's preset dictionary deflate+dict2 (docs/pbem-protocol.md section 7), made again from
+# the structure of a packet (tests/kit/zdict_build.py): prints its SHA-256 and checks that it is
+# the one pbem/core/zdict2.py holds. A published dictionary never changes: a new one is a new
+# encoding name.
+.PHONY: zdict
+zdict: $(STAMP_TEST)
+	$(BIN)/python -m tests.kit.zdict_build --check
+
 # Players logging in over SSH and landing in the game (docs/ssh.md), end to end against a real
 # OpenSSH server on loopback, in tmux; not part of make test, since it needs sshd (its system
 # service need not run). As root sshd needs its privilege separation directory (/run/sshd on
@@ -111,8 +119,15 @@ FUZZ_JOBS ?= 2
 fuzz: $(STAMP_TEST)
 	$(BIN)/python -m tests.pbem.fuzz --cases $(FUZZ_CASES) --jobs $(FUZZ_JOBS) --minutes 40
 
+# The compiled maps (committed; tests check each equals a fresh compile): AO's
+# scenarios/ardennes/map.json and setup_hexes.json, and Breakthrough's
+# scenarios/breakthrough/map.json (from the same geography, scenarios/breakthrough/README.md).
 map: $(STAMP_TEST)
 	$(BIN)/python -m scenarios.build
+	$(BIN)/python -m scenarios.breakthrough.compile
+
+map-breakthrough: $(STAMP_TEST)
+	$(BIN)/python -m scenarios.breakthrough.compile
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .benchmarks

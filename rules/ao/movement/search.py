@@ -17,6 +17,8 @@ from rules.ao.units import Side
 from rules.hexgrid import HexId
 from rules.rejection import Rejection
 
+_TOGGLES: Final = frozenset((ENTER_ROAD_MODE, LEAVE_ROAD_MODE))
+
 
 class Reach(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A destination offered by :func:`legal_moves`: the cheapest path and its MP cost."""
@@ -49,8 +51,11 @@ def trace_path(
         return bad
     if not path:
         return Rejection("AO-5.1E", f"a move of {unit_id} needs at least one step")
-    m = Mover(board, state, unit_id)
-    node: Node = (m.start, m.us.road_mode, m.credit0, m.spent0, False)
+    road0 = state.unit(unit_id).road_mode
+    # the modes the path can be in: the start's, and both once it changes mode
+    modes = (False, True) if any(s in _TOGGLES for s in path) else (road0,)
+    m = Mover(board, state, unit_id, modes)
+    node: Node = (m.start, road0, m.credit0, m.spent0, False)
     changes: list[tuple[int, HexId, bool, int]] = []
     entered = {m.start}
     for i, step in enumerate(path):
@@ -89,9 +94,6 @@ def check_path(
     """None when ``unit_id`` may move along ``path`` now, else the rejection naming the case."""
     r = trace_path(board, state, unit_id, path)
     return r if isinstance(r, Rejection) else None
-
-
-_TOGGLES: Final = frozenset((ENTER_ROAD_MODE, LEAVE_ROAD_MODE))
 
 
 def legal_moves(
