@@ -254,6 +254,13 @@ class Ruleset(Protocol[B, S, C_contra, E_co, A_co, O_co, V_co, L]):
         ruleset's placeholder. The AO hides nothing: ``state`` itself."""
         ...
 
+    def seal(self, command: C_contra) -> Any:
+        """``command`` as the opponent may see it before its hidden values are revealed (those
+        fields at the ruleset's placeholder; a command that sets no hidden value: itself). An
+        email packet carries the sealed command and a commitment to the real one
+        (``docs/engine.md``, "Hidden information")."""
+        ...
+
     def revealed(self, board: B, before: S, after: S) -> tuple[Reveal, ...]:
         """The hidden values the rules reveal between ``before`` and ``after`` (one accepted
         command); empty for a ruleset without hidden information."""

@@ -137,6 +137,9 @@ class AoRuleset:
         del board, side
         return state
 
+    def seal(self, command: Command) -> Command:
+        return command
+
     def revealed(self, board: Board, before: GameState, after: GameState) -> tuple[Reveal, ...]:
         del board, before, after
         return ()

@@ -395,6 +395,10 @@ class TinyRuleset:
         )
         return msgspec.structs.replace(state, morale=(morale[0], morale[1]))
 
+    def seal(self, command: Command) -> Command:
+        """A morale pick travels as ``Pick(0)`` until the strike reveals it (TINY-2)."""
+        return Pick(0) if isinstance(command, Pick) else command
+
     def revealed(self, board: Board, before: State, after: State) -> tuple[Reveal, ...]:
         return tuple(
             Reveal(side=s, key=f"morale:{s}", value=_morale(after, s))

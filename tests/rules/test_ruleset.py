@@ -147,6 +147,7 @@ def test_the_ao_hides_nothing() -> None:
     b = board(line_map(". ."), [unit("de-1")])
     s = position({"de-1": "0101"})
     assert ao.AO.public_view(b, s, "allied") is s and ao.AO.revealed(b, s, s) == ()
+    assert ao.AO.seal(ao.Move("de-1", ("0102",))) == ao.Move("de-1", ("0102",))
 
 
 def test_decisions_typed_per_kind_carry_their_command() -> None:

@@ -134,6 +134,8 @@ def test_the_public_view_hides_the_other_sides_morale_until_a_strike_reveals_it(
         Reveal(side="red", key="morale:red", value=2),
         Reveal(side="blue", key="morale:blue", value=3),
     )
+    # a pick travels sealed until then; other commands as they are
+    assert TINY.seal(Pick(2)) == Pick(0) and TINY.seal(Strike("red-1")) == Strike("red-1")
     # the second strike reveals nothing new
     g = played()
     assert TINY.revealed(BOARD, g.state_at(9), g.state) == ()
