@@ -70,6 +70,8 @@ class EmailPlayScreen(PlayScreen):
         self._commands_seen = 0
         """How many commands the stored game held then."""
         self._confirm_resign = False
+        self._orders_asked = False
+        """The standing orders dialog was opened by itself for a sealed batch (only once)."""
         self.imported_from: int | None = None
         """The number of stored commands before the last import that brought new ones (the
         playback, ``R``, starts there); None: no such import in this session."""
@@ -77,11 +79,18 @@ class EmailPlayScreen(PlayScreen):
     # -- what changes from hot-seat play ------------------------------------------------------
 
     def say(self, message: str) -> None:
-        """The message line; while the packet is complete it also says how to send it."""
-        if self.session.complete():
-            seq = self.session.draft.body.seq if self.session.draft else "?"
+        """The message line; while the packet is complete it also says how to send it. Once
+        the turn has passed to the opponent the mode's hint is his (``German set-up: ... e
+        accepts it``): it is not shown as ours."""
+        s = self.session
+        if s.ended() and s.kind != "reply" and message == self.mode.hint():
+            message = "The turn passes to your opponent."
+        if s.complete() and not self._confirm_send:
+            seq = s.draft.body.seq if s.draft else "?"
             message = f"{message} Packet {seq} complete: x seals and sends it (Backspace: undo)"
-        self.message = message
+        elif s.needs_orders() and "standing orders" not in message:
+            message = f"{message} Sealing needs your standing orders: x gives them."
+        self.message = message.strip()
 
     def may_skip(self) -> bool:
         """Only while the packet is being written, and not complete."""
@@ -94,9 +103,11 @@ class EmailPlayScreen(PlayScreen):
 
     def play(self, command: rules.Command) -> rules.Applied | None:
         s = self.session
-        if isinstance(command, rules.ResolveAttacks) and s.complete() and not s.ended():
-            self.say("Sealed dice: the attacks are resolved after your opponent's reply.")
+        if isinstance(command, rules.ResolveAttacks) and s.batch_waits():
+            after = "Sealed dice: the attacks are resolved after your opponent's reply."
+            self.say(f"{after} {self.batch_hint()}")
             return None
+        asked = s.needs_orders()
         r = self.session.push(command)
         if isinstance(r, str):
             self.say(r[:1].upper() + r[1:])
@@ -108,7 +119,49 @@ class EmailPlayScreen(PlayScreen):
             self.say("The turn passes to your opponent.")
         elif self.session.complete():
             self.say("Attacks declared (a declares more; sealed dice: no roll before the reply).")
+        if s.needs_orders() and not asked and not self._orders_asked:
+            # the first batch of a sealed game: the standing orders it needs, asked at once
+            self._orders_asked = True
+            self.call_after_refresh(self._batch_orders)
         return r
+
+    def batch_hint(self) -> str:
+        """What sealing the waiting batch needs, or how to seal it (sealed dice)."""
+        s = self.session
+        seq = s.draft.body.seq if s.draft is not None else "?"
+        if s.needs_orders():
+            return (
+                "Give your standing orders first (x): in sealed games your decisions during "
+                "the batch follow them."
+            )
+        if s.complete():
+            return "(a declares more)"
+        why = s.missing()
+        return f"Packet {seq} cannot be sent yet: {why}." if why else ""
+
+    def _batch_orders(self) -> None:
+        """The standing orders dialog for a sealed batch: the defaults proposed and why they
+        are needed; given, they go in the packet (the batch may then be sealed)."""
+        from ardennes_tui.screens.orders import PROPOSED, OrdersScreen
+
+        s = self.session
+        if s.draft is None or self.app.screen is not self or not s.needs_orders():
+            return
+        side = s.draft.body.author
+        immune = game_view.immune_hexes_held(self.game, side)
+        why = (
+            "Sealed dice: your attacks are resolved only after your opponent's reply, and "
+            "your choices during them follow these orders. Proposed: the engine picks "
+            "retreats and losses, your strongest unit advances. Give them (End, Enter)."
+        )
+        dialog = OrdersScreen(side, immune, PROPOSED, never_ask=True, why=why)
+        self.app.push_screen(dialog, self._batch_orders_given)
+
+    def _batch_orders_given(self, command: rules.StandingOrders | None) -> None:
+        if command is None:
+            self.say(f"No standing orders given. {self.batch_hint()}")
+            return
+        self._give_orders(command)
 
     def reload(self, said: str = "", offer: bool = True) -> None:
         """Read the store again (after a seal, an import): a new draft or the stored game;
@@ -167,14 +220,24 @@ class EmailPlayScreen(PlayScreen):
     # -- the shared keys ------------------------------------------------------------------------
 
     def action_end_phase(self) -> None:
-        """e: as in hot-seat play; once the packet is complete, the same as x."""
-        if self.session.draft is None:
-            self.say(self.session.waiting())
+        """e: as in hot-seat play; a reply: the same as x. It never seals: once the packet is
+        complete (or a sealed batch waits) it says what x does, or what sealing needs."""
+        s = self.session
+        if s.draft is None:
+            self.say(s.waiting())
             return
-        if self.session.ended() or self.session.kind == "reply":
+        if s.kind == "reply":
             self.action_send()
             return
         self._confirm_send = False
+        if s.ended():  # never sealed by e: only x seals (e e ends phases, out of habit)
+            self._confirm_end = False
+            self.say("The turn passes to your opponent.")
+            return
+        if s.batch_waits():
+            self._confirm_end = False
+            self.say(f"Declared attacks wait for your opponent's reply. {self.batch_hint()}")
+            return
         super().action_end_phase()
 
     def action_undo(self) -> None:
@@ -221,18 +284,49 @@ class EmailPlayScreen(PlayScreen):
         if s.kind == "reply":
             self._reply_dialog()
             return
+        if s.needs_orders():
+            self.say(self.batch_hint())
+            self._batch_orders()
+            return
         if not s.complete():
-            self.say(
-                f"Packet {s.draft.body.seq} is not complete: play on until the turn passes "
-                "to your opponent"
-            )
+            self.say(f"Packet {s.draft.body.seq} is not complete: {self.not_complete()}")
             return
         if not self._confirm_send:
             self._confirm_send = True
             said = f'comment: "{s.comment}"' if s.comment else "no comment: m writes one"
-            self.say(f"Press x again to sign and send packet {s.draft.body.seq} ({said})")
+            self.say(
+                f"Press x again to sign and send packet {s.draft.body.seq} ({said})"
+                f"{self.gt1_warning()}"
+            )
             return
         self._seal()
+
+    def not_complete(self) -> str:
+        """What the packet being written still lacks, in the protocol's words where it says
+        more than "play on" (:meth:`EmailSession.missing`)."""
+        s = self.session
+        why = s.missing()
+        state = self.game.state
+        if why is None or why.startswith("the packet ends before"):
+            now = f"now the {state.side.capitalize()} {game_view.PHASE_NAMES[state.phase]} Phase"
+            until = "the turn passes to your opponent"
+            if s.sealed:
+                until += " or declared attacks wait for his reply"
+            return f"play on until {until} ({now})"
+        return why
+
+    def gt1_warning(self) -> str:
+        """Before a sealed batch of Game-Turn 1 goes out with the AO-4.2h* obligations unmet:
+        what is left, and that another batch (two more mailings) follows; else ""."""
+        s = self.session
+        de, us = s.gt1_unmet()
+        if not s.batch_waits() or (de, us) == (0, 0):
+            return ""
+        return (
+            f". Careful: Game-Turn 1 obligations unmet (AO-4.2h*): {de} German units still "
+            f"to attack, {us} US units still to be attacked. Declare them now (a), or another "
+            "batch follows this one: two more mailings"
+        )
 
     def _seal(self) -> None:
         self._confirm_send = False
