@@ -33,7 +33,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 import rules
 import scenarios
-from pbem import drafts, mail, snapshots
+from pbem import drafts, invitations, mail, snapshots
 from pbem.core import authoring, packets, sshsig
 from pbem.core.authoring import Draft
 from pbem.core.errors import PbemError
@@ -280,6 +280,7 @@ class Service:
             dice_mode=b.mode,
         )
         self._store_new(b.game, meta, game)
+        invitations.discard(self.store, b.game)  # kept by an import: accepted now
         return Sent(b.game, armor_packets(game.packets[1:]))
 
     # -- reading a game --------------------------------------------------------------------

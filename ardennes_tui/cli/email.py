@@ -16,6 +16,7 @@ not our move, a refused packet), 2 for a usage error.
 from __future__ import annotations
 
 import argparse
+import email.utils
 import getpass
 import sys
 from pathlib import Path
@@ -27,11 +28,12 @@ import rules
 from ardennes_tui.cli.inputs import read_input
 from ardennes_tui.cli.keys import read_passphrase_file
 from ardennes_tui.errors import UserError
-from pbem import addresses, agent, config, keys, mail
+from pbem import addresses, agent, config, invitations, keys, mail
 from pbem.core import dicemodes, sshsig
 from pbem.core.errors import PbemError
 from pbem.core.identity import KeyIdentity
 from pbem.core.protocol import Identity
+from pbem.cover import mail_cover
 from pbem.exchange import ImportReport
 from pbem.games import Service
 from pbem.sources import SourceError, load_source
@@ -103,9 +105,11 @@ def register(subparsers: Any) -> None:
         "accept",
         help="accept an invitation: write the acceptance",
         description="Accept the invitation in FILE (a text, a saved mail; - for standard "
-        "input): the game is created in the store and the acceptance written, to send back.",
+        "input), or one an import kept in the store (GAME: its id or a start of it, as "
+        "'ardennes games' lists it): the game is created in the store and the acceptance "
+        "written, to send back.",
     )
-    accept.add_argument("source", metavar="FILE|-")
+    accept.add_argument("source", metavar="FILE|GAME|-")
     accept.add_argument("--opponent", default="", metavar="LABEL", help="your opponent's name")
     accept.add_argument("--comment", default="", metavar="TEXT", help="a note to your opponent")
     _key_options(accept)
@@ -242,7 +246,9 @@ def _send(
 ) -> None:
     """Write ``sent_text`` to ``-o``, mail it to ``--mailto``, or print it. What is stored
     stays stored when the mail fails: the error says how to send it again. ``--mailto`` is
-    kept as the opponent's address of the game when it has none (never replacing one)."""
+    kept as the opponent's address of the game when it has none (never replacing one). A
+    mail's subject and first line say who sent what and what to do (:mod:`pbem.cover`;
+    ``subject`` when the store cannot say)."""
     if args.mailto:
         try:
             if addresses.remember(store, game_id, args.mailto):
@@ -262,10 +268,15 @@ def _send(
     if args.mailto:
         try:
             cfg = config.load_config()
+            name = email.utils.parseaddr(cfg.smtp.from_addr)[0] if cfg.smtp is not None else ""
+            try:
+                subject, note = mail_cover(Service(store), game_id, name)
+            except PbemError:
+                note = ""
             if cfg.smtp is not None:
-                mail.send_smtp(cfg.smtp, args.mailto, subject, sent_text)
+                mail.send_smtp(cfg.smtp, args.mailto, subject, sent_text, note=note)
             else:
-                mail.send_sendmail(args.mailto, subject, sent_text)
+                mail.send_sendmail(args.mailto, subject, sent_text, note=note)
         except PbemError as exc:
             raise UserError(
                 f"{exc} (the game is stored: send it again with: ardennes export "
@@ -324,8 +335,22 @@ def run_invite(args: argparse.Namespace) -> int:
     return 0
 
 
+def invitation_input(source: str) -> bytes:
+    """The invitation to accept: the file ``source`` (``-``: standard input), else the
+    invitation an import kept in the store whose game id starts with ``source``
+    (:mod:`pbem.invitations`)."""
+    if source != "-" and not Path(source).exists():
+        try:
+            kept = invitations.find(Store(), source)
+        except PbemError as exc:
+            _fail(exc)
+        if kept is not None:
+            return kept.text.encode("ascii")
+    return _read_input(source)
+
+
 def run_accept(args: argparse.Namespace) -> int:
-    data = _read_input(args.source)
+    data = invitation_input(args.source)
     try:
         service = Service(Store())
         service.invitation(data)  # before a passphrase is asked

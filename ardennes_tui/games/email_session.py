@@ -21,6 +21,7 @@ packet is not ours the session shows the game as the store holds it, read-only, 
 
 from __future__ import annotations
 
+import email.utils
 from pathlib import Path
 from typing import NamedTuple
 
@@ -31,6 +32,7 @@ from pbem.core.errors import PbemError
 from pbem.core.packets import MAX_COMMENT
 from pbem.core.protocol import Identity
 from pbem.core.turn import awaits_reply
+from pbem.cover import mail_cover
 from pbem.drafts import SavedDraft
 from pbem.games import Sent, Service, Status
 
@@ -367,7 +369,12 @@ def mail_text(service: Service, game_id: str, seq: int, text: str, to: str | Non
     if to is None:
         return "Not mailed: no mail address for your opponent (m asks for one)"
     try:
-        mail.send_smtp(cfg.smtp, to, f"Ardennes {game_id[:8]}: packet {seq}", text)
+        name = email.utils.parseaddr(cfg.smtp.from_addr)[0]
+        try:
+            subject, note = mail_cover(service, game_id, name)
+        except PbemError:
+            subject, note = f"Ardennes {game_id[:8]}: packet {seq}", ""
+        mail.send_smtp(cfg.smtp, to, subject, text, note=note)
     except PbemError as exc:
         return f"Not mailed: {exc}{kept}"
     return f"Mailed to {to}{kept}"

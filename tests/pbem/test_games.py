@@ -322,7 +322,8 @@ def test_an_invitation_for_a_new_game_is_offered(sealed: Match, tmp_path: Path) 
     report = other.import_text(inv.text)
     assert [i.outcome for i in report.items] == ["invitation"]
     line = report.lines()[0]
-    assert "scenario 2, open dice" in line and "ardennes accept FILE" in line
+    assert "scenario 2, open dice" in line
+    assert f"kept in the store: accept it with: ardennes accept {inv.game_id[:8]}" in line
     assert dicemodes.ALLOWS["open"] in line
     assert other.store.game_ids() == []
 
