@@ -25,6 +25,7 @@ import functools
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import msgspec
 from cryptography.hazmat.primitives import hashes
@@ -33,7 +34,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 import rules
 import scenarios
-from pbem import drafts, invitations, mail, snapshots
+from pbem import drafts, invitations, mail, orders_rest, snapshots
 from pbem.core import authoring, packets, sshsig
 from pbem.core.authoring import Draft
 from pbem.core.errors import PbemError
@@ -78,6 +79,19 @@ class Sent:
 
     game_id: str
     text: str
+
+
+class Ordered(NamedTuple):
+    """What :meth:`Service.orders` did: what to send, how many packets it sealed, how many
+    commands the unfinished next packet's draft holds (-1: none kept), how many commands it
+    kept for the packet after the opponent's reply, and what it did with commands kept by
+    the last call (one line, or "")."""
+
+    sent: Sent
+    sealed: int
+    draft: int
+    rest: int
+    kept: str
 
 
 def local_partner(me: Identity, game_id: str, pinned: str | None = None) -> KeyIdentity:
@@ -414,21 +428,28 @@ class Service:
         me: Identity,
         commands: Sequence[rules.Command],
         comment: str = "",
-    ) -> Sent:
+    ) -> Ordered:
         """Script our next packets: the ``commands`` fill the drafts of our consecutive
         packets in order (standing orders engine/engine/strongest for our side first where we
-        have none); stops at the first packet boundary where the opponent must act or the
-        commands end. All or nothing: a refused command (its index and rule), commands that
-        end inside a packet, or commands left over are a :class:`PbemError` and nothing is
-        stored."""
-        cmds = list(commands)
+        have none), after the commands kept by the last call, if they still apply
+        (:mod:`pbem.orders_rest`, :mod:`pbem.drafts`). Stops at the first packet boundary
+        where the opponent must act; in sealed mode, where a batch waits for his reply: the
+        complete packets are stored, the commands after the batch kept for the packet after
+        his reply (:mod:`pbem.orders_rest`). Commands that end inside a packet leave it as
+        the saved draft (the app's, :mod:`pbem.drafts`): the next call, or the app, goes on
+        from there. All or nothing: a refused command (its index and rule), or commands left
+        over where the turn passes to the opponent, are a :class:`PbemError` and nothing is
+        stored or kept."""
         with self.store.transaction(game_id):
             meta = self.store.meta(game_id)
             self.check_going(game_id, meta)
             game = self.load(game_id, history=False)
             start = len(game.packets)
+            kept, said = self._kept_orders(game_id, game, meta, me)
+            kept_draft = bool(kept) and "draft" in said
+            cmds = [*kept, *commands]
             try:
-                used = fill(
+                filled = fill(
                     game,
                     meta.our_side,
                     lambda note: self._draft_on(game_id, game, meta, me, note),
@@ -438,22 +459,63 @@ class Service:
             except BaseException:
                 self.forget(game_id)  # the game in memory holds unstored packets
                 raise
-            if used < len(cmds):
+            if filled.used < len(cmds):
                 self.forget(game_id)
                 want = game.expects()
                 who = f"the {want[0]} player" if want else "the end of the game"
                 raise PbemError(
-                    f"{len(cmds) - used} command(s) left over: the turn passes to {who} after "
-                    f"command {used - 1}; nothing stored"
+                    f"{len(cmds) - filled.used} command(s) left over: the turn passes to "
+                    f"{who} after command {filled.used - 1}; nothing stored"
                 )
             try:
                 for p in game.packets[start:]:
                     self.store.append(game_id, p.body.seq, packets.encode(p))
+                orders_rest.discard(self.store, game_id)
+                if filled.rest:
+                    rest = orders_rest.make(game_id, len(game.packets) + 1, filled.rest)
+                    orders_rest.save(self.store, rest)
+                if filled.open is not None:
+                    drafts.save(self.store, game_id, drafts.SavedDraft.of(filled.open))
+                elif kept_draft:  # its commands went into a sealed packet
+                    drafts.remove(self.store, game_id)
             except BaseException:
                 self.forget(game_id)
                 raise
             self.write_meta(game_id, game)
-        return Sent(game_id, self.export(game_id))
+            open_n = len(filled.open.steps) if filled.open is not None else -1
+            return Ordered(
+                Sent(game_id, self.export(game_id)),
+                len(game.packets) - start,
+                open_n,
+                len(filled.rest),
+                said,
+            )
+
+    def _kept_orders(
+        self, game_id: str, game: EmailGame, meta: GameMeta, me: Identity
+    ) -> tuple[list[rules.Command], str]:
+        """The commands kept by the last ``orders`` that still apply (the draft of the next
+        packet, else the rest kept for it), and one line saying so (or why they were set
+        aside)."""
+        n = len(game.packets)
+        saved = drafts.load(self.store, game_id)
+        if saved is not None:
+            fresh = self._draft_on(game_id, game, meta, me, saved.comment)
+            why = saved.stale_for(fresh)
+            if not why:
+                k = len(saved.commands)
+                return list(saved.commands), f"the {k} command(s) kept in packet {n}'s draft first"
+            name = drafts.set_aside(self.store, game_id)
+            return [], f"the draft kept no longer applies ({why}): set aside as {name}"
+        rest = orders_rest.load(self.store, game_id)
+        if rest is None:
+            return [], ""
+        if rest.seq != n:
+            name = orders_rest.set_aside(self.store, game_id)
+            why = f"they were for packet {rest.seq}, the next is {n}"
+            return [], f"the commands kept no longer apply ({why}): set aside as {name}"
+        k = len(rest.commands)
+        return list(rest.commands), f"the {k} command(s) kept for packet {n} first"
 
     # -- sending ---------------------------------------------------------------------------
 

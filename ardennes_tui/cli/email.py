@@ -151,10 +151,18 @@ def register(subparsers: Any) -> None:
         help="play your next packets from a file of commands",
         description="Fill your next packets of GAME with the commands of FILE (JSONL, one "
         "command a line, as 'ardennes rules apply' reads them), sign them and write what to "
-        "send. All or nothing: a refused command is named with its rule.",
+        "send. All or nothing: a refused command is named with its rule. Sealed dice: where a "
+        "batch waits for your opponent's reply the complete packets go out and the commands "
+        "after it are kept for after the reply; commands that end inside a packet are kept as "
+        "its draft. The next orders of the game puts what was kept first.",
     )
     orders.add_argument("game", metavar="GAME")
-    orders.add_argument("--commands", type=Path, required=True, metavar="FILE")
+    orders.add_argument(
+        "--commands",
+        type=Path,
+        metavar="FILE",
+        help="the commands (none: only those kept by the last orders of the game)",
+    )
     orders.add_argument("--comment", default="", metavar="TEXT", help="a note to your opponent")
     _key_options(orders)
     _send_options(orders)
@@ -476,21 +484,36 @@ def _read_commands(path: Path) -> list[rules.Command]:
 
 
 def run_orders(args: argparse.Namespace) -> int:
-    commands = _read_commands(args.commands)
+    commands = _read_commands(args.commands) if args.commands is not None else []
     try:
         store = Store()
         service = Service(store)
         game_id = _game(store, args.game)
+        short = game_id[:8]
         before = store.count(game_id)
         me = player_identity(args, service, game_id)
-        sent = service.orders(game_id, me, commands, args.comment)
-        after = store.count(game_id)
+        done = service.orders(game_id, me, commands, args.comment)
+        if done.kept:
+            _say(f"game {short}: {done.kept}")
+        after = before + done.sealed
         which = f"packet {before}" if after == before + 1 else f"packets {before}-{after - 1}"
-        _say(f"game {game_id[:8]}: {which} sealed and stored")
+        if done.sealed:
+            _say(f"game {short}: {which} sealed and stored")
+        if done.rest:
+            other = rules.other_side(store.meta(game_id).our_side).capitalize()
+            _say(
+                f"game {short}: {done.rest} command(s) kept for packet {after + 1}, after the "
+                f"{other} reply to your batch: import it, then: ardennes orders {short}"
+            )
+        if done.draft >= 0:
+            _say(
+                f"game {short}: packet {after} not complete: its {done.draft} order(s) kept "
+                f"as its draft (ardennes show {short} shows where they lead; go on with "
+                f"ardennes orders {short} --commands MORE, or in the app)"
+            )
         _status_lines(service, game_id)
-        if service.load(game_id).mode != "local":
-            subject = f"Ardennes {game_id[:8]}: {which}"
-            _send(sent.text, args, subject, game_id, store)
+        if done.sealed and service.load(game_id).mode != "local":
+            _send(done.sent.text, args, f"Ardennes {short}: {which}", game_id, store)
     except PbemError as exc:
         _fail(exc)
     return 0
