@@ -142,19 +142,14 @@ class EmailPlayScreen(PlayScreen):
     def _batch_orders(self) -> None:
         """The standing orders dialog for a sealed batch: the defaults proposed and why they
         are needed; given, they go in the packet (the batch may then be sealed)."""
-        from ardennes_tui.screens.orders import PROPOSED, OrdersScreen
+        from ardennes_tui.screens.orders import PROPOSED, SEALED_WHY, OrdersScreen
 
         s = self.session
         if s.draft is None or self.app.screen is not self or not s.needs_orders():
             return
         side = s.draft.body.author
         immune = game_view.immune_hexes_held(self.game, side)
-        why = (
-            "Sealed dice: your attacks are resolved only after your opponent's reply, and "
-            "your choices during them follow these orders. Proposed: the engine picks "
-            "retreats and losses, your strongest unit advances. Give them (End, Enter)."
-        )
-        dialog = OrdersScreen(side, immune, PROPOSED, never_ask=True, why=why)
+        dialog = OrdersScreen(side, immune, PROPOSED, never_ask=True, why=SEALED_WHY)
         self.app.push_screen(dialog, self._batch_orders_given)
 
     def _batch_orders_given(self, command: rules.StandingOrders | None) -> None:

@@ -45,6 +45,13 @@ WHY: Final[dict[str, str]] = {
 }
 """What each line of the dialog means, shown under the list for the highlighted line."""
 
+SEALED_WHY: Final = (
+    "Sealed dice: your attacks are resolved only after your opponent's reply, and your "
+    "choices during them follow these orders. Proposed: the engine picks retreats and "
+    "losses, your strongest unit advances. Give them (End, Enter)."
+)
+"""Why the dialog opens by itself at a sealed game's first batch (the play screen by email)."""
+
 PROPOSED: Final = rules.Orders(retreat="engine", losses="engine", advance="strongest")
 """The standing orders proposed to a player by email who has none (as ``ardennes orders``
 adds them by itself): the engine picks retreats and Ex losses, the strongest unit advances."""
