@@ -67,6 +67,14 @@ test-slow: $(STAMP_TEST)
 records: $(STAMP_TEST)
 	$(BIN)/python -m tests.kit.records
 
+# The armour's preset dictionary deflate+dict2 (docs/pbem-protocol.md section 7), made again from
+# the structure of a packet (tests/kit/zdict_build.py): prints its SHA-256 and checks that it is
+# the one pbem/core/zdict2.py holds. A published dictionary never changes: a new one is a new
+# encoding name.
+.PHONY: zdict
+zdict: $(STAMP_TEST)
+	$(BIN)/python -m tests.kit.zdict_build --check
+
 # Players logging in over SSH and landing in the game (docs/ssh.md), end to end against a real
 # OpenSSH server on loopback, in tmux; not part of make test, since it needs sshd (its system
 # service need not run). As root sshd needs its privilege separation directory (/run/sshd on

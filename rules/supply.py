@@ -255,14 +255,37 @@ def supply_net(
     hostile, closed = _closed(board, state, side)
     cut = _cut(board, state.interdicted.for_side(side) if interdicted is None else interdicted)
     sources = frozenset(h for h in t.sources[side] if h not in closed)
+    fclosed = frozenset(closed)
     return SupplyNet(
         side=side,
         sources=sources,
-        net=flood_roads(board, sources, closed, cut),
-        closed=frozenset(closed),
+        net=_flood(board, sources, fclosed, cut),
+        closed=fclosed,
         interdicted=cut,
         enemy=frozenset(hostile),
     )
+
+
+_FLOOD_CACHE_SIZE: Final = 16
+_FloodKey = tuple[frozenset[HexId], frozenset[HexId], frozenset[Hexside]]
+
+
+def _flood(
+    board: Board, sources: frozenset[HexId], closed: frozenset[HexId], cut: frozenset[Hexside]
+) -> frozenset[HexId]:
+    """:func:`flood_roads`, kept for the last few ``(sources, closed, cut)`` on the board: the
+    flood depends on nothing else, and a side's closed hexes change only when the enemy's
+    units move, so the defenders of one Combat Phase and the Supply Judgment after it mostly
+    trace the same net."""
+    memo: dict[_FloodKey, frozenset[HexId]] = board.derived("supply.flood", lambda _b: {})
+    key: _FloodKey = (sources, closed, cut)
+    hit = memo.get(key)
+    if hit is None:
+        hit = flood_roads(board, sources, closed, cut)
+        if len(memo) >= _FLOOD_CACHE_SIZE:
+            del memo[next(iter(memo))]  # the oldest
+        memo[key] = hit
+    return hit
 
 
 def flood_roads(

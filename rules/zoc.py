@@ -48,15 +48,19 @@ def zoc_of_side(board: Board, state: GameState, side: Side) -> frozenset[HexId]:
 
 
 class _Zones:
-    """How many ``side`` units control each hex in the state whose unit rows are ``units``:
-    the next state's zones follow from the rows that changed (a command changes a few; the
-    rows it leaves alone are the same objects, :meth:`GameState.replace_units`)."""
+    """How many ``side`` units control each hex in the state whose unit rows are ``units``,
+    and those hexes: the next state's zones follow from the rows that changed (a command
+    changes a few; the rows it leaves alone are the same objects,
+    :meth:`GameState.replace_units`)."""
 
-    __slots__ = ("count", "units")
+    __slots__ = ("count", "hexes", "units")
 
-    def __init__(self, units: tuple[UnitState, ...], count: dict[HexId, int]) -> None:
+    def __init__(
+        self, units: tuple[UnitState, ...], count: dict[HexId, int], hexes: frozenset[HexId]
+    ) -> None:
         self.units = units
         self.count = count
+        self.hexes = hexes
 
 
 def _zoc_of_side(board: Board, state: GameState, side: Side) -> frozenset[HexId]:
@@ -64,28 +68,37 @@ def _zoc_of_side(board: Board, state: GameState, side: Side) -> frozenset[HexId]
     defs = board.defs
     last = board.cache.get(key)
     units = state.units
+    count: dict[HexId, int] | None = None
     if isinstance(last, _Zones) and len(last.units) == len(units):
-        count = dict(last.count)  # a copy: the last state's count stays as it was
+        changed: list[tuple[UnitState, UnitState]] = []
         for old, new in zip(last.units, units, strict=True):
             if old is new:
                 continue
             if old.id != new.id:  # another game's rows: count afresh
+                changed = []
                 count = _count(board, units, side)
                 break
-            if defs[old.id].side != side:
-                continue
-            for h in _zone(board, old):
-                n = count[h] - 1
-                if n:
-                    count[h] = n
-                else:
-                    del count[h]
-            for h in _zone(board, new):
-                count[h] = count.get(h, 0) + 1
-    else:
+            if defs[old.id].side == side:
+                changed.append((old, new))
+        else:
+            if not changed:  # no row of this side changed: the same zones
+                board.cache[key] = _Zones(units, last.count, last.hexes)
+                return last.hexes
+            count = dict(last.count)  # a copy: the last state's count stays as it was
+            for old, new in changed:
+                for h in _zone(board, old):
+                    n = count[h] - 1
+                    if n:
+                        count[h] = n
+                    else:
+                        del count[h]
+                for h in _zone(board, new):
+                    count[h] = count.get(h, 0) + 1
+    if count is None:
         count = _count(board, units, side)
-    board.cache[key] = _Zones(units, count)
-    return frozenset(count)
+    hexes = frozenset(count)
+    board.cache[key] = _Zones(units, count, hexes)
+    return hexes
 
 
 def _count(board: Board, units: tuple[UnitState, ...], side: Side) -> dict[HexId, int]:

@@ -79,8 +79,6 @@ ENCODING = "Encoding"
 """The armour's own header: how the payload is compressed (:func:`armor`)."""
 DEFLATE = "deflate"
 """zlib (RFC 1950), no preset dictionary: read, no longer written."""
-DEFLATE_DICT = zdict.NAME
-"""zlib with the preset dictionary :data:`pbem.core.zdict.DICTIONARY`: what :func:`armor` writes."""
 
 _DOMAIN = b"ardennes-armor/1\n"
 _CHECKSUM_BYTES = 6
@@ -151,14 +149,21 @@ def _check_headers(headers: Mapping[str, str]) -> None:
             raise ArmorError(f"header line {key} is longer than {MAX_HEADER_LINE} characters")
 
 
-def armor(payload: bytes, headers: Mapping[str, str], *, compress: bool = True) -> str:
+def armor(
+    payload: bytes,
+    headers: Mapping[str, str],
+    *,
+    compress: bool = True,
+    encoding: str = zdict.WRITTEN,
+) -> str:
     """Armour ``payload`` under ``headers`` (``Game``, ``Seq``, ``Side``, ``Turn``,
     ``Phase``, ``Kind``, as the caller gives them, in that order). Ends with a newline.
 
     With ``compress`` (the default) the payload is deflated (zlib, level 9, with the preset
-    dictionary of :mod:`pbem.core.zdict`) when that makes it smaller, and a last header
-    ``Encoding: deflate+dict1`` says so; the checksum covers the bytes as sent. Packets are
-    JSON with many repeated keys, so this roughly thirds them."""
+    dictionary :data:`pbem.core.zdict.ENCODINGS` gives ``encoding``, by default
+    ``deflate+dict2``) when that makes it smaller, and a last header ``Encoding:`` names it;
+    the checksum covers the bytes as sent. Packets are JSON with many repeated keys, so this
+    roughly thirds them."""
     if not isinstance(payload, bytes | bytearray):
         raise ArmorError("the payload must be bytes")
     if len(payload) > MAX_PAYLOAD:
@@ -166,12 +171,14 @@ def armor(payload: bytes, headers: Mapping[str, str], *, compress: bool = True) 
     _check_headers(headers)
     if ENCODING in headers:
         raise ArmorError(f"the {ENCODING} header is the armour's own")
+    if encoding not in zdict.ENCODINGS:
+        raise ArmorError(f"unknown {ENCODING} {encoding[:20]!r}")
     payload = bytes(payload)
     if compress:
-        z = zlib.compressobj(9, zdict=zdict.DICTIONARY)
+        z = zlib.compressobj(9, zdict=zdict.ENCODINGS[encoding])
         packed = z.compress(payload) + z.flush()
         if len(packed) < len(payload):
-            headers = {**headers, ENCODING: DEFLATE_DICT}
+            headers = {**headers, ENCODING: encoding}
             payload = packed
     b64 = base64.b64encode(payload).decode("ascii")
     lines = [BEGIN, *(f"{k}: {v}" for k, v in headers.items()), ""]
@@ -253,19 +260,19 @@ def _read_block(index: int, start: int, body: list[tuple[int, str]]) -> Armored:
         raise ArmorError(f"{where}: checksum mismatch: damaged in transit")
     encoding = headers.pop(ENCODING, None)
     if encoding is not None:
-        if encoding not in (DEFLATE, DEFLATE_DICT):
+        if encoding != DEFLATE and encoding not in zdict.ENCODINGS:
             raise ArmorError(f"{where}: unknown {ENCODING} {encoding[:20]!r}")
-        payload = _inflate(where, payload, encoding == DEFLATE_DICT)
+        payload = _inflate(where, payload, zdict.ENCODINGS.get(encoding))
     return Armored(headers=headers, payload=payload)
 
 
-def _inflate(where: str, data: bytes, dictionary: bool) -> bytes:
-    """Undo the deflate (with the preset dictionary when ``dictionary``), refusing more than
+def _inflate(where: str, data: bytes, dictionary: bytes | None) -> bytes:
+    """Undo the deflate (with the preset ``dictionary``, if any), refusing more than
     :data:`MAX_PAYLOAD` bytes out (a decompression bomb) and a stream that does not end where
-    the data does."""
+    the data does (or starts from another dictionary: its Adler-32 is in the header)."""
     if dictionary and (len(data) < 2 or not data[1] & 0x20):  # RFC 1950 FDICT not set
         raise ArmorError(f"{where}: the deflated payload is damaged")
-    d = zlib.decompressobj(zdict=zdict.DICTIONARY) if dictionary else zlib.decompressobj()
+    d = zlib.decompressobj(zdict=dictionary) if dictionary else zlib.decompressobj()
     try:
         out = d.decompress(data, MAX_PAYLOAD + 1)
     except zlib.error:

@@ -48,7 +48,7 @@ LEGACY: Final = 2
 STEP_HASH: Final = 32
 """Hex digits of the state hash a step carries: its first 128 bits. The receiver recomputes
 every state, so the claimed hash only has to catch a divergence, and the full hashes are in
-the game record (protocol section 3); cutting them keeps a player-turn under 3 KB."""
+the game record (protocol section 3); the cut saves 32 hex digits a command."""
 MAX_PACKET_BYTES: Final = 64 << 10
 """The largest packet read: a whole player-turn of commands is a few KB."""
 MAX_COMMENT: Final = 500

@@ -16,112 +16,40 @@ Either player may end the game at any time after the acceptance (:data:`ENDINGS`
 ``draw_answer`` (nothing else may come first, but a resignation), which ends the game drawn
 or lets it go on where it was. Their verdicts (kind ``resignation`` or ``agreement``) are the
 email game's own (:attr:`EmailGame.verdict`): the rules' game stays where it was.
+
+The players and the refusals are :mod:`pbem.core.parties`, where each packet's dice come
+from :mod:`pbem.core.seeds`; their names are exported here too (``__all__``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Final, Protocol
+from typing import Final
 
 import rules
-from pbem.core import chain, packets, sshsig
-from pbem.core import keyvalues as keys
-from pbem.core.errors import PbemError
+from pbem.core import chain, packets, seeds
 from pbem.core.packets import Body, DiceMode, Packet, PacketKind, step_hash
+from pbem.core.parties import Equivocation, Identity, Party, Refused, fingerprint_of
+from pbem.core.seeds import ENDINGS, Derivation, dice_of, game_bytes
 from pbem.core.turn import PacketPlay, awaits_reply, drawn_values, reveals
 
+__all__ = [
+    "ENDINGS",
+    "START",
+    "Derivation",
+    "EmailGame",
+    "Equivocation",
+    "Identity",
+    "Party",
+    "Refused",
+    "dice_of",
+    "fingerprint_of",
+    "game_bytes",
+]
 
-class Identity(Protocol):
-    """A player's key as the protocol needs it: a key file (:class:`pbem.core.identity.KeyIdentity`)
-    or a key held by ``ssh-agent`` (:mod:`pbem.agent`)."""
-
-    @property
-    def public_line(self) -> str: ...
-
-    @property
-    def fingerprint(self) -> str: ...
-
-    @property
-    def raw_private(self) -> bytes | None:
-        """The raw private key, only for a game begun in version 2 (its dice chain came
-        from it); None when the key is not at hand (an agent's)."""
-
-    def sign(self, message: bytes, namespace: str = sshsig.NAMESPACE) -> bytes:
-        """The binary SSHSIG blob of ``message`` in ``namespace``."""
-
-
-ENDINGS: Final = frozenset({"resign", "draw_offer", "draw_answer"})
-"""The packets that end a game (or offer to): no commands, no dice, any time after the
-acceptance (a ``draw_answer`` only to the other player's offer)."""
 
 START: Final = (1, "setup_allied")
 """Where the invitation and the acceptance stand: the game before the Allied set-up."""
-
-
-class Refused(PbemError):
-    """A packet the protocol refuses: one line naming the packet and what failed."""
-
-
-class Equivocation(Refused):
-    """Two different packets signed by the same player for the same place in the chain."""
-
-    def __init__(self, message: str, kept: Packet, other: Packet) -> None:
-        super().__init__(message)
-        self.kept = kept
-        self.other = other
-
-
-@dataclass(frozen=True)
-class Derivation:
-    """How a packet's dice seed was derived (protocol section 4): ``kind`` is ``batch``
-    (sealed: a resolved batch, combat or the paradrop), ``switch`` (sealed: the CRT switch die
-    at the start of an orders packet; ``reply`` then holds the previous packet's hash),
-    ``none`` (sealed: a packet that may roll nothing; no seed), ``open`` or ``local``; the
-    links and the reply hash that went into it."""
-
-    seq: int
-    kind: str
-    seed: bytes
-    batch: int = 0
-    author_link: bytes = b""
-    other_link: bytes = b""
-    reply: bytes = b""
-
-
-@dataclass
-class Party:
-    """One player: the pinned key, the chain head, the links revealed so far."""
-
-    side: rules.Side
-    key: str
-    commitment: bytes
-    version: int
-    """The version of the packet that carried the commitment: how the chain's secret was
-    derived (section 4)."""
-    revealed: list[bytes] = field(default_factory=list)
-
-    @property
-    def last(self) -> bytes:
-        """The last link revealed (the commitment before the first)."""
-        return self.revealed[-1] if self.revealed else self.commitment
-
-
-def dice_of(d: Derivation) -> rules.SeededDice | None:
-    """A packet's dice: none for a sealed packet that may roll nothing."""
-    return None if d.kind == "none" else rules.SeededDice(d.seed)
-
-
-def game_bytes(game_id: str) -> bytes:
-    return bytes.fromhex(game_id)
-
-
-def fingerprint_of(key_line: str) -> str:
-    """The OpenSSH fingerprint of a public key line, for messages ("?" if it cannot be read)."""
-    try:
-        return keys.fingerprint(keys.parse_public_line(key_line)[0])
-    except PbemError:
-        return "?"
 
 
 class EmailGame:
@@ -443,40 +371,28 @@ class EmailGame:
         return link
 
     def last_play(self) -> str:
-        """The identity of the last packet that is not a resignation or a draw packet: what a
-        batch's and a switch's seed hash (protocol section 4), so that no draw offered and
-        declined can change a die."""
-        return next(h for p, h in zip(reversed(self.packets), reversed(self.hashes), strict=True)
-                    if p.body.kind not in ENDINGS)  # fmt: skip
+        """The identity of the last packet that is not a resignation or a draw packet
+        (:func:`pbem.core.seeds.last_play`)."""
+        return seeds.last_play(self.packets, self.hashes)
 
     def play_number(self, seq: int) -> int:
-        """``seq`` without the resignations and draw packets before it: the number an open and
-        a switch seed hash (protocol section 4), which no draw offered and declined changes."""
-        return seq - sum(1 for p in self.packets[:seq] if p.body.kind in ENDINGS)
+        """``seq`` without the resignations and draw packets before it
+        (:func:`pbem.core.seeds.play_number`)."""
+        return seeds.play_number(self.packets, seq)
 
     def seed_for(self, b: Body, reveal: bytes | None) -> Derivation:
-        """Where the dice of packet ``b``'s commands come from (protocol section 4)."""
-        game = game_bytes(self.game_id)
-        me, them = self.parties[b.author], self.parties[rules.other_side(b.author)]
-        if self.mode == "local":
-            assert self.local_seed is not None
-            return Derivation(b.seq, "local", self.local_seed)
-        if self.mode == "open":
-            assert reveal is not None
-            seed = chain.open_seed(game, self.play_number(b.seq), reveal, them.last)
-            return Derivation(b.seq, "open", seed, author_link=reveal, other_link=them.last)
-        prev = bytes.fromhex(self.last_play())
-        if b.kind == "resolution":
-            assert reveal is not None
-            batch = self.batch + 1
-            seed = chain.batch_seed(game, batch, reveal, them.last, prev)
-            return Derivation(b.seq, "batch", seed, batch, reveal, them.last, prev)
-        if b.kind == "orders" and reveal is not None:  # it opens with the CRT switch die
-            seed = chain.switch_seed(game, self.play_number(b.seq), reveal, them.last, prev)
-            return Derivation(b.seq, "switch", seed, 0, reveal, them.last, prev)
-        # a reply (its link is for the batch) or orders that may roll nothing: no dice
-        mine = reveal if reveal is not None else me.last
-        return Derivation(b.seq, "none", b"", author_link=mine, other_link=them.last)
+        """Where the dice of packet ``b``'s commands come from (protocol section 4,
+        :func:`pbem.core.seeds.derive`)."""
+        inputs = seeds.SeedInputs(
+            self.game_id,
+            self.mode,
+            self.local_seed,
+            self.parties,
+            self.packets,
+            self.hashes,
+            self.batch,
+        )
+        return seeds.derive(inputs, b, reveal)
 
     def _play(self, b: Body, dice: rules.SeededDice | None) -> None:
         """Push ``b``'s commands with ``dice`` (:class:`pbem.core.turn.PacketPlay`: who may give

@@ -1,25 +1,39 @@
-"""The preset dictionary of the armour's ``deflate+dict1`` encoding (``docs/pbem-protocol.md``
-section 7).
+"""The preset dictionaries of the armour's deflate encodings (``docs/pbem-protocol.md`` section 7).
 
 Deflate finds repeats only inside what it has already seen; a packet is small, so most of its
 JSON (field names, command shapes, unit ids, the fixed parts of an SSHSIG) is new to it. zlib
 lets both sides start from a *preset dictionary* (RFC 1950 ``FDICT``, its Adler-32 in the
-stream header), which here is the skeleton of a packet: every unit id of the order of battle,
-then the command shapes, then the envelope (the most frequent last, nearest to the data).
-It shrinks a typical reply from about 570 to 350 deflated bytes.
+stream header), the skeleton of a packet.
 
-The dictionary is part of the encoding: it never changes (:data:`SHA256` pins it; a test
-checks). Another dictionary would be another encoding name.
+Each dictionary is part of its encoding and never changes (:data:`SHA256` pins each; a test
+checks): another dictionary is another encoding name. The armour's ``Encoding`` header names
+one; :data:`ENCODINGS` maps every name a reader knows to its dictionary, and :data:`WRITTEN`
+is the one written. (A ruleset that brings its own dictionary adds a name to the table and
+writes it; every name stays readable.)
+
+* ``deflate+dict1``: the skeleton of a format 2 packet (every unit id of the order of battle,
+  the command shapes, the envelope with the base64 of an SSHSIG's fixed parts, the most
+  frequent last). Written by format 2 and by the first format 3 games; read, no longer written.
+* ``deflate+dict2``: the skeleton of a format 3 packet, made by ``tests/kit/zdict_build.py``
+  from its structure (a move of every unit of the order of battle, the command shapes, the
+  envelope of every kind, the fixed bytes of the binary SSHSIG, the pieces every step
+  repeats): :mod:`pbem.core.zdict2`. Written.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Final
 
-NAME: Final = "deflate+dict1"
-"""The ``Encoding`` header value of a payload deflated with :data:`DICTIONARY`."""
+from pbem.core import zdict2
 
-DICTIONARY: Final = (
+DICT1: Final = "deflate+dict1"
+DICT2: Final = "deflate+dict2"
+WRITTEN: Final = DICT2
+"""The ``Encoding`` a packet is armoured with now."""
+
+_DICT1: Final = (
     '"de-1-a","de-10-ai","de-104-ai","de-11-ai","de-1128-i","de-1129-i","de-1130-i","de-1'
     '15-ai","de-12ss-a","de-13-pt","de-130-a","de-14-pt","de-15-pt","de-156-ai","de-16-a"'
     ',"de-167-i","de-19ss-ai","de-1ss-a","de-1ss-ai","de-2-a","de-2-ai","de-20ss-ai","de-'
@@ -75,5 +89,13 @@ DICTIONARY: Final = (
     ',"game":"","seq":"prev":"'
 ).encode("ascii")
 
-SHA256: Final = "94dc911ace54862aabb5b15a232b926c6ea34c7c78448140d424125fb7ab1d3e"
-"""SHA-256 of :data:`DICTIONARY`."""
+ENCODINGS: Final[Mapping[str, bytes]] = MappingProxyType({DICT1: _DICT1, DICT2: zdict2.DICTIONARY})
+"""Every ``Encoding`` name read with a preset dictionary, and its dictionary."""
+
+SHA256: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        DICT1: "94dc911ace54862aabb5b15a232b926c6ea34c7c78448140d424125fb7ab1d3e",
+        DICT2: "17adda3e2469dd65cd1b1985a1c6ea22e5a4119f68c99f3aad6f06be58887079",
+    }
+)
+"""SHA-256 of each dictionary of :data:`ENCODINGS`."""

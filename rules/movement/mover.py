@@ -3,6 +3,8 @@ unit's path check or search needs, gathered once from the tables and the state s
 
 from __future__ import annotations
 
+from typing import Final
+
 from rules import paradrop, reinforcements, roadmode, stacking
 from rules.hexgrid import HexId, Hexside
 from rules.movement.tables import Snapshot, board_tables, state_snapshot
@@ -98,7 +100,15 @@ class Mover:
         "zoc",
     )
 
-    def __init__(self, board: Board, state: GameState, unit_id: str) -> None:
+    def __init__(
+        self,
+        board: Board,
+        state: GameState,
+        unit_id: str,
+        modes: tuple[bool, ...] = (False, True),
+    ) -> None:
+        """``modes``: the modes (Road Mode or not) the mover may be in on its path; the hexes
+        barred in another mode are not worked out (asking for them fails)."""
         snap = state_snapshot(board, state)
         t = board_tables(board)
         self.t = t
@@ -149,8 +159,24 @@ class Mover:
         self.closed: frozenset[HexId] = snap.closed(d.side)
         # AO-6.5G: hexes barred to the mover in Road Mode / in normal mode.
         own = snap.by_hex[d.side].get(self.start, ())
-        self.rm_block: frozenset[HexId] = _without_own(snap, d.side, True, self.start, own, mates)
-        self.nm_block: frozenset[HexId] = _without_own(snap, d.side, False, self.start, own, mates)
+        self.rm_block: frozenset[HexId] = (
+            _without_own(snap, d.side, True, self.start, own, mates) if True in modes else _UNASKED
+        )
+        self.nm_block: frozenset[HexId] = (
+            _without_own(snap, d.side, False, self.start, own, mates)
+            if False in modes
+            else _UNASKED
+        )
+
+
+class _Unasked(frozenset[HexId]):
+    """The barred hexes of a mode the mover was built without: asking is a bug."""
+
+    def __contains__(self, h: object) -> bool:
+        raise AssertionError(f"the Mover was built without this mode's barred hexes ({h})")
+
+
+_UNASKED: Final = _Unasked()
 
 
 def _without_own(

@@ -17,6 +17,8 @@ from rules.rejection import Rejection
 from rules.state import Board, GameState
 from rules.units import Side
 
+_TOGGLES: Final = frozenset((ENTER_ROAD_MODE, LEAVE_ROAD_MODE))
+
 
 class Reach(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A destination offered by :func:`legal_moves`: the cheapest path and its MP cost."""
@@ -49,8 +51,11 @@ def trace_path(
         return bad
     if not path:
         return Rejection("AO-5.1E", f"a move of {unit_id} needs at least one step")
-    m = Mover(board, state, unit_id)
-    node: Node = (m.start, m.us.road_mode, m.credit0, m.spent0, False)
+    road0 = state.unit(unit_id).road_mode
+    # the modes the path can be in: the start's, and both once it changes mode
+    modes = (False, True) if any(s in _TOGGLES for s in path) else (road0,)
+    m = Mover(board, state, unit_id, modes)
+    node: Node = (m.start, road0, m.credit0, m.spent0, False)
     changes: list[tuple[int, HexId, bool, int]] = []
     entered = {m.start}
     for i, step in enumerate(path):
@@ -89,9 +94,6 @@ def check_path(
     """None when ``unit_id`` may move along ``path`` now, else the rejection naming the case."""
     r = trace_path(board, state, unit_id, path)
     return r if isinstance(r, Rejection) else None
-
-
-_TOGGLES: Final = frozenset((ENTER_ROAD_MODE, LEAVE_ROAD_MODE))
 
 
 def legal_moves(
@@ -138,6 +140,7 @@ def _search(board: Board, state: GameState, unit_id: str) -> dict[int | None, di
     paths: dict[Key, tuple[str, ...]] = {}
     simple: dict[Key, bool] = {}
     done: set[Key] = set()
+    done_normal: set[HexId] = set()  # the hexes of the settled normal-mode keys (hex, False, 0)
     out_any, out_mode = outs[None], (outs[0], outs[1])
     seq = 0
     heap: list[tuple[int, int, int, Node]] = [(m.spent0, 0, 0, start)]
@@ -147,6 +150,8 @@ def _search(board: Board, state: GameState, unit_id: str) -> dict[int | None, di
         if key in done:
             continue
         done.add(key)
+        if not node[1]:
+            done_normal.add(node[0])
         # parents settle before children, so the parent's path is known (tie: fewer steps)
         if key == start_key:
             path: tuple[str, ...] = ()
@@ -174,7 +179,7 @@ def _search(board: Board, state: GameState, unit_id: str) -> dict[int | None, di
             if link is None:
                 nxt = change_mode(m, node, not road, False)
                 step = LEAVE_ROAD_MODE if road else ENTER_ROAD_MODE
-            elif road or (link[0], False, 0) not in done:
+            elif road or link[0] not in done_normal:
                 # exact: a normal-mode step always lands on (hex, False, 0)
                 nxt = enter(board, m, node, link, False)
                 step = link[0]
@@ -192,7 +197,8 @@ def _search(board: Board, state: GameState, unit_id: str) -> dict[int | None, di
             parent[nkey] = (key, step)
             seq += 1
             heapq.heappush(heap, (nxt[3], nsteps + 1, seq, nxt))
-    return {k: dict(sorted(v.items())) for k, v in outs.items()}
+    order = sorted(out_any)  # every hex of either mode's answer is in out_any
+    return {k: {h: v[h] for h in order if h in v} for k, v in outs.items()}
 
 
 def legal_moves_for_side(

@@ -9,8 +9,9 @@ benchmark that needs it. Whole processes, as a player waits on them (issue 20's 
 * ``ardennes import FILE`` of the game's last packet into the store of the player who has the
   rest (its index and snapshot written, as after his last import): under 0.5 s;
 * armoured size per player-turn (the mailings of one player-turn, counted from the packets of
-  each player-turn's first command, the set-up apart): median at most 2.7 KB, largest at most
-  5.7 KB (version 2's, for this game and seed).
+  each player-turn's first command, the set-up apart): median and largest at most format 2's
+  on the same game (its bodies written again in format 2, :mod:`tests.kit.legacy`); the same
+  on a game of scenario 7, seed 1.
 
 The targets are checked on the CPU time the process used (user and system), which a loaded
 machine does not inflate as it does the wall time; both are recorded (``extra_info``) and
@@ -26,6 +27,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -33,10 +35,14 @@ from typing import Any
 import pytest
 
 from pbem import selfplay
-from pbem.core import armor
+from pbem.core import armor, packets, zdict
 from pbem.core.headers import armor_headers, armor_packets
+from pbem.core.packets import Packet
+from pbem.core.protocol import EmailGame
 from pbem.games import Service
 from pbem.store import Store
+from rules import Side
+from tests.kit import legacy
 from tests.realmap import needs_real_map
 
 pytestmark = needs_real_map
@@ -46,9 +52,9 @@ ROUNDS = 5
 
 
 @cache
-def game(root: str) -> tuple[selfplay.EmailSelfPlay, Path]:
+def game(root: str, scenario: int = 1, seed: int = 5) -> tuple[selfplay.EmailSelfPlay, Path]:
     """The game, its stores under ``root`` (``german/``, ``allied/``) and its file."""
-    played = selfplay.play(1, 5, "sealed", root=Path(root) / "stores")
+    played = selfplay.play(scenario, seed, "sealed", root=Path(root) / "stores")
     assert played.verdict is not None and played.turn == 18, (played.turn, played.phase)
     path = Path(root) / "game.txt"
     path.write_text(played.text())
@@ -138,23 +144,27 @@ def test_bench_import_one_packet_at_game_turn_18(
     assert cpu < 0.5
 
 
-def test_bench_armoured_size_per_player_turn(
-    benchmark: Any, tmp_path_factory: pytest.TempPathFactory
-) -> None:
-    _, path = game(str(tmp_path_factory.getbasetemp() / "bench-game"))
-    from pbem import audit, sources
-
-    v = audit.verify(sources.load_source(str(path)))
-    g = v.email
-    assert g is not None and g.game is not None
-    size = {p.body.seq: len(armor.armor(p.wire, armor_headers(p))) for p in g.packets}
+def player_turns(g: EmailGame) -> dict[str, list[int]]:
+    """The ``seq`` of the packets of each player-turn (from the packet with its first command),
+    and of the set-up."""
+    assert g.game is not None
     turns: dict[str, list[int]] = {}
     for d, first in zip(g.derivations, g.first_command, strict=True):
         s = g.game.state_at(first)
         key = "set-up" if s.phase.startswith("setup") else f"GT{s.turn} {s.side}"
         turns.setdefault(key, []).append(d.seq)
+    return turns
+
+
+def sizes(g: EmailGame, sent: Sequence[Packet], encoding: str) -> dict[str, int]:
+    """The armoured sizes of ``sent`` (the packets of ``g``, in some format) with the deflate
+    ``encoding``: per player-turn (the packets from the one with its first command, the set-up
+    apart), per packet, the whole game."""
+    size = {p.body.seq: len(armor.armor(p.wire, armor_headers(p), encoding=encoding)) for p in sent}
+    assert list(size) == list(range(len(g.packets)))
+    turns = player_turns(g)
     per_turn = {k: sum(size[s] for s in seqs) for k, seqs in turns.items() if k != "set-up"}
-    info = {
+    return {
         "player_turns": len(per_turn),
         "median_player_turn_bytes": int(statistics.median(per_turn.values())),
         "largest_player_turn_bytes": max(per_turn.values()),
@@ -162,9 +172,57 @@ def test_bench_armoured_size_per_player_turn(
         "largest_packet_bytes": max(size.values()),
         "game_bytes": sum(size.values()),
     }
-    benchmark.extra_info |= info
-    print("\nsizes: " + ", ".join(f"{k} {v}" for k, v in info.items()))
-    worst = max(per_turn, key=lambda k: per_turn[k])
-    text = benchmark(lambda: armor_packets([g.packets[s] for s in turns[worst]]))
-    assert len(text) >= per_turn[worst] - 2 * len(turns[worst])
-    assert info["median_player_turn_bytes"] <= 2700 and info["largest_player_turn_bytes"] <= 5730
+
+
+def compare_sizes(benchmark: Any, path: Path, seed: int) -> None:
+    """Format 3 against format 2 on one game: the game of ``path`` and the same bodies written
+    in format 2 (:func:`tests.kit.legacy.in_version_2`: each packet read back as version 2 and
+    its signature checked), armoured as each was written (format 2 with ``deflate+dict1``,
+    format 3 with ``deflate+dict2``; format 3 with ``deflate+dict1`` printed too). Format 3's
+    median and largest player-turn must be at most format 2's."""
+    from pbem import audit, sources
+
+    v = audit.verify(sources.load_source(str(path)))
+    g = v.email
+    assert v.ok and g is not None and g.game is not None
+    sides: tuple[Side, ...] = ("german", "allied")
+    signers: dict[Side, packets.Signer] = {s: selfplay.player_key(s, seed).sign for s in sides}
+    old = legacy.in_version_2(g.packets, signers)
+    assert [packets.decode(p.wire).version for p in old] == [2] * len(old)
+    found = {
+        "v2 deflate+dict1": sizes(g, old, zdict.DICT1),
+        "v3 deflate+dict1": sizes(g, g.packets, zdict.DICT1),
+        "v3 deflate+dict2": sizes(g, g.packets, zdict.DICT2),
+    }
+    assert zdict.WRITTEN == zdict.DICT2
+    for name, info in found.items():
+        print(f"\n{name}: " + ", ".join(f"{k} {v}" for k, v in info.items()), end="")
+        key = name.replace(" ", "_").replace("+", "_")
+        benchmark.extra_info |= {f"{key}_{k}": v for k, v in info.items()}
+    print()
+    largest = max(
+        player_turns(g).values(), key=lambda seqs: sum(len(g.packets[s].wire) for s in seqs)
+    )
+    worst = [g.packets[s] for s in largest]
+    text = benchmark(lambda: armor_packets(worst))  # the time: a player-turn's armour
+    assert len(text) == sum(len(armor.armor(p.wire, armor_headers(p))) + 1 for p in worst) - 1
+    v2, v3 = found["v2 deflate+dict1"], found["v3 deflate+dict2"]
+    for k in ("median_player_turn_bytes", "largest_player_turn_bytes", "game_bytes"):
+        assert v3[k] <= v2[k], (k, v3[k], v2[k])
+
+
+def test_bench_armoured_size_per_player_turn(
+    benchmark: Any, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """The benchmark's game: scenario 1, seed 5."""
+    _, path = game(str(tmp_path_factory.getbasetemp() / "bench-game"))
+    compare_sizes(benchmark, path, 5)
+
+
+def test_bench_armoured_size_per_player_turn_of_another_scenario(
+    benchmark: Any, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """The same on a game the dictionary was not looked at with: scenario 7 (the German
+    wins on the VP ratio), seed 1."""
+    _, path = game(str(tmp_path_factory.getbasetemp() / "bench-game-7"), 7, 1)
+    compare_sizes(benchmark, path, 1)

@@ -5,7 +5,9 @@ playing them (a whole game is seconds of bot thinking; its replay a fraction of 
   ``ardennes selfplay --scenario N --seed S -o FILE`` writes it (:data:`GAMES`);
 * ``records/email-s1-<mode>.txt``: the packets of a whole game by email, scenario 1, ``sealed``
   or ``open`` dice, seed :data:`EMAIL_SEED`, as ``ardennes selfplay --scenario 1 --seed
-  full-game --dice MODE -o FILE`` writes them (the keys and game id derive from the seed);
+  full-game --dice MODE -o FILE`` writes them (the keys and game id derive from the seed;
+  the packets are compared, not their armour: the committed ones may be armoured with an older
+  dictionary, ``deflate+dict1``, which every reader still reads);
 * ``selfplay-games.jsonl``: one line per full game of scenarios 1-10, seeds 1-3
   (:data:`TABLE_GAMES`), as ``ardennes selfplay --summary --games-out`` writes them: verdict,
   VP per Game-Turn, commands, final state hash.
@@ -107,10 +109,15 @@ def email_path(mode: DiceMode) -> Path:
     return RECORDS / f"email-s1-{mode}.txt"
 
 
+def email_game(mode: DiceMode) -> email_selfplay.EmailSelfPlay:
+    """The game by email of scenario 1 with ``mode`` dice (:data:`EMAIL_SEED`), as the bots
+    play it now."""
+    return email_selfplay.play(1, EMAIL_SEED, mode)
+
+
 def email_text(mode: DiceMode) -> str:
-    """The packets of the game by email of scenario 1 with ``mode`` dice (:data:`EMAIL_SEED`),
-    as the bots play it now."""
-    return email_selfplay.play(1, EMAIL_SEED, mode).text()
+    """The packets of :func:`email_game`, armoured."""
+    return email_game(mode).text()
 
 
 @functools.cache

@@ -11,8 +11,9 @@ damage reaches the check that layer is for:
   (past the signature: the strict decoder and the protocol's checks) or not (the signature);
 * the **SSHSIG blob** (a byte, a length, the namespace, the hash, the key, another signer);
 * the **packet's framing** (the newline between the body and the signature);
-* the **deflate stream** (another level, no dictionary, no compression, a byte, cut short,
-  trailing data, the dictionary flag), armoured again with a valid checksum;
+* the **deflate stream** (another level, no dictionary, the older dictionary, no compression,
+  a byte, cut short, trailing data, the dictionary flag, another dictionary's name), armoured
+  again with a valid checksum;
 * the **base64** (the spare bits of its last digit, a stray ``=``, other digits);
 * the **armour** (header lines changed, repeated, unknown; quoting, line ends, cuts), the
   checksum recomputed where the damage is in what it covers;
@@ -189,14 +190,10 @@ def deflate(d: Draw, wire: bytes) -> tuple[bytes, str | None]:
     op = d.integer(0, 9)
     if op == 0:
         return wire, None
-    dictionary = op != 1
-    z = (
-        zlib.compressobj(d.integer(1, 9), zdict=zdict.DICTIONARY)
-        if dictionary
-        else zlib.compressobj()
-    )
+    name = armor.DEFLATE if op == 1 else zdict.DICT1 if op == 2 else zdict.WRITTEN
+    dictionary = zdict.ENCODINGS.get(name)
+    z = zlib.compressobj(d.integer(1, 9), zdict=dictionary) if dictionary else zlib.compressobj()
     data = bytearray(z.compress(wire) + z.flush())
-    name = armor.DEFLATE_DICT if dictionary else armor.DEFLATE
     damage = d.integer(0, 9)
     if damage == 0:
         i = d.integer(0, len(data) - 1)
@@ -206,7 +203,7 @@ def deflate(d: Draw, wire: bytes) -> tuple[bytes, str | None]:
     elif damage == 2:
         data += d.blob(6)
     elif damage == 3:
-        name = pick(d, [armor.DEFLATE, armor.DEFLATE_DICT, "gzip"])
+        name = pick(d, [armor.DEFLATE, *zdict.ENCODINGS, "deflate+dict9", "gzip"])
     return bytes(data), name
 
 
@@ -291,8 +288,8 @@ def case(
     if layer == "deflate":
         payload, encoding = deflate(d, wire)
     else:
-        z = zlib.compressobj(9, zdict=zdict.DICTIONARY)
-        payload, encoding = z.compress(wire) + z.flush(), armor.DEFLATE_DICT
+        z = zlib.compressobj(9, zdict=zdict.ENCODINGS[zdict.WRITTEN])
+        payload, encoding = z.compress(wire) + z.flush(), zdict.WRITTEN
     headers = armor_headers(p)
     if layer == "armour":
         return layer, armoured(d, payload, encoding, headers).encode()

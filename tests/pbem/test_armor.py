@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from pbem.core import armor as armor_module
 from pbem.core import zdict
 from pbem.core.armor import BEGIN, END, LINE_WIDTH, Armored, ArmorError, dearmor_all
+from tests.kit import zdict_build
 
 
 def armor(payload: bytes, headers: Mapping[str, str], *, compress: bool = False) -> str:
@@ -461,7 +462,7 @@ def test_fuzz_mutated_armour(mutations: list[tuple[str, int, int, str]]) -> None
 def test_packets_are_deflated_when_it_pays() -> None:
     text = armor(PAYLOAD * 4, HEADERS, compress=True)
     lines = text.splitlines()
-    assert lines[7] == "Encoding: deflate+dict1" and lines[8] == ""
+    assert lines[7] == "Encoding: deflate+dict2" and lines[8] == ""
     assert len(text) < len(armor(PAYLOAD * 4, HEADERS))
     block = one(text)
     assert block.payload == PAYLOAD * 4 and dict(block.headers) == HEADERS
@@ -497,41 +498,62 @@ def test_a_damaged_or_trailing_deflate_stream_is_refused() -> None:
         armor_module.armor(b"x", {**HEADERS, "Encoding": "deflate"})
 
 
-def test_the_preset_dictionary_is_pinned_and_pays() -> None:
-    """``deflate+dict1`` is zlib with one fixed preset dictionary: its hash never changes (a
-    changed dictionary would misread every block written before), and it makes a packet
-    smaller than plain deflate."""
-    assert hashlib.sha256(zdict.DICTIONARY).hexdigest() == zdict.SHA256
-    assert zdict.SHA256 == "94dc911ace54862aabb5b15a232b926c6ea34c7c78448140d424125fb7ab1d3e"
-    # the copy the protocol's readers take (docs/pbem-protocol.md section 7)
-    published = Path(__file__).parents[2] / "docs" / "pbem-zdict1.bin"
-    assert published.read_bytes() == zdict.DICTIONARY
-    packet = (
-        b'{"body":{"format":"ardennes-packet","version":2,"rules":"ao-1973+errata-1973-05-31/2",'
-        b'"game":"0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f","seq":9,"prev":"' + b"ab" * 32 + b'",'
-        b'"author":"german","kind":"orders","turn":3,"phase":"initial_movement","commands":['
-        b'{"command":{"type":"move","unit":"de-2-a","path":["3411","3410"]},"hash":"'
-        + b"cd" * 16
-        + b'"}]},"signature":"U1NIU0lHAAAAAQAAADMAAAALc3NoLWVkMjU1MTkAAAAg"}'
+def test_the_preset_dictionaries_are_pinned_and_pay() -> None:
+    """Each ``deflate+dictN`` is zlib with one fixed preset dictionary: its hash never changes
+    (a changed dictionary would misread every block written with it), each is published for
+    readers of their own, ``deflate+dict2`` is what ``tests/kit/zdict_build.py`` makes, and on
+    a format 3 packet it beats ``deflate+dict1``, which beats plain deflate."""
+    assert dict(zdict.SHA256) == {
+        "deflate+dict1": "94dc911ace54862aabb5b15a232b926c6ea34c7c78448140d424125fb7ab1d3e",
+        "deflate+dict2": "17adda3e2469dd65cd1b1985a1c6ea22e5a4119f68c99f3aad6f06be58887079",
+    }
+    docs = Path(__file__).parents[2] / "docs"
+    for name, dictionary in zdict.ENCODINGS.items():
+        assert hashlib.sha256(dictionary).hexdigest() == zdict.SHA256[name]
+        # the copy the protocol's readers take (docs/pbem-protocol.md section 7)
+        assert (docs / f"pbem-zdict{name[-1]}.bin").read_bytes() == dictionary
+    # if the order of battle changed, the dictionary did not: pin the old unit list in the
+    # script, or make a deflate+dict3
+    assert zdict_build.build() == zdict.ENCODINGS["deflate+dict2"]
+    module = Path(__file__).parents[2] / "pbem" / "core" / "zdict2.py"
+    assert zdict_build.module(zdict_build.build()) == module.read_text()
+    assert zdict.WRITTEN == "deflate+dict2"
+    text = (Path(__file__).parents[1] / "data" / "records" / "email-s1-sealed.txt").read_text()
+    packet = dearmor_all(text)[7].payload  # an orders packet of format 3: move, place, drop
+    assert packet.startswith(b'{"format":"ardennes-packet","version":3,') and len(packet) > 700
+
+    def deflated(dictionary: bytes | None) -> int:
+        z = zlib.compressobj(9, zdict=dictionary) if dictionary else zlib.compressobj(9)
+        return len(z.compress(packet) + z.flush())
+
+    plain, old, new = (
+        deflated(None),
+        deflated(zdict.ENCODINGS["deflate+dict1"]),
+        deflated(zdict.ENCODINGS["deflate+dict2"]),
     )
+    assert new < old < plain and new < plain * 4 // 5, (plain, old, new)
     with_dict = armor_module.armor(packet, HEADERS)
-    assert "Encoding: deflate+dict1" in with_dict
-    plain = len(zlib.compress(packet, 9))
-    z = zlib.compressobj(9, zdict=zdict.DICTIONARY)
-    assert len(z.compress(packet) + z.flush()) < plain * 3 // 4
+    assert "Encoding: deflate+dict2" in with_dict
     assert one(with_dict).payload == packet
+    old_text = armor_module.armor(packet, HEADERS, encoding="deflate+dict1")
+    assert "Encoding: deflate+dict1" in old_text and one(old_text).payload == packet
+    with pytest.raises(ArmorError, match="unknown Encoding 'deflate'"):
+        armor_module.armor(packet, HEADERS, encoding="deflate")
 
 
 def test_plain_deflate_blocks_are_still_read_and_the_two_are_not_confused() -> None:
     """Blocks written before the dictionary (``Encoding: deflate``) still read; a stream
     deflated with the dictionary under the plain header is damage, and the reverse too."""
     assert one(_deflated(zlib.compress(PAYLOAD, 9))).payload == PAYLOAD
-    z = zlib.compressobj(9, zdict=zdict.DICTIONARY)
-    with_dict = z.compress(PAYLOAD) + z.flush()
-    assert one(_deflated(with_dict, "deflate+dict1")).payload == PAYLOAD
-    with pytest.raises(ArmorError, match="deflated payload is damaged"):
-        dearmor_all(_deflated(with_dict))
-    with pytest.raises(ArmorError, match="deflated payload is damaged"):
-        dearmor_all(_deflated(zlib.compress(PAYLOAD, 9), "deflate+dict1"))
-    with pytest.raises(ArmorError, match=r"unknown Encoding 'deflate\+dict2'"):
-        dearmor_all(_deflated(with_dict, "deflate+dict2"))
+    for name, other in (("deflate+dict1", "deflate+dict2"), ("deflate+dict2", "deflate+dict1")):
+        z = zlib.compressobj(9, zdict=zdict.ENCODINGS[name])
+        with_dict = z.compress(PAYLOAD) + z.flush()
+        assert one(_deflated(with_dict, name)).payload == PAYLOAD
+        with pytest.raises(ArmorError, match="deflated payload is damaged"):
+            dearmor_all(_deflated(with_dict))
+        with pytest.raises(ArmorError, match="deflated payload is damaged"):
+            dearmor_all(_deflated(with_dict, other))  # the header's Adler-32 is the other's
+        with pytest.raises(ArmorError, match="deflated payload is damaged"):
+            dearmor_all(_deflated(zlib.compress(PAYLOAD, 9), name))
+    with pytest.raises(ArmorError, match=r"unknown Encoding 'deflate\+dict3'"):
+        dearmor_all(_deflated(with_dict, "deflate+dict3"))

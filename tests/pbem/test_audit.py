@@ -24,6 +24,7 @@ from pbem.core import armor, authoring, chain, packets, protocol
 from pbem.core.packets import DiceMode, Packet
 from pbem.exchange import armor_headers, armor_packets
 from pbem.store import GameMeta, Store
+from tests.kit import records
 from tests.kit.dicecheck import CHECKER, dice_check, needs_system_python
 from tests.pbem.players import GAME_ID, PlayerKey, play
 from tests.realmap import needs_real_map
@@ -471,12 +472,9 @@ def test_audit_of_a_failing_game_prints_the_failure(tmp_path: Path) -> None:
 # -- the independent dice checker (contrib/ardennes-dice-check) --------------------------------
 
 
-@needs_system_python
-@pytest.mark.parametrize("mode", ["sealed", "open", "local"])
-def test_the_dice_checker_agrees_with_audit_roll_for_roll(mode: DiceMode, tmp_path: Path) -> None:
-    """Sealed: combat batches, the paradrop and the CRT switch; open and local too."""
-    sent = game(mode)[1] if mode != "local" else tuple(play("local", turns=1)[1])
-    path = write(tmp_path, "> " + armored(sent).replace("\n", "\n> "))
+def agree_with_audit(path: Path) -> list[dict[str, object]]:
+    """The checker's dice of the game in ``path``, once checked equal to ``ardennes audit``'s,
+    roll for roll."""
     r = dice_check(path, "--json")
     assert r.returncode == 0, r.stdout + r.stderr
     mine = json.loads(r.stdout)
@@ -494,11 +492,37 @@ def test_the_dice_checker_agrees_with_audit_roll_for_roll(mode: DiceMode, tmp_pa
         for name in ("author_link", "other_link", "reply"):
             short = a["derivation"][name]
             assert (d[name] or "")[: len(short or "")] == (short or ""), name
+    return mine
+
+
+@needs_system_python
+@pytest.mark.parametrize("mode", ["sealed", "open", "local"])
+def test_the_dice_checker_agrees_with_audit_roll_for_roll(mode: DiceMode, tmp_path: Path) -> None:
+    """Sealed: combat batches, the paradrop and the CRT switch; open and local too."""
+    sent = game(mode)[1] if mode != "local" else tuple(play("local", turns=1)[1])
+    text = armored(sent)
+    assert "Encoding: deflate+dict2" in text
+    path = write(tmp_path, "> " + text.replace("\n", "\n> "))
+    mine = agree_with_audit(path)
     if mode == "sealed":
         assert {d["kind"] for d in mine} == {"batch", "switch"}
-    text = dice_check(path).stdout.splitlines()
-    assert text[-1] == f"OK: {len(sent)} packets, {len(mine)} dice, each as its packet lists it"
-    assert len(text) == len(mine) + 1
+    lines = dice_check(path).stdout.splitlines()
+    assert lines[-1] == f"OK: {len(sent)} packets, {len(mine)} dice, each as its packet lists it"
+    assert len(lines) == len(mine) + 1
+
+
+@needs_system_python
+@pytest.mark.parametrize("mode", ["sealed", "open"])
+def test_the_dice_checker_reads_games_armoured_with_the_older_dictionary(
+    mode: DiceMode, tmp_path: Path
+) -> None:
+    """A game armoured with ``deflate+dict1``, as the first format 3 games were (the committed
+    games, ``tests/data/records/email-s1-MODE.txt``): the checker reads it too, and agrees
+    with ``audit``."""
+    sent = records.email_packets(mode)
+    blocks = [armor.armor(p.wire, headers(p), encoding="deflate+dict1") for p in sent]
+    assert all("Encoding: deflate+dict1\n" in b for b in blocks)
+    assert len(agree_with_audit(write(tmp_path, "\n".join(blocks)))) > 20
 
 
 @needs_system_python
@@ -533,9 +557,18 @@ def test_the_dice_checker_is_short_and_needs_only_the_standard_library(tmp_path:
         n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module
     }
     assert names and names <= set(sys.stdlib_module_names), names - set(sys.stdlib_module_names)
-    assert len(CHECKER.read_text().splitlines()) <= 210
+    assert len(CHECKER.read_text().splitlines()) <= 215
     r = dice_check(tmp_path / "none.txt")
     assert r.returncode == 2 and r.stderr.startswith("ardennes-dice-check: ")
+    docs = CHECKER.parents[1] / "docs"
+    for n in (1, 2):  # a dictionary that is not the published one is refused, by its hash
+        (tmp_path / f"pbem-zdict{n}.bin").write_bytes((docs / f"pbem-zdict{n}.bin").read_bytes())
+    (tmp_path / "pbem-zdict2.bin").write_bytes(b"x" + (docs / "pbem-zdict2.bin").read_bytes())
+    r = dice_check(records.email_path("open"), "--zdict", str(tmp_path))
+    assert (r.returncode, r.stderr) == (
+        2,
+        f"ardennes-dice-check: {tmp_path / 'pbem-zdict2.bin'} is not deflate+dict2's\n",
+    )
 
 
 @needs_system_python

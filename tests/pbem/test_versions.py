@@ -5,6 +5,7 @@ equivocation, and the game goes on (issue 20)."""
 from __future__ import annotations
 
 import base64
+import itertools
 import shutil
 import zlib
 from functools import cache
@@ -14,12 +15,13 @@ import msgspec
 import pytest
 
 from pbem import audit, selfplay, sources
-from pbem.core import armor, protocol, zdict
-from pbem.core.packets import DiceMode, Packet
+from pbem.core import armor, packets, protocol, zdict
+from pbem.core.packets import DiceMode, Packet, Signer
 from pbem.exchange import armor_headers, armor_packets
 from pbem.games import Service
 from pbem.store import Store
-from tests.pbem.legacy import sign_version_2, writing_version_2
+from rules import Side
+from tests.kit.legacy import in_version_2, sign_version_2, writing_version_2
 from tests.pbem.players import board, played
 from tests.realmap import needs_real_map
 
@@ -80,6 +82,40 @@ def test_a_version_2_game_goes_on_in_version_3(tmp_path_factory: pytest.TempPath
     assert chain[len(game.packets)].body.prev == chain[len(game.packets) - 1].hash
 
 
+@cache
+def _written_in(mode: DiceMode, root: str) -> selfplay.EmailSelfPlay:
+    return selfplay.play(1, "again", mode, turns=2, root=Path(root))
+
+
+@pytest.mark.parametrize("mode", ["open", "sealed"])
+def test_a_version_3_game_written_again_in_version_2_is_read_as_version_2(
+    mode: DiceMode, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """The size benchmark's format 2 (``tests.kit.legacy.in_version_2``) is the real one: each
+    packet is read back and verified as version 2; an open game verifies whole and ends where
+    the version 3 game does. A sealed game verifies up to its first batch: a batch's seed
+    hashes the reply's identity, another in version 2, so the same commands meet other dice."""
+    game = _written_in(mode, str(tmp_path_factory.getbasetemp() / f"again-{mode}"))
+    sides: tuple[Side, ...] = ("german", "allied")
+    signers: dict[Side, Signer] = {s: selfplay.player_key(s, "again").sign for s in sides}
+    old = in_version_2(game.packets, signers)
+    assert [p.version for p in old] == [2] * len(game.packets)
+    for new, p in zip(game.packets, old, strict=True):
+        assert p.wire.startswith(b'{"body":{"format":"ardennes-packet","version":2,')
+        assert p.body == msgspec.structs.replace(new.body, version=2, prev=p.body.prev, dice="")
+        assert packets.decode(p.wire) == p and p.signer == new.signer
+    assert all(p.body.prev == q.hash for q, p in itertools.pairwise(old))
+    if mode == "open":
+        v = audit.verify(sources.Source("packets", "v2", packets=tuple(old)))
+        assert v.ok, v.line
+        assert v.game is not None and v.game.state_hash() == game.final_hash
+        return
+    first = next(p.body.seq for p in old if p.body.kind == "resolution" and p.body.commands)
+    protocol.EmailGame.replay(old[:first], board)
+    with pytest.raises(protocol.Refused, match=f"^packet {first}, command "):
+        protocol.EmailGame.replay(old[: first + 1], board)
+
+
 def rules_other(side: str) -> str:
     return "allied" if side == "german" else "german"
 
@@ -138,7 +174,9 @@ def _version_3(root: str) -> selfplay.EmailSelfPlay:
     return selfplay.play(1, "v3", "sealed", turns=1, root=Path(root))
 
 
-@pytest.mark.parametrize("how", ["plain", "deflate", "level 1", "quoted and rewrapped"])
+@pytest.mark.parametrize(
+    "how", ["plain", "deflate", "level 1", "older dictionary", "quoted and rewrapped"]
+)
 def test_a_packet_armoured_another_way_is_a_duplicate(
     how: str, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
@@ -164,10 +202,13 @@ def _armoured(p: Packet, how: str) -> str:
     h = armor_headers(p)
     if how == "plain":
         return armor.armor(p.wire, h, compress=False)
+    if how == "older dictionary":
+        return armor.armor(p.wire, h, encoding=zdict.DICT1)
     if how in ("deflate", "level 1"):
-        z = zlib.compressobj(1, zdict=zdict.DICTIONARY) if how == "level 1" else zlib.compressobj()
+        written = zdict.ENCODINGS[zdict.WRITTEN]
+        z = zlib.compressobj(1, zdict=written) if how == "level 1" else zlib.compressobj()
         data = z.compress(p.wire) + z.flush()
-        headers = {**h, armor.ENCODING: armor.DEFLATE if how == "deflate" else armor.DEFLATE_DICT}
+        headers = {**h, armor.ENCODING: armor.DEFLATE if how == "deflate" else zdict.WRITTEN}
         lines = [armor.BEGIN, *(f"{k}: {v}" for k, v in headers.items()), ""]
         lines += [base64.b64encode(data).decode(), armor.checksum(headers, data), armor.END]
         return "\n".join(lines) + "\n"
