@@ -183,7 +183,6 @@ class TestOrders:
         press = ["O", "down", "down", "down", "enter"]
         assert snap_compare(play_app(game, "4009"), terminal_size=SIZE, press=press)
 
-
     def test_orders_asked_for_a_sealed_batch(self, snap_compare: Any) -> None:
         """By email, sealed dice: the dialog opened by itself at the first attack declared
         without standing orders (issue 21, item 1): why, and the orders proposed."""
