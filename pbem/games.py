@@ -25,7 +25,6 @@ import functools
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import msgspec
 from cryptography.hazmat.primitives import hashes
@@ -34,7 +33,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 import rules
 import scenarios
-from pbem import drafts, invitations, mail, orders_rest, snapshots
+from pbem import drafts, invitations, mail, scripting, snapshots
 from pbem.core import authoring, packets, sshsig
 from pbem.core.authoring import Draft
 from pbem.core.errors import PbemError
@@ -54,7 +53,7 @@ from pbem.exchange import (
 )
 from pbem.gamestatus import Status, status_of
 from pbem.importer import import_received
-from pbem.scripting import fill
+from pbem.scripting import Ordered
 from pbem.store import GameMeta, Store, new_game_id
 from pbem.store_types import check_game_id
 
@@ -79,19 +78,6 @@ class Sent:
 
     game_id: str
     text: str
-
-
-class Ordered(NamedTuple):
-    """What :meth:`Service.orders` did: what to send, how many packets it sealed, how many
-    commands the unfinished next packet's draft holds (-1: none kept), how many commands it
-    kept for the packet after the opponent's reply, and what it did with commands kept by
-    the last call (one line, or "")."""
-
-    sent: Sent
-    sealed: int
-    draft: int
-    rest: int
-    kept: str
 
 
 def local_partner(me: Identity, game_id: str, pinned: str | None = None) -> KeyIdentity:
@@ -429,93 +415,16 @@ class Service:
         commands: Sequence[rules.Command],
         comment: str = "",
     ) -> Ordered:
-        """Script our next packets: the ``commands`` fill the drafts of our consecutive
-        packets in order (standing orders engine/engine/strongest for our side first where we
-        have none), after the commands kept by the last call, if they still apply
-        (:mod:`pbem.orders_rest`, :mod:`pbem.drafts`). Stops at the first packet boundary
-        where the opponent must act; in sealed mode, where a batch waits for his reply: the
-        complete packets are stored, the commands after the batch kept for the packet after
-        his reply (:mod:`pbem.orders_rest`). Commands that end inside a packet leave it as
-        the saved draft (the app's, :mod:`pbem.drafts`): the next call, or the app, goes on
-        from there. All or nothing: a refused command (its index and rule), or commands left
-        over where the turn passes to the opponent, are a :class:`PbemError` and nothing is
-        stored or kept."""
-        with self.store.transaction(game_id):
-            meta = self.store.meta(game_id)
-            self.check_going(game_id, meta)
-            game = self.load(game_id, history=False)
-            start = len(game.packets)
-            kept, said = self._kept_orders(game_id, game, meta, me)
-            kept_draft = bool(kept) and "draft" in said
-            cmds = [*kept, *commands]
-            try:
-                filled = fill(
-                    game,
-                    meta.our_side,
-                    lambda note: self._draft_on(game_id, game, meta, me, note),
-                    cmds,
-                    comment,
-                )
-            except BaseException:
-                self.forget(game_id)  # the game in memory holds unstored packets
-                raise
-            if filled.used < len(cmds):
-                self.forget(game_id)
-                want = game.expects()
-                who = f"the {want[0]} player" if want else "the end of the game"
-                raise PbemError(
-                    f"{len(cmds) - filled.used} command(s) left over: the turn passes to "
-                    f"{who} after command {filled.used - 1}; nothing stored"
-                )
-            try:
-                for p in game.packets[start:]:
-                    self.store.append(game_id, p.body.seq, packets.encode(p))
-                orders_rest.discard(self.store, game_id)
-                if filled.rest:
-                    rest = orders_rest.make(game_id, len(game.packets) + 1, filled.rest)
-                    orders_rest.save(self.store, rest)
-                if filled.open is not None:
-                    drafts.save(self.store, game_id, drafts.SavedDraft.of(filled.open))
-                elif kept_draft:  # its commands went into a sealed packet
-                    drafts.remove(self.store, game_id)
-            except BaseException:
-                self.forget(game_id)
-                raise
-            self.write_meta(game_id, game)
-            open_n = len(filled.open.steps) if filled.open is not None else -1
-            return Ordered(
-                Sent(game_id, self.export(game_id)),
-                len(game.packets) - start,
-                open_n,
-                len(filled.rest),
-                said,
-            )
+        """Script our next packets with ``commands`` (``ardennes orders``): see
+        :func:`pbem.scripting.orders`."""
+        return scripting.orders(self, game_id, me, commands, comment)
 
-    def _kept_orders(
-        self, game_id: str, game: EmailGame, meta: GameMeta, me: Identity
-    ) -> tuple[list[rules.Command], str]:
-        """The commands kept by the last ``orders`` that still apply (the draft of the next
-        packet, else the rest kept for it), and one line saying so (or why they were set
-        aside)."""
-        n = len(game.packets)
-        saved = drafts.load(self.store, game_id)
-        if saved is not None:
-            fresh = self._draft_on(game_id, game, meta, me, saved.comment)
-            why = saved.stale_for(fresh)
-            if not why:
-                k = len(saved.commands)
-                return list(saved.commands), f"the {k} command(s) kept in packet {n}'s draft first"
-            name = drafts.set_aside(self.store, game_id)
-            return [], f"the draft kept no longer applies ({why}): set aside as {name}"
-        rest = orders_rest.load(self.store, game_id)
-        if rest is None:
-            return [], ""
-        if rest.seq != n:
-            name = orders_rest.set_aside(self.store, game_id)
-            why = f"they were for packet {rest.seq}, the next is {n}"
-            return [], f"the commands kept no longer apply ({why}): set aside as {name}"
-        k = len(rest.commands)
-        return list(rest.commands), f"the {k} command(s) kept for packet {n} first"
+    def draft_on(
+        self, game_id: str, game: EmailGame, meta: GameMeta, me: Identity, comment: str = ""
+    ) -> Draft:
+        """The draft of ``game``'s next packet (``game`` held by the caller, under the game's
+        lock), signed by ``me``."""
+        return self._draft_on(game_id, game, meta, me, comment)
 
     # -- sending ---------------------------------------------------------------------------
 

@@ -1,18 +1,26 @@
 """Scripted packets: a list of commands (``ardennes orders``, JSONL) poured into the drafts
-of a player's next packets, as :meth:`pbem.games.Service.orders` does."""
+of a player's next packets (:func:`fill`), stored with what is kept for later
+(:func:`orders`, :meth:`pbem.games.Service.orders`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NamedTuple
 
 import rules
+from pbem import drafts, orders_rest
+from pbem.core import packets
 from pbem.core.authoring import Draft
 from pbem.core.errors import PbemError
-from pbem.core.protocol import EmailGame
+from pbem.core.protocol import EmailGame, Identity
 from pbem.core.turn import batch_command
+from pbem.store import GameMeta
 
-__all__ = ["Filled", "fill"]
+if TYPE_CHECKING:
+    from pbem.games import Sent, Service
+
+__all__ = ["Filled", "Ordered", "fill", "orders"]
 
 
 @dataclass
@@ -102,3 +110,115 @@ def _push(d: Draft, cmds: Sequence[rules.Command], i: int, where: str) -> None:
         raise PbemError(
             f"command {i} ({rules.record.tag(cmds[i])}) in {where}: {r}; nothing stored"
         )
+
+
+class Ordered(NamedTuple):
+    """What :meth:`Service.orders` did: what to send, how many packets it sealed, how many
+    commands the unfinished next packet's draft holds (-1: none kept), how many commands it
+    kept for the packet after the opponent's reply, and what it did with commands kept by
+    the last call (one line, or "")."""
+
+    sent: Sent
+    sealed: int
+    draft: int
+    rest: int
+    kept: str
+
+
+def orders(
+    service: Service,
+    game_id: str,
+    me: Identity,
+    commands: Sequence[rules.Command],
+    comment: str = "",
+) -> Ordered:
+    """Script our next packets: the ``commands`` fill the drafts of our consecutive
+    packets in order (standing orders engine/engine/strongest for our side first where we
+    have none), after the commands kept by the last call, if they still apply
+    (:mod:`pbem.orders_rest`, :mod:`pbem.drafts`). Stops at the first packet boundary
+    where the opponent must act; in sealed mode, where a batch waits for his reply: the
+    complete packets are stored, the commands after the batch kept for the packet after
+    his reply (:mod:`pbem.orders_rest`). Commands that end inside a packet leave it as
+    the saved draft (the app's, :mod:`pbem.drafts`): the next call, or the app, goes on
+    from there. All or nothing: a refused command (its index and rule), or commands left
+    over where the turn passes to the opponent, are a :class:`PbemError` and nothing is
+    stored or kept."""
+    from pbem.games import Sent  # the module that calls this one
+
+    with service.store.transaction(game_id):
+        meta = service.store.meta(game_id)
+        service.check_going(game_id, meta)
+        game = service.load(game_id, history=False)
+        start = len(game.packets)
+        kept, said = _kept_orders(service, game_id, game, meta, me)
+        kept_draft = bool(kept) and "draft" in said
+        cmds = [*kept, *commands]
+        try:
+            filled = fill(
+                game,
+                meta.our_side,
+                lambda note: service.draft_on(game_id, game, meta, me, note),
+                cmds,
+                comment,
+            )
+        except BaseException:
+            service.forget(game_id)  # the game in memory holds unstored packets
+            raise
+        if filled.used < len(cmds):
+            service.forget(game_id)
+            want = game.expects()
+            who = f"the {want[0]} player" if want else "the end of the game"
+            raise PbemError(
+                f"{len(cmds) - filled.used} command(s) left over: the turn passes to "
+                f"{who} after command {filled.used - 1}; nothing stored"
+            )
+        try:
+            for p in game.packets[start:]:
+                service.store.append(game_id, p.body.seq, packets.encode(p))
+            orders_rest.discard(service.store, game_id)
+            if filled.rest:
+                rest = orders_rest.make(game_id, len(game.packets) + 1, filled.rest)
+                orders_rest.save(service.store, rest)
+            if filled.open is not None:
+                drafts.save(service.store, game_id, drafts.SavedDraft.of(filled.open))
+            elif kept_draft:  # its commands went into a sealed packet
+                drafts.remove(service.store, game_id)
+        except BaseException:
+            service.forget(game_id)
+            raise
+        service.write_meta(game_id, game)
+        open_n = len(filled.open.steps) if filled.open is not None else -1
+        return Ordered(
+            Sent(game_id, service.export(game_id)),
+            len(game.packets) - start,
+            open_n,
+            len(filled.rest),
+            said,
+        )
+
+
+def _kept_orders(
+    service: Service, game_id: str, game: EmailGame, meta: GameMeta, me: Identity
+) -> tuple[list[rules.Command], str]:
+    """The commands kept by the last ``orders`` that still apply (the draft of the next
+    packet, else the rest kept for it), and one line saying so (or why they were set
+    aside)."""
+    n = len(game.packets)
+    saved = drafts.load(service.store, game_id)
+    if saved is not None:
+        fresh = service.draft_on(game_id, game, meta, me, saved.comment)
+        why = saved.stale_for(fresh)
+        if not why:
+            k = len(saved.commands)
+            return list(saved.commands), f"the {k} command(s) kept in packet {n}'s draft first"
+        name = drafts.set_aside(service.store, game_id)
+        return [], f"the draft kept no longer applies ({why}): set aside as {name}"
+    rest = orders_rest.load(service.store, game_id)
+    if rest is None:
+        return [], ""
+    if rest.seq != n:
+        name = orders_rest.set_aside(service.store, game_id)
+        why = f"they were for packet {rest.seq}, the next is {n}"
+        return [], f"the commands kept no longer apply ({why}): set aside as {name}"
+    k = len(rest.commands)
+    return list(rest.commands), f"the {k} command(s) kept for packet {n} first"

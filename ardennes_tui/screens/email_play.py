@@ -31,6 +31,7 @@ from ardennes_tui.games.email_session import EmailSession, Outgoing, mail_addres
 from ardennes_tui.modes import Mode
 from ardennes_tui.present import audit_view, game_view
 from ardennes_tui.present.effects import event_log
+from ardennes_tui.screens.email_batch import SealedBatchScreen
 from ardennes_tui.screens.palette import PaletteCommand
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.bindings import bindings
@@ -38,7 +39,7 @@ from ardennes_tui.widgets.map_view import Zoom
 from pbem.core.errors import PbemError
 
 
-class EmailPlayScreen(PlayScreen):
+class EmailPlayScreen(SealedBatchScreen):
     """Play game ``session`` by email."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -124,39 +125,6 @@ class EmailPlayScreen(PlayScreen):
             self._orders_asked = True
             self.call_after_refresh(self._batch_orders)
         return r
-
-    def batch_hint(self) -> str:
-        """What sealing the waiting batch needs, or how to seal it (sealed dice)."""
-        s = self.session
-        seq = s.draft.body.seq if s.draft is not None else "?"
-        if s.needs_orders():
-            return (
-                "Give your standing orders first (x): in sealed games your decisions during "
-                "the batch follow them."
-            )
-        if s.complete():
-            return "(a declares more)"
-        why = s.missing()
-        return f"Packet {seq} cannot be sent yet: {why}." if why else ""
-
-    def _batch_orders(self) -> None:
-        """The standing orders dialog for a sealed batch: the defaults proposed and why they
-        are needed; given, they go in the packet (the batch may then be sealed)."""
-        from ardennes_tui.screens.orders import PROPOSED, SEALED_WHY, OrdersScreen
-
-        s = self.session
-        if s.draft is None or self.app.screen is not self or not s.needs_orders():
-            return
-        side = s.draft.body.author
-        immune = game_view.immune_hexes_held(self.game, side)
-        dialog = OrdersScreen(side, immune, PROPOSED, never_ask=True, why=SEALED_WHY)
-        self.app.push_screen(dialog, self._batch_orders_given)
-
-    def _batch_orders_given(self, command: rules.StandingOrders | None) -> None:
-        if command is None:
-            self.say(f"No standing orders given. {self.batch_hint()}")
-            return
-        self._give_orders(command)
 
     def reload(self, said: str = "", offer: bool = True) -> None:
         """Read the store again (after a seal, an import): a new draft or the stored game;
@@ -295,33 +263,6 @@ class EmailPlayScreen(PlayScreen):
             )
             return
         self._seal()
-
-    def not_complete(self) -> str:
-        """What the packet being written still lacks, in the protocol's words where it says
-        more than "play on" (:meth:`EmailSession.missing`)."""
-        s = self.session
-        why = s.missing()
-        state = self.game.state
-        if why is None or why.startswith("the packet ends before"):
-            now = f"now the {state.side.capitalize()} {game_view.PHASE_NAMES[state.phase]} Phase"
-            until = "the turn passes to your opponent"
-            if s.sealed:
-                until += " or declared attacks wait for his reply"
-            return f"play on until {until} ({now})"
-        return why
-
-    def gt1_warning(self) -> str:
-        """Before a sealed batch of Game-Turn 1 goes out with the AO-4.2h* obligations unmet:
-        what is left, and that another batch (two more mailings) follows; else ""."""
-        s = self.session
-        de, us = s.gt1_unmet()
-        if not s.batch_waits() or (de, us) == (0, 0):
-            return ""
-        return (
-            f". Careful: Game-Turn 1 obligations unmet (AO-4.2h*): {de} German units still "
-            f"to attack, {us} US units still to be attacked. Declare them now (a), or another "
-            "batch follows this one: two more mailings"
-        )
 
     def _seal(self) -> None:
         self._confirm_send = False
