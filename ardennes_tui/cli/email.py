@@ -22,8 +22,6 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-import msgspec
-
 import rules
 from ardennes_tui.cli.inputs import read_input
 from ardennes_tui.cli.keys import read_passphrase_file
@@ -146,27 +144,9 @@ def register(subparsers: Any) -> None:
     _send_options(export)
     export.set_defaults(func=run_export)
 
-    orders: argparse.ArgumentParser = subparsers.add_parser(
-        "orders",
-        help="play your next packets from a file of commands",
-        description="Fill your next packets of GAME with the commands of FILE (JSONL, one "
-        "command a line, as 'ardennes rules apply' reads them), sign them and write what to "
-        "send. All or nothing: a refused command is named with its rule. Sealed dice: where a "
-        "batch waits for your opponent's reply the complete packets go out and the commands "
-        "after it are kept for after the reply; commands that end inside a packet are kept as "
-        "its draft. The next orders of the game puts what was kept first.",
-    )
-    orders.add_argument("game", metavar="GAME")
-    orders.add_argument(
-        "--commands",
-        type=Path,
-        metavar="FILE",
-        help="the commands (none: only those kept by the last orders of the game)",
-    )
-    orders.add_argument("--comment", default="", metavar="TEXT", help="a note to your opponent")
-    _key_options(orders)
-    _send_options(orders)
-    orders.set_defaults(func=run_orders)
+    from ardennes_tui.cli import orders as orders_command  # it uses this module's helpers
+
+    orders_command.register(subparsers, _key_options, _send_options)
 
     status: argparse.ArgumentParser = subparsers.add_parser(
         "status",
@@ -465,55 +445,6 @@ def run_export(args: argparse.Namespace) -> int:
         seqs = f"{unseen[0].body.seq}-{unseen[-1].body.seq}" if unseen else ""
         subject = f"Ardennes {game_id[:8]}: packets {seqs}"
         _send(service.export(game_id), args, subject, game_id, store)
-    except PbemError as exc:
-        _fail(exc)
-    return 0
-
-
-def _read_commands(path: Path) -> list[rules.Command]:
-    text = _read_input(str(path)).decode("utf-8", "replace")
-    out = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            out.append(rules.decode_command(line))
-        except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-            raise UserError(f"{path}: line {number}: not a command: {exc}", 2) from None
-    return out
-
-
-def run_orders(args: argparse.Namespace) -> int:
-    commands = _read_commands(args.commands) if args.commands is not None else []
-    try:
-        store = Store()
-        service = Service(store)
-        game_id = _game(store, args.game)
-        short = game_id[:8]
-        before = store.count(game_id)
-        me = player_identity(args, service, game_id)
-        done = service.orders(game_id, me, commands, args.comment)
-        if done.kept:
-            _say(f"game {short}: {done.kept}")
-        after = before + done.sealed
-        which = f"packet {before}" if after == before + 1 else f"packets {before}-{after - 1}"
-        if done.sealed:
-            _say(f"game {short}: {which} sealed and stored")
-        if done.rest:
-            other = rules.other_side(store.meta(game_id).our_side).capitalize()
-            _say(
-                f"game {short}: {done.rest} command(s) kept for packet {after + 1}, after the "
-                f"{other} reply to your batch: import it, then: ardennes orders {short}"
-            )
-        if done.draft >= 0:
-            _say(
-                f"game {short}: packet {after} not complete: its {done.draft} order(s) kept "
-                f"as its draft (ardennes show {short} shows where they lead; go on with "
-                f"ardennes orders {short} --commands MORE, or in the app)"
-            )
-        _status_lines(service, game_id)
-        if done.sealed and service.load(game_id).mode != "local":
-            _send(done.sent.text, args, f"Ardennes {short}: {which}", game_id, store)
     except PbemError as exc:
         _fail(exc)
     return 0
