@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple, Protocol
 
 import rules
 from pbem import drafts, orders_rest
@@ -15,10 +15,23 @@ from pbem.core.authoring import Draft
 from pbem.core.errors import PbemError
 from pbem.core.protocol import EmailGame, Identity
 from pbem.core.turn import batch_command
-from pbem.store import GameMeta
+from pbem.store import GameMeta, Store
 
-if TYPE_CHECKING:
-    from pbem.games import Sent, Service
+
+class OrdersService(Protocol):
+    """What :func:`orders` uses of :class:`pbem.games.Service` (which calls it)."""
+
+    @property
+    def store(self) -> Store: ...
+    def load(self, game_id: str, *, history: bool = True) -> EmailGame: ...
+    def check_going(self, game_id: str, meta: GameMeta) -> None: ...
+    def forget(self, game_id: str) -> None: ...
+    def write_meta(self, game_id: str, game: EmailGame, *, touch: bool = True) -> None: ...
+    def export(self, game_id: str) -> str: ...
+    def draft_on(
+        self, game_id: str, game: EmailGame, meta: GameMeta, me: Identity, comment: str = ""
+    ) -> Draft: ...
+
 
 __all__ = ["Filled", "Ordered", "fill", "orders"]
 
@@ -113,12 +126,13 @@ def _push(d: Draft, cmds: Sequence[rules.Command], i: int, where: str) -> None:
 
 
 class Ordered(NamedTuple):
-    """What :meth:`Service.orders` did: what to send, how many packets it sealed, how many
+    """What :func:`orders` did: what to send, how many packets it sealed, how many
     commands the unfinished next packet's draft holds (-1: none kept), how many commands it
     kept for the packet after the opponent's reply, and what it did with commands kept by
     the last call (one line, or "")."""
 
-    sent: Sent
+    text: str
+    """The armoured packets the opponent has not seen (what ``ardennes export`` writes)."""
     sealed: int
     draft: int
     rest: int
@@ -126,7 +140,7 @@ class Ordered(NamedTuple):
 
 
 def orders(
-    service: Service,
+    service: OrdersService,
     game_id: str,
     me: Identity,
     commands: Sequence[rules.Command],
@@ -143,8 +157,6 @@ def orders(
     from there. All or nothing: a refused command (its index and rule), or commands left
     over where the turn passes to the opponent, are a :class:`PbemError` and nothing is
     stored or kept."""
-    from pbem.games import Sent  # the module that calls this one
-
     with service.store.transaction(game_id):
         meta = service.store.meta(game_id)
         service.check_going(game_id, meta)
@@ -189,7 +201,7 @@ def orders(
         service.write_meta(game_id, game)
         open_n = len(filled.open.steps) if filled.open is not None else -1
         return Ordered(
-            Sent(game_id, service.export(game_id)),
+            service.export(game_id),
             len(game.packets) - start,
             open_n,
             len(filled.rest),
@@ -198,7 +210,7 @@ def orders(
 
 
 def _kept_orders(
-    service: Service, game_id: str, game: EmailGame, meta: GameMeta, me: Identity
+    service: OrdersService, game_id: str, game: EmailGame, meta: GameMeta, me: Identity
 ) -> tuple[list[rules.Command], str]:
     """The commands kept by the last ``orders`` that still apply (the draft of the next
     packet, else the rest kept for it), and one line saying so (or why they were set

@@ -144,10 +144,6 @@ def register(subparsers: Any) -> None:
     _send_options(export)
     export.set_defaults(func=run_export)
 
-    from ardennes_tui.cli import orders as orders_command  # it uses this module's helpers
-
-    orders_command.register(subparsers, _key_options, _send_options)
-
     status: argparse.ArgumentParser = subparsers.add_parser(
         "status",
         help="where a game by email stands: whose move, since when",

@@ -8,7 +8,6 @@ the commands end inside kept as its draft (``docs/pbem.md``, section 5).
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,11 +23,7 @@ from pbem.store import Store
 __all__ = ["register", "run_orders"]
 
 
-def register(
-    subparsers: Any,
-    key_options: Callable[[argparse.ArgumentParser], None],
-    send_options: Callable[[argparse.ArgumentParser], None],
-) -> None:
+def register(subparsers: Any) -> None:
     orders: argparse.ArgumentParser = subparsers.add_parser(
         "orders",
         help="play your next packets from a file of commands",
@@ -47,8 +42,8 @@ def register(
         help="the commands (none: only those kept by the last orders of the game)",
     )
     orders.add_argument("--comment", default="", metavar="TEXT", help="a note to your opponent")
-    key_options(orders)
-    send_options(orders)
+    cli_email._key_options(orders)
+    cli_email._send_options(orders)
     orders.set_defaults(func=run_orders)
 
 
@@ -95,7 +90,7 @@ def run_orders(args: argparse.Namespace) -> int:
             )
         cli_email._status_lines(service, game_id)
         if done.sealed and service.load(game_id).mode != "local":
-            cli_email._send(done.sent.text, args, f"Ardennes {short}: {which}", game_id, store)
+            cli_email._send(done.text, args, f"Ardennes {short}: {which}", game_id, store)
     except PbemError as exc:
         cli_email._fail(exc)
     return 0

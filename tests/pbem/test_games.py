@@ -79,9 +79,9 @@ def play_match(root: Path, mode: DiceMode, turns: int) -> Match:
             break
         side = want[0]
         other = rules.other_side(side)
-        sent = svc[side].orders(gid, me[side], bot_commands(svc[side], gid, me[side], bots)).sent
-        texts.append(sent.text)
-        report = svc[other].import_text(sent.text)
+        done = svc[side].orders(gid, me[side], bot_commands(svc[side], gid, me[side], bots))
+        texts.append(done.text)
+        report = svc[other].import_text(done.text)
         assert report.ok, report.lines()
     return Match(root, gid, homes, me, texts, snapshot)
 
@@ -350,7 +350,7 @@ def test_orders_refuses_a_bad_command_and_stores_nothing(sealed: Match, tmp_path
     done = svc.orders(gid, sealed.me["allied"], cmds)
     assert (done.sealed, done.draft, done.rest, done.kept) == (1, -1, 0, "")
     assert svc.store.packets(gid)[2] == packets.encode(sealed.sent[2])
-    assert done.sent.text == armor_packets(sealed.sent[1:3])  # the German never answered 1
+    assert done.text == armor_packets(sealed.sent[1:3])  # the German never answered 1
 
 
 # -- the other dice modes --------------------------------------------------------------------
