@@ -330,7 +330,7 @@ def invitation_input(source: str) -> bytes:
             _fail(exc)
         if kept is not None:
             return kept.text.encode("ascii")
-    return _read_input(source)
+    return read_input(source, MAX_INPUT, "the invitation", stdin=True)
 
 
 def run_accept(args: argparse.Namespace) -> int:
