@@ -7,6 +7,7 @@ accept it by its id, ``ardennes games`` lists it and ``ardennes accept GAME`` ac
 from __future__ import annotations
 
 import email
+import json
 import email.policy
 import mailbox
 from email.message import EmailMessage
@@ -105,6 +106,13 @@ def test_mails_say_who_sent_what_and_what_to_do(
         assert f"{short}  1   Allied  sealed  accept it  20" in listing, listing
         assert f"[invitation: ardennes accept {short}]" in " ".join(listing.split())
         assert max(len(x) for x in listing.splitlines()) <= 80
+        (row,) = json.loads(joe.ok("games", "--json"))
+        assert (row["id"], row["kind"], row["side"], row["scenario"]) == (
+            game_id,
+            "invitation",
+            "allied",
+            1,
+        )
         code, _, err = joe.run("accept", short, "--mailto", "hans@example.org")
         assert code == 0 and "sent to hans@example.org" in err, err
         assert "invitation" not in joe.ok("games")  # accepted: a game now, no invitation
