@@ -7,8 +7,8 @@ accept it by its id, ``ardennes games`` lists it and ``ardennes accept GAME`` ac
 from __future__ import annotations
 
 import email
-import json
 import email.policy
+import json
 import mailbox
 from email.message import EmailMessage
 from pathlib import Path
