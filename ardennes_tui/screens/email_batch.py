@@ -37,7 +37,7 @@ class SealedBatchScreen(PlayScreen):
                 "the batch follow them."
             )
         if s.complete():
-            return "(a declares more)"
+            return "Declare more with a."
         why = s.missing()
         return f"Packet {seq} cannot be sent yet: {why}." if why else ""
 

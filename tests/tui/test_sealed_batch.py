@@ -69,7 +69,10 @@ def test_the_first_sealed_batch_asks_for_standing_orders_and_says_what_blocks(
         # e e does not seal a complete packet.
         await press(pilot, "e", "e")
         assert store.count(match.game_id) == 3
-        assert "Declared attacks wait for your opponent's reply" in message(app)
+        assert message(app) == (
+            "Declared attacks wait for your opponent's reply. Declare more with a. Packet 3 "
+            "complete: x seals and sends it (Backspace: undo)"
+        )
         # x: the GT1 obligations left unmet (15 German units bound to attack, 10 US units to
         # be attacked: de-15-pt and de-352-i attack us-109-i in 3432), and the mailings.
         await press(pilot, "x")
