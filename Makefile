@@ -9,7 +9,7 @@ STAMP_TEST := $(VENV)/.installed-test
 LOCK_PLAY := requirements/play.txt
 LOCK_TEST := requirements/test.txt
 
-.PHONY: play test tools lint typecheck imports pytest test-slow test-ssh cov fmt snapshots bench bench-baseline fuzz map clean lock upgrade-check
+.PHONY: play test tools lint typecheck imports pytest test-slow test-ssh cov fmt snapshots bench bench-baseline fuzz map map-breakthrough clean lock upgrade-check
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -119,8 +119,15 @@ FUZZ_JOBS ?= 2
 fuzz: $(STAMP_TEST)
 	$(BIN)/python -m tests.pbem.fuzz --cases $(FUZZ_CASES) --jobs $(FUZZ_JOBS) --minutes 40
 
+# The compiled maps (committed; tests check each equals a fresh compile): AO's
+# scenarios/ardennes/map.json and setup_hexes.json, and Breakthrough's
+# scenarios/breakthrough/map.json (from the same geography, scenarios/breakthrough/README.md).
 map: $(STAMP_TEST)
 	$(BIN)/python -m scenarios.build
+	$(BIN)/python -m scenarios.breakthrough.compile
+
+map-breakthrough: $(STAMP_TEST)
+	$(BIN)/python -m scenarios.breakthrough.compile
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .benchmarks

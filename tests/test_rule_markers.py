@@ -47,3 +47,41 @@ def test_marker_pattern_reads_every_id() -> None:
 def test_the_checklist_is_a_copy_of_the_source() -> None:
     copy = CHECKLIST.relative_to(ROOT)
     assert CHECKLIST.read_bytes() == SOURCE.read_bytes(), f"{copy} is stale: cp {SOURCE} {copy}"
+
+
+# Breakthrough in the Ardennes: ``BA-`` ids, from ``tests/data/bita-rule-cases.md``, the copy of
+# ``../shared/spec/bita-rule-cases.md``.
+BA_CHECKLIST = ROOT / "tests" / "data" / "bita-rule-cases.md"
+BA_SOURCE = ROOT.parent / "shared" / "spec" / "bita-rule-cases.md"
+BA_CASE_ID = re.compile(r'"(BA-[0-9]+\.[0-9]+[a-z])"')
+BA_CASE = re.compile(r"^- (BA-[0-9]+\.[0-9]+[a-z])\s", re.MULTILINE)
+
+
+def ba_marked_ids() -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        if path.name == Path(__file__).name:
+            continue
+        for call in MARK_CALL.findall(path.read_text(encoding="utf-8")):
+            for case in BA_CASE_ID.findall(call):
+                found.setdefault(case, []).append(path.name)
+    return found
+
+
+def test_every_marked_breakthrough_case_is_in_its_checklist() -> None:
+    known = set(BA_CASE.findall(BA_CHECKLIST.read_text(encoding="utf-8")))
+    assert len(known) > 200
+    assert {"BA-1.4b", "BA-13.2a", "BA-10.2c"} <= known
+    marked = ba_marked_ids()
+    assert len(marked) >= 15
+    assert {c: files for c, files in marked.items() if c not in known} == {}
+
+
+@pytest.mark.skipif(
+    not BA_SOURCE.exists(), reason="../shared/spec/bita-rule-cases.md not beside the checkout"
+)
+def test_the_breakthrough_checklist_is_a_copy_of_the_source() -> None:
+    copy = BA_CHECKLIST.relative_to(ROOT)
+    assert BA_CHECKLIST.read_bytes() == BA_SOURCE.read_bytes(), (
+        f"{copy} is stale: cp {BA_SOURCE} {copy}"
+    )
