@@ -44,7 +44,7 @@ MAX_INPUT = 64 << 20
 # -- arguments ------------------------------------------------------------------------------
 
 
-def _key_options(parser: argparse.ArgumentParser) -> None:
+def key_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--key",
         metavar="K",
@@ -65,7 +65,7 @@ def _address(text: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _send_options(parser: argparse.ArgumentParser, *, to_alias: bool = False) -> None:
+def send_options(parser: argparse.ArgumentParser, *, to_alias: bool = False) -> None:
     parser.add_argument(
         "-o", "--output", type=Path, metavar="FILE", help="write the armoured text to FILE"
     )
@@ -95,8 +95,8 @@ def register(subparsers: Any) -> None:
     invite.add_argument("--dice", choices=("sealed", "open", "local"), required=True)
     invite.add_argument("--opponent", default="", metavar="LABEL", help="your opponent's name")
     invite.add_argument("--comment", default="", metavar="TEXT", help="a note to your opponent")
-    _key_options(invite)
-    _send_options(invite, to_alias=True)
+    key_options(invite)
+    send_options(invite, to_alias=True)
     invite.set_defaults(func=run_invite)
 
     accept: argparse.ArgumentParser = subparsers.add_parser(
@@ -110,8 +110,8 @@ def register(subparsers: Any) -> None:
     accept.add_argument("source", metavar="FILE|GAME|-")
     accept.add_argument("--opponent", default="", metavar="LABEL", help="your opponent's name")
     accept.add_argument("--comment", default="", metavar="TEXT", help="a note to your opponent")
-    _key_options(accept)
-    _send_options(accept)
+    key_options(accept)
+    send_options(accept)
     accept.set_defaults(func=run_accept)
 
     imp: argparse.ArgumentParser = subparsers.add_parser(
@@ -141,7 +141,7 @@ def register(subparsers: Any) -> None:
     )
     export.add_argument("--message", type=Path, metavar="FILE", help="with --packet")
     export.add_argument("--signature", type=Path, metavar="FILE", help="with --packet")
-    _send_options(export)
+    send_options(export)
     export.set_defaults(func=run_export)
 
     status: argparse.ArgumentParser = subparsers.add_parser(
@@ -157,15 +157,15 @@ def register(subparsers: Any) -> None:
 # -- helpers --------------------------------------------------------------------------------
 
 
-def _fail(exc: Exception) -> NoReturn:
+def fail(exc: Exception) -> NoReturn:
     raise UserError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 1) from None
 
 
-def _say(text: str) -> None:
+def say(text: str) -> None:
     print(text, file=sys.stderr)
 
 
-def _read_input(source: str) -> bytes:
+def read_packet_input(source: str) -> bytes:
     return read_input(source, MAX_INPUT, stdin=True)
 
 
@@ -225,7 +225,7 @@ def player_identity(
     return KeyIdentity(keys.load_key(path, passphrase))
 
 
-def _send(
+def send_text(
     sent_text: str, args: argparse.Namespace, subject: str, game_id: str, store: Store
 ) -> None:
     """Write ``sent_text`` to ``-o``, mail it to ``--mailto``, or print it. What is stored
@@ -236,11 +236,11 @@ def _send(
     if args.mailto:
         try:
             if addresses.remember(store, game_id, args.mailto):
-                _say(f"game {game_id[:8]}: {args.mailto} kept as your opponent's address")
+                say(f"game {game_id[:8]}: {args.mailto} kept as your opponent's address")
         except PbemError as exc:
-            _say(f"game {game_id[:8]}: the address is not kept: {exc}")
+            say(f"game {game_id[:8]}: the address is not kept: {exc}")
     if not sent_text:
-        _say("nothing to send")
+        say("nothing to send")
         return
     out: Path | None = args.output
     if out is not None:
@@ -248,7 +248,7 @@ def _send(
             out.write_text(sent_text, encoding="ascii")
         except OSError as exc:
             raise UserError(f"cannot write {out}: {exc.strerror}", 2) from None
-        _say(f"written to {out}")
+        say(f"written to {out}")
     if args.mailto:
         try:
             cfg = config.load_config()
@@ -267,20 +267,20 @@ def _send(
                 f"{game_id[:8]} --mailto {args.mailto})",
                 1,
             ) from None
-        _say(f"sent to {args.mailto}")
+        say(f"sent to {args.mailto}")
     if out is None and not args.mailto:
         sys.stdout.write(sent_text)
 
 
-def _game(store: Store, text: str) -> str:
+def game_id_of(store: Store, text: str) -> str:
     return store.find_game(text.lower())
 
 
-def _status_lines(service: Service, game_id: str) -> None:
+def status_lines(service: Service, game_id: str) -> None:
     st = service.status(game_id)
-    _say(f"game {game_id[:8]}: {st.next}")
+    say(f"game {game_id[:8]}: {st.next}")
     if st.warning:
-        _say(st.warning)
+        say(st.warning)
 
 
 # -- the commands ---------------------------------------------------------------------------
@@ -300,22 +300,22 @@ def run_invite(args: argparse.Namespace) -> int:
         )
         st = service.status(sent.game_id)
         if args.dice == "local":
-            _say(
+            say(
                 f"local game {sent.game_id}: scenario {args.scenario}, both sides yours; "
                 f"play it with: ardennes orders {sent.game_id[:8]} --commands FILE"
             )
         else:
-            _say(
+            say(
                 f"game {sent.game_id}: invitation to scenario {args.scenario}, you play the "
                 f"{args.side.capitalize()}, {args.dice} dice; your key {me.fingerprint}"
             )
         if st.warning:
-            _say(st.warning)
+            say(st.warning)
         if args.dice != "local":
             subject = f"Ardennes: invitation to scenario {args.scenario}"
-            _send(sent.text, args, subject, sent.game_id, service.store)
+            send_text(sent.text, args, subject, sent.game_id, service.store)
     except PbemError as exc:
-        _fail(exc)
+        fail(exc)
     return 0
 
 
@@ -327,7 +327,7 @@ def invitation_input(source: str) -> bytes:
         try:
             kept = invitations.find(Store(), source)
         except PbemError as exc:
-            _fail(exc)
+            fail(exc)
         if kept is not None:
             return kept.text.encode("ascii")
     return read_input(source, MAX_INPUT, "the invitation", stdin=True)
@@ -341,17 +341,17 @@ def run_accept(args: argparse.Namespace) -> int:
         me = player_identity(args)
         sent = service.accept(me, data, args.comment, opponent=args.opponent)
         st = service.status(sent.game_id)
-        _say(
+        say(
             f"game {sent.game_id}: accepted, scenario {st.scenario}, you play the "
             f"{st.our_side.capitalize()}, {st.mode} dice; opponent's key "
             f"{st.keys[rules.other_side(st.our_side)]}: compare it out of band"
         )
         if st.warning:
-            _say(st.warning)
+            say(st.warning)
         subject = f"Ardennes {sent.game_id[:8]}: acceptance"
-        _send(sent.text, args, subject, sent.game_id, service.store)
+        send_text(sent.text, args, subject, sent.game_id, service.store)
     except PbemError as exc:
-        _fail(exc)
+        fail(exc)
     return 0
 
 
@@ -368,7 +368,7 @@ def run_import(args: argparse.Namespace) -> int:
         service = Service(Store())
         source = args.source
         if source == "-":
-            report = service.import_text(_read_input("-"))
+            report = service.import_text(read_packet_input("-"))
         else:
             if source is None:
                 cfg = config.load_config()
@@ -379,7 +379,7 @@ def run_import(args: argparse.Namespace) -> int:
                 source = cfg.mailbox.path
             report = service.import_source(source)
     except PbemError as exc:
-        _fail(exc)
+        fail(exc)
     return _print_report(report, "standard input" if source == "-" else source)
 
 
@@ -408,7 +408,7 @@ def _export_packet(args: argparse.Namespace) -> int:
     p = found[0]
     _write(args.message, p.signed)
     _write(args.signature, sshsig.armor(p.signature).encode("ascii"))
-    _say(
+    say(
         f"packet {p.body.seq} ({p.body.author} {p.body.kind}, version {p.version}): "
         f"{len(p.signed)} signed bytes to {args.message}, its signature to {args.signature}"
     )
@@ -423,7 +423,7 @@ def run_export(args: argparse.Namespace) -> int:
     try:
         store = Store()
         service = Service(store)
-        game_id = _game(store, args.game)
+        game_id = game_id_of(store, args.game)
         if args.record:
             if args.mailto:
                 raise UserError("--record is not mailed: write it with -o FILE", 2)
@@ -433,16 +433,16 @@ def run_export(args: argparse.Namespace) -> int:
                     args.output.write_bytes(data)
                 except OSError as exc:
                     raise UserError(f"cannot write {args.output}: {exc.strerror}", 2) from None
-                _say(f"game {game_id[:8]}: record written to {args.output}")
+                say(f"game {game_id[:8]}: record written to {args.output}")
             else:
                 sys.stdout.buffer.write(data)
             return 0
         unseen = service.unseen(game_id)
         seqs = f"{unseen[0].body.seq}-{unseen[-1].body.seq}" if unseen else ""
         subject = f"Ardennes {game_id[:8]}: packets {seqs}"
-        _send(service.export(game_id), args, subject, game_id, store)
+        send_text(service.export(game_id), args, subject, game_id, store)
     except PbemError as exc:
-        _fail(exc)
+        fail(exc)
     return 0
 
 
@@ -450,8 +450,8 @@ def run_status(args: argparse.Namespace) -> int:
     try:
         store = Store()
         service = Service(store)
-        for line in service.status(_game(store, args.game)).lines():
+        for line in service.status(game_id_of(store, args.game)).lines():
             print(line)
     except PbemError as exc:
-        _fail(exc)
+        fail(exc)
     return 0

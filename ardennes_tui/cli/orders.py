@@ -42,13 +42,13 @@ def register(subparsers: Any) -> None:
         help="the commands (none: only those kept by the last orders of the game)",
     )
     orders.add_argument("--comment", default="", metavar="TEXT", help="a note to your opponent")
-    cli_email._key_options(orders)
-    cli_email._send_options(orders)
+    cli_email.key_options(orders)
+    cli_email.send_options(orders)
     orders.set_defaults(func=run_orders)
 
 
 def _read_commands(path: Path) -> list[rules.Command]:
-    text = cli_email._read_input(str(path)).decode("utf-8", "replace")
+    text = cli_email.read_packet_input(str(path)).decode("utf-8", "replace")
     out = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
@@ -65,32 +65,32 @@ def run_orders(args: argparse.Namespace) -> int:
     try:
         store = Store()
         service = Service(store)
-        game_id = cli_email._game(store, args.game)
+        game_id = cli_email.game_id_of(store, args.game)
         short = game_id[:8]
         before = store.count(game_id)
         me = cli_email.player_identity(args, service, game_id)
         done = service.orders(game_id, me, commands, args.comment)
         if done.kept:
-            cli_email._say(f"game {short}: {done.kept}")
+            cli_email.say(f"game {short}: {done.kept}")
         after = before + done.sealed
         which = f"packet {before}" if after == before + 1 else f"packets {before}-{after - 1}"
         if done.sealed:
-            cli_email._say(f"game {short}: {which} sealed and stored")
+            cli_email.say(f"game {short}: {which} sealed and stored")
         if done.rest:
             other = rules.other_side(store.meta(game_id).our_side).capitalize()
-            cli_email._say(
+            cli_email.say(
                 f"game {short}: {done.rest} command(s) kept for packet {after + 1}, after the "
                 f"{other} reply to your batch: import it, then: ardennes orders {short}"
             )
         if done.draft >= 0:
-            cli_email._say(
+            cli_email.say(
                 f"game {short}: packet {after} not complete: its {done.draft} order(s) kept "
                 f"as its draft (ardennes show {short} shows where they lead; go on with "
                 f"ardennes orders {short} --commands MORE, or in the app)"
             )
-        cli_email._status_lines(service, game_id)
+        cli_email.status_lines(service, game_id)
         if done.sealed and service.load(game_id).mode != "local":
-            cli_email._send(done.text, args, f"Ardennes {short}: {which}", game_id, store)
+            cli_email.send_text(done.text, args, f"Ardennes {short}: {which}", game_id, store)
     except PbemError as exc:
-        cli_email._fail(exc)
+        cli_email.fail(exc)
     return 0

@@ -19,7 +19,7 @@ import textwrap
 from typing import Any
 
 import rules
-from ardennes_tui.cli.email import _key_options, player_identity
+from ardennes_tui.cli.email import key_options, player_identity
 from ardennes_tui.errors import UserError
 from ardennes_tui.present import game_view
 from ardennes_tui.present.render import detail
@@ -47,7 +47,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("game", metavar="GAME")
     parser.add_argument("--json", action="store_true", help="print it as JSON (a stable shape)")
-    _key_options(parser)
+    key_options(parser)
     parser.set_defaults(func=run)
 
 
