@@ -1,0 +1,217 @@
+"""A Combat Phase: every plotted combat resolved in the order of plotting (8.0, BA-8.0a-b, G14).
+
+8.0: "When the Combat Phase is initiated each combat plotted by the player is resolved in
+order of the actual plotting. The combat strengths for both sides are added up and modified by
+various factors to determine the battle odds. Losses are then determined and distributed among
+the participating units. Retreats and advances are executed by the computer for eligible
+units." Plots "may not be rescinded" (7.9), so :func:`resolve_phase` takes the phase's plots
+and a sequence of percentage draws and returns the new positions and one
+:class:`CombatReport` a combat: nobody decides anything inside the batch.
+
+G14 reading: all plots of the phase against one hex make one combat, resolved at the place of
+the first plot against that hex, with its attackers in plotted order; a unit plots at most one
+attack a phase; every enemy unit in the hex defends. Each combat sees the results of the
+ones before it. The draws of a combat, in order: a surrender draw for each isolated defender
+(id order), the attacker's loss draw, the defender's loss draw, a retreat draw for each
+surviving defender (id order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+import msgspec
+import msgspec.structs
+
+from rules.breakthrough import losses
+from rules.breakthrough.retreat import Ground, Moved, advance, must_retreat, new_owner, retreat
+from rules.breakthrough.strength import Odds, attack_artillery, combat_odds, defence_fort
+from rules.breakthrough.units import Draws, Side, Unit
+from rules.hexgrid import HexId, adjacent, hexside
+
+DEFEND_OP: Final = 3
+"""13.5 "Defend in Combat 3 3": a defending unit spends 3 operation points, down to zero
+(BA-13.5o, BA-7.9a; the attacker's 6 are spent when it plots, 13.5p)."""
+
+
+class Plot(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One unit's plotted attack on an adjacent hex (BA-7.9b)."""
+
+    unit: str
+    target: HexId
+
+
+class UnitLoss(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A unit's losses in one combat (BA-8.3d) and its state after them."""
+
+    unit: str
+    loss: int
+    strength: int
+    efficiency: int
+    artillery_lost: int
+
+
+class CombatReport(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What the combat display shows (BA-8.0c) and the record keeps, for one combat."""
+
+    target: HexId
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+    defender_strength: int
+    """The defenders' unmodified strength (8.0c shows it, approximately)."""
+    surrendered: tuple[str, ...]
+    odds: Odds | None
+    attacker_loss: int
+    defender_loss: int
+    losses: tuple[UnitLoss, ...]
+    retreats: tuple[Moved, ...]
+    advances: tuple[Moved, ...]
+    eliminated: tuple[str, ...]
+    draws: tuple[int, ...]
+
+
+class PhaseResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The units and ownership after the phase, and its combats in plotted order."""
+
+    units: tuple[Unit, ...]
+    owner: dict[HexId, Side]
+    reports: tuple[CombatReport, ...]
+    draws_used: int
+
+
+def combats(plots: Sequence[Plot]) -> list[tuple[HexId, list[str]]]:
+    """Group plots into combats (G14): one a target hex, in the order of each target's first
+    plot, attackers in plotted order. A unit plotting twice is refused."""
+    seen: set[str] = set()
+    order: dict[HexId, list[str]] = {}
+    for p in plots:
+        if p.unit in seen:
+            raise ValueError(f"{p.unit} plotted more than one attack this phase (G14)")
+        seen.add(p.unit)
+        order.setdefault(p.target, []).append(p.unit)
+    return list(order.items())
+
+
+def resolve_combat(
+    target: HexId,
+    attacker_ids: Sequence[str],
+    units: Sequence[Unit],
+    owner: Mapping[HexId, Side],
+    ground: Ground,
+    draws: Draws,
+) -> tuple[list[Unit], dict[HexId, Side], CombatReport]:
+    """One combat (BA-8.0b, BA-8.2, BA-8.3, BA-8.4): the units and ownership after it."""
+    first = draws.used
+    board = {u.id: u for u in units}
+    attackers = [board[i] for i in attacker_ids if i in board and board[i].strength > 0]
+    if not attackers:
+        raise ValueError(f"no attacker left for the combat on {target}")
+    side = attackers[0].side
+    for a in attackers:
+        if a.side != side or not adjacent(a.hex, target):
+            raise ValueError(f"{a.id} cannot attack {target} (BA-7.9b)")
+    defenders = sorted(
+        (u for u in units if u.hex == target and u.side != side and u.strength > 0),
+        key=lambda u: u.id,
+    )
+    shown = sum(u.strength for u in defenders)
+    surrendered = [
+        u.id for u in defenders if u.supply == "isolated" and losses.surrenders(u, draws.next())
+    ]
+    for uid in surrendered:
+        board[uid] = msgspec.structs.replace(board[uid], strength=0)
+    defenders = [d for d in defenders if d.id not in surrendered]
+    report_odds: Odds | None = None
+    loss_rows: list[UnitLoss] = []
+    a_total = d_total = 0
+    retreats: list[Moved] = []
+    if defenders:
+        pairs = [(a, hexside(a.hex, target) in ground.rivers) for a in attackers]
+        terrain = ground.terrain.get(target, "clear")
+        report_odds = combat_odds(pairs, defenders, terrain)
+        a_h = losses.attacker_loss_hundredths(sum(a.strength for a in attackers), draws.next())
+        d_h = losses.defender_loss_hundredths(a_h, report_odds.ratio, draws.next())
+        att_art = attack_artillery(
+            sum(a.artillery for a in attackers), terrain == "town", defence_fort(defenders)
+        )
+        a_total = losses.half_up(a_h) + losses.artillery_loss(
+            100 * sum(d.artillery for d in defenders), losses.DEFENCE_ARTILLERY_PER_LOSS
+        )
+        d_total = losses.half_up(d_h) + losses.artillery_loss(
+            att_art, losses.ATTACK_ARTILLERY_PER_LOSS
+        )
+        a_total = min(a_total, sum(a.strength for a in attackers))
+        d_total = min(d_total, sum(d.strength for d in defenders))
+        for group, total, attacking in ((attackers, a_total, True), (defenders, d_total, False)):
+            shares = losses.distribute(total, [u.strength for u in group])
+            for u, share in zip(group, shares, strict=True):
+                after = losses.take_losses(u, share, attacking)
+                if not attacking and after.strength > 0:
+                    after = msgspec.structs.replace(after, op=max(0, after.op - DEFEND_OP))
+                board[u.id] = after
+                loss_rows.append(
+                    UnitLoss(
+                        u.id, share, after.strength, after.efficiency, u.artillery - after.artillery
+                    )
+                )
+        work_owner = dict(owner)
+        attacker_hexes = list(dict.fromkeys(a.hex for a in attackers))
+        for d in defenders:
+            now = board[d.id]
+            if now.strength == 0:
+                continue
+            casualty = 100 * (d.strength - now.strength) // d.strength
+            if not must_retreat(casualty, now.efficiency, now.fort, draws.next()):
+                continue
+            after, move = retreat(now, attacker_hexes, list(board.values()), work_owner, ground)
+            board[d.id] = after
+            retreats.append(move)
+            if move.to is not None:
+                work_owner = new_owner(work_owner, move.to, after.side)
+        owner = work_owner
+    current = list(board.values())
+    advances: list[Moved] = []
+    if not any(u.hex == target and u.side != side and u.strength > 0 for u in current):
+        current, advances = advance([board[a.id] for a in attackers], target, current, ground)
+        if advances:
+            owner = new_owner(owner, target, side)
+    eliminated = tuple(sorted(u.id for u in current if u.strength == 0))
+    report = CombatReport(
+        target=target,
+        attackers=tuple(a.id for a in attackers),
+        defenders=tuple(sorted([d.id for d in defenders] + surrendered)),
+        defender_strength=shown,
+        surrendered=tuple(surrendered),
+        odds=report_odds,
+        attacker_loss=a_total,
+        defender_loss=d_total,
+        losses=tuple(loss_rows),
+        retreats=tuple(retreats),
+        advances=tuple(advances),
+        eliminated=eliminated,
+        draws=tuple(draws.values[first : draws.used]),
+    )
+    return [u for u in current if u.strength > 0], dict(owner), report
+
+
+def resolve_phase(
+    plots: Sequence[Plot],
+    units: Sequence[Unit],
+    owner: Mapping[HexId, Side],
+    ground: Ground,
+    draws: Sequence[int],
+) -> PhaseResult:
+    """Resolve a Combat Phase's plots in plotted order (BA-8.0a, BA-2.3b, G14).
+
+    Eliminated units (strength 0, surrendered included) leave ``units``. Raises
+    :class:`~rules.breakthrough.units.DrawsExhaustedError` when ``draws`` runs short.
+    """
+    cursor = Draws(draws)
+    current = list(units)
+    own = dict(owner)
+    reports: list[CombatReport] = []
+    for target, attacker_ids in combats(plots):
+        current, own, report = resolve_combat(target, attacker_ids, current, own, ground, cursor)
+        reports.append(report)
+    return PhaseResult(tuple(current), own, tuple(reports), cursor.used)
