@@ -62,7 +62,7 @@ def attacker_loss_hundredths(unmodified: int, draw: int) -> int:
     """The attacker's loss before rounding, in hundredths (BA-8.3a).
 
     >>> attacker_loss_hundredths(100, 50)
-    600
+    60
     """
     _check(draw)
     return unmodified * ATTACKER_LOSS_PERMILLE * (ATTACKER_DRAW_OFFSET + draw) // 1000
@@ -72,8 +72,8 @@ def defender_loss_hundredths(attacker_hundredths: int, odds_ratio: int, draw: in
     """The defender's loss before rounding, in hundredths (BA-8.3b): from the attacker's
     loss (unrounded), the odds (hundredths, capped at 6:1) and a draw.
 
-    >>> defender_loss_hundredths(600, 200, 49)
-    600
+    >>> defender_loss_hundredths(60, 200, 49)
+    60
     """
     _check(draw)
     ratio = min(odds_ratio, ODDS_CAP)
