@@ -34,6 +34,9 @@ DEFEND_OP: Final = 3
 """13.5 "Defend in Combat 3 3": a defending unit spends 3 operation points, down to zero
 (BA-13.5o, BA-7.9a; the attacker's 6 are spent when it plots, 13.5p)."""
 
+APPROXIMATE_STEP: Final = 5
+"""The display rounds the defender's unmodified strength to 5 points (BA-8.0c, G27)."""
+
 
 class Plot(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """One unit's plotted attack on an adjacent hex (BA-7.9b)."""
@@ -59,7 +62,8 @@ class CombatReport(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     attackers: tuple[str, ...]
     defenders: tuple[str, ...]
     defender_strength: int
-    """The defenders' unmodified strength (8.0c shows it, approximately)."""
+    """The defenders' unmodified strength before the combat; the display shows
+    :attr:`approximate_defender_strength` (BA-8.0c, G27)."""
     surrendered: tuple[str, ...]
     odds: Odds | None
     attacker_loss: int
@@ -70,6 +74,12 @@ class CombatReport(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     eliminated: tuple[str, ...]
     draws: tuple[int, ...]
 
+    @property
+    def approximate_defender_strength(self) -> int:
+        """8.0: "the approximate, unmodified combat strength ... of the defender": to the
+        nearest 5 points, halves up, and never 0 for a defender that has strength (G27)."""
+        return approximate(self.defender_strength)
+
 
 class PhaseResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The units and ownership after the phase, and its combats in plotted order."""
@@ -78,6 +88,19 @@ class PhaseResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     owner: dict[HexId, Side]
     reports: tuple[CombatReport, ...]
     draws_used: int
+
+
+def approximate(strength: int) -> int:
+    """``strength`` to the nearest multiple of :data:`APPROXIMATE_STEP`, at least one step.
+
+    >>> approximate(44), approximate(43), approximate(2), approximate(0)
+    (45, 45, 5, 0)
+    """
+    if strength <= 0:
+        return 0
+    return max(
+        APPROXIMATE_STEP, (strength + APPROXIMATE_STEP // 2) // APPROXIMATE_STEP * APPROXIMATE_STEP
+    )
 
 
 def combats(plots: Sequence[Plot]) -> list[tuple[HexId, list[str]]]:

@@ -6,10 +6,13 @@ NW 0404. Every hex clear, movement 3 a hex.
 
 from __future__ import annotations
 
+import msgspec
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rules import hexgrid
-from rules.breakthrough.resolve import Plot, combats, resolve_phase
+from rules.breakthrough.resolve import PhaseResult, Plot, combats, resolve_phase
 from rules.breakthrough.retreat import Ground
 from rules.breakthrough.units import DrawsExhaustedError, Side, Unit
 
@@ -113,3 +116,61 @@ def test_eliminated_units_leave_the_map() -> None:
     # 100 artillery / 20 = 5 > 4: eliminated, no retreat draw needed
     assert r.defender_loss == 4 and r.eliminated == ("d",)
     assert [u.id for u in result.units] == ["g"] and result.draws_used == 2
+
+
+@pytest.mark.rule("BA-8.0c")
+def test_the_report_shows_odds_losses_retreats_and_the_defenders_approximate_strength() -> None:
+    g1 = Unit("g1", "german", "0605", 60, artillery=40, advance=True, op=4)
+    d2 = Unit("d2", "american", "0505", 43, efficiency=60, op=5)
+    (r,) = resolve_phase([Plot("g1", "0505")], [g1, d2], OWNER, GROUND, [0, 0, 99]).reports
+    # 60 + 40 = 100 against 43 x .6 = 25.8: 3.87 to 1; 43 shown as 45
+    assert r.odds is not None and r.odds.text == "3.87:1"
+    assert (r.target, r.defender_strength, r.approximate_defender_strength) == ("0505", 43, 45)
+    assert (r.attacker_loss, r.defender_loss, r.retreats) == (0, 2, ())
+
+
+def test_reports_encode_canonically_and_round_trip() -> None:
+    g1 = Unit("g1", "german", "0605", 60, artillery=40, advance=True, op=4)
+    d2 = Unit("d2", "american", "0505", 20, efficiency=60, op=5)
+    result = resolve_phase([Plot("g1", "0505")], [g1, d2], OWNER, GROUND, [99, 99, 79])
+    raw = msgspec.json.encode(result, order="deterministic")
+    assert msgspec.json.decode(raw, type=PhaseResult) == result
+    assert raw == msgspec.json.encode(
+        resolve_phase([Plot("g1", "0505")], [g1, d2], OWNER, GROUND, [99, 99, 79]),
+        order="deterministic",
+    )
+
+
+def test_units_refuse_values_outside_the_rules() -> None:
+    for bad in ({"efficiency": 39}, {"efficiency": 101}, {"fort": 6}, {"stack": 4}, {"op": -1}):
+        with pytest.raises(ValueError):
+            Unit("u", "german", "0505", 10, **bad)  # type: ignore[arg-type]
+
+
+side_units = st.lists(
+    st.tuples(st.integers(1, 120), st.integers(40, 100), st.integers(0, 5), st.integers(0, 40)),
+    min_size=1,
+    max_size=3,
+)
+
+
+@given(side_units, side_units, st.lists(st.integers(0, 99), min_size=8, max_size=8))
+def test_a_combat_never_takes_more_than_the_strength_there_is(att, dfn, draws) -> None:
+    attackers = [
+        Unit(f"a{i}", "german", hx, s, efficiency=e, artillery=art)
+        for i, ((s, e, _f, art), hx) in enumerate(zip(att, ["0605", "0504", "0506"], strict=False))
+    ]
+    defenders = [
+        Unit(f"d{i}", "american", "0505", s, efficiency=e, fort=f, artillery=art)
+        for i, (s, e, f, art) in enumerate(dfn)
+    ]
+    plots = [Plot(a.id, "0505") for a in attackers]
+    result = resolve_phase(plots, [*attackers, *defenders], OWNER, GROUND, draws)
+    (r,) = result.reports
+    before = {u.id: u.strength for u in [*attackers, *defenders]}
+    after = {u.id: u.strength for u in result.units}
+    assert all(0 < after[i] <= before[i] for i in after)
+    assert r.attacker_loss <= sum(a.strength for a in attackers)
+    assert r.defender_loss <= sum(d.strength for d in defenders)
+    assert all(0 <= x.loss <= before[x.unit] for x in r.losses)
+    assert set(before) - set(after) == set(r.eliminated)
