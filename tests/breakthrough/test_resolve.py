@@ -69,7 +69,7 @@ def test_a_draw_at_the_chance_holds_the_hex() -> None:
     assert (units["d2"].hex, units["d2"].op, units["g1"].hex) == ("0505", 2, "0605")
 
 
-@pytest.mark.rule("BA-8.0a", "BA-2.3b")
+@pytest.mark.rule("BA-8.0a")
 def test_combats_resolve_in_the_order_of_their_first_plot() -> None:
     plots = [Plot("a", "0505"), Plot("b", "0707"), Plot("c", "0505")]
     assert combats(plots) == [("0505", ["a", "c"]), ("0707", ["b"])]

@@ -87,7 +87,7 @@ def test_retreating_into_an_enemy_zoc_costs_ten_percent_more() -> None:
     assert (move.to, move.extra_loss, after.strength) == ("0405", 0, 33)
 
 
-@pytest.mark.rule("BA-8.4g", "BA-7.8c", "BA-8.1b")
+@pytest.mark.rule("BA-8.4g", "BA-8.1b")
 def test_retreat_spends_points_even_when_short_and_loses_the_fortification() -> None:
     short = Unit("d", "american", "0505", 33, op=1, fort=2, efficiency=90)
     after, move = retreat(short, ["0605"], [G, short], OWNER, ground())
