@@ -116,6 +116,69 @@ def combats(plots: Sequence[Plot]) -> list[tuple[HexId, list[str]]]:
     return list(order.items())
 
 
+def _fight(
+    target: HexId,
+    attackers: Sequence[Unit],
+    defenders: Sequence[Unit],
+    ground: Ground,
+    draws: Draws,
+    board: dict[str, Unit],
+) -> tuple[Odds, int, int, list[UnitLoss]]:
+    """Odds, the two loss draws, artillery, distribution (BA-8.2, BA-8.3); updates ``board``."""
+    pairs = [(a, hexside(a.hex, target) in ground.rivers) for a in attackers]
+    terrain = ground.terrain.get(target, "clear")
+    found = combat_odds(pairs, defenders, terrain)
+    a_h = losses.attacker_loss_hundredths(sum(a.strength for a in attackers), draws.next())
+    d_h = losses.defender_loss_hundredths(a_h, found.ratio, draws.next())
+    att_art = attack_artillery(
+        sum(a.artillery for a in attackers), terrain == "town", defence_fort(defenders)
+    )
+    def_art = 100 * sum(d.artillery for d in defenders)
+    a_total = losses.half_up(a_h) + losses.artillery_loss(
+        def_art, losses.DEFENCE_ARTILLERY_PER_LOSS
+    )
+    d_total = losses.half_up(d_h) + losses.artillery_loss(att_art, losses.ATTACK_ARTILLERY_PER_LOSS)
+    a_total = min(a_total, sum(a.strength for a in attackers))
+    d_total = min(d_total, sum(d.strength for d in defenders))
+    rows: list[UnitLoss] = []
+    for group, total, attacking in ((attackers, a_total, True), (defenders, d_total, False)):
+        shares = losses.distribute(total, [u.strength for u in group])
+        for u, share in zip(group, shares, strict=True):
+            after = losses.take_losses(u, share, attacking)
+            if not attacking and after.strength > 0:
+                after = msgspec.structs.replace(after, op=max(0, after.op - DEFEND_OP))
+            board[u.id] = after
+            lost_art = u.artillery - after.artillery
+            rows.append(UnitLoss(u.id, share, after.strength, after.efficiency, lost_art))
+    return found, a_total, d_total, rows
+
+
+def _retreats(
+    attackers: Sequence[Unit],
+    defenders: Sequence[Unit],
+    owner: dict[HexId, Side],
+    ground: Ground,
+    draws: Draws,
+    board: dict[str, Unit],
+) -> tuple[dict[HexId, Side], list[Moved]]:
+    """A retreat draw for each surviving defender, id order (BA-8.4a-d); updates ``board``."""
+    attacker_hexes = list(dict.fromkeys(a.hex for a in attackers))
+    moves: list[Moved] = []
+    for d in defenders:
+        now = board[d.id]
+        if now.strength == 0:
+            continue
+        casualty = 100 * (d.strength - now.strength) // d.strength
+        if not must_retreat(casualty, now.efficiency, now.fort, draws.next()):
+            continue
+        after, move = retreat(now, attacker_hexes, list(board.values()), owner, ground)
+        board[d.id] = after
+        moves.append(move)
+        if move.to is not None:
+            owner = new_owner(owner, move.to, after.side)
+    return owner, moves
+
+
 def resolve_combat(
     target: HexId,
     attacker_ids: Sequence[str],
@@ -124,12 +187,17 @@ def resolve_combat(
     ground: Ground,
     draws: Draws,
 ) -> tuple[list[Unit], dict[HexId, Side], CombatReport]:
-    """One combat (BA-8.0b, BA-8.2, BA-8.3, BA-8.4): the units and ownership after it."""
+    """One combat (BA-8.0b, BA-8.2, BA-8.3, BA-8.4): the units and ownership after it.
+
+    Raises ValueError for a plot no rule allows (an unknown unit, units of both sides, an
+    attacker not adjacent to the target): plotting (7.9) refuses those before.
+    """
     first = draws.used
     board = {u.id: u for u in units}
-    attackers = [board[i] for i in attacker_ids if i in board and board[i].strength > 0]
-    if not attackers:
-        raise ValueError(f"no attacker left for the combat on {target}")
+    unknown = [i for i in attacker_ids if i not in board]
+    if unknown or not attacker_ids:
+        raise ValueError(f"no such attacking unit on the map: {unknown}")
+    attackers = [board[i] for i in attacker_ids]
     side = attackers[0].side
     for a in attackers:
         if a.side != side or not adjacent(a.hex, target):
@@ -144,78 +212,37 @@ def resolve_combat(
     ]
     for uid in surrendered:
         board[uid] = msgspec.structs.replace(board[uid], strength=0)
-    defenders = [d for d in defenders if d.id not in surrendered]
-    report_odds: Odds | None = None
-    loss_rows: list[UnitLoss] = []
+    fighting = [d for d in defenders if d.id not in surrendered]
+    found: Odds | None = None
+    rows: list[UnitLoss] = []
     a_total = d_total = 0
     retreats: list[Moved] = []
-    if defenders:
-        pairs = [(a, hexside(a.hex, target) in ground.rivers) for a in attackers]
-        terrain = ground.terrain.get(target, "clear")
-        report_odds = combat_odds(pairs, defenders, terrain)
-        a_h = losses.attacker_loss_hundredths(sum(a.strength for a in attackers), draws.next())
-        d_h = losses.defender_loss_hundredths(a_h, report_odds.ratio, draws.next())
-        att_art = attack_artillery(
-            sum(a.artillery for a in attackers), terrain == "town", defence_fort(defenders)
-        )
-        a_total = losses.half_up(a_h) + losses.artillery_loss(
-            100 * sum(d.artillery for d in defenders), losses.DEFENCE_ARTILLERY_PER_LOSS
-        )
-        d_total = losses.half_up(d_h) + losses.artillery_loss(
-            att_art, losses.ATTACK_ARTILLERY_PER_LOSS
-        )
-        a_total = min(a_total, sum(a.strength for a in attackers))
-        d_total = min(d_total, sum(d.strength for d in defenders))
-        for group, total, attacking in ((attackers, a_total, True), (defenders, d_total, False)):
-            shares = losses.distribute(total, [u.strength for u in group])
-            for u, share in zip(group, shares, strict=True):
-                after = losses.take_losses(u, share, attacking)
-                if not attacking and after.strength > 0:
-                    after = msgspec.structs.replace(after, op=max(0, after.op - DEFEND_OP))
-                board[u.id] = after
-                loss_rows.append(
-                    UnitLoss(
-                        u.id, share, after.strength, after.efficiency, u.artillery - after.artillery
-                    )
-                )
-        work_owner = dict(owner)
-        attacker_hexes = list(dict.fromkeys(a.hex for a in attackers))
-        for d in defenders:
-            now = board[d.id]
-            if now.strength == 0:
-                continue
-            casualty = 100 * (d.strength - now.strength) // d.strength
-            if not must_retreat(casualty, now.efficiency, now.fort, draws.next()):
-                continue
-            after, move = retreat(now, attacker_hexes, list(board.values()), work_owner, ground)
-            board[d.id] = after
-            retreats.append(move)
-            if move.to is not None:
-                work_owner = new_owner(work_owner, move.to, after.side)
-        owner = work_owner
+    new = dict(owner)
+    if fighting:
+        found, a_total, d_total, rows = _fight(target, attackers, fighting, ground, draws, board)
+        new, retreats = _retreats(attackers, fighting, new, ground, draws, board)
     current = list(board.values())
     advances: list[Moved] = []
     if not any(u.hex == target and u.side != side and u.strength > 0 for u in current):
         current, advances = advance([board[a.id] for a in attackers], target, current, ground)
         if advances:
-            owner = new_owner(owner, target, side)
-    eliminated = tuple(sorted(u.id for u in current if u.strength == 0))
+            new = new_owner(new, target, side)
     report = CombatReport(
         target=target,
         attackers=tuple(a.id for a in attackers),
-        defenders=tuple(sorted([d.id for d in defenders] + surrendered)),
+        defenders=tuple(d.id for d in defenders),
         defender_strength=shown,
         surrendered=tuple(surrendered),
-        odds=report_odds,
+        odds=found,
         attacker_loss=a_total,
         defender_loss=d_total,
-        losses=tuple(loss_rows),
+        losses=tuple(rows),
         retreats=tuple(retreats),
         advances=tuple(advances),
-        eliminated=eliminated,
+        eliminated=tuple(sorted(u.id for u in current if u.strength == 0)),
         draws=tuple(draws.values[first : draws.used]),
     )
-    return [u for u in current if u.strength > 0], dict(owner), report
+    return [u for u in current if u.strength > 0], new, report
 
 
 def resolve_phase(

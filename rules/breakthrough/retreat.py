@@ -30,7 +30,7 @@ from rules.breakthrough import efficiency
 from rules.breakthrough.units import MAX_STACK, PERCENT, Side, Terrain, Unit, enemy_of
 from rules.hexgrid import HexId, Hexside
 
-MoveCost = Callable[[Unit, HexId, HexId], "int | None"]
+MoveCost = Callable[[Unit, HexId, HexId], int | None]
 """Regular movement's operation cost from one hex to an adjacent one, ZOC costs excluded;
 ``None`` where regular movement is prohibited (BA-8.4f)."""
 

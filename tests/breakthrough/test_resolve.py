@@ -174,3 +174,12 @@ def test_a_combat_never_takes_more_than_the_strength_there_is(att, dfn, draws) -
     assert r.defender_loss <= sum(d.strength for d in defenders)
     assert all(0 <= x.loss <= before[x.unit] for x in r.losses)
     assert set(before) - set(after) == set(r.eliminated)
+
+
+def test_plots_no_rule_allows_are_refused() -> None:
+    g = Unit("g", "german", "0705", 60)
+    d = Unit("d", "american", "0505", 20)
+    with pytest.raises(ValueError, match="cannot attack"):
+        resolve_phase([Plot("g", "0505")], [g, d], OWNER, GROUND, [0, 0, 0])
+    with pytest.raises(ValueError, match="no such attacking unit"):
+        resolve_phase([Plot("x", "0505")], [g, d], OWNER, GROUND, [0, 0, 0])
