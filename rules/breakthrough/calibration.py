@@ -6,8 +6,8 @@ pairs of draws, of the real loss functions (rounding included), and a stated ref
 (:data:`REFERENCE_DAY`, from the scale of the order of battle) multiplies them by the combats
 a day. For one combat with attackers of unmodified strength ``S`` at odds ``o`` (hundredths):
 
-    E[attacker] = mean_r half_up(S K (50 + r) / 1000) + defence_art // 10
-    E[defender] = mean_{r,r'} half_up(A_h(r) min(o, 600) (r' + 1) / 10_000) + attack_art // 20
+    E[attacker] = mean_r half_up(S K (49 + r) / 1000) + defence_art // 10
+    E[defender] = mean_{r,r'} half_up(A_h(r) min(o, 600) r' / 10_000) + attack_art // 20
 
 roughly ``S K / 1000`` and ``0.505 x min(o, 6) x S K / 1000``. The historical targets and their
 sources are in ``docs/rules-notes-breakthrough.md`` ("Combat", G3); self-play checks them once
@@ -53,9 +53,9 @@ REFERENCE_DAY: Final = (
     ReferenceCombat("american", 6, 70, 100, 20, 10),
 )
 """Two Combat Phases a side a day. German: 6 combats a phase by two units of about 40 points
-(1,961 points in 59 units on 16 December) at 2:1, with 20 artillery points (515 in the German
-pools, at most 33 a unit); American: 3 a phase by two units of 35 (3,165 points in 85 units)
-at 1:1. Each defence brings 10 artillery points."""
+(1,961 points in 59 units on 16 December) at 2:1, with 20 artillery points (415 in the German
+pools at the start, at most 33 a unit); American: 3 a phase by two units of 35 (3,165 points
+in 85 units) at 1:1. Each defence brings 10 artillery points."""
 
 
 def expected_combat(c: ReferenceCombat) -> tuple[int, int]:
@@ -64,10 +64,10 @@ def expected_combat(c: ReferenceCombat) -> tuple[int, int]:
     att = dfn = 0
     a_art = losses.artillery_loss(100 * c.defence_artillery, losses.DEFENCE_ARTILLERY_PER_LOSS)
     d_art = losses.artillery_loss(100 * c.attack_artillery, losses.ATTACK_ARTILLERY_PER_LOSS)
-    for r in range(PERCENT):
+    for r in range(1, PERCENT + 1):
         a_h = losses.attacker_loss_hundredths(c.strength, r)
         att += PERCENT * (losses.half_up(a_h) + a_art)
-        for r2 in range(PERCENT):
+        for r2 in range(1, PERCENT + 1):
             dfn += losses.half_up(losses.defender_loss_hundredths(a_h, c.odds, r2)) + d_art
     return att, dfn
 

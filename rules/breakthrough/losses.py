@@ -7,12 +7,13 @@ enemy artillery points and the attacker loses one strength point per ten enemy a
 points. Losses are distributed to units proportionately based on combat strength."
 
 Our reading (``docs/rules-notes-breakthrough.md``, "Combat"), with ``r`` a percentage draw
-``0..99`` and every quantity an integer (hundredths of a point where a fraction is kept):
+``1..100`` (the dice's ``uniform(index, 100)``) and every quantity an integer (hundredths of a
+point where a fraction is kept):
 
-- attacker (BA-8.3a): ``A_h = S x K x (50 + r) // 1000`` hundredths, with ``S`` the attackers'
+- attacker (BA-8.3a): ``A_h = S x K x (49 + r) // 1000`` hundredths, with ``S`` the attackers'
   unmodified strength and ``K`` = :data:`ATTACKER_LOSS_PERMILLE`; so 0.5 to 1.49 times ``K``
   per mille of ``S``, mean 0.995 x ``K``;
-- defender (BA-8.3b): ``D_h = A_h x min(odds, 6:1) x (r' + 1) // 10_000`` hundredths, with a
+- defender (BA-8.3b): ``D_h = A_h x min(odds, 6:1) x r' // 10_000`` hundredths, with a
   second draw ``r'``: 0.01 to 1.00 times the attacker's loss times the odds, mean 0.505; so at
   2:1 both sides lose alike on average, below it the attacker loses more;
 - each rounded half up to whole points; then artillery (BA-8.3c): the defender loses
@@ -32,9 +33,8 @@ from rules.breakthrough.units import MIN_EFFICIENCY, PERCENT, Unit
 
 ATTACKER_LOSS_PERMILLE: Final = 6
 """``K``: the attacker loses on average 0.6% of its unmodified strength a combat (mean of
-``(50 + r) / 100`` is 0.995), before artillery. Calibrated in :mod:`.calibration`."""
-ATTACKER_DRAW_OFFSET: Final = 50
-DEFENDER_DRAW_OFFSET: Final = 1
+``(49 + r) / 100`` is 0.995), before artillery. Calibrated in :mod:`.calibration`."""
+ATTACKER_DRAW_OFFSET: Final = 49
 ODDS_CAP: Final = 600
 """Odds above 6:1 count as 6:1 in the defender's loss (hundredths)."""
 DEFENCE_ARTILLERY_PER_LOSS: Final = 10
@@ -49,8 +49,8 @@ efficiency than defending units on a per loss basis" (BA-8.1c, G6): 2 and 1 poin
 
 
 def _check(draw: int) -> None:
-    if not 0 <= draw < PERCENT:
-        raise ValueError(f"a percentage draw is 0..99, not {draw}")
+    if not 1 <= draw <= PERCENT:
+        raise ValueError(f"a percentage draw is 1..100, not {draw}")
 
 
 def half_up(hundredths: int) -> int:
@@ -61,7 +61,7 @@ def half_up(hundredths: int) -> int:
 def attacker_loss_hundredths(unmodified: int, draw: int) -> int:
     """The attacker's loss before rounding, in hundredths (BA-8.3a).
 
-    >>> attacker_loss_hundredths(100, 50)
+    >>> attacker_loss_hundredths(100, 51)
     60
     """
     _check(draw)
@@ -72,12 +72,12 @@ def defender_loss_hundredths(attacker_hundredths: int, odds_ratio: int, draw: in
     """The defender's loss before rounding, in hundredths (BA-8.3b): from the attacker's
     loss (unrounded), the odds (hundredths, capped at 6:1) and a draw.
 
-    >>> defender_loss_hundredths(60, 200, 49)
+    >>> defender_loss_hundredths(60, 200, 50)
     60
     """
     _check(draw)
     ratio = min(odds_ratio, ODDS_CAP)
-    return attacker_hundredths * ratio * (draw + DEFENDER_DRAW_OFFSET) // 10_000
+    return attacker_hundredths * ratio * draw // 10_000
 
 
 def artillery_loss(enemy_artillery_hundredths: int, per_loss: int) -> int:
@@ -142,6 +142,6 @@ def take_losses(unit: Unit, loss: int, attacking: bool) -> Unit:
 
 
 def surrenders(unit: Unit, draw: int) -> bool:
-    """An isolated unit, when attacked, surrenders if the draw is under 40 (BA-4.3j, G7)."""
+    """An isolated unit, when attacked, surrenders on a draw of 40 or less (BA-4.3j, G7)."""
     _check(draw)
-    return unit.supply == "isolated" and draw < SURRENDER_PERCENT
+    return unit.supply == "isolated" and draw <= SURRENDER_PERCENT

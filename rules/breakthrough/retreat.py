@@ -72,10 +72,10 @@ def retreat_chance(casualty_percent: int, efficiency_percent: int, fort: int) ->
 
 
 def must_retreat(casualty_percent: int, efficiency_percent: int, fort: int, draw: int) -> bool:
-    """The unit retreats when the draw (0..99) is under its chance."""
-    if not 0 <= draw < PERCENT:
-        raise ValueError(f"a percentage draw is 0..99, not {draw}")
-    return draw < retreat_chance(casualty_percent, efficiency_percent, fort)
+    """The unit retreats when the draw (1..100) is at most its chance."""
+    if not 1 <= draw <= PERCENT:
+        raise ValueError(f"a percentage draw is 1..100, not {draw}")
+    return draw <= retreat_chance(casualty_percent, efficiency_percent, fort)
 
 
 def extra_loss(strength: int, percent: int) -> int:

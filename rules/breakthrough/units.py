@@ -30,7 +30,8 @@ MAX_FORT: Final = 5
 MAX_STACK: Final = 3
 """7.6: "No more than three stacking points may be in a hex at any one time" (BA-7.6g)."""
 PERCENT: Final = 100
-"""A percentage draw is ``0 <= draw < PERCENT``: the ruleset's ``uniform(index, 100)``."""
+"""A percentage draw is ``1 <= draw <= PERCENT``: the ruleset's ``uniform(index, 100)``
+(``rules.dice``: 1..n), used as it comes; "a 40% chance" is a draw of 40 or less."""
 
 
 def enemy_of(side: Side) -> Side:
@@ -78,7 +79,7 @@ class DrawsExhaustedError(IndexError):
 
 
 class Draws:
-    """A cursor over a sequence of percentage draws (each ``0..99``), consumed in order.
+    """A cursor over a sequence of percentage draws (each ``1..100``), consumed in order.
 
     The rules never make a random number: the caller passes the ruleset's dice
     (``uniform(index, 100)``) as a sequence, and the events record how many were used.
@@ -89,11 +90,11 @@ class Draws:
         self.used = 0
 
     def next(self) -> int:
-        """The next draw; refuses a value outside ``0..99``."""
+        """The next draw; refuses a value outside ``1..100``."""
         if self.used >= len(self.values):
             raise DrawsExhaustedError(f"combat needs draw {self.used}; only {len(self.values)}")
         value = self.values[self.used]
-        if not 0 <= value < PERCENT:
-            raise ValueError(f"draw {self.used} is {value}, not a percentage 0..99")
+        if not 1 <= value <= PERCENT:
+            raise ValueError(f"draw {self.used} is {value}, not a percentage 1..100")
         self.used += 1
         return value

@@ -23,21 +23,22 @@ from rules.breakthrough.units import Unit
 @pytest.mark.rule("BA-8.3a")
 def test_attacker_loss_from_its_unmodified_strength_a_draw_and_a_constant() -> None:
     assert losses.ATTACKER_LOSS_PERMILLE == 6
-    assert attacker_loss_hundredths(100, 0) == 30  # 100 x 6 x 50 / 1000
-    assert attacker_loss_hundredths(100, 99) == 89  # 100 x 6 x 149 / 1000 = 89.4
-    assert attacker_loss_hundredths(250, 49) == 148  # 148.5 down
-    assert attacker_loss_hundredths(250, 50) == 150
+    assert attacker_loss_hundredths(100, 1) == 30  # 100 x 6 x 50 / 1000
+    assert attacker_loss_hundredths(100, 100) == 89  # 100 x 6 x 149 / 1000 = 89.4
+    assert attacker_loss_hundredths(250, 50) == 148  # 250 x 6 x 99 / 1000 = 148.5, down
+    assert attacker_loss_hundredths(250, 51) == 150
     assert (half_up(148), half_up(150)) == (1, 2)
-    with pytest.raises(ValueError):
-        attacker_loss_hundredths(100, 100)
+    for bad in (0, 101):
+        with pytest.raises(ValueError):
+            attacker_loss_hundredths(100, bad)
 
 
 @pytest.mark.rule("BA-8.3b")
 def test_defender_loss_from_the_attackers_loss_the_odds_and_a_draw() -> None:
-    assert defender_loss_hundredths(150, 300, 99) == 450  # 1.5 x 3 x 1.00
-    assert defender_loss_hundredths(150, 300, 0) == 4  # 1.5 x 3 x .01 = .045
-    assert defender_loss_hundredths(150, 900, 99) == 900  # odds capped at 6:1
-    assert defender_loss_hundredths(150, 50, 49) == 37  # 1.5 x .5 x .5 = .375
+    assert defender_loss_hundredths(150, 300, 100) == 450  # 1.5 x 3 x 1.00
+    assert defender_loss_hundredths(150, 300, 1) == 4  # 1.5 x 3 x .01 = .045
+    assert defender_loss_hundredths(150, 900, 100) == 900  # odds capped at 6:1
+    assert defender_loss_hundredths(150, 50, 50) == 37  # 1.5 x .5 x .5 = .375
     assert half_up(450) == 5
 
 
@@ -70,10 +71,10 @@ def test_battle_losses_cost_efficiency_attackers_more_and_artillery() -> None:
 
 
 @pytest.mark.rule("BA-4.3j")
-def test_isolated_units_surrender_on_a_draw_under_forty() -> None:
+def test_isolated_units_surrender_on_a_draw_of_forty_or_less() -> None:
     iso = Unit("u", "american", "0505", 20, supply="isolated")
-    assert surrenders(iso, 39) and not surrenders(iso, 40)
-    assert not surrenders(Unit("v", "american", "0505", 20, supply="unsupplied"), 0)
+    assert surrenders(iso, 1) and surrenders(iso, 40) and not surrenders(iso, 41)
+    assert not surrenders(Unit("v", "american", "0505", 20, supply="unsupplied"), 1)
 
 
 @pytest.mark.rule("BA-8.3a", "BA-8.3b")
@@ -86,15 +87,15 @@ def test_calibration_lands_near_the_historical_casualties() -> None:
         assert abs(got[side] - target) * 100 <= 15 * target
 
 
-@given(st.integers(0, 400), st.integers(0, 99), st.integers(0, 99), st.integers(0, 2000))
+@given(st.integers(0, 400), st.integers(1, 100), st.integers(1, 100), st.integers(0, 2000))
 def test_losses_are_integers_monotone_in_the_draws(s: int, r: int, r2: int, o: int) -> None:
     a = attacker_loss_hundredths(s, r)
     assert type(a) is int and a >= 0
-    if r < 99:
+    if r < 100:
         assert attacker_loss_hundredths(s, r + 1) >= a
     d = defender_loss_hundredths(a, o, r2)
     assert type(d) is int and d >= 0
-    if r2 < 99:
+    if r2 < 100:
         assert defender_loss_hundredths(a, o, r2 + 1) >= d
     assert defender_loss_hundredths(a, o + 1, r2) >= d
 

@@ -36,7 +36,7 @@ OWNER: dict[str, Side] = {
 def test_a_combat_from_odds_to_advance() -> None:
     g1 = Unit("g1", "german", "0605", 60, artillery=40, advance=True, op=4)
     d2 = Unit("d2", "american", "0505", 20, efficiency=60, op=5)
-    result = resolve_phase([Plot("g1", "0505")], [g1, d2], OWNER, GROUND, [99, 99, 79])
+    result = resolve_phase([Plot("g1", "0505")], [g1, d2], OWNER, GROUND, [100, 100, 80])
     (r,) = result.reports
     # odds: (60 + artillery 40) / (20 x .6) = 100 / 12 = 8.33
     assert (r.odds.attack, r.odds.defence, r.odds.ratio) == (10000, 1200, 833)  # type: ignore[union-attr]
@@ -46,7 +46,7 @@ def test_a_combat_from_odds_to_advance() -> None:
     by = {x.unit: x for x in r.losses}
     assert (by["g1"].strength, by["g1"].efficiency) == (59, 98)  # 1% lost, 2 a percent
     assert (by["d2"].strength, by["d2"].efficiency) == (15, 40)  # 25% lost: 60 - 25 -> 40
-    # retreat chance 2 x 25 + (100 - 40) / 2 = 80: the draw 79 retreats, to 0405 (own hex)
+    # retreat chance 2 x 25 + (100 - 40) / 2 = 80: the draw 80 retreats, to 0405 (own hex)
     (move,) = r.retreats
     assert (move.unit, move.to, move.op_spent, move.extra_loss) == ("d2", "0405", 2, 0)
     (adv,) = r.advances
@@ -55,14 +55,14 @@ def test_a_combat_from_odds_to_advance() -> None:
     assert (units["d2"].hex, units["d2"].op, units["d2"].strength) == ("0405", 0, 15)
     assert (units["g1"].hex, units["g1"].op, units["g1"].efficiency) == ("0505", 1, 96)
     assert result.owner["0505"] == "german"
-    assert r.draws == (99, 99, 79) and result.draws_used == 3
+    assert r.draws == (100, 100, 80) and result.draws_used == 3
 
 
 @pytest.mark.rule("BA-8.4a")
-def test_a_draw_at_the_chance_holds_the_hex() -> None:
+def test_a_draw_above_the_chance_holds_the_hex() -> None:
     g1 = Unit("g1", "german", "0605", 60, artillery=40, advance=True, op=4)
     d2 = Unit("d2", "american", "0505", 20, efficiency=60, op=5)
-    result = resolve_phase([Plot("g1", "0505")], [g1, d2], OWNER, GROUND, [99, 99, 80])
+    result = resolve_phase([Plot("g1", "0505")], [g1, d2], OWNER, GROUND, [100, 100, 81])
     (r,) = result.reports
     assert r.retreats == () and r.advances == ()
     units = {u.id: u for u in result.units}
@@ -83,27 +83,27 @@ def test_combats_resolve_in_the_order_of_their_first_plot() -> None:
     d = Unit("d", "american", "0505", 20, efficiency=60)
     full = [Unit(f"f{i}", "american", "0404", 10) for i in range(3)]
     plots = [Plot("g", "0505"), Plot("h", "0405")]
-    result = resolve_phase(plots, [g, h, d, *full], OWNER, GROUND, [99, 99, 79, 0, 0, 99])
+    result = resolve_phase(plots, [g, h, d, *full], OWNER, GROUND, [100, 100, 80, 1, 1, 100])
     first, second = result.reports
     assert (first.retreats[0].to, first.retreats[0].extra_loss) == ("0405", 2)
-    # h: 30 x 6 x 50 / 1000 = 9 hundredths -> 0; d: 0; chance (100 - 40) / 2 = 30 < 99
-    assert second.defenders == ("d",) and second.draws == (0, 0, 99)
+    # h: 30 x 6 x 50 / 1000 = 9 hundredths -> 0; d: 0; chance (100 - 40) / 2 = 30 < 100
+    assert second.defenders == ("d",) and second.draws == (1, 1, 100)
     assert second.defender_strength == 13 and second.retreats == ()
     with pytest.raises(DrawsExhaustedError):
-        resolve_phase(plots, [g, h, d, *full], OWNER, GROUND, [99, 99, 79])
+        resolve_phase(plots, [g, h, d, *full], OWNER, GROUND, [100, 100, 80])
 
 
 @pytest.mark.rule("BA-4.3j")
 def test_an_isolated_defender_that_surrenders_is_eliminated_and_the_hex_taken() -> None:
     g = Unit("g", "german", "0605", 60, advance=True, op=6)
     d = Unit("d", "american", "0505", 20, supply="isolated")
-    result = resolve_phase([Plot("g", "0505")], [g, d], OWNER, GROUND, [39])
+    result = resolve_phase([Plot("g", "0505")], [g, d], OWNER, GROUND, [40])
     (r,) = result.reports
     assert r.surrendered == ("d",) and r.eliminated == ("d",) and r.odds is None
     assert r.attacker_loss == 0 and result.draws_used == 1
     assert [u.id for u in result.units] == ["g"] and result.units[0].hex == "0505"
-    # 40 and above: it fights (at x.5), and the phase goes on to the loss draws
-    result = resolve_phase([Plot("g", "0505")], [g, d], OWNER, GROUND, [40, 0, 0, 99])
+    # above 40: it fights (at x.5), and the phase goes on to the loss draws
+    result = resolve_phase([Plot("g", "0505")], [g, d], OWNER, GROUND, [41, 1, 1, 100])
     assert result.reports[0].surrendered == () and result.reports[0].odds.defence == 1000  # type: ignore[union-attr]
 
 
@@ -111,7 +111,7 @@ def test_an_isolated_defender_that_surrenders_is_eliminated_and_the_hex_taken() 
 def test_eliminated_units_leave_the_map() -> None:
     g = Unit("g", "german", "0605", 60, artillery=100)
     d = Unit("d", "american", "0505", 4)
-    result = resolve_phase([Plot("g", "0505")], [g, d], OWNER, GROUND, [50, 50])
+    result = resolve_phase([Plot("g", "0505")], [g, d], OWNER, GROUND, [51, 51])
     (r,) = result.reports
     # 100 artillery / 20 = 5 > 4: eliminated, no retreat draw needed
     assert r.defender_loss == 4 and r.eliminated == ("d",)
@@ -122,7 +122,7 @@ def test_eliminated_units_leave_the_map() -> None:
 def test_the_report_shows_odds_losses_retreats_and_the_defenders_approximate_strength() -> None:
     g1 = Unit("g1", "german", "0605", 60, artillery=40, advance=True, op=4)
     d2 = Unit("d2", "american", "0505", 43, efficiency=60, op=5)
-    (r,) = resolve_phase([Plot("g1", "0505")], [g1, d2], OWNER, GROUND, [0, 0, 99]).reports
+    (r,) = resolve_phase([Plot("g1", "0505")], [g1, d2], OWNER, GROUND, [1, 1, 100]).reports
     # 60 + 40 = 100 against 43 x .6 = 25.8: 3.87 to 1; 43 shown as 45
     assert r.odds is not None and r.odds.text == "3.87:1"
     assert (r.target, r.defender_strength, r.approximate_defender_strength) == ("0505", 43, 45)
@@ -132,11 +132,11 @@ def test_the_report_shows_odds_losses_retreats_and_the_defenders_approximate_str
 def test_reports_encode_canonically_and_round_trip() -> None:
     g1 = Unit("g1", "german", "0605", 60, artillery=40, advance=True, op=4)
     d2 = Unit("d2", "american", "0505", 20, efficiency=60, op=5)
-    result = resolve_phase([Plot("g1", "0505")], [g1, d2], OWNER, GROUND, [99, 99, 79])
+    result = resolve_phase([Plot("g1", "0505")], [g1, d2], OWNER, GROUND, [100, 100, 80])
     raw = msgspec.json.encode(result, order="deterministic")
     assert msgspec.json.decode(raw, type=PhaseResult) == result
     assert raw == msgspec.json.encode(
-        resolve_phase([Plot("g1", "0505")], [g1, d2], OWNER, GROUND, [99, 99, 79]),
+        resolve_phase([Plot("g1", "0505")], [g1, d2], OWNER, GROUND, [100, 100, 80]),
         order="deterministic",
     )
 
@@ -154,7 +154,7 @@ side_units = st.lists(
 )
 
 
-@given(side_units, side_units, st.lists(st.integers(0, 99), min_size=8, max_size=8))
+@given(side_units, side_units, st.lists(st.integers(1, 100), min_size=8, max_size=8))
 def test_a_combat_never_takes_more_than_the_strength_there_is(att, dfn, draws) -> None:
     attackers = [
         Unit(f"a{i}", "german", hx, s, efficiency=e, artillery=art)
@@ -180,6 +180,6 @@ def test_plots_no_rule_allows_are_refused() -> None:
     g = Unit("g", "german", "0705", 60)
     d = Unit("d", "american", "0505", 20)
     with pytest.raises(ValueError, match="cannot attack"):
-        resolve_phase([Plot("g", "0505")], [g, d], OWNER, GROUND, [0, 0, 0])
+        resolve_phase([Plot("g", "0505")], [g, d], OWNER, GROUND, [1, 1, 1])
     with pytest.raises(ValueError, match="no such attacking unit"):
-        resolve_phase([Plot("x", "0505")], [g, d], OWNER, GROUND, [0, 0, 0])
+        resolve_phase([Plot("x", "0505")], [g, d], OWNER, GROUND, [1, 1, 1])

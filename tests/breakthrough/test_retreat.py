@@ -45,7 +45,8 @@ def test_retreat_chance_from_casualties_efficiency_fort_and_a_draw() -> None:
     assert retreat_chance(20, 100, 0) == 40
     assert retreat_chance(0, 100, 5) == 0
     assert retreat_chance(50, 40, 0) == 100
-    assert must_retreat(20, 80, 0, 49) and not must_retreat(20, 80, 0, 50)
+    assert must_retreat(20, 80, 0, 50) and not must_retreat(20, 80, 0, 51)
+    assert not must_retreat(0, 100, 0, 1)
 
 
 @pytest.mark.rule("BA-8.4d")
