@@ -67,6 +67,11 @@ def test_no_retreat_where_movement_is_prohibited_or_stacking_full() -> None:
     full = [Unit(f"f{i}", "american", "0405", 10) for i in range(3)]
     got = retreat_hex(D, ["0605"], [G, D, *full], OWNER, ground())
     assert got in {"0404", "0406"}
+    # two travel-mode units never stack (7.7e); a normal-mode one may join a travel-mode one
+    road = Unit("r", "american", "0405", 10, mode="travel")
+    moving = Unit("d", "american", "0505", 33, mode="travel")
+    assert retreat_hex(moving, ["0605"], [G, moving, road], OWNER, ground()) in {"0404", "0406"}
+    assert retreat_hex(D, ["0605"], [G, D, road], OWNER, ground()) == "0405"
 
 
 @pytest.mark.rule("BA-8.4b")
