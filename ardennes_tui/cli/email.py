@@ -16,22 +16,22 @@ not our move, a refused packet), 2 for a usage error.
 from __future__ import annotations
 
 import argparse
+import email.utils
 import getpass
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-import msgspec
-
 import rules
 from ardennes_tui.cli.inputs import read_input
 from ardennes_tui.cli.keys import read_passphrase_file
 from ardennes_tui.errors import UserError
-from pbem import addresses, agent, config, keys, mail
+from pbem import addresses, agent, config, invitations, keys, mail
 from pbem.core import dicemodes, sshsig
 from pbem.core.errors import PbemError
 from pbem.core.identity import KeyIdentity
 from pbem.core.protocol import Identity
+from pbem.cover import mail_cover
 from pbem.exchange import ImportReport
 from pbem.games import Service
 from pbem.sources import SourceError, load_source
@@ -103,9 +103,11 @@ def register(subparsers: Any) -> None:
         "accept",
         help="accept an invitation: write the acceptance",
         description="Accept the invitation in FILE (a text, a saved mail; - for standard "
-        "input): the game is created in the store and the acceptance written, to send back.",
+        "input), or one an import kept in the store (GAME: its id or a start of it, as "
+        "'ardennes games' lists it): the game is created in the store and the acceptance "
+        "written, to send back.",
     )
-    accept.add_argument("source", metavar="FILE|-")
+    accept.add_argument("source", metavar="FILE|GAME|-")
     accept.add_argument("--opponent", default="", metavar="LABEL", help="your opponent's name")
     accept.add_argument("--comment", default="", metavar="TEXT", help="a note to your opponent")
     _key_options(accept)
@@ -141,20 +143,6 @@ def register(subparsers: Any) -> None:
     export.add_argument("--signature", type=Path, metavar="FILE", help="with --packet")
     _send_options(export)
     export.set_defaults(func=run_export)
-
-    orders: argparse.ArgumentParser = subparsers.add_parser(
-        "orders",
-        help="play your next packets from a file of commands",
-        description="Fill your next packets of GAME with the commands of FILE (JSONL, one "
-        "command a line, as 'ardennes rules apply' reads them), sign them and write what to "
-        "send. All or nothing: a refused command is named with its rule.",
-    )
-    orders.add_argument("game", metavar="GAME")
-    orders.add_argument("--commands", type=Path, required=True, metavar="FILE")
-    orders.add_argument("--comment", default="", metavar="TEXT", help="a note to your opponent")
-    _key_options(orders)
-    _send_options(orders)
-    orders.set_defaults(func=run_orders)
 
     status: argparse.ArgumentParser = subparsers.add_parser(
         "status",
@@ -242,7 +230,9 @@ def _send(
 ) -> None:
     """Write ``sent_text`` to ``-o``, mail it to ``--mailto``, or print it. What is stored
     stays stored when the mail fails: the error says how to send it again. ``--mailto`` is
-    kept as the opponent's address of the game when it has none (never replacing one)."""
+    kept as the opponent's address of the game when it has none (never replacing one). A
+    mail's subject and first line say who sent what and what to do (:mod:`pbem.cover`;
+    ``subject`` when the store cannot say)."""
     if args.mailto:
         try:
             if addresses.remember(store, game_id, args.mailto):
@@ -262,10 +252,15 @@ def _send(
     if args.mailto:
         try:
             cfg = config.load_config()
+            name = email.utils.parseaddr(cfg.smtp.from_addr)[0] if cfg.smtp is not None else ""
+            try:
+                subject, note = mail_cover(Service(store), game_id, name)
+            except PbemError:
+                note = ""
             if cfg.smtp is not None:
-                mail.send_smtp(cfg.smtp, args.mailto, subject, sent_text)
+                mail.send_smtp(cfg.smtp, args.mailto, subject, sent_text, note=note)
             else:
-                mail.send_sendmail(args.mailto, subject, sent_text)
+                mail.send_sendmail(args.mailto, subject, sent_text, note=note)
         except PbemError as exc:
             raise UserError(
                 f"{exc} (the game is stored: send it again with: ardennes export "
@@ -324,8 +319,22 @@ def run_invite(args: argparse.Namespace) -> int:
     return 0
 
 
+def invitation_input(source: str) -> bytes:
+    """The invitation to accept: the file ``source`` (``-``: standard input), else the
+    invitation an import kept in the store whose game id starts with ``source``
+    (:mod:`pbem.invitations`)."""
+    if source != "-" and not Path(source).exists():
+        try:
+            kept = invitations.find(Store(), source)
+        except PbemError as exc:
+            _fail(exc)
+        if kept is not None:
+            return kept.text.encode("ascii")
+    return read_input(source, MAX_INPUT, "the invitation", stdin=True)
+
+
 def run_accept(args: argparse.Namespace) -> int:
-    data = _read_input(args.source)
+    data = invitation_input(args.source)
     try:
         service = Service(Store())
         service.invitation(data)  # before a passphrase is asked
@@ -432,40 +441,6 @@ def run_export(args: argparse.Namespace) -> int:
         seqs = f"{unseen[0].body.seq}-{unseen[-1].body.seq}" if unseen else ""
         subject = f"Ardennes {game_id[:8]}: packets {seqs}"
         _send(service.export(game_id), args, subject, game_id, store)
-    except PbemError as exc:
-        _fail(exc)
-    return 0
-
-
-def _read_commands(path: Path) -> list[rules.Command]:
-    text = _read_input(str(path)).decode("utf-8", "replace")
-    out = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            out.append(rules.decode_command(line))
-        except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-            raise UserError(f"{path}: line {number}: not a command: {exc}", 2) from None
-    return out
-
-
-def run_orders(args: argparse.Namespace) -> int:
-    commands = _read_commands(args.commands)
-    try:
-        store = Store()
-        service = Service(store)
-        game_id = _game(store, args.game)
-        before = store.count(game_id)
-        me = player_identity(args, service, game_id)
-        sent = service.orders(game_id, me, commands, args.comment)
-        after = store.count(game_id)
-        which = f"packet {before}" if after == before + 1 else f"packets {before}-{after - 1}"
-        _say(f"game {game_id[:8]}: {which} sealed and stored")
-        _status_lines(service, game_id)
-        if service.load(game_id).mode != "local":
-            subject = f"Ardennes {game_id[:8]}: {which}"
-            _send(sent.text, args, subject, game_id, store)
     except PbemError as exc:
         _fail(exc)
     return 0
