@@ -34,7 +34,16 @@ from pbem.core.authoring import Draft
 from pbem.store import Store, StoreError
 from pbem.store_types import check_bytes, check_seq
 
-__all__ = ["DRAFT_FILE", "MAX_DRAFT_BYTES", "SavedDraft", "discard", "load", "save", "set_aside"]
+__all__ = [
+    "DRAFT_FILE",
+    "MAX_DRAFT_BYTES",
+    "SavedDraft",
+    "discard",
+    "load",
+    "remove",
+    "save",
+    "set_aside",
+]
 
 FORMAT: Final = "ardennes-draft"
 VERSION: Final = 1
@@ -157,6 +166,18 @@ def discard(store: Store, game_id: str, sealed: SavedDraft) -> bool:
         except OSError:  # the packet is sealed all the same; set aside on the next opening
             return False
     return True
+
+
+def remove(store: Store, game_id: str) -> None:
+    """Remove the saved draft of ``game_id`` whose commands were sealed (``ardennes orders``
+    went on from it); nothing when there is none."""
+    with store.transaction(game_id):
+        try:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(store.game_dir(game_id) / DRAFT_FILE)
+            fsync_dir(store.game_dir(game_id))
+        except OSError as exc:
+            raise StoreError(f"cannot remove the saved draft: {exc.strerror or exc}") from None
 
 
 def set_aside(store: Store, game_id: str) -> str:

@@ -128,14 +128,24 @@ def next_packet(game: EmailGame) -> str:
     name = side.capitalize()
     if kind == "acceptance":
         return f"{name} acceptance"
-    if kind == "reply":
-        return f"{name} reply to the declared attacks"
-    if kind == "resolution":
-        return f"{name} combat resolution"
+    if kind in ("reply", "resolution"):
+        return f"{name} {batch_words(game, kind)}"
     if kind == "draw_answer":
         return f"{name} answer to the draw offer"
     assert game.game is not None
     return f"{name} {phase_words(game.game.state.phase)}"
+
+
+def batch_words(game: EmailGame, kind: str) -> str:
+    """A sealed batch's packet named by what the batch is (protocol section 4): ``reply to
+    the paratroop drop`` / ``paratroop drop (its survival die)`` while the drop's die waits
+    (AO-15.b, Initial Movement), else ``reply to the declared attacks`` / ``combat
+    resolution``."""
+    s = game.game.state if game.game is not None else None
+    drop = s is not None and s.roll is not None and s.roll.purpose == "paradrop"
+    if kind == "reply":
+        return "reply to the paratroop drop" if drop else "reply to the declared attacks"
+    return "paratroop drop (its survival die)" if drop else "combat resolution"
 
 
 def next_move(game: EmailGame, our_side: rules.Side, label: str = "") -> str:

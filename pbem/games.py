@@ -33,7 +33,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 import rules
 import scenarios
-from pbem import drafts, mail, snapshots
+from pbem import drafts, invitations, mail, scripting, snapshots
 from pbem.core import authoring, packets, sshsig
 from pbem.core.authoring import Draft
 from pbem.core.errors import PbemError
@@ -53,7 +53,7 @@ from pbem.exchange import (
 )
 from pbem.gamestatus import Status, status_of
 from pbem.importer import import_received
-from pbem.scripting import fill
+from pbem.scripting import Ordered
 from pbem.store import GameMeta, Store, new_game_id
 from pbem.store_types import check_game_id
 
@@ -280,6 +280,7 @@ class Service:
             dice_mode=b.mode,
         )
         self._store_new(b.game, meta, game)
+        invitations.discard(self.store, b.game)  # kept by an import: accepted now
         return Sent(b.game, armor_packets(game.packets[1:]))
 
     # -- reading a game --------------------------------------------------------------------
@@ -413,46 +414,17 @@ class Service:
         me: Identity,
         commands: Sequence[rules.Command],
         comment: str = "",
-    ) -> Sent:
-        """Script our next packets: the ``commands`` fill the drafts of our consecutive
-        packets in order (standing orders engine/engine/strongest for our side first where we
-        have none); stops at the first packet boundary where the opponent must act or the
-        commands end. All or nothing: a refused command (its index and rule), commands that
-        end inside a packet, or commands left over are a :class:`PbemError` and nothing is
-        stored."""
-        cmds = list(commands)
-        with self.store.transaction(game_id):
-            meta = self.store.meta(game_id)
-            self.check_going(game_id, meta)
-            game = self.load(game_id, history=False)
-            start = len(game.packets)
-            try:
-                used = fill(
-                    game,
-                    meta.our_side,
-                    lambda note: self._draft_on(game_id, game, meta, me, note),
-                    cmds,
-                    comment,
-                )
-            except BaseException:
-                self.forget(game_id)  # the game in memory holds unstored packets
-                raise
-            if used < len(cmds):
-                self.forget(game_id)
-                want = game.expects()
-                who = f"the {want[0]} player" if want else "the end of the game"
-                raise PbemError(
-                    f"{len(cmds) - used} command(s) left over: the turn passes to {who} after "
-                    f"command {used - 1}; nothing stored"
-                )
-            try:
-                for p in game.packets[start:]:
-                    self.store.append(game_id, p.body.seq, packets.encode(p))
-            except BaseException:
-                self.forget(game_id)
-                raise
-            self.write_meta(game_id, game)
-        return Sent(game_id, self.export(game_id))
+    ) -> Ordered:
+        """Script our next packets with ``commands`` (``ardennes orders``): see
+        :func:`pbem.scripting.orders`."""
+        return scripting.orders(self, game_id, me, commands, comment)
+
+    def draft_on(
+        self, game_id: str, game: EmailGame, meta: GameMeta, me: Identity, comment: str = ""
+    ) -> Draft:
+        """The draft of ``game``'s next packet (``game`` held by the caller, under the game's
+        lock), signed by ``me``."""
+        return self._draft_on(game_id, game, meta, me, comment)
 
     # -- sending ---------------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ from typing import Protocol
 import msgspec
 
 import rules
+from pbem import invitations
 from pbem.core import dicemodes, packets
 from pbem.core.errors import PbemError
 from pbem.core.packets import Packet
@@ -118,10 +119,12 @@ def _unknown(games: Games, found: list[Packet], out: list[ImportItem]) -> None:
         invited = True
         assert b.key is not None
         who = fingerprint_of(b.key)
-        what = (
-            f"scenario {b.scenario}, {b.mode} dice, from {who} playing the {b.author}; "
-            f"accept it with: ardennes accept FILE"
+        how = (
+            f"kept in the store: accept it with: ardennes accept {b.game[:8]}"
+            if invitations.keep(games.store, p)
+            else "accept it with: ardennes accept FILE (the saved mail or its attachment)"
         )
+        what = f"scenario {b.scenario}, {b.mode} dice, from {who} playing the {b.author}; {how}"
         what += f" ({dicemodes.ALLOWS[b.mode]})" if b.mode is not None else ""
         out.append(_item(p, "invitation", what))
 

@@ -99,9 +99,11 @@ def build_message(
     *,
     from_addr: str | None = None,
     filename: str | None = None,
+    note: str = "",
 ) -> EmailMessage:
     """The message: ``text`` as the UTF-8 ``text/plain`` body and as a text attachment
-    (``filename``, default :func:`attachment_name`)."""
+    (``filename``, default :func:`attachment_name`); ``note`` (what the mail is and what to
+    do with it, :mod:`pbem.cover`) opens the body, before the text, never in the attachment."""
     recipients = [to] if isinstance(to, str) else list(to)
     if not recipients:
         raise MailError("no recipient")
@@ -117,9 +119,10 @@ def build_message(
         msg["X-Mailer"] = "ardennes"
         # ASCII in short lines (the armour) goes as is; other text as quoted-printable, never
         # 8bit, which some relays mangle
-        plain = text.isascii() and all(len(line) <= 78 for line in text.splitlines())
+        body = f"{note}\n\n{text}" if note else text
+        plain = body.isascii() and all(len(line) <= 78 for line in body.splitlines())
         cte = "7bit" if plain else "quoted-printable"
-        msg.set_content(text, charset="utf-8", cte=cte)
+        msg.set_content(body, charset="utf-8", cte=cte)
         msg.add_attachment(
             text,
             subtype="plain",
@@ -149,13 +152,14 @@ def send_smtp(
     *,
     filename: str | None = None,
     ssl_context: ssl.SSLContext | None = None,
+    note: str = "",
 ) -> EmailMessage:
     """Send ``text`` (:func:`build_message`) through the SMTP server of ``config``: implicit
     TLS (``ssl``), STARTTLS (``starttls``, refused if the server does not offer it) or plain
     (``none``); log in if ``user`` is set. A password is never sent unencrypted except to a
     loopback host. ``ssl_context`` defaults to the system's verified context. Returns the
     message sent; raises :class:`MailError` (or :class:`pbem.config.ConfigError`)."""
-    msg = build_message(to, subject, text, from_addr=config.from_addr, filename=filename)
+    msg = build_message(to, subject, text, from_addr=config.from_addr, filename=filename, note=note)
     if config.user is not None and config.security == "none" and not _is_loopback(config.host):
         raise MailError(
             f"refusing to send the SMTP password unencrypted to {config.host}: set security "
@@ -203,11 +207,12 @@ def send_sendmail(
     from_addr: str | None = None,
     filename: str | None = None,
     timeout: float = 60.0,
+    note: str = "",
 ) -> EmailMessage:
     """Send ``text`` (:func:`build_message`) with ``sendmail -t -oi`` (recipients from the
     headers, a lone ``.`` line is not the end). Returns the message; raises
     :class:`MailError`."""
-    msg = build_message(to, subject, text, from_addr=from_addr, filename=filename)
+    msg = build_message(to, subject, text, from_addr=from_addr, filename=filename, note=note)
     try:
         done = subprocess.run(
             [sendmail_path, "-t", "-oi"],

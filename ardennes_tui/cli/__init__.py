@@ -26,7 +26,9 @@ from ardennes_tui.cli import endings as ending_commands
 from ardennes_tui.cli import games, oob, scenarios, selfplay
 from ardennes_tui.cli import keys as keys_command
 from ardennes_tui.cli import map as map_command
+from ardennes_tui.cli import orders as orders_command
 from ardennes_tui.cli import rules as rules_command
+from ardennes_tui.cli import show as show_command
 from ardennes_tui.errors import UserError
 from pbem.core.dicemodes import ALLOWS
 from rules.bots.registry import DEFAULT, kind_names
@@ -44,6 +46,8 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
     keys_command.register,
     audit_command.register,
     email_commands.register,
+    orders_command.register,
+    show_command.register,
     ending_commands.register,
     bot_command.register,
 )

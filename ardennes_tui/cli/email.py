@@ -16,22 +16,22 @@ not our move, a refused packet), 2 for a usage error.
 from __future__ import annotations
 
 import argparse
+import email.utils
 import getpass
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-import msgspec
-
 import rules
 from ardennes_tui.cli.inputs import read_input
 from ardennes_tui.cli.keys import read_passphrase_file
 from ardennes_tui.errors import UserError
-from pbem import addresses, agent, config, keys, mail
+from pbem import addresses, agent, config, invitations, keys, mail
 from pbem.core import dicemodes, sshsig
 from pbem.core.errors import PbemError
 from pbem.core.identity import KeyIdentity
 from pbem.core.protocol import Identity
+from pbem.cover import mail_cover
 from pbem.exchange import ImportReport
 from pbem.games import Service
 from pbem.sources import SourceError, load_source
@@ -44,7 +44,7 @@ MAX_INPUT = 64 << 20
 # -- arguments ------------------------------------------------------------------------------
 
 
-def _key_options(parser: argparse.ArgumentParser) -> None:
+def key_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--key",
         metavar="K",
@@ -65,7 +65,7 @@ def _address(text: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _send_options(parser: argparse.ArgumentParser, *, to_alias: bool = False) -> None:
+def send_options(parser: argparse.ArgumentParser, *, to_alias: bool = False) -> None:
     parser.add_argument(
         "-o", "--output", type=Path, metavar="FILE", help="write the armoured text to FILE"
     )
@@ -95,21 +95,23 @@ def register(subparsers: Any) -> None:
     invite.add_argument("--dice", choices=("sealed", "open", "local"), required=True)
     invite.add_argument("--opponent", default="", metavar="LABEL", help="your opponent's name")
     invite.add_argument("--comment", default="", metavar="TEXT", help="a note to your opponent")
-    _key_options(invite)
-    _send_options(invite, to_alias=True)
+    key_options(invite)
+    send_options(invite, to_alias=True)
     invite.set_defaults(func=run_invite)
 
     accept: argparse.ArgumentParser = subparsers.add_parser(
         "accept",
         help="accept an invitation: write the acceptance",
         description="Accept the invitation in FILE (a text, a saved mail; - for standard "
-        "input): the game is created in the store and the acceptance written, to send back.",
+        "input), or one an import kept in the store (GAME: its id or a start of it, as "
+        "'ardennes games' lists it): the game is created in the store and the acceptance "
+        "written, to send back.",
     )
-    accept.add_argument("source", metavar="FILE|-")
+    accept.add_argument("source", metavar="FILE|GAME|-")
     accept.add_argument("--opponent", default="", metavar="LABEL", help="your opponent's name")
     accept.add_argument("--comment", default="", metavar="TEXT", help="a note to your opponent")
-    _key_options(accept)
-    _send_options(accept)
+    key_options(accept)
+    send_options(accept)
     accept.set_defaults(func=run_accept)
 
     imp: argparse.ArgumentParser = subparsers.add_parser(
@@ -139,22 +141,8 @@ def register(subparsers: Any) -> None:
     )
     export.add_argument("--message", type=Path, metavar="FILE", help="with --packet")
     export.add_argument("--signature", type=Path, metavar="FILE", help="with --packet")
-    _send_options(export)
+    send_options(export)
     export.set_defaults(func=run_export)
-
-    orders: argparse.ArgumentParser = subparsers.add_parser(
-        "orders",
-        help="play your next packets from a file of commands",
-        description="Fill your next packets of GAME with the commands of FILE (JSONL, one "
-        "command a line, as 'ardennes rules apply' reads them), sign them and write what to "
-        "send. All or nothing: a refused command is named with its rule.",
-    )
-    orders.add_argument("game", metavar="GAME")
-    orders.add_argument("--commands", type=Path, required=True, metavar="FILE")
-    orders.add_argument("--comment", default="", metavar="TEXT", help="a note to your opponent")
-    _key_options(orders)
-    _send_options(orders)
-    orders.set_defaults(func=run_orders)
 
     status: argparse.ArgumentParser = subparsers.add_parser(
         "status",
@@ -169,15 +157,15 @@ def register(subparsers: Any) -> None:
 # -- helpers --------------------------------------------------------------------------------
 
 
-def _fail(exc: Exception) -> NoReturn:
+def fail(exc: Exception) -> NoReturn:
     raise UserError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 1) from None
 
 
-def _say(text: str) -> None:
+def say(text: str) -> None:
     print(text, file=sys.stderr)
 
 
-def _read_input(source: str) -> bytes:
+def read_packet_input(source: str) -> bytes:
     return read_input(source, MAX_INPUT, stdin=True)
 
 
@@ -237,20 +225,22 @@ def player_identity(
     return KeyIdentity(keys.load_key(path, passphrase))
 
 
-def _send(
+def send_text(
     sent_text: str, args: argparse.Namespace, subject: str, game_id: str, store: Store
 ) -> None:
     """Write ``sent_text`` to ``-o``, mail it to ``--mailto``, or print it. What is stored
     stays stored when the mail fails: the error says how to send it again. ``--mailto`` is
-    kept as the opponent's address of the game when it has none (never replacing one)."""
+    kept as the opponent's address of the game when it has none (never replacing one). A
+    mail's subject and first line say who sent what and what to do (:mod:`pbem.cover`;
+    ``subject`` when the store cannot say)."""
     if args.mailto:
         try:
             if addresses.remember(store, game_id, args.mailto):
-                _say(f"game {game_id[:8]}: {args.mailto} kept as your opponent's address")
+                say(f"game {game_id[:8]}: {args.mailto} kept as your opponent's address")
         except PbemError as exc:
-            _say(f"game {game_id[:8]}: the address is not kept: {exc}")
+            say(f"game {game_id[:8]}: the address is not kept: {exc}")
     if not sent_text:
-        _say("nothing to send")
+        say("nothing to send")
         return
     out: Path | None = args.output
     if out is not None:
@@ -258,34 +248,39 @@ def _send(
             out.write_text(sent_text, encoding="ascii")
         except OSError as exc:
             raise UserError(f"cannot write {out}: {exc.strerror}", 2) from None
-        _say(f"written to {out}")
+        say(f"written to {out}")
     if args.mailto:
         try:
             cfg = config.load_config()
+            name = email.utils.parseaddr(cfg.smtp.from_addr)[0] if cfg.smtp is not None else ""
+            try:
+                subject, note = mail_cover(Service(store), game_id, name)
+            except PbemError:
+                note = ""
             if cfg.smtp is not None:
-                mail.send_smtp(cfg.smtp, args.mailto, subject, sent_text)
+                mail.send_smtp(cfg.smtp, args.mailto, subject, sent_text, note=note)
             else:
-                mail.send_sendmail(args.mailto, subject, sent_text)
+                mail.send_sendmail(args.mailto, subject, sent_text, note=note)
         except PbemError as exc:
             raise UserError(
                 f"{exc} (the game is stored: send it again with: ardennes export "
                 f"{game_id[:8]} --mailto {args.mailto})",
                 1,
             ) from None
-        _say(f"sent to {args.mailto}")
+        say(f"sent to {args.mailto}")
     if out is None and not args.mailto:
         sys.stdout.write(sent_text)
 
 
-def _game(store: Store, text: str) -> str:
+def game_id_of(store: Store, text: str) -> str:
     return store.find_game(text.lower())
 
 
-def _status_lines(service: Service, game_id: str) -> None:
+def status_lines(service: Service, game_id: str) -> None:
     st = service.status(game_id)
-    _say(f"game {game_id[:8]}: {st.next}")
+    say(f"game {game_id[:8]}: {st.next}")
     if st.warning:
-        _say(st.warning)
+        say(st.warning)
 
 
 # -- the commands ---------------------------------------------------------------------------
@@ -305,44 +300,58 @@ def run_invite(args: argparse.Namespace) -> int:
         )
         st = service.status(sent.game_id)
         if args.dice == "local":
-            _say(
+            say(
                 f"local game {sent.game_id}: scenario {args.scenario}, both sides yours; "
                 f"play it with: ardennes orders {sent.game_id[:8]} --commands FILE"
             )
         else:
-            _say(
+            say(
                 f"game {sent.game_id}: invitation to scenario {args.scenario}, you play the "
                 f"{args.side.capitalize()}, {args.dice} dice; your key {me.fingerprint}"
             )
         if st.warning:
-            _say(st.warning)
+            say(st.warning)
         if args.dice != "local":
             subject = f"Ardennes: invitation to scenario {args.scenario}"
-            _send(sent.text, args, subject, sent.game_id, service.store)
+            send_text(sent.text, args, subject, sent.game_id, service.store)
     except PbemError as exc:
-        _fail(exc)
+        fail(exc)
     return 0
 
 
+def invitation_input(source: str) -> bytes:
+    """The invitation to accept: the file ``source`` (``-``: standard input), else the
+    invitation an import kept in the store whose game id starts with ``source``
+    (:mod:`pbem.invitations`)."""
+    if source != "-" and not Path(source).exists():
+        try:
+            kept = invitations.find(Store(), source)
+        except PbemError as exc:
+            fail(exc)
+        if kept is not None:
+            return kept.text.encode("ascii")
+    return read_input(source, MAX_INPUT, "the invitation", stdin=True)
+
+
 def run_accept(args: argparse.Namespace) -> int:
-    data = _read_input(args.source)
+    data = invitation_input(args.source)
     try:
         service = Service(Store())
         service.invitation(data)  # before a passphrase is asked
         me = player_identity(args)
         sent = service.accept(me, data, args.comment, opponent=args.opponent)
         st = service.status(sent.game_id)
-        _say(
+        say(
             f"game {sent.game_id}: accepted, scenario {st.scenario}, you play the "
             f"{st.our_side.capitalize()}, {st.mode} dice; opponent's key "
             f"{st.keys[rules.other_side(st.our_side)]}: compare it out of band"
         )
         if st.warning:
-            _say(st.warning)
+            say(st.warning)
         subject = f"Ardennes {sent.game_id[:8]}: acceptance"
-        _send(sent.text, args, subject, sent.game_id, service.store)
+        send_text(sent.text, args, subject, sent.game_id, service.store)
     except PbemError as exc:
-        _fail(exc)
+        fail(exc)
     return 0
 
 
@@ -359,7 +368,7 @@ def run_import(args: argparse.Namespace) -> int:
         service = Service(Store())
         source = args.source
         if source == "-":
-            report = service.import_text(_read_input("-"))
+            report = service.import_text(read_packet_input("-"))
         else:
             if source is None:
                 cfg = config.load_config()
@@ -370,7 +379,7 @@ def run_import(args: argparse.Namespace) -> int:
                 source = cfg.mailbox.path
             report = service.import_source(source)
     except PbemError as exc:
-        _fail(exc)
+        fail(exc)
     return _print_report(report, "standard input" if source == "-" else source)
 
 
@@ -399,7 +408,7 @@ def _export_packet(args: argparse.Namespace) -> int:
     p = found[0]
     _write(args.message, p.signed)
     _write(args.signature, sshsig.armor(p.signature).encode("ascii"))
-    _say(
+    say(
         f"packet {p.body.seq} ({p.body.author} {p.body.kind}, version {p.version}): "
         f"{len(p.signed)} signed bytes to {args.message}, its signature to {args.signature}"
     )
@@ -414,7 +423,7 @@ def run_export(args: argparse.Namespace) -> int:
     try:
         store = Store()
         service = Service(store)
-        game_id = _game(store, args.game)
+        game_id = game_id_of(store, args.game)
         if args.record:
             if args.mailto:
                 raise UserError("--record is not mailed: write it with -o FILE", 2)
@@ -424,50 +433,16 @@ def run_export(args: argparse.Namespace) -> int:
                     args.output.write_bytes(data)
                 except OSError as exc:
                     raise UserError(f"cannot write {args.output}: {exc.strerror}", 2) from None
-                _say(f"game {game_id[:8]}: record written to {args.output}")
+                say(f"game {game_id[:8]}: record written to {args.output}")
             else:
                 sys.stdout.buffer.write(data)
             return 0
         unseen = service.unseen(game_id)
         seqs = f"{unseen[0].body.seq}-{unseen[-1].body.seq}" if unseen else ""
         subject = f"Ardennes {game_id[:8]}: packets {seqs}"
-        _send(service.export(game_id), args, subject, game_id, store)
+        send_text(service.export(game_id), args, subject, game_id, store)
     except PbemError as exc:
-        _fail(exc)
-    return 0
-
-
-def _read_commands(path: Path) -> list[rules.Command]:
-    text = _read_input(str(path)).decode("utf-8", "replace")
-    out = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            out.append(rules.decode_command(line))
-        except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-            raise UserError(f"{path}: line {number}: not a command: {exc}", 2) from None
-    return out
-
-
-def run_orders(args: argparse.Namespace) -> int:
-    commands = _read_commands(args.commands)
-    try:
-        store = Store()
-        service = Service(store)
-        game_id = _game(store, args.game)
-        before = store.count(game_id)
-        me = player_identity(args, service, game_id)
-        sent = service.orders(game_id, me, commands, args.comment)
-        after = store.count(game_id)
-        which = f"packet {before}" if after == before + 1 else f"packets {before}-{after - 1}"
-        _say(f"game {game_id[:8]}: {which} sealed and stored")
-        _status_lines(service, game_id)
-        if service.load(game_id).mode != "local":
-            subject = f"Ardennes {game_id[:8]}: {which}"
-            _send(sent.text, args, subject, game_id, store)
-    except PbemError as exc:
-        _fail(exc)
+        fail(exc)
     return 0
 
 
@@ -475,8 +450,8 @@ def run_status(args: argparse.Namespace) -> int:
     try:
         store = Store()
         service = Service(store)
-        for line in service.status(_game(store, args.game)).lines():
+        for line in service.status(game_id_of(store, args.game)).lines():
             print(line)
     except PbemError as exc:
-        _fail(exc)
+        fail(exc)
     return 0

@@ -13,14 +13,14 @@ import argparse
 from typing import Any
 
 from ardennes_tui.cli.email import (
-    _fail,
-    _game,
-    _key_options,
-    _say,
-    _send,
-    _send_options,
-    _status_lines,
+    fail,
+    game_id_of,
+    key_options,
     player_identity,
+    say,
+    send_options,
+    send_text,
+    status_lines,
 )
 from pbem import endings
 from pbem.core.errors import PbemError
@@ -37,8 +37,8 @@ def register(subparsers: Any) -> None:
     )
     resign.add_argument("game", metavar="GAME")
     resign.add_argument("--comment", default="", metavar="TEXT", help="a note to your opponent")
-    _key_options(resign)
-    _send_options(resign)
+    key_options(resign)
+    send_options(resign)
     resign.set_defaults(func=run_resign)
 
     draw: argparse.ArgumentParser = subparsers.add_parser(
@@ -55,8 +55,8 @@ def register(subparsers: Any) -> None:
             f"--{name}", dest="action", action="store_const", const=name, help=f"{name} a draw"
         )
     draw.add_argument("--comment", default="", metavar="TEXT", help="a note to your opponent")
-    _key_options(draw)
-    _send_options(draw)
+    key_options(draw)
+    send_options(draw)
     draw.set_defaults(func=run_draw)
 
 
@@ -64,19 +64,19 @@ def _run(args: argparse.Namespace, what: str) -> int:
     try:
         store = Store()
         service = Service(store)
-        game_id = _game(store, args.game)
+        game_id = game_id_of(store, args.game)
         me = player_identity(args, service, game_id)
         if what == "resign":
             sent = endings.resign(service, game_id, me, args.comment)
         else:
             sent = endings.draw(service, game_id, me, args.action, args.comment)
         seq = store.count(game_id) - 1
-        _say(f"game {game_id[:8]}: packet {seq} ({what}) sealed and stored")
-        _status_lines(service, game_id)
+        say(f"game {game_id[:8]}: packet {seq} ({what}) sealed and stored")
+        status_lines(service, game_id)
         if service.load(game_id).mode != "local":
-            _send(sent.text, args, f"Ardennes {game_id[:8]}: packet {seq}", game_id, store)
+            send_text(sent.text, args, f"Ardennes {game_id[:8]}: packet {seq}", game_id, store)
     except PbemError as exc:
-        _fail(exc)
+        fail(exc)
     return 0
 
 

@@ -52,11 +52,11 @@ def render(games: list[dict[str, Any]]) -> str:
         return "No games yet.\n"
     table = [("GAME", "SC", "SIDE", "DICE", "TO MOVE", "LAST ACTIVITY", "OPPONENT")]
     for g in games:
-        gid = g["id"][:8] if g["kind"] == "pbem" else short_name(g["id"])
+        gid = g["id"][:8] if g["kind"] != "hot-seat" else short_name(g["id"])
         move = g["to_move"] or "?"
         if g["evidence"]:
             move += f" ({g['evidence']} evidence)"
-        note = g["status"] if g["kind"] == "pbem" and g["status"] else ""
+        note = g["status"] if g["kind"] != "hot-seat" and g["status"] else ""
         table.append(
             (
                 gid,

@@ -10,8 +10,7 @@ from pathlib import Path
 
 import rules
 from ardennes_tui.app import play, play_email
-from ardennes_tui.cli.email import MAX_INPUT, player_identity
-from ardennes_tui.cli.inputs import read_input
+from ardennes_tui.cli.email import invitation_input, player_identity
 from ardennes_tui.errors import UserError
 from ardennes_tui.games import hotseat, saves
 from ardennes_tui.games.email_session import EmailSession, Outgoing
@@ -131,7 +130,7 @@ def _start(args: argparse.Namespace, service: Service) -> tuple[str, Identity, O
             f"{args.side.capitalize()}, {args.dice} dice) stored: send it to your opponent"
         )
         return sent.game_id, me, Outgoing(0, sent.text, title)
-    data = read_input(args.email[1], MAX_INPUT, "the invitation")
+    data = invitation_input(args.email[1])
     service.invitation(data)  # refused before a passphrase is asked
     me = player_identity(args)
     sent = service.accept(me, data, opponent=args.opponent or "")

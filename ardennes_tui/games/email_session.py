@@ -21,6 +21,7 @@ packet is not ours the session shows the game as the store holds it, read-only, 
 
 from __future__ import annotations
 
+import email.utils
 from pathlib import Path
 from typing import NamedTuple
 
@@ -30,6 +31,8 @@ from pbem.core.authoring import Draft
 from pbem.core.errors import PbemError
 from pbem.core.packets import MAX_COMMENT
 from pbem.core.protocol import Identity
+from pbem.core.turn import awaits_reply
+from pbem.cover import mail_cover
 from pbem.drafts import SavedDraft
 from pbem.games import Sent, Service, Status
 
@@ -191,6 +194,42 @@ class EmailSession:
         opponent's reply (more may still be declared)."""
         return self.draft is not None and self.draft.complete()
 
+    @property
+    def sealed(self) -> bool:
+        """The packet being written is a sealed-dice game's (its batches wait for the reply)."""
+        return self.draft is not None and self.draft.play.mode == "sealed"
+
+    def batch_waits(self) -> bool:
+        """Sealed dice, our orders packet: attacks are declared (or the drop named) and wait
+        for the opponent's reply before their dice (:func:`pbem.core.turn.awaits_reply`)."""
+        return self.sealed and self.kind == "orders" and awaits_reply(self.game.state)
+
+    def needs_orders(self) -> bool:
+        """A batch waits and our side has no standing orders yet: the packet cannot be sealed
+        until it has (``docs/pbem-protocol.md`` section 4: our decisions during the
+        opponent's resolution... and during our own batch follow them)."""
+        if self.draft is None or not self.batch_waits():
+            return False
+        return self.game.state.combat.orders(self.draft.body.author) is None
+
+    def missing(self) -> str | None:
+        """Why the draft may not be sealed now, in the protocol's words (None: it may);
+        :meth:`pbem.core.turn.PacketPlay.end_refusal`."""
+        if self.draft is None:
+            return self.waiting()
+        return self.draft.play.end_refusal()
+
+    def gt1_unmet(self) -> tuple[int, int]:
+        """Game-Turn 1, German Combat Phase: how many German units are in no declared attack
+        and how many US units no declared attack aims at, of those bound by AO-4.2h*; (0, 0)
+        elsewhere."""
+        o = self.game.options()
+        state = self.game.state
+        aimed = {h for a in state.combat.declared for h in a.defenders}
+        busy = {u for a in state.combat.declared for u in a.attackers}
+        us = [u for u in o.must_be_attacked if state.unit(u).hex not in aimed]
+        return len([u for u in o.must_attack if u not in busy]), len(us)
+
     def waiting(self) -> str:
         """One line: whose move it is (with since when when we wait)."""
         st = self.status()
@@ -330,7 +369,12 @@ def mail_text(service: Service, game_id: str, seq: int, text: str, to: str | Non
     if to is None:
         return "Not mailed: no mail address for your opponent (m asks for one)"
     try:
-        mail.send_smtp(cfg.smtp, to, f"Ardennes {game_id[:8]}: packet {seq}", text)
+        name = email.utils.parseaddr(cfg.smtp.from_addr)[0]
+        try:
+            subject, note = mail_cover(service, game_id, name)
+        except PbemError:
+            subject, note = f"Ardennes {game_id[:8]}: packet {seq}", ""
+        mail.send_smtp(cfg.smtp, to, subject, text, note=note)
     except PbemError as exc:
         return f"Not mailed: {exc}{kept}"
     return f"Mailed to {to}{kept}"

@@ -17,10 +17,12 @@ from typing import Any, Final
 
 import msgspec
 
+import rules
 from ardennes_tui.games.saves import bot_side
 from ardennes_tui.present.game_view import PHASE_NAMES
-from pbem import keys
+from pbem import invitations, keys
 from pbem.core.errors import PbemError
+from pbem.exchange import fingerprint_of
 from pbem.games import Service
 from pbem.store import LocalInfo, Store
 from rules import record
@@ -97,6 +99,23 @@ def rows(store: Store) -> list[dict[str, Any]]:
                 "packets": g.packets,
                 "evidence": g.evidence,
                 "dice": dice,
+            }
+        )
+    for kept in invitations.kept(store):  # received by an import, not accepted yet
+        b = kept.invitation.body
+        out.append(
+            {
+                "id": kept.game_id,
+                "kind": "invitation",
+                "scenario": b.scenario,
+                "side": rules.other_side(b.author),
+                "to_move": "accept it",
+                "last_activity": kept.kept_at,
+                "opponent": fingerprint_of(b.key) if b.key else "",
+                "status": f"invitation: ardennes accept {kept.game_id[:8]}",
+                "packets": 1,
+                "evidence": 0,
+                "dice": b.mode or "",
             }
         )
     for info in store.list_local():

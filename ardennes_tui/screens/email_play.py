@@ -31,6 +31,7 @@ from ardennes_tui.games.email_session import EmailSession, Outgoing, mail_addres
 from ardennes_tui.modes import Mode
 from ardennes_tui.present import audit_view, game_view
 from ardennes_tui.present.effects import event_log
+from ardennes_tui.screens.email_batch import SealedBatchScreen
 from ardennes_tui.screens.palette import PaletteCommand
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.bindings import bindings
@@ -38,7 +39,7 @@ from ardennes_tui.widgets.map_view import Zoom
 from pbem.core.errors import PbemError
 
 
-class EmailPlayScreen(PlayScreen):
+class EmailPlayScreen(SealedBatchScreen):
     """Play game ``session`` by email."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -70,6 +71,8 @@ class EmailPlayScreen(PlayScreen):
         self._commands_seen = 0
         """How many commands the stored game held then."""
         self._confirm_resign = False
+        self._orders_asked = False
+        """The standing orders dialog was opened by itself for a sealed batch (only once)."""
         self.imported_from: int | None = None
         """The number of stored commands before the last import that brought new ones (the
         playback, ``R``, starts there); None: no such import in this session."""
@@ -77,11 +80,18 @@ class EmailPlayScreen(PlayScreen):
     # -- what changes from hot-seat play ------------------------------------------------------
 
     def say(self, message: str) -> None:
-        """The message line; while the packet is complete it also says how to send it."""
-        if self.session.complete():
-            seq = self.session.draft.body.seq if self.session.draft else "?"
+        """The message line; while the packet is complete it also says how to send it. Once
+        the turn has passed to the opponent the mode's hint is his (``German set-up: ... e
+        accepts it``): it is not shown as ours."""
+        s = self.session
+        if s.ended() and s.kind != "reply" and message == self.mode.hint():
+            message = "The turn passes to your opponent."
+        if s.complete() and not self._confirm_send:
+            seq = s.draft.body.seq if s.draft else "?"
             message = f"{message} Packet {seq} complete: x seals and sends it (Backspace: undo)"
-        self.message = message
+        elif s.needs_orders() and "standing orders" not in message:
+            message = f"{message} Sealing needs your standing orders: x gives them."
+        self.message = message.strip()
 
     def may_skip(self) -> bool:
         """Only while the packet is being written, and not complete."""
@@ -94,9 +104,11 @@ class EmailPlayScreen(PlayScreen):
 
     def play(self, command: rules.Command) -> rules.Applied | None:
         s = self.session
-        if isinstance(command, rules.ResolveAttacks) and s.complete() and not s.ended():
-            self.say("Sealed dice: the attacks are resolved after your opponent's reply.")
+        if isinstance(command, rules.ResolveAttacks) and s.batch_waits():
+            after = "Sealed dice: the attacks are resolved after your opponent's reply."
+            self.say(f"{after} {self.batch_hint()}")
             return None
+        asked = s.needs_orders()
         r = self.session.push(command)
         if isinstance(r, str):
             self.say(r[:1].upper() + r[1:])
@@ -108,6 +120,10 @@ class EmailPlayScreen(PlayScreen):
             self.say("The turn passes to your opponent.")
         elif self.session.complete():
             self.say("Attacks declared (a declares more; sealed dice: no roll before the reply).")
+        if s.needs_orders() and not asked and not self._orders_asked:
+            # the first batch of a sealed game: the standing orders it needs, asked at once
+            self._orders_asked = True
+            self.call_after_refresh(self._batch_orders)
         return r
 
     def reload(self, said: str = "", offer: bool = True) -> None:
@@ -167,14 +183,24 @@ class EmailPlayScreen(PlayScreen):
     # -- the shared keys ------------------------------------------------------------------------
 
     def action_end_phase(self) -> None:
-        """e: as in hot-seat play; once the packet is complete, the same as x."""
-        if self.session.draft is None:
-            self.say(self.session.waiting())
+        """e: as in hot-seat play; a reply: the same as x. It never seals: once the packet is
+        complete (or a sealed batch waits) it says what x does, or what sealing needs."""
+        s = self.session
+        if s.draft is None:
+            self.say(s.waiting())
             return
-        if self.session.ended() or self.session.kind == "reply":
+        if s.kind == "reply":
             self.action_send()
             return
         self._confirm_send = False
+        if s.ended():  # never sealed by e: only x seals (e e ends phases, out of habit)
+            self._confirm_end = False
+            self.say("The turn passes to your opponent.")
+            return
+        if s.batch_waits():
+            self._confirm_end = False
+            self.say(f"Declared attacks wait for your opponent's reply. {self.batch_hint()}")
+            return
         super().action_end_phase()
 
     def action_undo(self) -> None:
@@ -221,16 +247,20 @@ class EmailPlayScreen(PlayScreen):
         if s.kind == "reply":
             self._reply_dialog()
             return
+        if s.needs_orders():
+            self.say(self.batch_hint())
+            self._batch_orders()
+            return
         if not s.complete():
-            self.say(
-                f"Packet {s.draft.body.seq} is not complete: play on until the turn passes "
-                "to your opponent"
-            )
+            self.say(f"Packet {s.draft.body.seq} is not complete: {self.not_complete()}")
             return
         if not self._confirm_send:
             self._confirm_send = True
             said = f'comment: "{s.comment}"' if s.comment else "no comment: m writes one"
-            self.say(f"Press x again to sign and send packet {s.draft.body.seq} ({said})")
+            self.say(
+                f"Press x again to sign and send packet {s.draft.body.seq} ({said})"
+                f"{self.gt1_warning()}"
+            )
             return
         self._seal()
 

@@ -1,7 +1,8 @@
 """The import dialog (``i``): your opponent's packets, pasted or from a file.
 
 Paste the armoured text (the whole mail will do) into the area, or type a path (a text file,
-an ``.eml``, an mbox or a Maildir) on the line above it, then ``Ctrl+S``; with both empty
+an ``.eml``, an mbox or a Maildir) on the line above it, then ``Ctrl+S`` (armoured text pasted
+on the path line goes to the area; typed there, it is refused in plain words); with both empty
 the config file's ``[mailbox]`` path is read (:func:`pbem.config.load_config`; one line says
 so when there is none). Every packet goes
 through :meth:`pbem.games.Service.import_text` or ``import_source`` (every check of the
@@ -18,6 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import ClassVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
@@ -29,6 +31,24 @@ from ardennes_tui.widgets.text_box import TextBox
 from pbem import config
 from pbem.core.errors import PbemError
 from pbem.games import Service
+
+ARMOUR = "-----BEGIN ARDENNES"
+"""How an armoured block begins (any case): text pasted on the path line that holds it is the
+packet text, not a path."""
+
+
+class PathInput(Input):
+    """The path line: armoured text pasted on it goes to the text area below, whole (an
+    :class:`Input` would keep its first line only)."""
+
+    def _on_paste(self, event: events.Paste) -> None:
+        if ARMOUR in event.text.upper():
+            event.stop()
+            event.prevent_default()  # not Input's own handler too (its first line only)
+            dialog = self.screen
+            if isinstance(dialog, ImportDialog):
+                dialog.take_pasted(event.text)
+            return
 
 
 class ImportDialog(ModalScreen[bool]):
@@ -49,7 +69,7 @@ class ImportDialog(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(id="import-box"):
             yield Static("Import your opponent's packets", classes="title")
-            yield Input(
+            yield PathInput(
                 placeholder="a file, .eml, mbox or Maildir (or paste below; none: [mailbox])",
                 id="path",
             )
@@ -80,9 +100,26 @@ class ImportDialog(ModalScreen[bool]):
         except (PbemError, OSError):
             return ""
 
+    def take_pasted(self, text: str) -> None:
+        """Armoured text pasted on the path line: into the text area, and say so."""
+        area = self.query_one(TextArea)
+        area.text = text
+        area.focus()
+        self.query_one(Input).value = ""
+        self._show(["Armoured text goes in the area below: it is there now. Ctrl+S imports it."])
+        area.focus()
+
     def action_run_import(self) -> None:
         path = self.query_one(Input).value.strip()
         text = self.query_one(TextArea).text
+        if ARMOUR in path.upper():
+            self._show(
+                [
+                    "The line above takes a file's path, and it holds armoured text: paste "
+                    "the whole text in the area below (Tab), then Ctrl+S."
+                ]
+            )
+            return
         try:
             if path:
                 report = self.service.import_source(Path(path).expanduser())

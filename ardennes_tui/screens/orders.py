@@ -45,6 +45,17 @@ WHY: Final[dict[str, str]] = {
 }
 """What each line of the dialog means, shown under the list for the highlighted line."""
 
+SEALED_WHY: Final = (
+    "Sealed dice: your attacks are resolved only after your opponent's reply, and your "
+    "choices during them follow these orders. Proposed: the engine picks retreats and "
+    "losses, your strongest unit advances. Give them (End, Enter)."
+)
+"""Why the dialog opens by itself at a sealed game's first batch (the play screen by email)."""
+
+PROPOSED: Final = rules.Orders(retreat="engine", losses="engine", advance="strongest")
+"""The standing orders proposed to a player by email who has none (as ``ardennes orders``
+adds them by itself): the engine picks retreats and Ex losses, the strongest unit advances."""
+
 
 def choice_line(label: str, values: Sequence[str], current: str) -> str:
     """``Retreat   (*) engine  ( ) ask``: one setting and its values, the current one ticked."""
@@ -76,8 +87,11 @@ class OrdersScreen(ModalScreen[rules.StandingOrders | None]):
         current: rules.Orders | None,
         *,
         never_ask: bool = False,
+        why: str = "",
     ) -> None:
         super().__init__()
+        self.why_given = why
+        """Why the dialog opened by itself (a sealed batch needs orders), shown first."""
         self.side: rules.Side = side
         self.immune = list(immune)
         self.never_ask = never_ask
@@ -133,7 +147,8 @@ class OrdersScreen(ModalScreen[rules.StandingOrders | None]):
         with Vertical(id="orders-box"):
             yield Static(f"Standing orders: {side_name(self.side)}", classes="title")
             yield Static(
-                f"What the engine decides for you in combat ({enemy} attacks, and your own "
+                self.why_given
+                or f"What the engine decides for you in combat ({enemy} attacks, and your own "
                 f"batch by email).{email}",
                 id="orders-intro",
             )

@@ -218,6 +218,8 @@ class StartScreen(Screen[None]):
     @staticmethod
     def game_cells(g: dict[str, Any]) -> tuple[str, ...]:
         """A game's row: id, kind, scenario, whose move, last activity."""
+        if g["kind"] == "invitation":
+            return (g["id"][:8], "invite", str(g["scenario"] or "?"), "accept it", "")
         email = g["kind"] == "pbem"
         gid = g["id"][:8] if email else short_name(g["id"])
         to_move = g["to_move"] or "?"
@@ -242,6 +244,9 @@ class StartScreen(Screen[None]):
         if not 0 <= row < len(self.games):
             return
         g = self.games[row]
+        if g["kind"] == "invitation":
+            self.say(self.invitation_text(g))
+            return
         if g["kind"] == "pbem":
             side = (g["side"] or "?").capitalize()
             who = f", opponent {g['opponent']}" if g["opponent"] else ""
@@ -259,6 +264,15 @@ class StartScreen(Screen[None]):
             )
         note = f"{self.note} " if self.note else ""
         self.say(f"{note}{text} Enter opens it; w plays it back; a audits it.")
+
+    @staticmethod
+    def invitation_text(g: dict[str, Any]) -> str:
+        """What the line says of an invitation an import kept (:mod:`pbem.invitations`)."""
+        return (
+            f"Invitation {g['id'][:8]} from {g['opponent']}: scenario {g['scenario']}, you "
+            f"would play the {g['side'].capitalize()}, {g.get('dice') or '?'} dice. Accept "
+            f"it in a shell: ardennes --email accept {g['id'][:8]}"
+        )
 
     @on(DataTable.RowHighlighted, "#st-games")
     def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -299,7 +313,9 @@ class StartScreen(Screen[None]):
         if g is None:
             self.say("No game to open: n starts a hot-seat game, e a game by email.")
             return
-        if g["kind"] == "pbem":
+        if g["kind"] == "invitation":
+            self.say(self.invitation_text(g))
+        elif g["kind"] == "pbem":
             self.launch(Launch("email", name=g["id"]))
         else:
             self.launch(Launch("resume", name=g["id"]))

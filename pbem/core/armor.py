@@ -242,7 +242,9 @@ def _read_block(index: int, start: int, body: list[tuple[int, str]]) -> Armored:
             raise ArmorError(f"{where}: payload over the {MAX_PAYLOAD}-byte limit")
     joined = "".join(chunks)
     if len(joined) < 9 or joined[-9] != "=" or not _CHECKSUM.fullmatch(joined[-8:]):
-        raise ArmorError(f"{where}: no checksum line (=XXXXXXXX) before the END line")
+        raise ArmorError(
+            f"{where}: no checksum line (=XXXXXXXX) before the END line (damaged in transit?)"
+        )
     b64, check = joined[:-9], joined[-9:]
     try:
         payload = base64.b64decode(b64, validate=True)

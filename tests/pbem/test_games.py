@@ -15,7 +15,7 @@ import pytest
 
 import rules
 import scenarios
-from pbem import keys
+from pbem import drafts, keys
 from pbem.core import armor, dicemodes, packets
 from pbem.core.errors import PbemError
 from pbem.core.identity import KeyIdentity
@@ -79,9 +79,9 @@ def play_match(root: Path, mode: DiceMode, turns: int) -> Match:
             break
         side = want[0]
         other = rules.other_side(side)
-        sent = svc[side].orders(gid, me[side], bot_commands(svc[side], gid, me[side], bots))
-        texts.append(sent.text)
-        report = svc[other].import_text(sent.text)
+        done = svc[side].orders(gid, me[side], bot_commands(svc[side], gid, me[side], bots))
+        texts.append(done.text)
+        report = svc[other].import_text(done.text)
         assert report.ok, report.lines()
     return Match(root, gid, homes, me, texts, snapshot)
 
@@ -322,7 +322,8 @@ def test_an_invitation_for_a_new_game_is_offered(sealed: Match, tmp_path: Path) 
     report = other.import_text(inv.text)
     assert [i.outcome for i in report.items] == ["invitation"]
     line = report.lines()[0]
-    assert "scenario 2, open dice" in line and "ardennes accept FILE" in line
+    assert "scenario 2, open dice" in line
+    assert f"kept in the store: accept it with: ardennes accept {inv.game_id[:8]}" in line
     assert dicemodes.ALLOWS["open"] in line
     assert other.store.game_ids() == []
 
@@ -341,12 +342,15 @@ def test_orders_refuses_a_bad_command_and_stores_nothing(sealed: Match, tmp_path
     cmds = [s.command for s in good if not isinstance(s.command, rules.StandingOrders)]
     with pytest.raises(PbemError, match=r"1 command\(s\) left over: the turn passes to the german"):
         svc.orders(gid, sealed.me["allied"], [*cmds, rules.EndPhase()])
-    with pytest.raises(PbemError, match="the commands end inside packet 2"):
-        svc.orders(gid, sealed.me["allied"], cmds[:-1])
-    assert svc.store.count(gid) == 2
-    sent = svc.orders(gid, sealed.me["allied"], cmds)
+    assert svc.store.count(gid) == 2 and drafts.load(svc.store, gid) is None
+    assert cmds == [rules.EndPhase()]  # the Allied set-up as placed: accepted at once
+    with pytest.raises(PbemError, match=r"no command for packet 2 \(allied orders\)"):
+        svc.orders(gid, sealed.me["allied"], [])
+    assert svc.store.count(gid) == 2 and drafts.load(svc.store, gid) is None
+    done = svc.orders(gid, sealed.me["allied"], cmds)
+    assert (done.sealed, done.draft, done.rest, done.kept) == (1, -1, 0, "")
     assert svc.store.packets(gid)[2] == packets.encode(sealed.sent[2])
-    assert sent.text == armor_packets(sealed.sent[1:3])  # the German never answered packet 1
+    assert done.text == armor_packets(sealed.sent[1:3])  # the German never answered 1
 
 
 # -- the other dice modes --------------------------------------------------------------------

@@ -93,3 +93,54 @@ def test_report_lines_sum_up_the_duplicates() -> None:
         "duplicates: game 3f9a0c2e packets 1-3 7 (already stored; nothing changed)",
     ]
     assert seq_ranges([5, 1, 2, 9, 10]) == "1-2 5 9-10"
+
+
+def test_armoured_text_pasted_on_the_path_line_is_read_as_the_packet_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 21, item 7: pasted on the path line, a mail with its armour goes whole to the
+    text area and imports (before: the line kept its first line, "cannot read > -----BEGIN
+    ..."); typed or left there, it is refused in plain words, nothing read."""
+    from textual import events
+    from textual.widgets import Input
+
+    german = player(tmp_path / "german", "hans")
+    allied = player(tmp_path / "allied", "joe")
+    inv = german.service.invite(german.key, scenario=1, side="german", mode="sealed")
+    acc = allied.service.accept(allied.key, inv.text)
+    mail = "Here is my acceptance.\n\n" + "".join(f"> {x}\n" for x in acc.text.splitlines())
+    seen: dict[str, object] = {}
+
+    async def body(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        await press(pilot, "i")
+        dialog = app.screen
+        assert isinstance(dialog, ImportDialog)
+        path = dialog.query_one(Input)
+        path.value = "> -----BEGIN ARDENNES PACKET-----"  # typed, or a paste cut to a line
+        await press(pilot, "ctrl+s")
+        seen["typed"] = list(dialog.report)
+        path.value = ""
+        path.focus()
+        path.post_message(events.Paste(mail))
+        await pilot.pause()
+        seen["moved"] = (list(dialog.report), dialog.query_one(TextArea).text, path.value)
+        await press(pilot, "ctrl+s")
+        seen["imported"] = list(dialog.report)
+        await press(pilot, "escape")
+
+    ran = run_as(monkeypatch, german.home, body)
+    assert main(["--email", inv.game_id[:8]]) == 0
+    assert ran == ["ok"]
+    assert seen["typed"] == [
+        "The line above takes a file's path, and it holds armoured text: paste the whole text "
+        "in the area below (Tab), then Ctrl+S."
+    ]
+    assert seen["moved"] == (
+        ["Armoured text goes in the area below: it is there now. Ctrl+S imports it."],
+        mail,
+        "",
+    )
+    imported = seen["imported"]
+    assert isinstance(imported, list)
+    assert imported[0] == "1 accepted, 0 duplicates (already stored), 0 refused."
+    assert german.service.store.count(inv.game_id) == 2

@@ -183,6 +183,19 @@ class TestOrders:
         press = ["O", "down", "down", "down", "enter"]
         assert snap_compare(play_app(game, "4009"), terminal_size=SIZE, press=press)
 
+    def test_orders_asked_for_a_sealed_batch(self, snap_compare: Any) -> None:
+        """By email, sealed dice: the dialog opened by itself at the first attack declared
+        without standing orders (issue 21, item 1): why, and the orders proposed."""
+        from ardennes_tui.screens.orders import PROPOSED, SEALED_WHY, OrdersScreen
+
+        async def ask(pilot: Pilot[None]) -> None:
+            dialog = OrdersScreen("german", [], PROPOSED, never_ask=True, why=SEALED_WHY)
+            await pilot.app.push_screen(dialog)
+            await pilot.pause()
+
+        game = gt1_german_combat("d")
+        assert snap_compare(play_app(game, "3432"), terminal_size=SIZE, run_before=ask)
+
 
 class TestStart:
     """The start screen (``ardennes`` alone): the menu, two games of the store (a game by

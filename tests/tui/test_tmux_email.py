@@ -243,7 +243,7 @@ def test_a_game_turn_by_email_between_two_stores_by_keys(tmp_path: Path) -> None
             german.wait_for("de-1-a enters at 4237 in Road Mode")
             end_phase(german)  # the Reinforcement Phase
             end_phase(german)  # the Supply Judgment Phase; Initial Movement is lost on GT1
-            german.wait_for("Initial Movement lost (AO-4.2c)", "GT1 must")
+            german.wait_for("Initial Movement Phase lost (AO-4.2c)", "GT1 must")
             for n, (target, attackers) in enumerate(GT1_ATTACKS, 1):
                 declare(german, target, attackers, n)
                 if n == 5:

@@ -1,0 +1,12 @@
+"""*Breakthrough in the Ardennes* (SSI, 1984): the second ruleset's rules, as pure functions.
+
+So far combat (checklist section 8 of ``../shared/spec/bita-rule-cases.md``, BA-8.0a to
+BA-8.4g): :mod:`.units` (the plain values a combat reads), :mod:`.strength` (efficiency,
+modifiers and odds, BA-8.1a, BA-8.2a-g), :mod:`.losses` (the reconstructed loss model and its
+distribution, BA-8.3a-d, G3; surrender, BA-4.3j, G7), :mod:`.efficiency` (BA-8.1b-e, G6),
+:mod:`.retreat` (retreats and advances, BA-8.4a-g, G4, G5), :mod:`.resolve` (a Combat Phase
+in plotted order, BA-8.0a, G14) and :mod:`.calibration` (the expected losses the constants are
+calibrated on). Nothing here imports ``scenarios`` or The Ardennes Offensive's modules: only
+``rules.hexgrid`` of the generic core. The readings are in ``docs/rules-notes-breakthrough.md``
+("Combat").
+"""
