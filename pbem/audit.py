@@ -25,12 +25,12 @@ from typing import Any, Final
 
 import msgspec
 
-import rules
 import scenarios
 from pbem.core import stats
 from pbem.core import verify as checking
 from pbem.core.protocol import fingerprint_of
 from pbem.core.rolls import FEW_ROLLS, SHORT, DiceStats, Roll, rolls, statistics
+from pbem.core.turn import AnyGame
 from pbem.core.verify import BoardFor, Source, Verified, standing
 
 __all__ = [
@@ -75,13 +75,27 @@ def audit(verified: Verified) -> Audit:
     no audit: ``ValueError``)."""
     if not verified.ok:
         raise ValueError("only a verified game is audited")
+    assert verified.game is not None or verified.email is not None
     found = rolls(verified.email if verified.email is not None else _game(verified))
-    return Audit(verified, tuple(found), tuple(statistics(found)))
+    return Audit(verified, tuple(found), tuple(statistics(found, _sides(verified))))
 
 
-def _game(verified: Verified) -> rules.Game:
+def _game(verified: Verified) -> AnyGame:
     assert verified.game is not None
     return verified.game
+
+
+def _sides(verified: Verified) -> tuple[str, str]:
+    """The game's two sides (its ruleset's)."""
+    if verified.email is not None:
+        return verified.email.ruleset.sides
+    return _game(verified).ruleset.sides
+
+
+def _ruleset_id(verified: Verified) -> str:
+    if verified.email is not None:
+        return verified.email.ruleset.id
+    return _game(verified).ruleset.id if verified.game is not None else "ao"
 
 
 _HEAD: Final = (
@@ -108,7 +122,7 @@ def _group_line(r: Roll) -> list[str]:
     """The lines above a packet's rolls: where its seed came from, who knew it when."""
     if r.packet is None or r.author is None:
         return [f"record: its header lists the dice ({r.seed[:40]})"]
-    me, them = r.author.capitalize(), rules.other_side(r.author).capitalize()
+    me, them = r.author.capitalize(), (r.other or "").capitalize()
     links = f"{me} {r.author_link}, {them} {r.other_link}"
     if r.derivation == "batch":
         what = f"batch {r.batch}: {links}, reply {r.reply}"
@@ -131,10 +145,16 @@ def _row(r: Roll) -> str:
     return "\n".join(_fit(line))
 
 
-def _stats_lines(all_stats: Sequence[DiceStats]) -> list[str]:
+def _stats_lines(all_stats: Sequence[DiceStats], ruleset: str) -> list[str]:
+    whose = (  # the AO's: rules.ao.AO.roll_place
+        ["Dice statistics: each player's rolls (combat: the attacker; CRT switch, paradrop: the",
+         "German) against a fair die; Pearson's chi-square, 5 degrees of freedom."]
+        if ruleset == "ao"
+        else ["Dice statistics: each player's rolls against a fair die; Pearson's chi-square,",
+              "5 degrees of freedom."]
+    )  # fmt: skip
     out = [
-        "Dice statistics: each player's rolls (combat: the attacker; CRT switch, paradrop: the",
-        "German) against a fair die; Pearson's chi-square, 5 degrees of freedom.",
+        *whose,
         f"{'ROLLS OF':<8} {'N':>5} "
         + " ".join(f"{f:>5}" for f in stats.FACES)
         + f" {'CHI2':>7} {'P':>7}",
@@ -165,12 +185,15 @@ def _facts(v: Verified) -> list[str]:
             f"Final state: {final}",
         ]
     fps = {side: fingerprint_of(p.key) for side, p in email.parties.items()}
+    keys = [  # the second side first: the AO's German, then the Allied
+        f"{(side.capitalize() + ' key:'):<12} {fps.get(side, '-')}"
+        for side in reversed(email.ruleset.sides)
+    ]
     return [
         f"Game {email.game_id}: scenario {email.scenario}, {email.mode} dice, "
         f"{len(email.packets)} packets, {commands} commands, verified",
         f"Standing:    {standing(g, email.verdict)}",
-        f"German key:  {fps.get('german', '-')}",
-        f"Allied key:  {fps.get('allied', '-')}",
+        *keys,
         f"Final state: {final}",
     ]
 
@@ -191,7 +214,7 @@ def format_audit(a: Audit) -> str:
                 last = r.packet
             lines.append(_row(r))
     lines.append("")
-    lines.extend(_stats_lines(a.stats))
+    lines.extend(_stats_lines(a.stats, _ruleset_id(a.verified)))
     return "\n".join(lines) + "\n"
 
 

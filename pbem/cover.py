@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 import rules
+from pbem.aoplay import ao_other, ao_side
 from pbem.core.packets import Packet
 from pbem.core.protocol import EmailGame
 from pbem.exchange import batch_words, next_packet, verdict_text
@@ -92,14 +93,14 @@ def cover(game: EmailGame, packets: Sequence[Packet], labels: dict[rules.Side, s
         raise ValueError("a mail with no packet")
     first = packets[0].body
     if first.kind == "invitation":
-        return invitation_cover(packets[0], labels.get(first.author, ""))
+        return invitation_cover(packets[0], labels.get(ao_side(first.author), ""))
     sender = first.author
-    reader = rules.other_side(sender)
+    reader = ao_other(sender)
     what = _what(packets)
     todo = _todo(game, reader)
     seqs = packets[0].body.seq, packets[-1].body.seq
     where = f"packet {seqs[0]}" if seqs[0] == seqs[1] else f"packets {seqs[0]}-{seqs[1]}"
-    name = who(sender, labels.get(sender, ""))
+    name = who(ao_side(sender), labels.get(ao_side(sender), ""))
     subject = f"Ardennes {first.game[:8]}: {name} sent {what}: {todo.split(' (')[0]}"
     line = f"{name} sent {what} ({where} of game {first.game[:8]}): {todo}. {IMPORT_HINT}"
     return Cover(subject, textwrap.fill(line, WIDTH))
@@ -108,8 +109,8 @@ def cover(game: EmailGame, packets: Sequence[Packet], labels: dict[rules.Side, s
 def invitation_cover(invitation: Packet, label: str = "") -> Cover:
     """The cover of an invitation: what it offers and how to accept it."""
     b = invitation.body
-    name = who(b.author, label)
-    other = rules.other_side(b.author).capitalize()
+    name = who(ao_side(b.author), label)
+    other = ao_other(b.author).capitalize()
     offer = f"scenario {b.scenario}, {b.mode} dice, you play the {other}"
     subject = f"Ardennes {b.game[:8]}: {name} invites you to a game by email ({offer})"
     line = (

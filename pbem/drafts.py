@@ -28,6 +28,7 @@ from typing import Final
 import msgspec
 
 import rules
+from pbem.aoplay import ao_side
 from pbem.atomic import fsync_dir, read_limited, write_atomic
 from pbem.core import packets
 from pbem.core.authoring import Draft
@@ -76,7 +77,7 @@ class SavedDraft(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
             game=b.game,
             seq=b.seq,
             prev=b.prev,
-            author=b.author,
+            author=ao_side(b.author),
             comment=b.comment,
             commands=tuple(s.command for s in draft.steps),
         )

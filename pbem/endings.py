@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Literal
 
 import rules
+from pbem.aoplay import ao_side
 from pbem.core import authoring, packets
 from pbem.core.errors import PbemError
 from pbem.core.protocol import EmailGame, Identity, Refused
@@ -32,7 +33,7 @@ def _side(service: Service, game_id: str, game: EmailGame) -> rules.Side:
     if game.mode != "local":
         return service.store.meta(game_id).our_side
     want = game.expects()
-    return want[0] if want is not None else game.inviter
+    return ao_side(want[0] if want is not None else game.inviter)
 
 
 def _write(

@@ -34,6 +34,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 import rules
 import scenarios
 from pbem import drafts, invitations, mail, scripting, snapshots
+from pbem.aoplay import ao_other, ao_side
 from pbem.core import authoring, packets, sshsig
 from pbem.core.authoring import Draft
 from pbem.core.errors import PbemError
@@ -239,7 +240,7 @@ class Service:
             dice_mode=mode,
         )
         self._store_new(game_id, meta, game)
-        return Sent(game_id, armor_packets(game.packets))
+        return Sent(game_id, armor_packets(game.packets, game.ruleset.id))
 
     def invitation(self, text: str | bytes) -> Packet:
         """The one invitation (packet 0) in armoured ``text``, for a game not in the store."""
@@ -270,7 +271,7 @@ class Service:
         assert b.scenario is not None and b.mode is not None and b.key is not None
         self.board(b.scenario)
         game, _ = authoring.accept(me, invitation, self.board, comment)
-        ours = rules.other_side(b.author)
+        ours = ao_other(b.author)
         labels = {ours: me.fingerprint, b.author: opponent or fingerprint_of(b.key)}
         meta = GameMeta(
             scenario=b.scenario,
@@ -281,7 +282,7 @@ class Service:
         )
         self._store_new(b.game, meta, game)
         invitations.discard(self.store, b.game)  # kept by an import: accepted now
-        return Sent(b.game, armor_packets(game.packets[1:]))
+        return Sent(b.game, armor_packets(game.packets[1:], game.ruleset.id))
 
     # -- reading a game --------------------------------------------------------------------
 
@@ -362,12 +363,12 @@ class Service:
         if kind == "draw_answer":
             if game.mode == "local" or side == meta.our_side:
                 raise PbemError(
-                    f"game {game_id[:8]}: the {rules.other_side(side)} player offers a draw: "
+                    f"game {game_id[:8]}: the {ao_other(side)} player offers a draw: "
                     f"answer it first: ardennes draw {game_id[:8]} --accept or --decline"
                 )
             raise PbemError(f"game {game_id[:8]}: your draw offer waits for the {side}'s answer")
         if game.mode != "local" and side != meta.our_side:
-            who = self._label(meta, side)
+            who = self._label(meta, ao_side(side))
             raise PbemError(
                 f"game {game_id[:8]}: not your move: waiting for the {side} player"
                 + (f" ({who})" if who else "")
@@ -437,7 +438,7 @@ class Service:
 
     def export(self, game_id: str) -> str:
         """The armoured packets the opponent has not seen ("" when there are none)."""
-        return armor_packets(self.unseen(game_id))
+        return armor_packets(self.unseen(game_id), self.load(game_id, history=False).ruleset.id)
 
     def export_record(self, game_id: str) -> bytes:
         """The game as a :mod:`rules.record` that replays on its own (``ardennes selfplay
@@ -475,4 +476,6 @@ class Service:
 def comments(game: EmailGame) -> list[tuple[int, rules.Side, str]]:
     """``(seq, author, comment)`` of each packet of ``game`` that carries a comment, in order
     (what a player wrote to his opponent: ``orders --comment``, the app's ``m``)."""
-    return [(p.body.seq, p.body.author, p.body.comment) for p in game.packets if p.body.comment]
+    return [
+        (p.body.seq, ao_side(p.body.author), p.body.comment) for p in game.packets if p.body.comment
+    ]

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import rules
+from pbem.aoplay import ao_side
 from pbem.core import dicemodes
 from pbem.core.packets import DiceMode, PacketKind
 from pbem.core.protocol import EmailGame
@@ -88,24 +89,24 @@ def status_of(game_id: str, game: EmailGame, meta: GameMeta, evidence: int) -> S
     ours = side is not None and (game.mode == "local" or side == meta.our_side)
     waiting = ""
     if side is not None and not ours:
-        waiting = label[side] or f"the {side} player"
+        waiting = label[ao_side(side)] or f"the {side} player"
     state = game.game.state if game.game is not None else None
     return Status(
         game_id=game_id,
         scenario=game.scenario,
         mode=game.mode,
         our_side=meta.our_side,
-        keys={s: fingerprint_of(p.key) for s, p in game.parties.items()},
+        keys={ao_side(s): fingerprint_of(p.key) for s, p in game.parties.items()},
         labels=label,
         turn=state.turn if state is not None else 1,
         phase=state.phase if state is not None else "setup_allied",
         packets=len(game.packets),
-        to_move=side,
+        to_move=ao_side(side) if side is not None else None,
         expects=kind,
         ours=ours,
         waiting_for=waiting,
         since=meta.last_activity,
-        next=next_move(game, meta.our_side, label[side] if side else ""),
+        next=next_move(game, meta.our_side, label[ao_side(side)] if side else ""),
         verdict=game.verdict,
         state=meta.status,
         evidence=evidence,

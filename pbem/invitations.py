@@ -24,7 +24,7 @@ from pbem.core import packets
 from pbem.core.armor import dearmor_all
 from pbem.core.errors import PbemError
 from pbem.core.headers import armor_packets
-from pbem.core.packets import Packet
+from pbem.core.packets import DEFAULT_RULESET, Packet
 from pbem.store import Store
 
 __all__ = ["Kept", "discard", "find", "keep", "kept"]
@@ -63,7 +63,10 @@ def keep(store: Store, invitation: Packet) -> bool:
         if folder.is_dir() and sum(1 for _ in folder.iterdir()) >= MAX_KEPT:
             return False
         folder.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, armor_packets([invitation]).encode("ascii"))
+        write_atomic(
+            path,
+            armor_packets([invitation], invitation.body.ruleset or DEFAULT_RULESET).encode("ascii"),
+        )
     except OSError:
         return False
     return True

@@ -10,6 +10,7 @@ from typing import NamedTuple, Protocol
 
 import rules
 from pbem import drafts, orders_rest
+from pbem.aoplay import ao_side
 from pbem.core import packets
 from pbem.core.authoring import Draft
 from pbem.core.errors import PbemError
@@ -84,11 +85,11 @@ def fill(
         first = cmds[i] if i < len(cmds) else None
         own = isinstance(first, rules.StandingOrders) and first.side == side
         if d.scratch.state.combat.orders(side) is None and not own:
-            r = d.push(rules.StandingOrders(side=side, advance="strongest"))
+            r = d.push(rules.StandingOrders(side=ao_side(side), advance="strongest"))
             if isinstance(r, str):
                 raise PbemError(f"{where}: the default standing orders: {r}")
         if kind == "resolution" and game.mode == "sealed":
-            batch = batch_command(d.scratch.state)
+            batch = batch_command(d.scratch)
             if not isinstance(first, type(batch)):
                 r = d.push(batch)
                 if isinstance(r, str):

@@ -40,6 +40,7 @@ from typing import Final
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 import rules
+from pbem.aoplay import ao_game, ao_side
 from pbem.core.authoring import Draft
 from pbem.core.errors import PbemError
 from pbem.core.identity import KeyIdentity
@@ -166,7 +167,7 @@ class _Table:
 
     def write(self, draft: Draft) -> None:
         """The bot of the draft's author fills it."""
-        for e in bot_fill(draft, self.bots[draft.body.author]):
+        for e in bot_fill(draft, self.bots[ao_side(draft.body.author)]):
             if isinstance(e, rules.VictoryPointsTabulated):
                 self.vp = (e.german, e.allied)
 
@@ -188,12 +189,12 @@ def bot_fill(draft: Draft, bot: Bot) -> list[rules.Event]:
         events.extend(r.events)
 
     if draft.scratch.state.combat.orders(side) is None:
-        push(rules.StandingOrders(side=side, advance="strongest"))
+        push(rules.StandingOrders(side=ao_side(side), advance="strongest"))
     if draft.body.kind == "resolution":  # it resolves its batch first (protocol section 4)
-        push(batch_command(draft.scratch.state))
+        push(batch_command(draft.scratch))
     if draft.body.kind != "reply":
         while not draft.ended():
-            cmd = bot.choose(draft.scratch)
+            cmd = bot.choose(ao_game(draft.scratch))
             if isinstance(cmd, rules.ResolveAttacks) and draft.complete():
                 break  # sealed: the batch is declared; it goes to the opponent for his reply
             push(cmd)
@@ -243,10 +244,10 @@ def play(
             if len(g.packets) >= MAX_PACKETS:
                 raise SelfPlayError(f"no end after {MAX_PACKETS} packets")
             side = want[0]
-            svc = t.svc[side]
-            draft = svc.draft(game_id, t.me[side])
+            svc = t.svc[ao_side(side)]
+            draft = svc.draft(game_id, t.me[ao_side(side)])
             t.write(draft)
-            t.deliver(side, svc.seal(game_id, draft).text)
+            t.deliver(ao_side(side), svc.seal(game_id, draft).text)
         game = german.load(game_id)
         if mode != "local":
             mine = german.store.packets(game_id)

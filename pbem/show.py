@@ -24,6 +24,7 @@ from typing import Any, Final
 
 import rules
 from pbem import drafts, orders_rest
+from pbem.aoplay import ao_game, ao_other
 from pbem.core.errors import PbemError
 from pbem.core.protocol import EmailGame, Identity
 from pbem.exchange import batch_words, verdict_text
@@ -63,7 +64,7 @@ def pending(email: EmailGame) -> list[dict[str, Any]]:
     s = game.state
     side, kind = want
     if kind in ("reply", "resolution"):
-        mover = side if kind == "resolution" else rules.other_side(side)
+        mover = side if kind == "resolution" else ao_other(side)
         item: dict[str, Any] = {
             "kind": "batch",
             "what": batch_words(email, "reply").removeprefix("reply to the "),
@@ -73,12 +74,12 @@ def pending(email: EmailGame) -> list[dict[str, Any]]:
         if s.roll is not None and s.roll.purpose == "paradrop":
             item["hex"] = s.roll.hex
         else:
-            item["attacks"] = _attacks(game)
+            item["attacks"] = _attacks(ao_game(game))
         out.append(item)
     elif s.roll is not None and s.roll.purpose == "crt_switch":
         out.append({"kind": "crt_switch", "side": s.side})
     if kind == "draw_answer":
-        out.append({"kind": "draw_offer", "by": rules.other_side(side)})
+        out.append({"kind": "draw_offer", "by": ao_other(side)})
     return out
 
 

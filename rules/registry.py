@@ -14,17 +14,34 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from rules.ruleset import Ruleset
-
 _RULESETS: dict[str, Ruleset[Any, Any, Any, Any, Any, Any, Any, Any]] = {}
+_GAMES: dict[str, type[Any]] = {}
 
 
-def register(ruleset: Ruleset[Any, Any, Any, Any, Any, Any, Any, Any]) -> None:
-    """Make ``ruleset`` known by its id; registering the same object again does nothing, and
-    another ruleset under a taken id is a :class:`ValueError`."""
+def register(
+    ruleset: Ruleset[Any, Any, Any, Any, Any, Any, Any, Any], game: type[Any] | None = None
+) -> None:
+    """Make ``ruleset`` known by its id, with its bound game class if it has one (``game``:
+    :class:`rules.ao.Game`, which adds the AO's legal-move cache); registering the same
+    object again does nothing, and another ruleset under a taken id is a :class:`ValueError`."""
     old = _RULESETS.get(ruleset.id)
     if old is not None and old is not ruleset:
         raise ValueError(f"a ruleset {ruleset.id!r} is registered already")
+    if game is not None and game.RULESET is not ruleset:
+        raise ValueError(f"{game.__name__} does not play the ruleset {ruleset.id!r}")
     _RULESETS[ruleset.id] = ruleset
+    if game is not None:
+        _GAMES[ruleset.id] = game
+
+
+def game_class(ruleset_id: str) -> type[Any] | None:
+    """The bound game class of a registered ruleset (a :class:`rules.game.Game` subclass:
+    this module may not import :mod:`rules.game`, which imports it through
+    :mod:`rules.record`), None when it has none (play it with the generic
+    :class:`rules.game.Game` and ``ruleset=``); :class:`KeyError` when no ruleset of that id
+    is registered."""
+    get(ruleset_id)
+    return _GAMES.get(ruleset_id)
 
 
 def get(ruleset_id: str) -> Ruleset[Any, Any, Any, Any, Any, Any, Any, Any]:

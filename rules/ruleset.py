@@ -107,12 +107,16 @@ the acting player's *own* that nobody else decides anything about (the AO's CRT 
 
 class DiceWait(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """The dice a state waits on, for email play: ``kind`` (:data:`DiceWaitKind`), the command
-    that resolves them (``resolver``; None when ``kind`` is ``none``) and a word for what they
-    are for (``purpose``, the ruleset's own: ``combat``, ``crt_switch``, ``paradrop``)."""
+    that resolves them (``resolver``; None when ``kind`` is ``none``), a word for what they
+    are for (``purpose``, the ruleset's own: ``combat``, ``crt_switch``, ``paradrop``) and
+    whether the acting player may still add to a waiting batch before he sends it
+    (``extendable``: the AO's declared attacks; not its drop, nor Tiny's strike: the packet
+    ends there)."""
 
     kind: DiceWaitKind = "none"
     resolver: Any = None
     purpose: str = ""
+    extendable: bool = False
 
 
 NO_DICE = DiceWait()
@@ -127,6 +131,19 @@ class Reveal(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     side: str
     key: str
     value: int
+
+
+class RollPlace(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Where the audit places one die (:meth:`Ruleset.roll_place`): the ``turn``, the
+    ``side`` whose turn it is and the ``phase`` it was rolled in, ``of`` whose roll the dice
+    statistics count it as (the AO's combat die: the attacker's; its CRT switch and
+    paradrop: the German's) and ``effect``, what it did, in words (empty: nothing to say)."""
+
+    turn: int
+    side: str
+    phase: str
+    of: str
+    effect: str = ""
 
 
 class Ruleset(Protocol[B, S, C_contra, E_co, A_co, O_co, V_co, L]):
@@ -243,8 +260,34 @@ class Ruleset(Protocol[B, S, C_contra, E_co, A_co, O_co, V_co, L]):
         those of its author), else None: not standing orders."""
         ...
 
+    def orders_refusal(self, command: C_contra) -> str | None:
+        """Why standing orders ``command`` cannot serve an email game (the AO's that would
+        ``ask``: nobody is there to answer during a batch), else None."""
+        ...
+
+    def orders_given(self, state: S, side: str) -> bool:
+        """``side`` has the standing orders a batch needs from it in ``state`` (a sealed
+        email game's reply gives them; a ruleset without standing orders: always True)."""
+        ...
+
+    def players_verdict(self, state: S, winner: str | None, kind: str, reason: str) -> V_co:
+        """The verdict the players reach by email in ``state``: ``kind`` ``resignation``
+        (``winner`` the other side) or ``agreement`` (a draw, ``winner`` None)."""
+        ...
+
     def describe_roll(self, roll: DieRoll) -> str:
         """How the audit names what a die was for, in words (``the CRT switch``)."""
+        ...
+
+    def standing(self, state: S, verdict: Any) -> str:
+        """Where ``state`` stands, or how the game ended (``verdict``, the rules' or the
+        players'), in a few words for ``ardennes verify`` and the audit (the AO's
+        ``Game-Turn 3, German combat``, ``game over, German wins (immediate, VP 35:2)``)."""
+        ...
+
+    def roll_place(self, state: S, events: tuple[Any, ...], k: int) -> RollPlace:
+        """Where the die ``events[k]`` (a :class:`rules.dice.DieRoll`) of one command applied to
+        ``state`` falls, whose it is and what it did (:class:`RollPlace`), for the audit."""
         ...
 
     # -- hidden information ------------------------------------------------------------------------

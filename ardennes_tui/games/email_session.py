@@ -27,6 +27,7 @@ from typing import NamedTuple
 
 import rules
 from pbem import addresses, config, drafts, endings, mail
+from pbem.aoplay import ao_game, ao_side
 from pbem.core.authoring import Draft
 from pbem.core.errors import PbemError
 from pbem.core.packets import MAX_COMMENT
@@ -141,12 +142,12 @@ class EmailSession:
     def game(self) -> rules.Game:
         """What the map shows: the draft's scratch copy, else the game as stored."""
         if self.draft is not None:
-            return self.draft.scratch
+            return ao_game(self.draft.scratch)
         game = self.service.load(self.game_id).game
         if game is None:  # not accepted yet: the scenario's start
             board = self.service.board(self.service.load(self.game_id).scenario)
             return rules.Game.new(board)
-        return game
+        return ao_game(game)
 
     @property
     def kind(self) -> str | None:
@@ -202,7 +203,7 @@ class EmailSession:
     def batch_waits(self) -> bool:
         """Sealed dice, our orders packet: attacks are declared (or the drop named) and wait
         for the opponent's reply before their dice (:func:`pbem.core.turn.awaits_reply`)."""
-        return self.sealed and self.kind == "orders" and awaits_reply(self.game.state)
+        return self.sealed and self.kind == "orders" and awaits_reply(self.game)
 
     def needs_orders(self) -> bool:
         """A batch waits and our side has no standing orders yet: the packet cannot be sealed
@@ -210,7 +211,7 @@ class EmailSession:
         opponent's resolution... and during our own batch follow them)."""
         if self.draft is None or not self.batch_waits():
             return False
-        return self.game.state.combat.orders(self.draft.body.author) is None
+        return self.game.state.combat.orders(ao_side(self.draft.body.author)) is None
 
     def missing(self) -> str | None:
         """Why the draft may not be sealed now, in the protocol's words (None: it may);
@@ -247,7 +248,7 @@ class EmailSession:
             return self.waiting()
         if self.draft.ended() and self.draft.body.kind != "reply":
             return f"Packet {self.draft.body.seq} is complete: x seals and sends it"
-        r = self.draft.push(cmd)
+        r: rules.Applied | str = self.draft.push(cmd)
         if not isinstance(r, str):
             self._save()
         return r
@@ -263,7 +264,7 @@ class EmailSession:
         if why is not None:
             return why
         keep = [s.command for s in self.draft.steps[:-1]]
-        last = self.draft.steps[-1].command
+        last: rules.Command = self.draft.steps[-1].command
         draft = self.service.draft(self.game_id, self.me, self.draft.body.comment)
         for cmd in keep:
             r = draft.push(cmd)

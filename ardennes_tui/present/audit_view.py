@@ -25,6 +25,7 @@ from typing import Final
 import rules
 from ardennes_tui.games import hotseat
 from pbem import audit, sources
+from pbem.aoplay import ao_game
 from pbem.audit import DiceStats, Roll, Verified
 from pbem.core import stats
 from pbem.core.errors import PbemError
@@ -160,7 +161,7 @@ def view(v: Verified, mine: Mapping[str, str] | None = None) -> AuditView:
         keys=tuple(key_lines),
         rolls=tuple(found),
         stats=tuple(audit.statistics(found)),
-        game=game,
+        game=ao_game(game) if game is not None else None,
         comments=tuple(comment_line(seq, side, text) for seq, side, text in said),
         notes=comment_steps(email) if email is not None else None,
     )

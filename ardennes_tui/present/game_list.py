@@ -17,10 +17,10 @@ from typing import Any, Final
 
 import msgspec
 
-import rules
 from ardennes_tui.games.saves import bot_side
 from ardennes_tui.present.game_view import PHASE_NAMES
 from pbem import invitations, keys
+from pbem.aoplay import ao_other
 from pbem.core.errors import PbemError
 from pbem.exchange import fingerprint_of
 from pbem.games import Service
@@ -108,7 +108,7 @@ def rows(store: Store) -> list[dict[str, Any]]:
                 "id": kept.game_id,
                 "kind": "invitation",
                 "scenario": b.scenario,
-                "side": rules.other_side(b.author),
+                "side": ao_other(b.author),
                 "to_move": "accept it",
                 "last_activity": kept.kept_at,
                 "opponent": fingerprint_of(b.key) if b.key else "",

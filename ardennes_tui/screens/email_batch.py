@@ -18,6 +18,7 @@ import rules
 from ardennes_tui.games.email_session import EmailSession
 from ardennes_tui.present import game_view
 from ardennes_tui.screens.play_screen import PlayScreen
+from pbem.aoplay import ao_side
 
 
 class SealedBatchScreen(PlayScreen):
@@ -49,7 +50,7 @@ class SealedBatchScreen(PlayScreen):
         s = self.session
         if s.draft is None or self.app.screen is not self or not s.needs_orders():
             return
-        side = s.draft.body.author
+        side = ao_side(s.draft.body.author)
         immune = game_view.immune_hexes_held(self.game, side)
         dialog = OrdersScreen(side, immune, PROPOSED, never_ask=True, why=SEALED_WHY)
         self.app.push_screen(dialog, self._batch_orders_given)

@@ -36,6 +36,7 @@ from ardennes_tui.screens.palette import PaletteCommand
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.bindings import bindings
 from ardennes_tui.widgets.map_view import Zoom
+from pbem.aoplay import ao_game, ao_side
 from pbem.core.errors import PbemError
 
 
@@ -223,8 +224,8 @@ class EmailPlayScreen(SealedBatchScreen):
         except PbemError:
             stored = None
         if stored is None or s.draft is None:
-            return event_log(stored if stored is not None else self.game)
-        return event_log(stored, self.game.events)
+            return event_log(ao_game(stored) if stored is not None else self.game)
+        return event_log(ao_game(stored), self.game.events)
 
     def action_save(self) -> None:
         """s: where the game is (the store holds every sealed packet)."""
@@ -345,7 +346,7 @@ class EmailPlayScreen(SealedBatchScreen):
 
         if self.session.kind != "reply" or self.app.screen is not self:
             return
-        side = self.session.draft.body.author if self.session.draft else "german"
+        side = ao_side(self.session.draft.body.author if self.session.draft else "german")
         current = self.game.state.combat.orders(side)
         immune = game_view.immune_hexes_held(self.game, side)
         dialog = OrdersScreen(side, immune, current, never_ask=True)
@@ -511,7 +512,7 @@ class EmailPlayScreen(SealedBatchScreen):
         except PbemError:
             notes = {}
         self.app.push_screen(
-            PlaybackScreen(game, start=since or 0, title=title, since=since, notes=notes),
+            PlaybackScreen(ao_game(game), start=since or 0, title=title, since=since, notes=notes),
             lambda _: self._offer_reply(),
         )
 

@@ -160,10 +160,10 @@ def armor(
     ``Phase``, ``Kind``, as the caller gives them, in that order). Ends with a newline.
 
     With ``compress`` (the default) the payload is deflated (zlib, level 9, with the preset
-    dictionary :data:`pbem.core.zdict.ENCODINGS` gives ``encoding``, by default
-    ``deflate+dict2``) when that makes it smaller, and a last header ``Encoding:`` names it;
-    the checksum covers the bytes as sent. Packets are JSON with many repeated keys, so this
-    roughly thirds them."""
+    dictionary :data:`pbem.core.zdict.ENCODINGS` gives ``encoding``, by default the AO's
+    ``deflate+dict2``; ``deflate``: none) when that makes it smaller, and a last header
+    ``Encoding:`` names it; the checksum covers the bytes as sent. Packets are JSON with many
+    repeated keys, so this roughly thirds them."""
     if not isinstance(payload, bytes | bytearray):
         raise ArmorError("the payload must be bytes")
     if len(payload) > MAX_PAYLOAD:
@@ -171,11 +171,12 @@ def armor(
     _check_headers(headers)
     if ENCODING in headers:
         raise ArmorError(f"the {ENCODING} header is the armour's own")
-    if encoding not in zdict.ENCODINGS:
+    if encoding != zdict.DEFLATE and encoding not in zdict.ENCODINGS:
         raise ArmorError(f"unknown {ENCODING} {encoding[:20]!r}")
     payload = bytes(payload)
     if compress:
-        z = zlib.compressobj(9, zdict=zdict.ENCODINGS[encoding])
+        preset = zdict.ENCODINGS.get(encoding)
+        z = zlib.compressobj(9, zdict=preset) if preset else zlib.compressobj(9)
         packed = z.compress(payload) + z.flush()
         if len(packed) < len(payload):
             headers = {**headers, ENCODING: encoding}
@@ -187,9 +188,17 @@ def armor(
     return "\n".join(lines) + "\n"
 
 
-def armor_all(packets: Iterable[tuple[bytes, Mapping[str, str]]], *, compress: bool = True) -> str:
+def armor_all(
+    packets: Iterable[tuple[bytes, Mapping[str, str]]],
+    *,
+    compress: bool = True,
+    encoding: str = zdict.WRITTEN,
+) -> str:
     """Several blocks one after another, separated by a blank line."""
-    return "\n".join(armor(payload, headers, compress=compress) for payload, headers in packets)
+    return "\n".join(
+        armor(payload, headers, compress=compress, encoding=encoding)
+        for payload, headers in packets
+    )
 
 
 def _pieces(text: str) -> Iterator[tuple[int, str]]:

@@ -13,22 +13,31 @@ the raw private key.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import msgspec
 
-import rules
 from pbem.core import chain, packets, sshsig
 from pbem.core.chain import Chain
 from pbem.core.packets import Body, DiceMode, Packet, PacketKind, Step, step_hash
-from pbem.core.protocol import ENDINGS, EmailGame, Identity, Refused, dice_of, game_bytes
-from pbem.core.turn import PacketPlay, drawn_values, reveals
+from pbem.core.protocol import (
+    ENDINGS,
+    BoardFor,
+    EmailGame,
+    Identity,
+    Refused,
+    dice_of,
+    game_bytes,
+    ruleset_of,
+)
+from pbem.core.turn import AnyGame, PacketPlay, drawn_values, reveals
+from rules import registry
 
 __all__ = ["Draft", "accept", "draft", "ending", "invite"]
 
 
-def draft(game: EmailGame, me: Identity, side: rules.Side, comment: str = "") -> Draft:
+def draft(game: EmailGame, me: Identity, side: str, comment: str = "") -> Draft:
     """The next packet of ``game``, to be written by ``me`` playing ``side``: push commands on
     the draft's own copy of the game (with the packet's dice), then :meth:`Draft.seal`."""
     want = game.expects()
@@ -38,32 +47,31 @@ def draft(game: EmailGame, me: Identity, side: rules.Side, comment: str = "") ->
     if kind == "draw_answer":
         raise Refused("answer the draw offer first (ardennes draw GAME --accept or --decline)")
     reveal: bytes | None = None
-    if reveals(game.mode, kind, game.game.state):
+    if reveals(game.mode, kind, game.game):
         party = game.parties[side]
         secret = _secret(me, game.game_id, game.salt(side), party.version)
         reveal = Chain(secret).link(len(party.revealed) + 1)
     body = _body(game, side, kind, comment, reveal=reveal.hex() if reveal is not None else None)
     dice = dice_of(game.seed_for(body, reveal))
-    scratch = rules.Game(game.game.board, game.game.state, dice=dice)
+    scratch = game.game_class(game.game.board, game.game.state, dice=dice, ruleset=game.ruleset)
     return Draft(game, me, body, PacketPlay(scratch, game.mode, kind, side))
 
 
-def _body(
-    game: EmailGame, side: rules.Side, kind: PacketKind, comment: str, **more: object
-) -> Body:
+def _body(game: EmailGame, side: str, kind: PacketKind, comment: str, **more: object) -> Body[Any]:
     """The next packet's body: the game where it stands, the rest in ``more``."""
     assert game.game is not None
+    turn, phase = game.ruleset.where(game.game.state)
     return Body(
         format=packets.FORMAT,
         version=packets.VERSION,
-        rules=rules.record.RULES_VERSION,
+        rules=game.ruleset.version,
         game=game.game_id,
         seq=game.seq,
         prev=game.hashes[-1],
         author=side,
         kind=kind,
-        turn=game.game.state.turn,
-        phase=game.game.state.phase,
+        turn=turn,
+        phase=phase,
         comment=comment,
         **more,  # type: ignore[arg-type]
     )
@@ -72,7 +80,7 @@ def _body(
 def ending(
     game: EmailGame,
     me: Identity,
-    side: rules.Side,
+    side: str,
     kind: PacketKind,
     *,
     accept: bool | None = None,
@@ -97,17 +105,18 @@ class Draft:
 
     game: EmailGame
     me: Identity
-    body: Body
+    body: Body[Any]
     play: PacketPlay
-    steps: list[Step] = field(default_factory=list)
+    steps: list[Step[Any]] = field(default_factory=list)
 
     @property
-    def scratch(self) -> rules.Game:
+    def scratch(self) -> AnyGame:
         """The copy of the game the draft plays on (its dice are the packet's)."""
         return self.play.game
 
-    def push(self, cmd: rules.Command) -> rules.Applied | str:
-        """Add ``cmd`` if the protocol and the rules allow it; else why not."""
+    def push(self, cmd: Any) -> Any:
+        """Add ``cmd`` if the protocol and the rules allow it (the ruleset's applied result);
+        else why not (a string)."""
         r = self.play.push(cmd)
         if not isinstance(r, str):
             self.steps.append(Step(command=cmd, hash=step_hash(self.play.game.state_hash())))
@@ -128,10 +137,10 @@ class Draft:
         why = self.play.end_refusal()
         if why is not None:
             raise Refused(why)
-        s = self.play.game.state
+        turn, phase = self.game.ruleset.where(self.play.game.state)
         drawn = drawn_values(self.play.game, 0)  # the scratch game's history is the packet's
         body = msgspec.structs.replace(
-            self.body, commands=tuple(self.steps), turn=s.turn, phase=s.phase, dice=drawn
+            self.body, commands=tuple(self.steps), turn=turn, phase=phase, dice=drawn
         )
         packet = packets.sign(body, self.me.sign)
         self.game.receive(packet)
@@ -170,30 +179,39 @@ def _head(me: Identity, game_id: str, salt: bytes = b"") -> str:
 
 def invite(
     me: Identity,
-    side: rules.Side,
+    side: str,
     scenario: int,
     mode: DiceMode,
     game_id: str,
-    board_for: Callable[[int], rules.Board],
+    board_for: BoardFor,
     *,
     local_seed: bytes | None = None,
     comment: str = "",
+    ruleset: str = packets.DEFAULT_RULESET,
 ) -> tuple[EmailGame, Packet]:
-    """The invitation of a new game (packet 0): ``me`` plays ``side`` of ``scenario`` with
+    """The invitation of a new game (packet 0): ``me`` plays ``side`` of ``scenario`` of
+    ``ruleset`` (an id of :mod:`rules.registry`; the AO's is left out of the packet) with
     ``mode`` dice; the game id is 16 random bytes (hex) the caller draws. A local game also
     carries its dice seed (``local_seed``, 32 bytes from the operating system)."""
-    body = Body(
+    try:
+        rs = registry.get(ruleset)
+    except KeyError:
+        have = ", ".join(registry.ids())
+        raise Refused(f"no ruleset {ruleset!r} (this program has {have})") from None
+    turn, phase = rs.where(rs.new_game(board_for(scenario)))
+    body: Body[Any] = Body(
         format=packets.FORMAT,
         version=packets.VERSION,
-        rules=rules.record.RULES_VERSION,
+        rules=rs.version,
         game=game_id,
         seq=0,
         prev="",
         author=side,
         kind="invitation",
-        turn=1,
-        phase="setup_allied",
+        turn=turn,
+        phase=phase,
         scenario=scenario,
+        ruleset=None if ruleset == packets.DEFAULT_RULESET else ruleset,
         mode=mode,
         key=me.public_line,
         commitment=_head(me, game_id),
@@ -207,24 +225,25 @@ def invite(
 def accept(
     me: Identity,
     invitation: Packet,
-    board_for: Callable[[int], rules.Board],
+    board_for: BoardFor,
     comment: str = "",
 ) -> tuple[EmailGame, Packet]:
     """Accept ``invitation`` (checked first): the acceptance (packet 1) pins ``me`` for the
     other side."""
     game = EmailGame.start(invitation, board_for)
     b = invitation.body
-    body = Body(
+    turn, phase = game.start_where
+    body: Body[Any] = Body(
         format=packets.FORMAT,
         version=packets.VERSION,
-        rules=rules.record.RULES_VERSION,
+        rules=ruleset_of(b).version,
         game=b.game,
         seq=1,
         prev=game.hashes[-1],
-        author=rules.other_side(b.author),
+        author=game.other(b.author),
         kind="acceptance",
-        turn=1,
-        phase="setup_allied",
+        turn=turn,
+        phase=phase,
         key=me.public_line,
         commitment=_head(me, b.game, bytes.fromhex(game.hashes[0])),
         comment=comment,

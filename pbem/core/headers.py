@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from pbem.core import armor, dicemodes
+from pbem.core import armor, dicemodes, packets, zdict
 from pbem.core.packets import Packet
 
 __all__ = ["armor_headers", "armor_packets"]
@@ -29,6 +29,9 @@ def armor_headers(packet: Packet) -> dict[str, str]:
     return headers
 
 
-def armor_packets(sent: Iterable[Packet]) -> str:
-    """``sent`` as armour blocks, one after another ("" for none)."""
-    return armor.armor_all((p.wire, armor_headers(p)) for p in sent)
+def armor_packets(sent: Iterable[Packet], ruleset: str = packets.DEFAULT_RULESET) -> str:
+    """``sent``, packets of a game of ``ruleset`` (an id), as armour blocks one after another
+    ("" for none), deflated with that ruleset's dictionary (:func:`pbem.core.zdict.written_for`:
+    the AO's ``deflate+dict2``, plain ``deflate`` for a ruleset without one)."""
+    blocks = ((p.wire, armor_headers(p)) for p in sent)
+    return armor.armor_all(blocks, encoding=zdict.written_for(ruleset))

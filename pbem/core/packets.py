@@ -31,14 +31,13 @@ import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Final, Literal
+from typing import Any, Final, Generic, Literal, TypeVar
 
 import msgspec
 
 from pbem.core import keyvalues as keys
 from pbem.core import sshsig
 from pbem.core.errors import PbemError, one_line
-from rules import Command, Side
 
 FORMAT: Final = "ardennes-packet"
 VERSION: Final = 3
@@ -78,7 +77,9 @@ KINDS: Final[tuple[PacketKind, ...]] = (
 )
 
 FIELDS: Final[dict[str, frozenset[str]]] = {
-    "invitation": frozenset({"scenario", "mode", "key", "commitment", "seed", "comment"}),
+    "invitation": frozenset(
+        {"scenario", "ruleset", "mode", "key", "commitment", "seed", "comment"}
+    ),
     "acceptance": frozenset({"key", "commitment", "comment"}),
     "orders": frozenset({"reveal", "commands", "dice", "comment"}),
     "reply": frozenset({"reveal", "commands", "comment"}),
@@ -95,24 +96,37 @@ _HEX64: Final = re.compile(r"[0-9a-f]{64}")
 _KEY: Final = re.compile(r"ssh-ed25519 [A-Za-z0-9+/]{68}")
 _DICE: Final = re.compile(r"[1-6]*")
 _PHASE: Final = re.compile(r"[a-z_]{1,40}")
+_SIDE: Final = re.compile(r"[a-z]{1,20}")
+_RULESET: Final = re.compile(r"[a-z][a-z0-9]{0,15}")
+DEFAULT_RULESET: Final = "ao"
+"""The ruleset of an invitation that names none: The Ardennes Offensive, the only one before
+the field existed (so every earlier game still reads as it was)."""
 
 
 class PacketError(PbemError):
     """A packet that cannot be read; the message is one line naming the field."""
 
 
-class Step(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """One command and the state hash after it (its first :data:`STEP_HASH` hex digits,
-    :func:`step_hash`)."""
+C = TypeVar("C")
 
-    command: Command
+
+class Step(msgspec.Struct, Generic[C], frozen=True, forbid_unknown_fields=True):
+    """One command and the state hash after it (its first :data:`STEP_HASH` hex digits,
+    :func:`step_hash`). Which commands exist is the game's ruleset's to say: :func:`decode`
+    keeps each as its JSON bytes (``Step[msgspec.Raw]``), and the email game decodes them with
+    its ruleset's command type, strictly and in their canonical spelling only
+    (:meth:`pbem.core.protocol.EmailGame.receive`); a packet the game holds, or one written
+    here, carries the ruleset's commands."""
+
+    command: C
     hash: str
 
 
-class Body(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+class Body(msgspec.Struct, Generic[C], frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """Everything a packet says, in the order it is encoded and signed.
 
-    ``scenario``, ``mode`` and the sides come with the invitation; ``key`` (the author's
+    ``scenario``, ``ruleset`` (absent: :data:`DEFAULT_RULESET`, the AO), ``mode`` and the
+    sides come with the invitation; ``key`` (the author's
     OpenSSH public key, no comment) and ``commitment`` (his chain head, hex) with the
     invitation and the acceptance; ``reveal`` is the author's next chain link (hex);
     ``seed`` the dice seed of a local game (hex, invitation only); ``dice`` the values of the
@@ -126,17 +140,18 @@ class Body(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_default
     game: str
     seq: int
     prev: str
-    author: Side
+    author: str
     kind: PacketKind
     turn: int
     phase: str
     scenario: int | None = None
+    ruleset: str | None = None
     mode: DiceMode | None = None
     key: str | None = None
     commitment: str | None = None
     reveal: str | None = None
     seed: str | None = None
-    commands: tuple[Step, ...] = ()
+    commands: tuple[Step[C], ...] = ()
     dice: str = ""
     accept: bool | None = None
     comment: str = ""
@@ -151,7 +166,7 @@ class Packet:
     that signed it, ``wire`` the bytes as sent. Two packets are equal when their identities
     (:attr:`hash`) are."""
 
-    body: Body
+    body: Body[Any]
     signed: bytes
     signature: bytes
     signer: str
@@ -169,14 +184,14 @@ class Packet:
 
 
 _ENC: Final = msgspec.json.Encoder(order="deterministic")
-_BODY: Final = msgspec.json.Decoder(Body)
+_BODY: Final = msgspec.json.Decoder(Body[msgspec.Raw])
 
 Signer = Callable[[bytes], bytes]
 """Signs a message, returning the binary SSHSIG blob (:mod:`pbem.core.sshsig`, namespace
 ``ardennes``)."""
 
 
-def canonical_bytes(body: Body) -> bytes:
+def canonical_bytes(body: Body[Any]) -> bytes:
     """The one spelling of ``body``: msgspec JSON, fields in declaration order, defaults
     left out, no whitespace (protocol section 3)."""
     return _ENC.encode(body)
@@ -201,7 +216,7 @@ def signer_of(blob: bytes, message: bytes) -> str:
         raise PacketError(f"bad signature ({exc})") from None
 
 
-def sign(body: Body, signer: Signer) -> Packet:
+def sign(body: Body[Any], signer: Signer) -> Packet:
     """``body`` (checked as :func:`decode` would) signed by ``signer``, as a version 3 packet;
     the signature is checked too (an agent or a key that signs wrong is refused here)."""
     check_body(body)
@@ -236,7 +251,7 @@ def decode(data: bytes) -> Packet:
     return Packet(body, signed, blob, who, data, hashlib.sha256(signed).hexdigest())
 
 
-def decode_body(data: bytes) -> Body:
+def decode_body(data: bytes) -> Body[msgspec.Raw]:
     """A body's JSON, strictly: known fields, the right types, its kind's fields only
     (:func:`check_body`), and exactly its canonical spelling (:func:`canonical_bytes`)."""
     try:
@@ -253,10 +268,10 @@ def decode_body(data: bytes) -> Body:
     return body
 
 
-def _present(b: Body) -> set[str]:
+def _present(b: Body[Any]) -> set[str]:
     """The optional fields ``b`` carries (those not at their default)."""
     out = set()
-    for name in ("scenario", "mode", "key", "commitment", "reveal", "seed", "accept"):
+    for name in ("scenario", "ruleset", "mode", "key", "commitment", "reveal", "seed", "accept"):
         if getattr(b, name) is not None:
             out.add(name)
     if b.commands:
@@ -268,7 +283,7 @@ def _present(b: Body) -> set[str]:
     return out
 
 
-def check_body(b: Body) -> None:
+def check_body(b: Body[Any]) -> None:
     """The checks of a body that need nothing but the body (and its version)."""
     if b.format != FORMAT or b.version not in (LEGACY, VERSION):
         raise PacketError(
@@ -283,6 +298,8 @@ def check_body(b: Body) -> None:
         raise PacketError(f"{where}: prev must be empty for the first, 64 hex digits after")
     if (b.kind == "invitation") != (b.seq == 0):
         raise PacketError(f"{where}: only the first packet is an invitation")
+    if not _SIDE.fullmatch(b.author):
+        raise PacketError(f"{where}: the author {b.author[:20]!r} is not a side's name")
     if not 1 <= b.turn <= 99 or not _PHASE.fullmatch(b.phase):
         raise PacketError(f"{where}: turn {b.turn} or phase {b.phase[:40]!r} is out of range")
     extra = _present(b) - FIELDS[b.kind]
@@ -302,6 +319,12 @@ def check_body(b: Body) -> None:
             raise PacketError(f"{where}: the {name} is not 64 lowercase hex digits")
     if b.kind == "invitation" and (b.scenario is None or b.mode is None):
         raise PacketError(f"{where}: scenario and dice mode come with the invitation")
+    if b.ruleset is not None and (
+        not _RULESET.fullmatch(b.ruleset) or b.ruleset == DEFAULT_RULESET
+    ):
+        raise PacketError(
+            f"{where}: the ruleset {b.ruleset[:20]!r} is not an id (the AO's is left out)"
+        )
     if b.scenario is not None and not 1 <= b.scenario <= 99:
         raise PacketError(f"{where}: scenario {b.scenario} is out of range")
     if (b.seed is not None) != (b.kind == "invitation" and b.mode == "local"):
@@ -332,7 +355,7 @@ def _is_key(line: str) -> bool:
 class _Legacy(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A version 2 packet as sent: the body and the base64 of its SSHSIG blob."""
 
-    body: Body
+    body: Body[msgspec.Raw]
     signature: str
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-import rules
 from pbem.core import keyvalues as keys
 from pbem.core import sshsig
 from pbem.core.errors import PbemError
@@ -51,7 +50,7 @@ class Equivocation(Refused):
 class Party:
     """One player: the pinned key, the chain head, the links revealed so far."""
 
-    side: rules.Side
+    side: str
     key: str
     commitment: bytes
     version: int

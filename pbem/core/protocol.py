@@ -23,15 +23,30 @@ from :mod:`pbem.core.seeds`; their names are exported here too (``__all__``).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
-from typing import Final
+from typing import Any, Final
 
-import rules
+import msgspec
+
 from pbem.core import chain, packets, seeds
+from pbem.core.errors import one_line
 from pbem.core.packets import Body, DiceMode, Packet, PacketKind, step_hash
 from pbem.core.parties import Equivocation, Identity, Party, Refused, fingerprint_of
 from pbem.core.seeds import ENDINGS, Derivation, dice_of, game_bytes
-from pbem.core.turn import PacketPlay, awaits_reply, drawn_values, reveals
+from pbem.core.turn import (
+    AnyGame,
+    PacketPlay,
+    acting_side,
+    awaits_reply,
+    drawn_values,
+    reveals,
+)
+from rules import registry
+from rules.dice import SeededDice
+from rules.game import Game
+from rules.record import DiceSpec, tag
+from rules.ruleset import Ruleset, state_hash_of
 
 __all__ = [
     "ENDINGS",
@@ -49,23 +64,68 @@ __all__ = [
 
 
 START: Final = (1, "setup_allied")
-"""Where the invitation and the acceptance stand: the game before the Allied set-up."""
+"""Where an AO invitation and acceptance stand: the game before the Allied set-up (any
+ruleset's: where its new game stands, :meth:`EmailGame.start_where`)."""
+
+AnyRuleset = Ruleset[Any, Any, Any, Any, Any, Any, Any, Any]
+BoardFor = Callable[[int], Any]
+"""The board of a scenario number, for the game's ruleset (the AO's: ``scenarios.load_board``)."""
+_ENC: Final = msgspec.json.Encoder(order="deterministic")
+
+
+def ruleset_of(invitation: Body[Any]) -> AnyRuleset:
+    """The ruleset the invitation names (none: the AO, :data:`packets.DEFAULT_RULESET`), as
+    this program has it registered (:mod:`rules.registry`: the program imports the rulesets
+    it plays); :class:`Refused` when it has not."""
+    rid = invitation.ruleset or packets.DEFAULT_RULESET
+    try:
+        return registry.get(rid)
+    except KeyError:
+        raise Refused(
+            f"packet 0: the game is played with the ruleset {rid!r}, which this program does "
+            f"not have (it has {', '.join(registry.ids()) or 'none'})"
+        ) from None
+
+
+def body_decoder(ruleset: AnyRuleset) -> msgspec.json.Decoder[Body[Any]]:
+    """A decoder of packet bodies whose commands are ``ruleset``'s."""
+    return msgspec.json.Decoder(Body[ruleset.command_type])  # type: ignore[name-defined]
+
+
+def typed(
+    packet: Packet, ruleset: AnyRuleset, decoder: msgspec.json.Decoder[Body[Any]] | None = None
+) -> Packet:
+    """``packet`` (as :func:`pbem.core.packets.decode` reads it: each command its JSON bytes)
+    with its commands decoded by ``ruleset``'s command type, strictly and in their canonical
+    spelling only (protocol section 3: the typed body must encode to exactly the signed
+    bytes); :class:`Refused` naming the packet otherwise."""
+    if not packet.body.commands:
+        return packet
+    where = f"packet {packet.body.seq}"
+    try:
+        body = (decoder or body_decoder(ruleset)).decode(packet.signed)
+    except (msgspec.ValidationError, msgspec.DecodeError, UnicodeDecodeError) as exc:
+        why = one_line(str(exc), 200)
+        raise Refused(f"{where}: not a command of {ruleset.id} ({why})") from None
+    except RecursionError:
+        raise Refused(f"{where}: not a command (JSON nested too deeply)") from None
+    if _ENC.encode(body) != packet.signed:
+        raise Refused(f"{where}: a command is not in its canonical spelling (section 3)")
+    return dataclasses.replace(packet, body=body)
 
 
 class EmailGame:
     """The accepted packets of one game and everything that follows from them."""
 
     @classmethod
-    def start(cls, invitation: Packet, board_for: Callable[[int], rules.Board]) -> EmailGame:
+    def start(cls, invitation: Packet, board_for: BoardFor) -> EmailGame:
         """A game from its invitation, which must be signed by the key it carries."""
         game = cls(invitation, board_for)
         game._check_signer(invitation)
         return game
 
     @classmethod
-    def replay(
-        cls, chain_of_packets: Sequence[Packet], board_for: Callable[[int], rules.Board]
-    ) -> EmailGame:
+    def replay(cls, chain_of_packets: Sequence[Packet], board_for: BoardFor) -> EmailGame:
         """Every packet checked from the invitation on; raises :class:`Refused` at the first
         that fails (``ardennes verify``)."""
         if not chain_of_packets:
@@ -75,32 +135,43 @@ class EmailGame:
             game.receive(p)
         return game
 
-    def __init__(self, invitation: Packet, board_for: Callable[[int], rules.Board]) -> None:
+    def __init__(self, invitation: Packet, board_for: BoardFor) -> None:
         b = invitation.body
         if b.kind != "invitation" or b.scenario is None or b.mode is None:
             raise Refused("packet 0 is not an invitation")
-        if (b.turn, b.phase) != START:
-            raise Refused("packet 0: an invitation stands at Game-Turn 1, Allied set-up")
+        self.ruleset: AnyRuleset = ruleset_of(b)
+        """The game's rules (the invitation names them)."""
+        self.game_class: type[AnyGame] = registry.game_class(self.ruleset.id) or Game
+        """Its game class (:func:`rules.registry.game_class`: the AO's ``rules.ao.Game``)."""
+        self._decoder = body_decoder(self.ruleset)
+        if b.author not in self.ruleset.sides:
+            raise Refused(f"packet 0: {b.author!r} is not a side of {self.ruleset.id}")
+        self.board_for = board_for
+        self.start_where: tuple[int, str] = self.ruleset.where(
+            self.ruleset.new_game(board_for(b.scenario))
+        )
+        """(turn, phase) of the new game, where the invitation and the acceptance stand."""
+        if (b.turn, b.phase) != self.start_where:
+            raise Refused(f"packet 0: an invitation stands where the game begins, {self._start}")
         assert b.key is not None and b.commitment is not None
         self.game_id: str = b.game
         self.scenario: int = b.scenario
         self.mode: DiceMode = b.mode
-        self.inviter: rules.Side = b.author
-        self.board_for = board_for
+        self.inviter: str = b.author
         self.packets: list[Packet] = [invitation]
         self.hashes: list[str] = [invitation.hash]
-        self.parties: dict[rules.Side, Party] = {
+        self.parties: dict[str, Party] = {
             b.author: Party(b.author, b.key, bytes.fromhex(b.commitment), invitation.version)
         }
         self.local_seed: bytes | None = bytes.fromhex(b.seed) if b.seed else None
-        self.game: rules.Game | None = None
+        self.game: AnyGame | None = None
         self.batch = 0
         """Combat batches resolved so far (sealed mode)."""
         self.derivations: list[Derivation] = []
         """Where the dice of each packet after the acceptance came from (for the audit)."""
         self.first_command: list[int] = []
         """The index in the game's history of each such packet's first command."""
-        self.ending: rules.Verdict | None = None
+        self.ending: Any = None
         """The verdict of a resignation or an accepted draw (the rules' game stays as it
         was)."""
         self.offer: int | None = None
@@ -113,8 +184,8 @@ class EmailGame:
     def resume(
         cls,
         chain_of_packets: Sequence[Packet],
-        board_for: Callable[[int], rules.Board],
-        state: rules.GameState,
+        board_for: BoardFor,
+        state: Any,
     ) -> EmailGame:
         """The game of ``chain_of_packets``, packets a store verified when it kept them,
         resumed at ``state`` (a snapshot of the game after them) without replaying their
@@ -132,9 +203,13 @@ class EmailGame:
             (p.body.commands[-1].hash for p in reversed(game.packets) if p.body.commands), None
         )
         start = step_hash(game.game.state_hash())
-        if step_hash(rules.state_hash(state)) != (claimed if claimed is not None else start):
+        if step_hash(state_hash_of(game.ruleset, state)) != (
+            claimed if claimed is not None else start
+        ):
             raise Refused("the snapshot is not the state the packets reached")
-        game.game = rules.Game(game.game.board, state, dice_spec=game._dice_spec())
+        game.game = game.game_class(
+            game.game.board, state, dice_spec=game._dice_spec(), ruleset=game.ruleset
+        )
         for p in game.packets:
             if p.body.kind in ("resign", "draw_answer"):
                 game._verdict_of(p.body, state)
@@ -148,6 +223,7 @@ class EmailGame:
         if b.game != self.game_id or b.seq != self.seq or b.prev != self.hashes[-1]:
             raise Refused(f"packet {b.seq} does not follow packet {self.seq - 1}")
         self._check_signer(packet)
+        packet = self.typed(packet)
         if b.kind == "acceptance":
             self._accept(packet)
             return
@@ -165,14 +241,25 @@ class EmailGame:
         self.packets.append(packet)
         self.hashes.append(packet.hash)
 
-    def _verdict_of(self, b: Body, state: rules.GameState) -> None:
-        """The verdict of a resignation or an accepted draw, with ``state``'s VP."""
-        vp = (state.vp.german, state.vp.allied)
+    @property
+    def _start(self) -> str:
+        turn, phase = self.start_where
+        return f"Game-Turn {turn}, {phase.replace('_', ' ')}"
+
+    def other(self, side: str) -> str:
+        """The other of the game's two sides."""
+        a, b = self.ruleset.sides
+        return b if side == a else a
+
+    def _verdict_of(self, b: Body[Any], state: object) -> None:
+        """The verdict of a resignation or an accepted draw, in ``state`` (the ruleset's
+        :meth:`~rules.ruleset.Ruleset.players_verdict`: the AO's carries its VP)."""
+        rs = self.ruleset
         if b.kind == "resign":
             why = f"the {b.author.capitalize()} player resigned"
-            self.ending = rules.Verdict(rules.other_side(b.author), "resignation", *vp, why)
+            self.ending = rs.players_verdict(state, self.other(b.author), "resignation", why)
         elif b.kind == "draw_answer" and b.accept:
-            self.ending = rules.Verdict(None, "agreement", *vp, "a draw by agreement")
+            self.ending = rs.players_verdict(state, None, "agreement", "a draw by agreement")
 
     # -- where the game stands ------------------------------------------------------------------
 
@@ -182,27 +269,30 @@ class EmailGame:
         return len(self.packets)
 
     @property
-    def verdict(self) -> rules.Verdict | None:
+    def verdict(self) -> Any:
         """How the game ended: the rules' verdict, a resignation or a draw by agreement;
         None while it goes on."""
         if self.ending is not None:
             return self.ending
-        return self.game.state.result if self.game is not None else None
+        return self.game.outcome() if self.game is not None else None
 
-    def expects(self) -> tuple[rules.Side, PacketKind] | None:
+    def expects(self) -> tuple[str, PacketKind] | None:
         """Who writes the next packet and of which kind; None once the game is over. (A
         resignation or a draw offer may come instead, from either player: :data:`ENDINGS`.)"""
         if self.game is None:
-            return rules.other_side(self.inviter), "acceptance"
-        s = self.game.state
-        if s.phase == "game_over" or self.ending is not None:
+            return self.other(self.inviter), "acceptance"
+        if self.game.outcome() is not None or self.ending is not None:
             return None
         if self.offer is not None:
-            return rules.other_side(self.packets[self.offer].body.author), "draw_answer"
+            return self.other(self.packets[self.offer].body.author), "draw_answer"
         last = next(p.body for p in reversed(self.packets) if p.body.kind not in ENDINGS)
-        if self.mode == "sealed" and awaits_reply(s) and last.kind in ("orders", "resolution"):
-            return rules.other_side(last.author), "reply"
-        side = rules.acting_side(s)
+        if (
+            self.mode == "sealed"
+            and awaits_reply(self.game)
+            and last.kind in ("orders", "resolution")
+        ):
+            return self.other(last.author), "reply"
+        side = acting_side(self.game)
         assert side is not None
         return side, "resolution" if last.kind == "reply" else "orders"
 
@@ -242,13 +332,12 @@ class EmailGame:
             raise Refused(f"{where} does not follow packet {self.seq - 1} (prev hash differs)")
         if packet.version < self.packets[-1].version:
             raise Refused(f"{where} is version {packet.version}, after a version 3 packet")
-        if b.rules != rules.record.RULES_VERSION:
+        if b.rules != self.ruleset.version:
             raise Refused(
-                f"{where} was written for rules {b.rules[:40]}, this is "
-                f"{rules.record.RULES_VERSION}"
+                f"{where} was written for rules {b.rules[:40]}, this is {self.ruleset.version}"
             )
         self._check_signer(packet)
-        self._apply(packet)
+        self._apply(self.typed(packet))
 
     def _check_signer(self, packet: Packet) -> None:
         """``packet`` was signed by the key pinned for its author (the invitation and the
@@ -292,11 +381,11 @@ class EmailGame:
         history = len(self.game.history)
         try:
             self._play(b, dice_of(derived))
-            s = self.game.state
-            if (b.turn, b.phase) != (s.turn, s.phase):
+            turn, phase = self.ruleset.where(self.game.state)
+            if (b.turn, b.phase) != (turn, phase):
                 raise Refused(
                     f"packet {b.seq} says Game-Turn {b.turn}, {b.phase[:30]}; the game is at "
-                    f"Game-Turn {s.turn}, {s.phase}"
+                    f"Game-Turn {turn}, {phase}"
                 )
         except Refused:
             self.game.truncate(history)
@@ -315,10 +404,11 @@ class EmailGame:
         assert self.game is not None
         b = packet.body
         s = self.game.state
-        if (b.turn, b.phase) != (s.turn, s.phase):
+        turn, phase = self.ruleset.where(s)
+        if (b.turn, b.phase) != (turn, phase):
             raise Refused(
                 f"packet {b.seq} says Game-Turn {b.turn}, {b.phase[:30]}; the game is at "
-                f"Game-Turn {s.turn}, {s.phase}"
+                f"Game-Turn {turn}, {phase}"
             )
         if b.kind == "draw_offer":
             self.offer = b.seq
@@ -337,26 +427,28 @@ class EmailGame:
         assert b.key is not None and b.commitment is not None
         if b.key == self.parties[self.inviter].key:
             raise Refused(f"packet {b.seq}: the invitee signs with the inviter's key")
-        if (b.turn, b.phase) != START:
-            raise Refused(f"packet {b.seq}: an acceptance stands at Game-Turn 1, Allied set-up")
+        if (b.turn, b.phase) != self.start_where:
+            raise Refused(f"packet {b.seq}: an acceptance stands at {self._start}")
         self.parties[b.author] = Party(b.author, b.key, bytes.fromhex(b.commitment), packet.version)
         board = self.board_for(self.scenario)
-        self.game = rules.Game.new(board, dice=None, dice_spec=self._dice_spec())
+        self.game = self.game_class.new(
+            board, dice=None, dice_spec=self._dice_spec(), ruleset=self.ruleset
+        )
         self.packets.append(packet)
         self.hashes.append(packet.hash)
 
-    def salt(self, side: rules.Side) -> bytes:
+    def salt(self, side: str) -> bytes:
         """What salts ``side``'s chain beyond the game id: for the invitee, the hash of the
         invitation, so an inviter who reuses an old game id cannot replay his links."""
         return b"" if side == self.inviter else bytes.fromhex(self.hashes[0])
 
-    def _dice_spec(self) -> rules.DiceSpec:
-        return rules.DiceSpec(kind=f"pbem-{self.mode}", detail={"game": self.game_id})
+    def _dice_spec(self) -> DiceSpec:
+        return DiceSpec(kind=f"pbem-{self.mode}", detail={"game": self.game_id})
 
-    def _check_reveal(self, b: Body) -> bytes | None:
+    def _check_reveal(self, b: Body[Any]) -> bytes | None:
         """The link ``b`` reveals, checked against its author's chain; whether one is due."""
         assert self.game is not None
-        due = reveals(self.mode, b.kind, self.game.state)
+        due = reveals(self.mode, b.kind, self.game)
         if due != (b.reveal is not None):
             what = "must reveal its author's next link" if due else "reveals no link"
             raise Refused(f"packet {b.seq}: a {self.mode} {b.kind} packet {what}")
@@ -380,7 +472,7 @@ class EmailGame:
         (:func:`pbem.core.seeds.play_number`)."""
         return seeds.play_number(self.packets, seq)
 
-    def seed_for(self, b: Body, reveal: bytes | None) -> Derivation:
+    def seed_for(self, b: Body[Any], reveal: bytes | None) -> Derivation:
         """Where the dice of packet ``b``'s commands come from (protocol section 4,
         :func:`pbem.core.seeds.derive`)."""
         inputs = seeds.SeedInputs(
@@ -394,7 +486,11 @@ class EmailGame:
         )
         return seeds.derive(inputs, b, reveal)
 
-    def _play(self, b: Body, dice: rules.SeededDice | None) -> None:
+    def typed(self, packet: Packet) -> Packet:
+        """``packet`` with its commands decoded by the game's ruleset (:func:`typed`)."""
+        return typed(packet, self.ruleset, self._decoder)
+
+    def _play(self, b: Body[Any], dice: SeededDice | None) -> None:
         """Push ``b``'s commands with ``dice`` (:class:`pbem.core.turn.PacketPlay`: who may give
         each, what may roll, where the packet ends) and check every state hash."""
         assert self.game is not None
@@ -402,7 +498,7 @@ class EmailGame:
         history = len(self.game.history)
         play = PacketPlay(self.game, self.mode, b.kind, b.author)
         for i, step in enumerate(b.commands):
-            where = f"packet {b.seq}, command {i} ({rules.record.tag(step.command)})"
+            where = f"packet {b.seq}, command {i} ({tag(step.command)})"
             r = play.push(step.command)
             if isinstance(r, str):
                 raise Refused(f"{where}: {r}")

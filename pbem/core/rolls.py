@@ -15,12 +15,14 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
-import rules
 from pbem.core import stats
 from pbem.core.packets import Packet
 from pbem.core.protocol import ENDINGS, EmailGame
+from pbem.core.turn import AnyGame
+from rules.dice import DieRoll
+from rules.game import Game
 
 SHORT: Final = 12
 """Hex digits shown of a link, a reply hash or a seed."""
@@ -55,14 +57,14 @@ class Roll:
     """
 
     packet: int | None
-    author: rules.Side | None
+    author: str | None
     packet_kind: str | None
     command: int
     turn: int
-    side: rules.Side
+    side: str
     phase: str
     purpose: str
-    of: rules.Side
+    of: str
     index: int
     value: int
     derivation: DerivationKind
@@ -74,10 +76,14 @@ class Roll:
     author_from: int | None
     all_from: int | None
     effect: str
-    event: rules.Event | None
-    """The event the roll led to (a :class:`rules.CombatResolved`, a
-    :class:`rules.CrtSwitchRolled`, the paradrop's :class:`rules.UnitPlaced` or
-    :class:`rules.UnitEliminated`)."""
+    event: Any
+    """The event the roll led to, the ruleset's (the AO's ``CombatResolved``,
+    ``CrtSwitchRolled``, the paradrop's ``UnitPlaced`` or ``UnitEliminated``), or None."""
+    other: str | None = None
+    """The author's opponent (None for a record)."""
+    described: str = ""
+    """What the die was for, in words (:meth:`rules.ruleset.Ruleset.describe_roll`: ``the
+    attack on 3512``)."""
 
     @property
     def kind(self) -> str:
@@ -105,7 +111,7 @@ class _PacketDice:
     """What all the rolls of one packet share."""
 
     seq: int
-    author: rules.Side
+    author: str
     packet_kind: str
     kind: DerivationKind
     batch: int
@@ -176,43 +182,12 @@ def _packet_dice(email: EmailGame) -> list[_PacketDice]:
     return out
 
 
-def _effect(roll: rules.DieRoll, after: rules.Event | None, before: rules.GameState) -> str:
-    if isinstance(after, rules.CombatResolved):
-        return f"{after.column} on the {after.table} CRT: {after.result}"
-    if isinstance(after, rules.CrtSwitchRolled):
-        if after.crt != before.german_crt:
-            return f"switches to the {after.crt} CRT"
-        return f"keeps the {after.crt} CRT"
-    if isinstance(after, rules.UnitPlaced):
-        return f"{after.unit} lands in {after.hex}"
-    if isinstance(after, rules.UnitEliminated):
-        return f"{after.unit} eliminated in {after.hex}"
-    return "" if after is None else str(after.__struct_config__.tag)
-
-
-def _where(
-    events: Sequence[rules.Event], k: int, before: rules.GameState
-) -> tuple[int, rules.Side, str]:
-    """The Game-Turn, player-turn side and phase of the roll at ``events[k]``."""
-    turn, side, phase = before.turn, before.side, str(before.phase)
-    for e in events[:k]:
-        if isinstance(e, rules.PhaseBegan):
-            turn, side, phase = e.turn, e.side, str(e.phase)
-    roll = events[k]
-    if isinstance(roll, rules.DieRoll) and roll.purpose == "crt_switch":
-        # rolled on entering a Game-Turn (AO-10.3a), before its first phase begins
-        for e in events[k + 1 :]:
-            if isinstance(e, rules.PhaseBegan):
-                return e.turn, e.side, str(e.phase)
-    return turn, side, phase
-
-
-def _die_rolls(game: rules.Game) -> Iterator[tuple[int, rules.DieRoll, int, rules.Event | None]]:
+def _die_rolls(game: AnyGame) -> Iterator[tuple[int, DieRoll, int, Any]]:
     """(command index, roll, its position in the events, the event after it)."""
     for i, step in enumerate(game.history):
         events = step.events
         for k, e in enumerate(events):
-            if isinstance(e, rules.DieRoll):
+            if isinstance(e, DieRoll):
                 after = events[k + 1] if k + 1 < len(events) else None
                 yield i, e, k, after
 
@@ -221,21 +196,20 @@ def _short(b: bytes) -> str:
     return b.hex()[:SHORT]
 
 
-def rolls(game: EmailGame | rules.Game) -> list[Roll]:
-    """Every die of ``game`` in the order drawn (an email game, or a record's game)."""
+def rolls(game: EmailGame | AnyGame) -> list[Roll]:
+    """Every die of ``game`` in the order drawn (an email game, or a record's game), placed
+    and described by its ruleset (:meth:`rules.ruleset.Ruleset.roll_place`)."""
     email = game if isinstance(game, EmailGame) else None
     g = email.game if email is not None else game
-    if not isinstance(g, rules.Game):
+    if not isinstance(g, Game):
         return []
     per_packet = _packet_dice(email) if email is not None else []
     starts = email.first_command if email is not None else []
     out: list[Roll] = []
     for i, die, k, after in _die_rolls(g):
-        before = g.state_at(i)
-        step_events = g.history[i].events
-        turn, side, phase = _where(step_events, k, before)
-        of: rules.Side = side if die.purpose.startswith("combat") else "german"
-        effect = _effect(die, after, before)
+        place = g.ruleset.roll_place(g.state_at(i), g.history[i].events, k)
+        turn, side, phase, of, effect = place.turn, place.side, place.phase, place.of, place.effect
+        described = g.ruleset.describe_roll(die)
         j = bisect.bisect_right(starts, i) - 1
         if email is not None and j >= 0:
             pd = per_packet[j]
@@ -262,6 +236,8 @@ def rolls(game: EmailGame | rules.Game) -> list[Roll]:
                     all_from=pd.all_from,
                     effect=effect,
                     event=after,
+                    other=email.other(pd.author),
+                    described=described,
                 )
             )
             continue
@@ -289,6 +265,7 @@ def rolls(game: EmailGame | rules.Game) -> list[Roll]:
                 all_from=None,
                 effect=effect,
                 event=after,
+                described=described,
             )
         )
     return out
@@ -299,7 +276,7 @@ def rolls(game: EmailGame | rules.Game) -> list[Roll]:
 
 @dataclass(frozen=True)
 class DiceStats:
-    """The faces of one player's rolls (``who``: ``german``, ``allied``) or of all of them
+    """The faces of one player's rolls (``who``: a side, ``german``, ``allied``) or of all of them
     (``all``), with Pearson's chi-square against a fair die and its p-value (5 degrees of
     freedom). ``rough`` when there are too few rolls (under 5 expected per face) for the
     p-value to mean much."""
@@ -321,10 +298,13 @@ def _stats(who: str, values: Sequence[int]) -> DiceStats:
     return DiceStats(who, len(values), counts, chi2, stats.p_value(chi2))
 
 
-def statistics(all_rolls: Sequence[Roll]) -> list[DiceStats]:
-    """The German's rolls, the Allied's, then all of them."""
-    return [
-        _stats("german", [r.value for r in all_rolls if r.of == "german"]),
-        _stats("allied", [r.value for r in all_rolls if r.of == "allied"]),
-        _stats("all", [r.value for r in all_rolls]),
-    ]
+AO_SIDES: Final = ("allied", "german")
+"""The sides :func:`statistics` counts when its caller names none (transitional, issue 23:
+the app's audit screen does not pass its game's sides yet)."""
+
+
+def statistics(all_rolls: Sequence[Roll], sides: Sequence[str] = AO_SIDES) -> list[DiceStats]:
+    """Each side's rolls, the second side first (the AO's German, then the Allied), then all
+    of them."""
+    per_side = [_stats(s, [r.value for r in all_rolls if r.of == s]) for s in reversed(sides)]
+    return [*per_side, _stats("all", [r.value for r in all_rolls])]

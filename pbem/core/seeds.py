@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
-import rules
 from pbem.core import chain
 from pbem.core.packets import Body, DiceMode, Packet
 from pbem.core.parties import Party
+from rules.dice import SeededDice
 
 ENDINGS: Final = frozenset({"resign", "draw_offer", "draw_answer"})
 """The packets that end a game (or offer to): no commands, no dice, any time after the
@@ -37,9 +37,9 @@ class Derivation:
     reply: bytes = b""
 
 
-def dice_of(d: Derivation) -> rules.SeededDice | None:
+def dice_of(d: Derivation) -> SeededDice | None:
     """A packet's dice: none for a sealed packet that may roll nothing."""
-    return None if d.kind == "none" else rules.SeededDice(d.seed)
+    return None if d.kind == "none" else SeededDice(d.seed)
 
 
 def game_bytes(game_id: str) -> bytes:
@@ -68,16 +68,17 @@ class SeedInputs:
     game_id: str
     mode: DiceMode
     local_seed: bytes | None
-    parties: dict[rules.Side, Party]
+    parties: dict[str, Party]
     sent: Sequence[Packet]
     hashes: Sequence[str]
     batch: int
 
 
-def derive(g: SeedInputs, b: Body, reveal: bytes | None) -> Derivation:
+def derive(g: SeedInputs, b: Body[Any], reveal: bytes | None) -> Derivation:
     """Where the dice of packet ``b``'s commands come from, ``reveal`` the link it reveals."""
     game = game_bytes(g.game_id)
-    me, them = g.parties[b.author], g.parties[rules.other_side(b.author)]
+    me = g.parties[b.author]
+    them = next(p for side, p in sorted(g.parties.items()) if side != b.author)
     if g.mode == "local":
         assert g.local_seed is not None
         return Derivation(b.seq, "local", g.local_seed)

@@ -7,16 +7,18 @@ or the first failure.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
-import rules
 from pbem.core.errors import PbemError, one_line
 from pbem.core.packets import Packet
-from pbem.core.protocol import EmailGame, fingerprint_of
+from pbem.core.protocol import BoardFor, EmailGame, fingerprint_of
+from pbem.core.turn import AnyGame
+from rules import registry
+from rules.game import Game
+from rules.record import Players, Record, RecordError
 
-BoardFor = Callable[[int], rules.Board]
+__all__ = ["BoardFor", "Source", "Verified", "standing", "verify"]
 
 
 # -- verify ------------------------------------------------------------------------------------
@@ -36,7 +38,7 @@ class Source:
     """What the user named: the file's path, ``-``, or ``game <id>``."""
     packets: tuple[Packet, ...] = ()
     """Sorted by ``seq`` (a file may hold them in any order)."""
-    record: rules.Record | None = None
+    record: Record | None = None
     problem: str | None = None
 
 
@@ -50,20 +52,27 @@ class Verified:
     ok: bool
     line: str
     email: EmailGame | None = None
-    game: rules.Game | None = None
+    game: AnyGame | None = None
 
 
-def standing(game: rules.Game | None, verdict: rules.Verdict | None = None) -> str:
+def standing(game: AnyGame | None, verdict: Any = None) -> str:
     """Where ``game`` stands, or how it ended (``verdict``: an email game's, which may be a
-    resignation or a draw by agreement; else the rules')."""
+    resignation or a draw by agreement; else the rules'), in its ruleset's words
+    (:meth:`rules.ruleset.Ruleset.standing`)."""
     if game is None:
         return "not yet accepted"
-    s = game.state
-    v = verdict if verdict is not None else s.result
-    if v is not None:
-        who = f"{v.winner.capitalize()} wins" if v.winner else "a draw"
-        return f"game over, {who} ({v.kind}, VP {v.german_vp}:{v.allied_vp})"
-    return f"Game-Turn {s.turn}, {s.side.capitalize()} {s.phase.replace('_', ' ')}"
+    text: str = game.ruleset.standing(game.state, verdict)
+    return text
+
+
+def _keys(sides: tuple[str, str], keys: dict[str, str]) -> str:
+    """``German key X, Allied key Y``: each side's key, the second side first."""
+    return ", ".join(f"{s.capitalize()} key {keys.get(s, '-')}" for s in reversed(sides))
+
+
+def _players(players: Players) -> str:
+    """Who played, as a record's header says (its players are the German and the Allied)."""
+    return f"German {players.german.label}, Allied {players.allied.label}"
 
 
 def _replay_packets(source: Source, board_for: BoardFor) -> tuple[EmailGame | None, str | None]:
@@ -92,14 +101,17 @@ def _replay_packets(source: Source, board_for: BoardFor) -> tuple[EmailGame | No
     return game, source.problem
 
 
-def _replay_record(source: Source, board_for: BoardFor) -> tuple[rules.Game | None, str | None]:
+def _replay_record(source: Source, board_for: BoardFor) -> tuple[AnyGame | None, str | None]:
     record = source.record
     if record is None:
         return None, source.problem or f"{source.name}: no game record"
     try:
+        game_class = registry.game_class(record.header.ruleset) or Game
         board = board_for(record.header.scenario)
-        r = rules.Game.replay(record, board)
-    except (rules.RecordError, PbemError) as exc:
+        r = game_class.replay(record, board, ruleset=registry.get(record.header.ruleset))
+    except KeyError:
+        return None, f"{source.name}: this program does not have the ruleset {record.ruleset!r}"
+    except (RecordError, PbemError) as exc:
         return None, f"{source.name}: {exc}"
     except Exception as exc:
         return None, f"{source.name} could not be replayed: {type(exc).__name__}: {exc}"
@@ -112,19 +124,19 @@ def verify(source: Source, board_for: BoardFor) -> Verified:
     """Check the whole game of ``source`` from its first packet (or its record's first
     command): every check of protocol section 5, every command through the rules."""
     if source.kind == "record":
-        game, failure = _replay_record(source, board_for)
+        played, failure = _replay_record(source, board_for)
         if failure is not None:
-            return Verified(source, False, one_line(f"FAILED: {failure}", 500), game=game)
-        assert game is not None and source.record is not None
+            return Verified(source, False, one_line(f"FAILED: {failure}", 500), game=played)
+        assert played is not None and source.record is not None
         head = source.record.header
         line = (
             f"OK: record {source.name}, scenario {head.scenario}, {head.dice.kind} dice, "
-            f"{len(game.history)} commands, {standing(game)}; German {head.players.german.label}"
-            f", Allied {head.players.allied.label}; final state {game.state_hash()}"
+            f"{len(played.history)} commands, {standing(played)}; {_players(head.players)}; "
+            f"final state {played.state_hash()}"
         )
-        return Verified(source, True, line, game=game)
+        return Verified(source, True, line, game=played)
     email, failure = _replay_packets(source, board_for)
-    game = email.game if email is not None else None
+    game: AnyGame | None = email.game if email is not None else None
     if failure is not None:
         gid = f"game {email.game_id[:8]}: " if email is not None else ""
         return Verified(
@@ -137,7 +149,6 @@ def verify(source: Source, board_for: BoardFor) -> Verified:
     line = (
         f"OK: game {email.game_id}, scenario {email.scenario}, {email.mode} dice, "
         f"{len(email.packets)} packets, {commands} commands, {standing(game, email.verdict)}; "
-        f"German key {fps.get('german', '-')}, Allied key {fps.get('allied', '-')}; "
-        f"final state {final}"
+        f"{_keys(email.ruleset.sides, fps)}; final state {final}"
     )
     return Verified(source, True, line, email=email, game=game)

@@ -7,9 +7,13 @@ stream header), the skeleton of a packet.
 
 Each dictionary is part of its encoding and never changes (:data:`SHA256` pins each; a test
 checks): another dictionary is another encoding name. The armour's ``Encoding`` header names
-one; :data:`ENCODINGS` maps every name a reader knows to its dictionary, and :data:`WRITTEN`
-is the one written. (A ruleset that brings its own dictionary adds a name to the table and
-writes it; every name stays readable.)
+one; :data:`ENCODINGS` maps every name a reader knows to its dictionary, and
+:func:`written_for` the one written for a game of each ruleset (:data:`WRITTEN_BY_RULESET`):
+the dictionaries are skeletons of one ruleset's packets (its unit ids, its command shapes), so
+each ruleset has its own or none. The AO's is ``deflate+dict2`` (:data:`WRITTEN`); a ruleset
+without one is written with plain ``deflate`` (no preset dictionary). A ruleset that brings
+its own dictionary adds a name to :data:`ENCODINGS` and to :data:`WRITTEN_BY_RULESET`; every
+name stays readable, whatever the game's ruleset.
 
 * ``deflate+dict1``: the skeleton of a format 2 packet (every unit id of the order of battle,
   the command shapes, the envelope with the base64 of an SSHSIG's fixed parts, the most
@@ -30,8 +34,10 @@ from pbem.core import zdict2
 
 DICT1: Final = "deflate+dict1"
 DICT2: Final = "deflate+dict2"
+DEFLATE: Final = "deflate"
+"""Deflate without a preset dictionary: the encoding of a ruleset that has none."""
 WRITTEN: Final = DICT2
-"""The ``Encoding`` a packet is armoured with now."""
+"""The ``Encoding`` an AO packet is armoured with now."""
 
 _DICT1: Final = (
     '"de-1-a","de-10-ai","de-104-ai","de-11-ai","de-1128-i","de-1129-i","de-1130-i","de-1'
@@ -99,3 +105,12 @@ SHA256: Final[Mapping[str, str]] = MappingProxyType(
     }
 )
 """SHA-256 of each dictionary of :data:`ENCODINGS`."""
+
+WRITTEN_BY_RULESET: Final[Mapping[str, str]] = MappingProxyType({"ao": DICT2})
+"""The encoding written for each ruleset id that has a dictionary of its own."""
+
+
+def written_for(ruleset_id: str) -> str:
+    """The ``Encoding`` a packet of a game of ``ruleset_id`` is armoured with: its own
+    dictionary's, else plain :data:`DEFLATE`."""
+    return WRITTEN_BY_RULESET.get(ruleset_id, DEFLATE)

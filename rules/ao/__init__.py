@@ -268,4 +268,4 @@ __all__ = [
     "supply_report",
 ]
 
-registry.register(AO)
+registry.register(AO, game=Game)

@@ -10,18 +10,26 @@ public view of a state is the state, and no value is ever revealed.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from rules.ao.commands import Command, EndPhase, ResolveAttacks, Roll, StandingOrders
 from rules.ao.engine import Applied, apply, new_game
-from rules.ao.events import Event
+from rules.ao.events import (
+    CombatResolved,
+    CrtSwitchRolled,
+    Event,
+    PhaseBegan,
+    UnitEliminated,
+    UnitPlaced,
+)
 from rules.ao.levels import NUMBERS, Level
 from rules.ao.options import Options, options
-from rules.ao.state import Board, GameState, Verdict, canonical_bytes
+from rules.ao.state import Board, GameState, Verdict, VerdictKind, Winner, canonical_bytes
+from rules.ao.units import Side
 from rules.dice import DiceSource, DieRoll
 from rules.record import RecordError
 from rules.rejection import Rejection
-from rules.ruleset import NO_DICE, DiceWait, Reveal, Ruleset
+from rules.ruleset import NO_DICE, DiceWait, Reveal, RollPlace, Ruleset
 
 RULES_VERSION: Final = "ao-1973+errata-1973-05-31/4"
 """The rules the engine plays: The Ardennes Offensive (SPI 1973) with the errata of 31 May 1973;
@@ -114,7 +122,9 @@ class AoRuleset:
             return DiceWait(kind="own", resolver=Roll(), purpose=due.purpose)
         c = state.combat
         if state.phase == "combat" and c.declared and c.current is None:
-            return DiceWait(kind="batch", resolver=ResolveAttacks(), purpose="combat")
+            return DiceWait(
+                kind="batch", resolver=ResolveAttacks(), purpose="combat", extendable=True
+            )
         return NO_DICE
 
     def batch_open(self, state: GameState) -> bool:
@@ -123,6 +133,56 @@ class AoRuleset:
 
     def orders_side(self, command: Command) -> str | None:
         return command.side if isinstance(command, StandingOrders) else None
+
+    def orders_refusal(self, command: Command) -> str | None:
+        """Standing orders that ``ask`` (or clear) would stop a batch with nobody to answer."""
+        if not isinstance(command, StandingOrders):
+            return None
+        if "ask" in (command.retreat, command.losses, command.advance) or command.clear:
+            return "email games need standing orders that never ask (and are never cleared)"
+        return None
+
+    def orders_given(self, state: GameState, side: str) -> bool:
+        return side in self.sides and state.combat.orders(cast(Side, side)) is not None
+
+    def players_verdict(
+        self, state: GameState, winner: str | None, kind: str, reason: str
+    ) -> Verdict:
+        """With the VP standing in ``state`` (AO-16.E)."""
+        return Verdict(
+            cast(Winner | None, winner),
+            cast(VerdictKind, kind),
+            state.vp.german,
+            state.vp.allied,
+            reason,
+        )
+
+    def standing(self, state: GameState, verdict: Verdict | None) -> str:
+        v = verdict if verdict is not None else state.result
+        if v is not None:
+            who = f"{v.winner.capitalize()} wins" if v.winner else "a draw"
+            return f"game over, {who} ({v.kind}, VP {v.german_vp}:{v.allied_vp})"
+        return f"Game-Turn {state.turn}, {state.side.capitalize()} {state.phase.replace('_', ' ')}"
+
+    def roll_place(self, state: GameState, events: tuple[Event, ...], k: int) -> RollPlace:
+        """The Game-Turn, player-turn side and phase from the ``PhaseBegan`` events before the
+        die (the CRT switch: the first phase of the Game-Turn it is rolled on entering,
+        AO-10.3a); a combat die is the phasing player's, the others the German's; the effect
+        from the event after it."""
+        turn, side, phase = state.turn, str(state.side), str(state.phase)
+        for e in events[:k]:
+            if isinstance(e, PhaseBegan):
+                turn, side, phase = e.turn, e.side, str(e.phase)
+        roll = events[k]
+        purpose = roll.purpose if isinstance(roll, DieRoll) else ""
+        if purpose == "crt_switch":
+            after_it = (e for e in events[k + 1 :] if isinstance(e, PhaseBegan))
+            first = next(after_it, None)
+            if first is not None:
+                turn, side, phase = first.turn, first.side, str(first.phase)
+        of = side if purpose.startswith("combat") else "german"
+        after = events[k + 1] if k + 1 < len(events) else None
+        return RollPlace(turn, side, phase, of, _effect(after, state))
 
     def describe_roll(self, roll: DieRoll) -> str:
         """``combat:3512`` is the attack on 3512 (AO-9), the others :data:`ROLLS`."""
@@ -143,6 +203,21 @@ class AoRuleset:
     def revealed(self, board: Board, before: GameState, after: GameState) -> tuple[Reveal, ...]:
         del board, before, after
         return ()
+
+
+def _effect(after: Event | None, before: GameState) -> str:
+    """What a die did, from the event after it (the CRT's result, the switch, the drop)."""
+    if isinstance(after, CombatResolved):
+        return f"{after.column} on the {after.table} CRT: {after.result}"
+    if isinstance(after, CrtSwitchRolled):
+        if after.crt != before.german_crt:
+            return f"switches to the {after.crt} CRT"
+        return f"keeps the {after.crt} CRT"
+    if isinstance(after, UnitPlaced):
+        return f"{after.unit} lands in {after.hex}"
+    if isinstance(after, UnitEliminated):
+        return f"{after.unit} eliminated in {after.hex}"
+    return "" if after is None else str(after.__struct_config__.tag)
 
 
 AO: Final = AoRuleset()

@@ -11,6 +11,7 @@ import pytest
 import rules
 from ardennes_tui import cli
 from pbem import keys
+from pbem.aoplay import ao_side
 from pbem.core.identity import KeyIdentity
 from pbem.games import Service
 from pbem.store import Store
@@ -30,7 +31,9 @@ def bot_commands(service: Service, game_id: str, me: KeyIdentity, bots: dict) ->
     if d.body.kind == "reply":
         return []
     if d.scratch.state.combat.orders(side) is None:
-        assert not isinstance(d.push(rules.StandingOrders(side=side, advance="strongest")), str)
+        assert not isinstance(
+            d.push(rules.StandingOrders(side=ao_side(side), advance="strongest")), str
+        )
     out = []
     while not d.ended():
         cmd = bots[side].choose(d.scratch)

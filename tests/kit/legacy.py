@@ -22,6 +22,7 @@ from contextlib import contextmanager
 import msgspec
 import pytest
 
+from pbem.aoplay import ao_side
 from pbem.core import packets
 from pbem.core.packets import Body, Packet, Signer
 from rules import Side
@@ -58,5 +59,5 @@ def in_version_2(sent: Sequence[Packet], signers: Mapping[Side, Signer]) -> list
     out: list[Packet] = []
     for p in sent:
         body = msgspec.structs.replace(p.body, prev=out[-1].hash if out else "")
-        out.append(sign_version_2(body, signers[p.body.author]))
+        out.append(sign_version_2(body, signers[ao_side(p.body.author)]))
     return out

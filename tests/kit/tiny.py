@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final, Literal
+from typing import Any, ClassVar, Final, Literal, cast
 
 import msgspec
 
@@ -33,7 +33,7 @@ from rules import game, hexgrid, registry
 from rules.dice import DiceSource, DieRoll, draw
 from rules.hexgrid import HexId
 from rules.rejection import Rejection
-from rules.ruleset import NO_DICE, DiceWait, Reveal, Ruleset
+from rules.ruleset import NO_DICE, DiceWait, Reveal, RollPlace, Ruleset
 
 Side = Literal["red", "blue"]
 SIDES: Final[tuple[Side, Side]] = ("red", "blue")
@@ -384,6 +384,31 @@ class TinyRuleset:
     def orders_side(self, command: Command) -> str | None:
         return None  # Tiny has no standing orders: nothing is decided during a strike
 
+    def orders_refusal(self, command: Command) -> str | None:
+        return None
+
+    def orders_given(self, state: State, side: str) -> bool:
+        return True
+
+    def players_verdict(self, state: State, winner: str | None, kind: str, reason: str) -> Verdict:
+        if winner not in (*SIDES, None) or kind not in ("resignation", "agreement"):
+            raise ValueError(f"not a players' verdict: {winner} {kind}")
+        return Verdict(winner, cast(Any, kind), reason)
+
+    def standing(self, state: State, verdict: Verdict | None) -> str:
+        v = verdict if verdict is not None else state.result
+        if v is not None:
+            who = f"{v.winner.capitalize()} wins" if v.winner else "a draw"
+            return f"game over, {who} ({v.kind})"
+        return f"turn {state.turn}, {state.side.capitalize()} {state.phase}"
+
+    def roll_place(self, state: State, events: tuple[Event, ...], k: int) -> RollPlace:
+        """The striker's die, in his turn; its effect: the strike's outcome."""
+        hit = any(isinstance(e, Eliminated) for e in events[k + 1 :])
+        target = state.unit(state.strike) if state.strike is not None else state.enemy()
+        effect = f"{target.id} eliminated" if hit else f"{target.id} holds"
+        return RollPlace(state.turn, state.side, state.phase, state.side, effect)
+
     def describe_roll(self, roll: DieRoll) -> str:
         return f"the strike on {roll.purpose.partition(':')[2]}"
 
@@ -410,13 +435,15 @@ class TinyRuleset:
 TINY: Final = TinyRuleset()
 _CONFORMS: Final[Ruleset[Board, State, Command, Event, Applied, Options, Verdict, None]] = TINY
 """mypy checks here that :class:`TinyRuleset` is a :class:`rules.ruleset.Ruleset`."""
-registry.register(TINY)
 
 
 class Game(game.Game[Board, State, Command, Event, Applied, Options, Verdict, None]):
     """A game of Tiny (:class:`rules.game.Game` bound to :data:`TINY`)."""
 
     RULESET: ClassVar[TinyRuleset] = TINY
+
+
+registry.register(TINY, game=Game)
 
 
 def state_hash(state: State) -> str:

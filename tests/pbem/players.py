@@ -10,6 +10,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 import rules
 import scenarios
+from pbem.aoplay import ao_side
 from pbem.core import authoring, protocol
 from pbem.core.identity import KeyIdentity
 from pbem.core.packets import DiceMode, Packet
@@ -55,13 +56,13 @@ def bot_packet(g: protocol.EmailGame, keys: dict, bots: dict) -> Packet:
     side, kind = want
     d = authoring.draft(g, keys[side], side)
     if kind == "reply":
-        r = d.push(rules.StandingOrders(side=side))
+        r = d.push(rules.StandingOrders(side=ao_side(side)))
         assert not isinstance(r, str), r
         return d.seal()
     if rules.acting_side(d.scratch.state) == side and d.scratch.state.combat.orders(side) is None:
         d.push(rules.StandingOrders(side=side, advance="strongest"))
     if kind == "resolution":  # a resolution resolves its batch first
-        assert not isinstance(d.push(batch_command(d.scratch.state)), str)
+        assert not isinstance(d.push(batch_command(d.scratch)), str)
     while not d.ended():
         cmd = bots[side].choose(d.scratch)
         if isinstance(cmd, rules.ResolveAttacks) and d.complete():

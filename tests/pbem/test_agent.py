@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from pbem import agent, keys, selfplay
+from pbem.aoplay import ao_side
 from pbem.core import authoring
 from pbem.core.identity import KeyIdentity
 from pbem.core.protocol import Identity
@@ -96,7 +97,7 @@ def test_an_agent_key_plays_a_game_by_email(
             break
         side = want[0]
         d = svc[side].draft(gid, me[side])
-        selfplay.bot_fill(d, bots[side])
+        selfplay.bot_fill(d, bots[ao_side(side)])
         other = "allied" if side == "german" else "german"
         assert svc[other].import_text(svc[side].seal(gid, d).text).ok
     from pbem import audit, sources

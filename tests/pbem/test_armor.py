@@ -537,8 +537,10 @@ def test_the_preset_dictionaries_are_pinned_and_pay() -> None:
     assert one(with_dict).payload == packet
     old_text = armor_module.armor(packet, HEADERS, encoding="deflate+dict1")
     assert "Encoding: deflate+dict1" in old_text and one(old_text).payload == packet
-    with pytest.raises(ArmorError, match="unknown Encoding 'deflate'"):
-        armor_module.armor(packet, HEADERS, encoding="deflate")
+    plain_text = armor_module.armor(packet, HEADERS, encoding="deflate")  # no dictionary
+    assert "Encoding: deflate\n" in plain_text and one(plain_text).payload == packet
+    with pytest.raises(ArmorError, match="unknown Encoding 'deflate\\+dict9'"):
+        armor_module.armor(packet, HEADERS, encoding="deflate+dict9")
 
 
 def test_plain_deflate_blocks_are_still_read_and_the_two_are_not_confused() -> None:

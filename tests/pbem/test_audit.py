@@ -20,6 +20,7 @@ import scenarios
 from ardennes_tui.cli import audit as audit_cli
 from ardennes_tui.errors import UserError
 from pbem import audit, sources
+from pbem.aoplay import ao_other
 from pbem.core import armor, authoring, chain, packets, protocol
 from pbem.core.packets import DiceMode, Packet
 from pbem.exchange import armor_headers, armor_packets
@@ -383,7 +384,7 @@ def test_open_rolls_recomputed_by_hand() -> None:
         assert r.packet is not None and r.author is not None
         p = sent[r.packet]
         mine = bytes.fromhex(p.body.reveal or "")
-        them = _published_before(sent, rules.other_side(r.author), r.packet)
+        them = _published_before(sent, ao_other(r.author), r.packet)
         seed = chain.open_seed(bytes.fromhex(GAME_ID), r.packet, mine, them)
         assert r.derivation == "open" and r.value == rules.SeededDice(seed).d6(r.index)
         assert r.all_from == r.packet and r.author_from is not None
@@ -580,7 +581,7 @@ def test_the_dice_checker_skips_draw_and_resign_packets(tmp_path: Path) -> None:
     sent = played("sealed")
     i = next(k for k, p in enumerate(sent) if p.body.kind == "resolution")
     mover = sent[i].body.author
-    other = rules.other_side(mover)
+    other = ao_other(mover)
     keys = {"german": PlayerKey("hans"), "allied": PlayerKey("joe")}
     g = protocol.EmailGame.replay(sent[:i], board)
     authoring.ending(g, keys[mover], mover, "draw_offer")

@@ -15,6 +15,7 @@ import scenarios
 from ardennes_tui import cli
 from ardennes_tui.cli import email
 from pbem import keys
+from pbem.aoplay import ao_other, ao_side
 from pbem.core import dicemodes
 from pbem.store import Store
 from rules.ao.bots import BotRng, bots_for
@@ -52,7 +53,7 @@ def play(players: dict[str, Player], game_id: str, turns: int) -> int:
         assert g.game is not None
         if want is None or g.game.state.turn > turns:
             return mailings
-        mover, other = players[want[0]], players[rules.other_side(want[0])]
+        mover, other = players[ao_side(want[0])], players[ao_other(want[0])]
         cmds = bot_commands(mover.service(), game_id, mover.me, bots)
         jsonl = mover.file("".join(rules.encode_command(c).decode() + "\n" for c in cmds), ".jsonl")
         sent = mover.ok("orders", game_id[:8], "--commands", jsonl)

@@ -21,6 +21,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 import rules
 from pbem import audit, keys
+from pbem.aoplay import ao_side
 from pbem.config import SmtpConfig
 from pbem.core.authoring import Draft
 from pbem.core.identity import KeyIdentity
@@ -161,7 +162,7 @@ def play_by_mail(root: Path, mode: DiceMode) -> tuple[dict[rules.Side, Player], 
             assert g.game is not None
             if want is None:
                 break
-            mover = players[want[0]]
+            mover = players[ao_side(want[0])]
             draft = mover.svc.draft(gid, mover.me)
             write(draft, script)
             sent = mover.svc.seal(gid, draft)

@@ -16,6 +16,7 @@ import pytest
 import rules
 import scenarios
 from pbem import drafts, keys
+from pbem.aoplay import ao_game, ao_other
 from pbem.core import armor, dicemodes, packets
 from pbem.core.errors import PbemError
 from pbem.core.identity import KeyIdentity
@@ -78,7 +79,7 @@ def play_match(root: Path, mode: DiceMode, turns: int) -> Match:
         if want is None or g.game.state.turn > turns:
             break
         side = want[0]
-        other = rules.other_side(side)
+        other = ao_other(side)
         done = svc[side].orders(gid, me[side], bot_commands(svc[side], gid, me[side], bots))
         texts.append(done.text)
         report = svc[other].import_text(done.text)
@@ -403,7 +404,9 @@ def test_draft_and_seal(tmp_path: Path) -> None:
     bots = bots_for(BotRng(b"seal"))
     assert not isinstance(d.push(rules.StandingOrders(side="allied", advance="strongest")), str)
     while not d.ended():
-        assert not isinstance(d.push(bots["allied"].choose(d.scratch)), str)  # no attacks yet
+        assert not isinstance(
+            d.push(bots["allied"].choose(ao_game(d.scratch))), str
+        )  # no attacks yet
     assert joe.store.count(gid) == 2  # a draft stores nothing
     sent = joe.seal(gid, d)
     assert [b.headers["Seq"] for b in armor.dearmor_all(sent.text)] == ["1", "2"]

@@ -15,6 +15,7 @@ import rules
 from ardennes_tui import cli
 from ardennes_tui.cli import email as email_cli
 from pbem import drafts, orders_rest
+from pbem.aoplay import ao_game
 from pbem.store import Store
 from rules.ao.bots import BotRng, bots_for
 from tests.kit.email_players import Player, bot_commands, start
@@ -119,7 +120,7 @@ def test_orders_stop_at_the_batch_and_go_on_after_the_reply(
     assert not isinstance(d.push(rules.ResolveAttacks()), str)
     more: list[rules.Command] = []
     while not d.ended():
-        cmd = bots["german"].choose(d.scratch)
+        cmd = bots["german"].choose(ao_game(d.scratch))
         if isinstance(cmd, rules.ResolveAttacks) and d.complete():
             break
         assert not isinstance(d.push(cmd), str)

@@ -11,6 +11,7 @@ import msgspec
 import pytest
 
 import rules
+from pbem.aoplay import ao_other, ao_side
 from pbem.core import authoring, chain, packets, protocol
 from pbem.core.identity import KeyIdentity
 from pbem.core.packets import DiceMode, Packet, Step
@@ -216,7 +217,7 @@ def test_a_false_state_hash_is_refused() -> None:
 
 def test_a_command_for_the_other_side_is_refused() -> None:
     g, p, h = _at(index=_first("sealed", "reply"))
-    mover = rules.other_side(p.body.author)
+    mover = ao_other(p.body.author)
     orders = Step(command=rules.StandingOrders(side=mover), hash="0" * 32)
     bad = signed_again(p, KEYS[p.body.author], commands=(orders,))
     _refused(g, bad, h, f"gives standing orders for the {mover}")
@@ -253,7 +254,7 @@ def test_a_resolution_resolves_its_batch_before_anything_else() -> None:
         d.push(target)
         == "a resolution resolves its batch first, by standing orders, and nothing else"
     )
-    assert d.push(rules.StandingOrders(side=side, advance="decline")) == (
+    assert d.push(rules.StandingOrders(side=ao_side(side), advance="decline")) == (
         "standing orders are set before the batch, not while it resolves"
     )
     assert not isinstance(d.push(rules.ResolveAttacks()), str)
@@ -265,7 +266,7 @@ def test_standing_orders_are_never_cleared_and_a_reply_gives_them() -> None:
     i = _first("sealed", "reply")
     p = sent[i]
     d = authoring.draft(fresh(sent, i), KEYS[p.body.author], p.body.author)
-    clear = rules.StandingOrders(side=p.body.author, clear=True)
+    clear = rules.StandingOrders(side=ao_side(p.body.author), clear=True)
     assert (
         d.push(clear) == "email games need standing orders that never ask (and are never cleared)"
     )
@@ -304,7 +305,7 @@ def test_a_different_packet_of_the_other_player_is_no_equivocation() -> None:
     _, sent = game("sealed")
     g = fresh(sent, 5)
     p = sent[4]
-    other = rules.other_side(p.body.author)
+    other = ao_other(p.body.author)
     twin = signed_again(p, KEYS[other], author=other)
     with pytest.raises(protocol.Refused) as exc:
         g.receive(twin)

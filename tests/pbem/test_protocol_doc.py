@@ -11,7 +11,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-import rules
+from pbem.aoplay import ao_other
 from pbem.core import armor, authoring, packets, protocol
 from tests.pbem.players import PlayerKey, board, played
 from tests.realmap import needs_real_map
@@ -100,7 +100,7 @@ def test_every_kind_is_accepted_in_its_flow() -> None:
     want = g.expects()
     assert want is not None
     mover = want[0]
-    other = rules.other_side(mover)
+    other = ao_other(mover)
     ends = [
         authoring.ending(g, keys[mover], mover, "draw_offer"),
         authoring.ending(g, keys[other], other, "draw_answer", accept=False),

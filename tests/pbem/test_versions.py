@@ -15,6 +15,7 @@ import msgspec
 import pytest
 
 from pbem import audit, selfplay, sources
+from pbem.aoplay import ao_side
 from pbem.core import armor, packets, protocol, zdict
 from pbem.core.packets import DiceMode, Packet, Signer
 from pbem.exchange import armor_headers, armor_packets
@@ -71,7 +72,7 @@ def test_a_version_2_game_goes_on_in_version_3(tmp_path_factory: pytest.TempPath
         assert want is not None
         side = want[0]
         d = svc[side].draft(gid, me[side])
-        selfplay.bot_fill(d, bots[side])
+        selfplay.bot_fill(d, bots[ao_side(side)])
         report = svc[rules_other(side)].import_text(svc[side].seal(gid, d).text)
         assert [i.outcome for i in report.items][-1] == "accepted", report.lines()
     chain = svc["allied"].load(gid).packets
@@ -102,7 +103,8 @@ def test_a_version_3_game_written_again_in_version_2_is_read_as_version_2(
     assert [p.version for p in old] == [2] * len(game.packets)
     for new, p in zip(game.packets, old, strict=True):
         assert p.wire.startswith(b'{"body":{"format":"ardennes-packet","version":2,')
-        assert p.body == msgspec.structs.replace(new.body, version=2, prev=p.body.prev, dice="")
+        again = msgspec.structs.replace(new.body, version=2, prev=p.body.prev, dice="")
+        assert packets.canonical_bytes(p.body) == packets.canonical_bytes(again)
         assert packets.decode(p.wire) == p and p.signer == new.signer
     assert all(p.body.prev == q.hash for q, p in itertools.pairwise(old))
     if mode == "open":

@@ -129,7 +129,9 @@ def test_the_dice_an_ao_state_waits_on() -> None:
             s.combat, declared=(ao.state.Attack(attackers=("de-1",), defenders=("0102",)),)
         ),
     )
-    assert ao.AO.dice_wait(b, attack) == DiceWait("batch", ao.ResolveAttacks(), "combat")
+    assert ao.AO.dice_wait(b, attack) == DiceWait(
+        "batch", ao.ResolveAttacks(), "combat", extendable=True
+    )
     assert ao.AO.batch_open(attack) and not ao.AO.batch_open(s)
 
 

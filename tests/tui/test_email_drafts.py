@@ -21,6 +21,7 @@ from ardennes_tui.games.email_session import EmailSession
 from ardennes_tui.screens.address import AddressDialog
 from ardennes_tui.screens.send import SendScreen
 from pbem import drafts
+from pbem.aoplay import ao_game, ao_side
 from pbem.drafts import SavedDraft
 from pbem.store import StoreError
 from rules.ao.bots import BotRng, bots_for
@@ -119,7 +120,7 @@ def test_a_stale_draft_is_set_aside_with_a_message(
     assert not isinstance(other.draft.push(rules.StandingOrders(side="german")), str)
     bots = bots_for(BotRng(b"email-stale"))
     while not other.draft.ended():
-        cmd = bots["german"].choose(other.draft.scratch)
+        cmd = bots["german"].choose(ao_game(other.draft.scratch))
         if isinstance(cmd, rules.ResolveAttacks) and other.draft.complete():
             break  # sealed: the batch goes to the opponent for his reply
         assert not isinstance(other.draft.push(cmd), str)
@@ -230,7 +231,7 @@ def test_email_new_with_local_dice_plays_both_sides(
         german_orders(s, 1)
         bots = bots_for(BotRng(b"email-local"))
         while not s.ended():
-            cmd = bots[s.draft.body.author].choose(s.game)
+            cmd = bots[ao_side(s.draft.body.author)].choose(s.game)
             if isinstance(cmd, rules.ResolveAttacks) and s.complete():
                 break  # (local dice: never; a batch is resolved at once)
             assert screen.play(cmd) is not None
