@@ -9,4 +9,10 @@ in plotted order, BA-8.0a, G14) and :mod:`.calibration` (the expected losses the
 calibrated on). Nothing here imports ``scenarios`` or The Ardennes Offensive's modules: only
 ``rules.hexgrid`` of the generic core. The readings are in ``docs/rules-notes-breakthrough.md``
 ("Combat").
+
+Weather, air, supply and victory (sections 3, 4, 9 and 10): :mod:`.weather` (the chart, the
+freeze, air points, BA-9.0a-f, BA-3.1a-c), :mod:`.air` (ground attack, interdiction, air drops,
+BA-3.0a-3.5b), :mod:`.supply` (the trace, isolation, fuel and supply's effects, BA-4.0a-4.4b)
+and :mod:`.victory` (points and levels, BA-10.0a-10.2c); they also use ``rules.rejection``.
+Readings in the notes' sections "Weather and air", "Supply" and "Victory".
 """
