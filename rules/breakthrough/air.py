@@ -81,9 +81,8 @@ def interdict(side: Side, points: int, units: Iterable[Unit], draws: Draws) -> f
     chance = interdiction_chance(points)
     if chance == 0:
         return frozenset()
-    hit = [
-        u.id for u in sorted(units, key=lambda u: u.id) if u.side != side and draws.next() <= chance
-    ]
+    foes = sorted((u for u in units if u.side != side and u.strength > 0), key=lambda u: u.id)
+    hit = [u.id for u in foes if draws.next() <= chance]
     return frozenset(hit)
 
 
@@ -104,7 +103,7 @@ def check_ground_attack(
     """Why ``side`` may not strike ``target`` now, or ``None`` (BA-3.0a, BA-3.4a)."""
     if air_left < MISSION_COST:
         return Rejection("BA-3.0a", f"{side} has no air point left for a ground attack")
-    if not any(u.hex == target and u.side != side for u in units):
+    if not any(u.hex == target and u.side != side and u.strength > 0 for u in units):
         return Rejection("BA-3.4a", f"no enemy unit in {target} to attack from the air")
     return None
 
@@ -122,7 +121,8 @@ def ground_attack(
     """
     hits: list[AirHit] = []
     after: dict[str, Unit] = {}
-    for u in sorted((u for u in units if u.hex == target and u.side != side), key=lambda u: u.id):
+    struck = (u for u in units if u.hex == target and u.side != side and u.strength > 0)
+    for u in sorted(struck, key=lambda u: u.id):
         d = draws.next()
         disrupted = d <= DISRUPT_CHANCE
         s: int | None = None

@@ -76,10 +76,10 @@ def test_a_ground_attack_needs_an_air_point_and_an_enemy_in_the_hex() -> None:
 @pytest.mark.rule("BA-3.3a")
 def test_interdiction_hits_each_enemy_unit_with_5_percent_a_point() -> None:
     assert [air.interdiction_chance(p) for p in (0, 1, 6, 10, 21)] == [0, 5, 30, 50, 100]
-    units = [de("c"), de("a"), de("b"), us("x")]
+    units = [de("c"), de("a"), de("b"), us("x"), Unit("a0", "german", "0505", 0)]
     draws = Draws([30, 31, 1])
     hit = air.interdict("american", 6, units, draws)
-    assert draws.used == 3  # one draw per German unit, in id order a, b, c
+    assert draws.used == 3  # one draw per German unit on the map, in id order a, b, c
     assert hit == {"a", "c"}
     # no points, no draws
     none = Draws([])
