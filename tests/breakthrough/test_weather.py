@@ -85,7 +85,7 @@ def test_german_air_points_two_on_18_december_else_one_with_fog() -> None:
     assert air_points("german", 2, "overcast") == 0
 
 
-@pytest.mark.rule("BA-3.1c", "BA-2.1c", "BA-2.1d", "BA-2.1e")
+@pytest.mark.rule("BA-3.1c")
 def test_level_bonuses_only_when_air_points_are_due() -> None:
     assert air_points("german", 4, "fog", level=4) == 2
     assert air_points("german", 3, "overcast", level=4) == 3
