@@ -112,7 +112,7 @@ def test_mode_changes_cost_and_limits() -> None:
     short = change_mode(us(op=11, mode="travel"), INF)
     assert isinstance(short, Rejection) and short.case == "BA-7.7a"
     for supply in ("unsupplied", "isolated"):
-        no = change_mode(de(supply, op=20), PZ)  # type: ignore[arg-type]
+        no = change_mode(de(supply, op=20), PZ)
         assert isinstance(no, Rejection) and no.case == "BA-7.7a"
     out = change_mode(de("unsupplied", op=20, mode="travel"), PZ)  # back to normal is allowed
     assert isinstance(out, Unit) and out.mode == "normal"
