@@ -29,7 +29,7 @@ the hex for the unit's side (BA-1.4f).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -180,9 +180,11 @@ def step_cost(
     board: Board,
     units: Sequence[Unit],
     profiles: Mapping[str, Profile],
+    zoc: frozenset[HexId] | None = None,
 ) -> tuple[int, bool] | Rejection:
     """The cost of moving ``unit`` from its hex into the adjacent ``to``, and whether the move
-    reduces its points to zero (BA-7.6c), or why it may not move there at all."""
+    reduces its points to zero (BA-7.6c), or why it may not move there at all. ``zoc`` is
+    :func:`enemy_zoc` of the unit's side if the caller has it already."""
     a = unit.hex
     if not hexgrid.adjacent(a, to) or to not in board.terrain:
         return Rejection("BA-7.5a", f"{unit.id}: {to} is not a map hex next to {a}")
@@ -217,7 +219,8 @@ def step_cost(
         cost += ENEMY_HEX
     zeroed = False
     if not (profile.infiltrator and board.turn <= INFILTRATION_LAST_TURN):
-        zoc = enemy_zoc(unit.side, units)
+        if zoc is None:
+            zoc = enemy_zoc(unit.side, units)
         if a in zoc:
             cost += LEAVE_ZOC_TRAVEL if unit.mode == "travel" else LEAVE_ZOC
         if to in zoc:
@@ -239,10 +242,11 @@ def move(
     units: Sequence[Unit],
     profiles: Mapping[str, Profile],
     has_moved: bool,
+    zoc: frozenset[HexId] | None = None,
 ) -> Step | Rejection:
     """One step of ``unit`` into the adjacent ``to`` (BA-7.5a-b, BA-7.6a-h, BA-7.7d-e)."""
     profile = profiles[unit.id]
-    priced = step_cost(unit, profile, to, board, units, profiles)
+    priced = step_cost(unit, profile, to, board, units, profiles, zoc)
     if isinstance(priced, Rejection):
         return priced
     cost, zeroed = priced
@@ -368,6 +372,7 @@ def legal_moves(
     best: dict[tuple[HexId, bool], _Key] = {}
     frontier: dict[tuple[HexId, bool], _Key] = {(unit.hex, True): (0, 0, ())}
     others = [u for u in units if u.id != unit.id]
+    zoc = enemy_zoc(unit.side, others)
     out: dict[HexId, Reach] = {}
     while frontier:
         state = min(frontier, key=lambda s: (frontier[s], s))
@@ -388,7 +393,7 @@ def legal_moves(
             continue
         here = msgspec.structs.replace(unit, hex=hex_id, op=unit.op - cost)
         for to in sorted(h for h in hexgrid.neighbours(hex_id) if h is not None):
-            step = move(here, to, board, [*others, here], profiles, has_moved or bool(path))
+            step = move(here, to, board, [*others, here], profiles, has_moved or bool(path), zoc)
             if isinstance(step, Rejection):
                 continue
             nxt = (to, step.op_left > 0)
@@ -398,3 +403,18 @@ def legal_moves(
             if nxt not in frontier or key < frontier[nxt]:
                 frontier[nxt] = key
     return dict(sorted(out.items()))
+
+
+def regular_cost(
+    board: Board, profiles: Mapping[str, Profile]
+) -> Callable[[Unit, HexId, HexId], int | None]:
+    """The movement cost a retreat or an advance pays (``retreat.Ground.move_cost``): regular
+    movement's cost without ZOC costs, ``None`` where regular movement is prohibited
+    (BA-8.4f-g). Other units are left out: the retreat rules check stacking and enemies."""
+
+    def cost(unit: Unit, a: HexId, b: HexId) -> int | None:
+        here = msgspec.structs.replace(unit, hex=a)
+        got = step_cost(here, profiles[unit.id], b, board, [here], profiles, frozenset())
+        return None if isinstance(got, Rejection) else got[0]
+
+    return cost

@@ -7,6 +7,7 @@ so (no enemy-hex cost), turn 3 (no freeze, no infiltration).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 
 import msgspec
@@ -23,12 +24,15 @@ from rules.breakthrough.movement import (
     corridor_in_force,
     legal_moves,
     move,
+    regular_cost,
     step_cost,
     walk,
 )
 from rules.breakthrough.profile import Profile
 from rules.breakthrough.units import Side, Terrain, Unit
 from rules.rejection import Rejection
+from scenarios.breakthrough import grid
+from scenarios.breakthrough.mapdata import HexsideData, load_map
 
 PATCH: dict[str, Terrain] = {h: "clear" for h in hexgrid.within("0505", 4)}
 PZ = Profile("PZ", True, 24, 10, division="116PZ")
@@ -301,3 +305,42 @@ def test_every_legal_move_walks_at_its_cost(terrain: list[Terrain], op: int, ene
         done = walk(pz, r.path, b, units, {"pz": PZ}, has_moved=False)
         assert not isinstance(done, Rejection), (r, done)
         assert done[0].unit.op == r.op_left == op - r.cost
+
+
+@pytest.mark.rule("BA-8.4f", "BA-8.4g")
+def test_retreats_pay_regular_movement_without_zoc() -> None:
+    sides = frozenset({SIDE})
+    b = board(rivers=sides, owner={"0605": "american"})
+    cost_of = regular_cost(b, {"vg": VG, "pz": PZ})
+    vg = Unit("vg", "german", "0505", 25)
+    assert cost_of(vg, "0505", "0605") == 3 + 5 + 1  # river and enemy hex, no ZOC
+    assert cost_of(Unit("pz", "german", "0505", 50), "0505", "0605") is None
+    assert cost_of(vg, "0505", "0504") == 3
+
+
+def test_legal_moves_on_the_real_map() -> None:
+    """The compiled map as a Board: Piper in travel mode from the first German edge road hex
+    on turn 2 reaches hexes only along roads, each path walking at its cost."""
+
+    m = load_map()
+    terrain: dict[str, Terrain] = {grid.to_hex((h.x, h.y)): h.terrain for h in m}
+    owner: dict[str, Side] = {grid.to_hex((h.x, h.y)): h.owner for h in m}
+
+    def side_of(s: HexsideData) -> tuple[str, str]:
+        return hexgrid.hexside(grid.to_hex(s.a), grid.to_hex(s.b))
+
+    roads = frozenset(side_of(s) for s in m.data.hexsides if s.road)
+    rivers = frozenset(side_of(s) for s in m.data.hexsides if s.river)
+    bridges = frozenset(side_of(s) for s in m.data.hexsides if s.bridge)
+    b = Board(terrain, owner, roads, rivers, bridges, turn=2)
+    start = grid.to_hex(sorted(m.edge_road_hexes("german"))[0])
+    piper = Unit("piper", "german", start, 85, op=32, mode="travel")
+    p = {"piper": Profile("PZ", True, 32, 10, division="1SS")}
+    reach = legal_moves(piper, b, [piper], p, has_moved=False)
+    assert len(reach) > 5 and all(r.cost <= 32 for r in reach.values())
+    for r in reach.values():
+        hexes = [piper.hex, *r.path]
+        assert all(hexgrid.hexside(x, y) in roads for x, y in itertools.pairwise(hexes))
+    far = max(reach.values(), key=lambda r: (len(r.path), r.hex))
+    done = walk(piper, far.path, b, [piper], p, has_moved=False)
+    assert not isinstance(done, Rejection) and done[0].unit.op == far.op_left
