@@ -9,4 +9,11 @@ in plotted order, BA-8.0a, G14) and :mod:`.calibration` (the expected losses the
 calibrated on). Nothing here imports ``scenarios`` or The Ardennes Offensive's modules: only
 ``rules.hexgrid`` of the generic core. The readings are in ``docs/rules-notes-breakthrough.md``
 ("Combat").
+
+Sections 5-7 (reinforcements, unit organization, operations): :mod:`.profile` (a unit's
+order-of-battle facts), :mod:`.reinforcements` (BA-5.0a-5.2c), :mod:`.artillery` (BA-6.4a-h),
+:mod:`.organization` (replacements and build-up, BA-6.5a-6.6f), :mod:`.bridges`
+(BA-6.7a-e), :mod:`.operations` (allowances, modes, forts, plots, exits, BA-7.4a-i,
+BA-7.7-7.10) and :mod:`.movement` (costs, paths, reachable hexes, BA-7.5a-7.7e, 13.5);
+readings in the notes' "Reinforcement Phase", "Unit Organization Phase", "Operation Phases".
 """

@@ -97,7 +97,7 @@ def test_every_unit_returns_its_artillery_at_the_start_of_the_turn() -> None:
     assert [u.artillery for u in after] == [0, 0, 0] and pools == {"LVIII": 35}
 
 
-@pytest.mark.rule("BA-6.4h", "BA-2.1c", "BA-2.1d", "BA-2.1e")
+@pytest.mark.rule("BA-6.4h")
 def test_pool_reinforcements_on_their_dates_and_the_german_early_use() -> None:
     schedule = [PoolReinforcement("V", 30, 3), PoolReinforcement("III", 60, 6)]
     assert at_turn_start({"V": 115, "III": 0}, "american", 3, schedule) == {"V": 145, "III": 0}
@@ -189,7 +189,7 @@ def test_split_shares_exactly_and_fairly(total: int, weights: list[int]) -> None
 # -- replacements (6.5, G20) ----------------------------------------------------------------
 
 
-@pytest.mark.rule("BA-6.5a", "BA-6.5c", "BA-6.5d", "BA-2.1c", "BA-2.1d", "BA-2.1e")
+@pytest.mark.rule("BA-6.5a", "BA-6.5c")
 def test_replacement_points_by_side_level_and_turn() -> None:
     assert replacement_points("american", 3, 3) == (0, 0)
     assert replacement_points("american", 3, 4) == (15, 10)
