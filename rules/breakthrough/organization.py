@@ -94,7 +94,8 @@ def build_up(
     parts = list(regiments)
     members = [Member(u.id, u.strength) for u in regiments]
     if existing is not None:
-        if existing.unit.hex != issuer.hex or profiles[existing.unit.id].division != division:
+        known = profiles.get(existing.unit.id)
+        if existing.unit.hex != issuer.hex or known is None or known.division != division:
             return Rejection("BA-6.6a", f"{existing.unit.id}: not this division's unit here")
         parts.append(existing.unit)
         members = [*existing.members, *members]

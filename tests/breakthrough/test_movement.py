@@ -305,6 +305,16 @@ def test_every_legal_move_walks_at_its_cost(terrain: list[Terrain], op: int, ene
         done = walk(pz, r.path, b, units, {"pz": PZ}, has_moved=False)
         assert not isinstance(done, Rejection), (r, done)
         assert done[0].unit.op == r.op_left == op - r.cost
+    # Bellman: no listed hex can be reached more cheaply through another listed hex
+    sources = [(pz.hex, 0, False), *((r.hex, r.cost, True) for r in reach.values() if r.op_left)]
+    for hex_id, spent, moved in sources:
+        here = msgspec.structs.replace(pz, hex=hex_id, op=op - spent)
+        for n in hexgrid.neighbours(hex_id):
+            if n is None or n == pz.hex:
+                continue
+            step = move(here, n, b, [*units[1:], here], {"pz": PZ}, has_moved=moved)
+            if isinstance(step, Step):
+                assert n in reach and reach[n].cost <= spent + step.cost
 
 
 @pytest.mark.rule("BA-8.4f", "BA-8.4g")
