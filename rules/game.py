@@ -1,41 +1,36 @@
-"""``rules.Game``: one game in progress, a thin mutable handle over the immutable states.
+"""``rules.game.Game``: one game of any ruleset in progress, a thin mutable handle over the
+immutable states.
 
-In the spirit of python-chess's ``Board``: it holds the :class:`~rules.state.Board` (the map
-and counters, fixed), the current :class:`~rules.state.GameState`, the history of accepted
-commands (each with its events and the state hash after it) and the game's dice source::
+In the spirit of python-chess's ``Board``: it holds the ruleset (:class:`rules.ruleset.Ruleset`:
+how the game is played), its board (the map and counters, fixed), the current state, the history
+of accepted commands (each with its events and the state hash after it) and the game's dice
+source. It knows no game: every rule is the ruleset's. The AO's game is
+:class:`rules.ao.Game` (this class bound to :data:`rules.ao.AO`)::
 
-    >>> import rules, scenarios
-    >>> g = rules.Game.new(scenarios.load_board(1), dice=rules.SeededDice(b"7"))
+    >>> import rules.ao, scenarios
+    >>> g = rules.ao.Game.new(scenarios.load_board(1), dice=rules.SeededDice(b"7"))
     >>> g.options().mode, g.options().acting
     ('setup', 'allied')
-    >>> g.push(rules.EndPhase())              # accept the historical Allied set-up
+    >>> g.push(rules.ao.EndPhase())           # accept the historical Allied set-up
     Applied(...)
     >>> g.pop()                               # an EndPhase is never undone
     >>> g.state.phase
     'setup_german'
 
 ``push`` applies a command or returns the :class:`~rules.rejection.Rejection` and changes
-nothing; ``pop`` undoes inside the current phase, never across a die roll or an ``EndPhase``;
-``options`` answers "what may be done now" once for the app, the bots and the command line.
-A game is written and read as a record (:mod:`rules.record`).
+nothing; ``pop`` undoes inside the current phase, never across a die roll or the end of a
+phase; ``options`` answers "what may be done now" once for the app, the bots and the command
+line. A game is written and read as a record (:mod:`rules.record`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, ClassVar, Final, Generic, Self, TypeVar
 
-from rules import options as _options
-from rules.commands import Command, EndPhase
 from rules.dice import DiceSource
-from rules.engine import Applied, apply, new_game
-from rules.events import Event
-from rules.hexgrid import HexId
-from rules.movement import Reach, legal_moves
-from rules.options import Options
 from rules.record import (
-    RULES_VERSION,
     DiceSpec,
     Players,
     Record,
@@ -46,20 +41,25 @@ from rules.record import (
     tag,
 )
 from rules.rejection import RejectedError, Rejection
-from rules.state import Board, GameState, Verdict, state_hash
+from rules.ruleset import A, B, C, E, L, O, Ruleset, S, V, state_hash_of
+
+G = TypeVar("G", bound="Game[Any, Any, Any, Any, Any, Any, Any, Any]")
 
 
-class Game:
-    """A game: board, start state, history of (command, events, hash), dice source.
+class Game(Generic[B, S, C, E, A, O, V, L]):
+    """A game: ruleset, board, start state, history of (command, events, hash), dice source.
 
     ``dice`` may be None for positions that never roll (tests, set-up); a command that needs
-    a die is then refused with case ``dice-needed`` and nothing changes. ``dice_spec`` says in
-    the record where the dice came from (:class:`rules.record.DiceSpec`); ``players`` who
-    played each side.
+    a die is then refused by the rules and nothing changes. ``dice_spec`` says in the record
+    where the dice came from (:class:`rules.record.DiceSpec`); ``players`` who played each
+    side. A subclass bound to one ruleset (:class:`rules.ao.Game`) sets :attr:`RULESET`, and
+    its ``new``, ``from_commands`` and ``replay`` need no ``ruleset``.
     """
 
+    RULESET: ClassVar[Any] = None
+    """The ruleset of a bound subclass (None here: pass ``ruleset``)."""
+
     __slots__ = (
-        "_moves",
         "_options",
         "_states",
         "board",
@@ -67,21 +67,25 @@ class Game:
         "dice_spec",
         "history",
         "players",
+        "ruleset",
         "start",
     )
 
     def __init__(
         self,
-        board: Board,
-        start: GameState,
+        board: B,
+        start: S,
         *,
         dice: DiceSource | None = None,
         dice_spec: DiceSpec | None = None,
         players: Players | None = None,
+        ruleset: Ruleset[B, S, C, E, A, O, V, L] | None = None,
     ) -> None:
-        self.board: Board = board
+        self.ruleset: Ruleset[B, S, C, E, A, O, V, L] = self._ruleset(ruleset)
+        """How the game is played."""
+        self.board: B = board
         """The fixed part: map, counters, scenario data."""
-        self.start: GameState = start
+        self.start: S = start
         """The state before the first command."""
         self.dice: DiceSource | None = dice
         """Where every die comes from (``None``: commands that roll are refused)."""
@@ -89,43 +93,61 @@ class Game:
         """How the record names the dice source."""
         self.players: Players = players if players is not None else Players()
         """Who plays each side (human, or bot and version)."""
-        self.history: list[Step] = []
+        self.history: list[Step[C]] = []
         """Every accepted command with its events and the state hash after it."""
-        self._states: list[GameState] = [start]
-        self._options: Options | None = None
-        self._moves: dict[tuple[str, str], dict[HexId, Reach]] = {}
+        self._states: list[S] = [start]
+        self._options: O | None = None
+
+    @classmethod
+    def _ruleset(
+        cls, ruleset: Ruleset[B, S, C, E, A, O, V, L] | None
+    ) -> Ruleset[B, S, C, E, A, O, V, L]:
+        rs = ruleset if ruleset is not None else cls.RULESET
+        if rs is None:
+            raise TypeError(f"{cls.__name__} needs a ruleset")
+        if cls.RULESET is not None and rs is not cls.RULESET:
+            raise TypeError(f"{cls.__name__} plays {cls.RULESET.id}, not {rs.id}")
+        return rs
 
     @classmethod
     def new(
         cls,
-        board: Board,
+        board: B,
         *,
         dice: DiceSource | None = None,
         dice_spec: DiceSpec | None = None,
         players: Players | None = None,
-    ) -> Game:
-        """A new game of ``board``'s scenario, before the Allied set-up (AO-4.2a)."""
-        return cls(board, new_game(board), dice=dice, dice_spec=dice_spec, players=players)
+        ruleset: Ruleset[B, S, C, E, A, O, V, L] | None = None,
+    ) -> Self:
+        """A new game on ``board``: the ruleset's first state (the AO's: before the Allied
+        set-up, AO-4.2a)."""
+        rs = cls._ruleset(ruleset)
+        return cls(
+            board, rs.new_game(board), dice=dice, dice_spec=dice_spec, players=players, ruleset=rs
+        )
 
     @classmethod
     def from_commands(
         cls,
-        board: Board,
-        commands: Iterable[Command],
+        board: B,
+        commands: Iterable[C],
         *,
-        start: GameState | None = None,
+        start: S | None = None,
         dice: DiceSource | None = None,
         dice_spec: DiceSpec | None = None,
         players: Players | None = None,
-    ) -> Game:
+        ruleset: Ruleset[B, S, C, E, A, O, V, L] | None = None,
+    ) -> Self:
         """A game with ``commands`` pushed in order; raises :class:`RejectedError` (index and
         rule) at the first refused one."""
+        rs = cls._ruleset(ruleset)
         g = cls(
             board,
-            start if start is not None else new_game(board),
+            start if start is not None else rs.new_game(board),
             dice=dice,
             dice_spec=dice_spec,
             players=players,
+            ruleset=rs,
         )
         for i, cmd in enumerate(commands):
             r = g.push(cmd)
@@ -134,37 +156,44 @@ class Game:
         return g
 
     @classmethod
-    def replay(cls, record: Record, board: Board, dice: DiceSource | None = None) -> Replayed:
+    def replay(
+        cls,
+        record: Record,
+        board: B,
+        dice: DiceSource | None = None,
+        *,
+        ruleset: Ruleset[B, S, C, E, A, O, V, L] | None = None,
+    ) -> Replayed[Self]:
         """Replay ``record`` on ``board`` (its scenario) with its dice (``dice``: the source
         of a kind the engine does not know, :func:`rules.record.dice_for`), checking the state
         hash after every command and the footer. The answer names the first command refused
         by the rules or whose hash differs: a hand-edited record never loads silently.
 
-        A record of a game against the computer names its level of play
-        (:class:`rules.levels.Level`): the game is replayed on ``board`` at that level
-        (:meth:`rules.Board.at_level`: its schedules, its VP handicap), so a replay applies
-        the levers the game was played with; ``board`` is the scenario as written (or already
-        at that level)."""
+        The record must be of this game's ruleset (its header's ``ruleset``). A record of a
+        game against the computer names its level of play: the game is replayed on ``board``
+        at that level (:meth:`rules.ruleset.Ruleset.board_for`; the AO's: its schedules, its
+        VP handicap), so a replay applies the levers the game was played with."""
+        rs = cls._ruleset(ruleset)
         head = record.header
+        if head.ruleset != rs.id:
+            raise RecordError(f"the record is of ruleset {head.ruleset!r}, not {rs.id!r}")
         source = dice if dice is not None else dice_for(head.dice)
-        if head.level != board.level:
-            if board.level is not None:
-                raise RecordError(
-                    f"the board is set up for level {board.level.number}, the record not"
-                )
+        if head.level != rs.level(board):
             try:
-                board = board.at_level(head.level)
+                board = rs.board_for(board, head.level)
+            except RecordError:
+                raise
             except (ValueError, KeyError) as exc:
                 raise RecordError(f"the record's level of play: {exc}") from None
-        g = cls.new(board, dice=source, dice_spec=head.dice, players=head.players)
-        if g.start.scenario != head.scenario:
+        g = cls.new(board, dice=source, dice_spec=head.dice, players=head.players, ruleset=rs)
+        if rs.scenario(g.start) != head.scenario:
             raise RecordError(
-                f"the record is of scenario {head.scenario}, the board of {g.start.scenario}"
+                f"the record is of scenario {head.scenario}, the board of {rs.scenario(g.start)}"
             )
         note = (
             ""
-            if head.rules == RULES_VERSION
-            else (f" (recorded with rules {head.rules}; this engine plays {RULES_VERSION})")
+            if head.rules == rs.version
+            else (f" (recorded with rules {head.rules}; this engine plays {rs.version})")
         )
         for i, line in enumerate(record.lines):
             name = f"command {i} ({tag(line.command)})"
@@ -193,56 +222,59 @@ class Game:
             if (foot.verdict != g.outcome() and not (by_players and g.outcome() is None)) or (
                 foot.turn,
                 foot.phase,
-            ) != (g.state.turn, g.state.phase):
+            ) != rs.where(g.state):
                 return Replayed(g, "the end line's turn, phase or verdict differ from the replay")
         return Replayed(g)
 
     # -- the game -----------------------------------------------------------------------------
 
     @property
-    def state(self) -> GameState:
+    def state(self) -> S:
         """The current state."""
         return self._states[-1]
 
     @property
-    def commands(self) -> tuple[Command, ...]:
+    def commands(self) -> tuple[C, ...]:
         """Every accepted command, in order."""
         return tuple(s.command for s in self.history)
 
     @property
-    def events(self) -> tuple[tuple[Event, ...], ...]:
+    def events(self) -> tuple[tuple[E, ...], ...]:
         """The events of every accepted command, in order."""
         return tuple(s.events for s in self.history)
 
-    def state_at(self, n: int) -> GameState:
+    def state_at(self, n: int) -> S:
         """The state after the first ``n`` commands (``0``: the start)."""
         return self._states[n]
 
     def state_hash(self) -> str:
-        """SHA-256 of the current state's canonical bytes (:func:`rules.state.state_hash`)."""
-        return self.history[-1].hash if self.history else state_hash(self.start)
+        """SHA-256 of the current state's canonical bytes (:meth:`Ruleset.state_bytes`)."""
+        return self.history[-1].hash if self.history else state_hash_of(self.ruleset, self.start)
 
-    def push(self, command: Command) -> Applied | Rejection:
+    def push(self, command: C) -> A | Rejection:
         """Apply ``command`` with the game's dice: the new state and its events, or why the
         rules refuse it (and nothing changes)."""
-        r = apply(self.board, self.state, command, self.dice)
+        r = self.ruleset.apply(self.board, self.state, command, self.dice)
         if isinstance(r, Rejection):
             return r
-        self.history.append(Step(command=command, events=r.events, hash=state_hash(r.state)))
+        self.history.append(
+            Step(command=command, events=r.events, hash=state_hash_of(self.ruleset, r.state))
+        )
         self._states.append(r.state)
         return r
 
-    def copy(self, board: Board | None = None) -> Game:
+    def copy(self, board: B | None = None) -> Self:
         """A copy of the game to play on without touching this one (a bot thinking on another
         thread): the same start, history, dice and players, the immutable states shared.
         ``board``: the copy's board, the same scenario's (default: this game's; a board of
         its own keeps the copy's derived tables apart)."""
-        g = Game(
+        g = type(self)(
             board if board is not None else self.board,
             self.start,
             dice=self.dice,
             dice_spec=self.dice_spec,
             players=self.players,
+            ruleset=self.ruleset,
         )
         g.history = list(self.history)
         g._states = list(self._states)
@@ -250,18 +282,19 @@ class Game:
 
     def undo_refusal(self) -> str | None:
         """Why :meth:`pop` would do nothing now, else None."""
-        if not self.history or isinstance(self.history[-1].command, EndPhase):
+        if not self.history or self.ruleset.ends_phase(self.history[-1].command):
             return UNDO_AFTER_END_PHASE
-        if self._states[-1].dice_drawn != self._states[-2].dice_drawn:
+        drawn = self.ruleset.dice_drawn
+        if drawn(self._states[-1]) != drawn(self._states[-2]):
             return UNDO_AFTER_ROLL
         return None
 
     def can_undo(self) -> bool:
-        """True when the last command belongs to the current phase (never an ``EndPhase``)
-        and rolled no die: undo never lets a player roll again."""
+        """True when the last command belongs to the current phase (never one that ends a
+        phase) and rolled no die: undo never lets a player roll again."""
         return self.undo_refusal() is None
 
-    def pop(self) -> Command | None:
+    def pop(self) -> C | None:
         """Take back the last command if :meth:`can_undo`; the command, or None."""
         if not self.can_undo():
             return None
@@ -279,52 +312,43 @@ class Game:
 
     # -- questions ------------------------------------------------------------------------------
 
-    def options(self) -> Options:
-        """What may be done now (:class:`rules.options.Options`), computed once per state."""
+    def options(self) -> O:
+        """What may be done now (the ruleset's :class:`~rules.ruleset.OptionsLike`), computed
+        once per state."""
         h = self.state_hash()
         if self._options is None or self._options.hash != h:
-            self._options = _options.options(self.board, self.state, h)
+            self._options = self.ruleset.options(self.board, self.state, h)
         return self._options
 
-    def legal_moves(self, unit: str) -> dict[HexId, Reach]:
-        """Every hex ``unit`` may move to now, with path and cost (empty when it may not move);
-        cached for the current state."""
-        key = (self.state_hash(), unit)
-        hit = self._moves.get(key)
-        if hit is None:
-            if len(self._moves) >= 512:
-                self._moves.clear()
-            hit = self._moves[key] = legal_moves(self.board, self.state, unit)
-        return hit
-
-    def outcome(self) -> Verdict | None:
-        """The verdict once the game is over (AO-16.1-3), else None."""
-        return self.state.result
+    def outcome(self) -> V | None:
+        """The verdict once the game is over, else None."""
+        return self.ruleset.outcome(self.state)
 
     def record(self, meta: dict[str, str] | None = None) -> Record:
         """This game as a record (:mod:`rules.record`): header, commands with hashes, footer."""
         return make_record(
-            scenario=self.start.scenario,
+            scenario=self.ruleset.scenario(self.start),
             dice=self.dice_spec,
             players=self.players,
             steps=self.history,
             final=self.state,
             meta=meta or {},
-            level=self.board.level,
+            level=self.ruleset.level(self.board),
+            ruleset=self.ruleset,
         )
 
     def __repr__(self) -> str:
-        s = self.state
+        turn, phase = self.ruleset.where(self.state)
         n = len(self.history)
-        return f"<Game scenario {s.scenario} GT{s.turn} {s.side} {s.phase}, {n} commands>"
+        return f"<Game {self.ruleset.id} turn {turn} {phase}, {n} commands>"
 
 
 @dataclass(frozen=True)
-class Replayed:
+class Replayed(Generic[G]):
     """What :meth:`Game.replay` found: the game as far as it agrees with the record, and the
     first disagreement (``error`` None when every hash and the footer match)."""
 
-    game: Game
+    game: G
     error: str | None = None
     at: int | None = None
     """The index of the first refused or diverging command (None: all agree, or the footer

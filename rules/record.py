@@ -2,57 +2,69 @@
 
 A record is UTF-8 JSON Lines (``docs/engine.md``, "The game record"):
 
-1. a **header** ``{"kind": "header", "format": "ardennes-record", "version": 1, "rules": ...,
-   "scenario": N, "dice": {...}, "players": {...}, "meta": {...}, "level": {...}}``: the
-   format and rules versions, the scenario, where the dice come from (:class:`DiceSpec`, open
-   to new kinds: email play adds its own), who played each side (:class:`Players`) and, for a
-   game against the computer, its level of play (:class:`rules.levels.Level`: the levers the
-   engine applies on replay; absent otherwise, as are players and meta left at their
-   defaults);
+1. a **header** ``{"kind": "header", "format": "ardennes-record", "version": 1,
+   "rules": ..., "scenario": N, "dice": {...}, "players": {...}, "meta": {...}, "level":
+   {...}, "ruleset": ...}``: the format version, the ruleset's rules version, the scenario,
+   where the dice come from (:class:`DiceSpec`, open to new kinds: email play adds its own),
+   who played each side (:class:`Players`), for a game against the computer its level of
+   play in the ruleset's form (the AO's :class:`rules.ao.levels.Level`: the levers the engine
+   applies on replay; absent otherwise, as are players and meta left at their defaults) and
+   the ruleset's id (:mod:`rules.ruleset`; absent: ``ao``, so every record of The Ardennes
+   Offensive, old and new, reads as before, byte for byte);
 2. one **command** a line, ``{"kind": "command", "n": i, "command": {...}, "hash": ...}``, with
-   the state hash after it (:func:`rules.state.state_hash`);
+   the state hash after it (:func:`rules.ruleset.state_hash_of`), the command in the
+   ruleset's own form;
 3. a **footer** ``{"kind": "end", "commands": N, "turn": T, "phase": P, "hash": ...,
    "verdict": ...}`` with the final hash and the verdict (``null`` while the game goes on).
 
 Hot-seat saves, games against the computer and self-play logs are all records, and the commands
 of an email game concatenate to one. :func:`decode` reads strictly (known fields only, size
-limits, lines numbered in order); :func:`replay` replays through the rules and names the first
-command that is refused or whose hash differs, so a hand-edited record is never loaded silently.
+limits, lines numbered in order; the commands, verdict and level of the header's ruleset,
+found in :mod:`rules.registry`); :meth:`rules.game.Game.replay` replays through the rules and
+names the first command that is refused or whose hash differs, so a hand-edited record is never
+loaded silently.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, Final, Literal
+from typing import Any, Final, Generic, Literal, TypeVar
 
 import msgspec
 
-from rules.commands import Command
+from rules import registry
 from rules.dice import DiceSource, ScriptedDice, SeededDice
-from rules.events import Event
-from rules.levels import NUMBERS, Level
-from rules.state import GameState, Verdict, state_hash
+from rules.ruleset import Ruleset, state_hash_of
+from rules.ruleset import tag as tag
 
 FORMAT: Final = "ardennes-record"
 VERSION: Final = 1
+LEGACY_RULESET: Final = "ao"
+"""The ruleset of a header that names none: every record written before issue 23, and every
+record of The Ardennes Offensive still (the field is left out at its default, so their bytes
+do not change)."""
 RULES_VERSION: Final = "ao-1973+errata-1973-05-31/4"
-"""The rules the engine plays: The Ardennes Offensive (SPI 1973) with the errata of 31 May 1973;
-the number after the slash goes up whenever a change of the engine can change a game (2:
-the CRT switch and paradrop dice became ``Roll`` commands; 3: the rules audit of issue 12 -
-isolation, road-column contacts, advances, West-bank attacks, live road exit hexes, every
-reinforcement placed; 4: issue 22 - the retreat priority counted in hexes gained, a road ford's
-MP in Road Mode, a reactivated unit free to leave its edge hex)."""
+"""Deprecated (phase 2 of issue 23 removes it): the AO's rules version, for ``pbem`` until it
+asks the game's ruleset (:attr:`rules.ruleset.Ruleset.version`; ``rules.ao.RULES_VERSION``, a
+test checks they agree)."""
 
 MAX_RECORD_BYTES: Final = 16 << 20
-"""The largest record read (a whole 18-turn game is about 0.4 MB)."""
+"""The largest record read (a whole 18-turn game of the AO is about 0.4 MB)."""
 MAX_LINE_BYTES: Final = 64 << 10
 MAX_COMMANDS: Final = 100_000
-"""No game comes near it (about 3,000 commands for 18 Game-Turns)."""
+"""No game comes near it (about 3,000 commands for 18 Game-Turns of the AO)."""
 
 _HASH: Final = re.compile(r"[0-9a-f]{64}")
 _HEX: Final = re.compile(r"(?:[0-9a-f]{2})+")
 _DIGITS: Final = re.compile(r"[1-6]*")
+_RULESET_ID: Final = re.compile(r"[a-z][a-z0-9]{0,15}")
+
+C = TypeVar("C")
+V = TypeVar("V")
+L = TypeVar("L")
+
+AnyRuleset = Ruleset[Any, Any, Any, Any, Any, Any, Any, Any]
 
 
 class RecordError(ValueError):
@@ -92,7 +104,7 @@ class DiceSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_def
 
 class Player(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """Who played one side: a human (``name`` optional) or a bot (``name``, ``version``, and
-    in a game against the computer the ``level`` it played, :mod:`rules.levels`)."""
+    in a game against the computer the ``level`` it played, :mod:`rules.ao.levels`)."""
 
     kind: Literal["human", "bot"] = "human"
     name: str = ""
@@ -116,6 +128,7 @@ class Players(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 class Header(
     msgspec.Struct,
+    Generic[L],
     frozen=True,
     forbid_unknown_fields=True,
     omit_defaults=True,
@@ -132,49 +145,70 @@ class Header(
     players: Players = Players()
     meta: dict[str, str] = {}
     """Free-form facts the writer adds (self-play seed, a title); never read by the rules."""
-    level: Level | None = None
-    """A game against the computer: its level of play, whose levers the engine applies on
-    replay (:meth:`rules.Game.replay` builds the board at that level); None: the scenario as
+    level: L | None = None
+    """A game against the computer: its level of play in the ruleset's own form, whose levers
+    the engine applies on replay (:meth:`rules.game.Game.replay`); None: the scenario as
     written."""
+    ruleset: str = LEGACY_RULESET
+    """The ruleset's id (:attr:`rules.ruleset.Ruleset.id`); left out for ``ao``."""
 
 
 class Line(
-    msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="kind", tag="command"
+    msgspec.Struct,
+    Generic[C],
+    frozen=True,
+    forbid_unknown_fields=True,
+    tag_field="kind",
+    tag="command",
 ):
-    """One command and the state hash after it."""
+    """One command (the ruleset's) and the state hash after it."""
 
     n: int
-    command: Command
+    command: C
     hash: str
 
 
-class Footer(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="kind", tag="end"):
-    """The last line: how many commands, where the game stands, its final hash and verdict."""
+class Footer(
+    msgspec.Struct,
+    Generic[V],
+    frozen=True,
+    forbid_unknown_fields=True,
+    tag_field="kind",
+    tag="end",
+):
+    """The last line: how many commands, where the game stands, its final hash and verdict
+    (the ruleset's)."""
 
     commands: int
     turn: int
     phase: str
     hash: str
-    verdict: Verdict | None = None
+    verdict: V | None = None
 
 
 class Record(msgspec.Struct, frozen=True):
-    """A decoded record (``footer`` is None only for a record cut short)."""
+    """A decoded record (``footer`` is None only for a record cut short). Its commands,
+    verdict and level are of the header's ruleset (:attr:`ruleset`)."""
 
-    header: Header
-    lines: tuple[Line, ...]
-    footer: Footer | None
+    header: Header[Any]
+    lines: tuple[Line[Any], ...]
+    footer: Footer[Any] | None
 
     @property
-    def commands(self) -> tuple[Command, ...]:
+    def commands(self) -> tuple[Any, ...]:
         return tuple(x.command for x in self.lines)
 
+    @property
+    def ruleset(self) -> str:
+        """The id of the record's ruleset."""
+        return self.header.ruleset
 
-class Step(msgspec.Struct, frozen=True):
+
+class Step(msgspec.Struct, Generic[C], frozen=True):
     """One accepted command of a game in memory: its events and the state hash after it."""
 
-    command: Command
-    events: tuple[Event, ...]
+    command: C
+    events: tuple[Any, ...]
     hash: str
 
 
@@ -183,35 +217,78 @@ def make_record(
     scenario: int,
     dice: DiceSpec,
     players: Players,
-    steps: Sequence[Step],
-    final: GameState,
+    steps: Sequence[Step[Any]],
+    final: Any,
     meta: dict[str, str],
-    level: Level | None = None,
+    level: Any = None,
+    ruleset: AnyRuleset | None = None,
 ) -> Record:
-    """The record of a game: its header, its steps and a footer for ``final``."""
-    header = Header(
+    """The record of a game of ``ruleset`` (default: the AO's, transitional until ``pbem``
+    passes its game's ruleset, phase 2 of issue 23): its header, its steps and a footer for
+    the state ``final``."""
+    rs = ruleset if ruleset is not None else registry.get(LEGACY_RULESET)
+    header: Header[Any] = Header(
         format=FORMAT,
         version=VERSION,
-        rules=RULES_VERSION,
+        rules=rs.version,
         scenario=scenario,
         dice=dice,
         players=players,
         meta=dict(sorted(meta.items())),
         level=level,
+        ruleset=rs.id,
     )
     lines = tuple(Line(n=i, command=s.command, hash=s.hash) for i, s in enumerate(steps))
-    footer = Footer(
+    turn, phase = rs.where(final)
+    footer: Footer[Any] = Footer(
         commands=len(lines),
-        turn=final.turn,
-        phase=final.phase,
-        hash=steps[-1].hash if steps else state_hash(final),
-        verdict=final.result,
+        turn=turn,
+        phase=phase,
+        hash=steps[-1].hash if steps else state_hash_of(rs, final),
+        verdict=rs.outcome(final),
     )
     return Record(header=header, lines=lines, footer=footer)
 
 
 _ENC: Final = msgspec.json.Encoder(order="deterministic")
-_DEC: Final = msgspec.json.Decoder(Header | Line | Footer)
+
+
+class _Sniff(
+    msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="kind", tag="header"
+):
+    """A header read only for its ruleset: the other fields are skipped (the strict read
+    follows, with that ruleset's types), an unknown field is refused here already."""
+
+    format: msgspec.Raw = msgspec.Raw()
+    version: msgspec.Raw = msgspec.Raw()
+    rules: msgspec.Raw = msgspec.Raw()
+    scenario: msgspec.Raw = msgspec.Raw()
+    dice: msgspec.Raw = msgspec.Raw()
+    players: msgspec.Raw = msgspec.Raw()
+    meta: msgspec.Raw = msgspec.Raw()
+    level: msgspec.Raw = msgspec.Raw()
+    ruleset: str = LEGACY_RULESET
+
+
+class _NotHeader(msgspec.Struct, frozen=True, tag_field="kind", tag="command"):
+    """A first line that is not a header (the strict read says so)."""
+
+
+class _NotHeaderEnd(msgspec.Struct, frozen=True, tag_field="kind", tag="end"):
+    """A first line that is not a header (the strict read says so)."""
+
+
+_SNIFF: Final = msgspec.json.Decoder(_Sniff | _NotHeader | _NotHeaderEnd)
+_DECODERS: dict[str, msgspec.json.Decoder[Any]] = {}
+
+
+def _decoder(rs: AnyRuleset) -> msgspec.json.Decoder[Any]:
+    """The strict decoder of one ruleset's record lines (built once per ruleset)."""
+    dec = _DECODERS.get(rs.id)
+    if dec is None:
+        kinds = Header[rs.level_type] | Line[rs.command_type] | Footer[rs.verdict_type]  # type: ignore[name-defined]
+        dec = _DECODERS[rs.id] = msgspec.json.Decoder(kinds)
+    return dec
 
 
 def encode(record: Record) -> bytes:
@@ -230,12 +307,36 @@ def looks_like_record(data: bytes) -> bool:
     return b'"kind":"header"' in first.replace(b" ", b"") and FORMAT.encode() in first
 
 
+def record_ruleset(first_line: bytes) -> AnyRuleset:
+    """The ruleset a record's header names (absent: ``ao``); :class:`RecordError` when the
+    header is unreadable or names a ruleset this program does not have."""
+    try:
+        sniff = _SNIFF.decode(first_line)
+    except (msgspec.ValidationError, msgspec.DecodeError, UnicodeDecodeError) as exc:
+        raise RecordError(f"the header is not a record line: {exc}") from None
+    except RecursionError:
+        raise RecordError("line 1: JSON nested too deeply") from None
+    # a first line that is no header: the strict read of any ruleset refuses it
+    rid = sniff.ruleset if isinstance(sniff, _Sniff) else LEGACY_RULESET
+    if not _RULESET_ID.fullmatch(rid):
+        raise RecordError(f"the header's ruleset {rid[:20]!r} is not a ruleset id")
+    try:
+        return registry.get(rid)
+    except KeyError:
+        known = ", ".join(registry.ids()) or "none"
+        raise RecordError(
+            f"the record is of ruleset {rid!r}, which this program does not play "
+            f"(it plays: {known})"
+        ) from None
+
+
 def decode(data: bytes) -> Record:
     """Strictly decode a record; raises :class:`RecordError` naming the first problem.
 
     Checks: size limits, UTF-8 JSON with known fields only, a header of this format and
-    version, a valid dice source, command lines numbered 0, 1, ... with a 64-digit hash each,
-    and a footer (when present) that counts them."""
+    version naming a known ruleset, a valid dice source, command lines of that ruleset
+    numbered 0, 1, ... with a 64-digit hash each, and a footer (when present) that counts
+    them."""
     if len(data) > MAX_RECORD_BYTES:
         raise RecordError(f"the record is over {MAX_RECORD_BYTES >> 20} MiB")
     lines = [x for x in data.splitlines() if x.strip()]
@@ -243,12 +344,16 @@ def decode(data: bytes) -> Record:
         raise RecordError("the record is empty")
     if len(lines) > MAX_COMMANDS + 2:
         raise RecordError(f"the record holds over {MAX_COMMANDS} commands")
+    if len(lines[0]) > MAX_LINE_BYTES:
+        raise RecordError(f"line 1 is over {MAX_LINE_BYTES} bytes")
+    rs = record_ruleset(lines[0])
+    dec = _decoder(rs)
     items: list[Any] = []
     for i, raw in enumerate(lines):
         if len(raw) > MAX_LINE_BYTES:
             raise RecordError(f"line {i + 1} is over {MAX_LINE_BYTES} bytes")
         try:
-            items.append(_DEC.decode(raw))
+            items.append(dec.decode(raw))
         except (msgspec.ValidationError, msgspec.DecodeError, UnicodeDecodeError) as exc:
             what = "the header" if i == 0 else f"line {i + 1}"
             raise RecordError(f"{what} is not a record line: {exc}") from None
@@ -264,7 +369,7 @@ def decode(data: bytes) -> Record:
     if head.scenario < 1:
         raise RecordError(f"the header names scenario {head.scenario}")
     _check_dice(head.dice)
-    _check_level(head)
+    _check_level(rs, head)
     foot = items[-1] if len(items) > 1 and isinstance(items[-1], Footer) else None
     body = items[1:-1] if foot is not None else items[1:]
     for i, line in enumerate(body):
@@ -287,21 +392,16 @@ def decode(data: bytes) -> Record:
     return Record(header=head, lines=tuple(body), footer=foot)
 
 
-def _check_level(head: Header) -> None:
-    """A level of play is 1-4, and the header's bot (if it names one) played that level."""
-    levels = [p.level for p in (head.players.german, head.players.allied) if p.level is not None]
-    if head.level is None:
-        if levels:
-            raise RecordError("a player has a level of play, the header none")
-        return
-    if head.level.number not in NUMBERS:
-        raise RecordError(f"the header's level {head.level.number} is not 1-4")
-    bot = head.players.german if head.level.computer == "german" else head.players.allied
-    if bot.level is not None and bot.level != head.level.number:
-        raise RecordError(
-            f"the {head.level.computer} bot played level {bot.level}, the header says "
-            f"{head.level.number}"
-        )
+def _check_level(rs: AnyRuleset, head: Header[Any]) -> None:
+    """The header's level of play and its players' levels agree (the ruleset decides)."""
+    bots = {
+        side: p.level
+        for side, p in (("german", head.players.german), ("allied", head.players.allied))
+        if p.level is not None
+    }
+    why = rs.check_header(head.level, bots)
+    if why is not None:
+        raise RecordError(why)
 
 
 def _check_dice(spec: DiceSpec) -> None:
@@ -326,8 +426,3 @@ def dice_for(spec: DiceSpec) -> DiceSource | None:
     if spec.kind == "listed":
         return ScriptedDice([int(c) for c in spec.detail.get("values", "")])
     raise RecordError(f"dice of kind {spec.kind!r} need their own provider to replay")
-
-
-def tag(command: Command) -> str:
-    """The command's type tag (``move``, ``end_phase``...), for messages."""
-    return str(command.__struct_config__.tag)

@@ -1,7 +1,7 @@
 """Scenario data (map, order of battle, set-ups, schedules) and the code that loads it.
 
 The engine (:mod:`rules`) defines the types and never reads a file; this package reads and
-checks the shipped data and builds the engine's :class:`rules.state.Board`::
+checks the shipped data and builds the engine's :class:`rules.ao.state.Board`::
 
     board = scenarios.load_board(1)          # the map is loaded once per process
     state = rules.new_game(board)

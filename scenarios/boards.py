@@ -1,6 +1,6 @@
 """One scenario, whole: :func:`load_scenario` (its table row, units, historical set-up and
 arrivals) and :func:`load_board` (that scenario on the map, as the engine's
-:class:`rules.state.Board`)."""
+:class:`rules.ao.state.Board`)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import functools
 
 import msgspec
 
-from rules.gamemap import GameMap
-from rules.levels import Level
-from rules.scenario import Scenario, ScenarioSpec
-from rules.state import Board
+from rules.ao.gamemap import GameMap
+from rules.ao.levels import Level
+from rules.ao.scenario import Scenario, ScenarioSpec
+from rules.ao.state import Board
 from scenarios.loader import MAP_NAME, load_map, load_oob, scenario_arrivals, scenario_specs
 from scenarios.setup import historical_setup, setup_lines
 
@@ -49,9 +49,9 @@ def load_board(
     call (its derived tables start empty). Raises KeyError for a number that is not a
     scenario.
 
-    ``level``: a game against the computer at that level of play (:mod:`rules.levels`): the
+    ``level``: a game against the computer at that level of play (:mod:`rules.ao.levels`): the
     schedules of its reinforcement rates (so also the units that arrive), its VP handicap
-    counted by the engine; the board's :meth:`~rules.state.Board.at_level` builds the same
+    counted by the engine; the board's :meth:`~rules.ao.state.Board.at_level` builds the same
     scenario at another level."""
     spec = scenario_specs()[number]
     shipped = load_map(MAP_NAME)

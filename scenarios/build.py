@@ -1,7 +1,7 @@
 """Compile the reconstructed Ardennes map from real geography: ``python -m scenarios.build``.
 
 Reads the TOML files of ``scenarios/ardennes/geo/`` (places, rivers, roads, terrain, start
-line, grid) and writes ``scenarios/ardennes/map.json`` with :func:`rules.gamemap.encode_map`,
+line, grid) and writes ``scenarios/ardennes/map.json`` with :func:`rules.ao.gamemap.encode_map`,
 then the historical set-up snapped to it (``setup_hexes.json``). Everything is deterministic:
 inputs are walked in file order, sets are sorted before use and the only floats written are
 hex-centre coordinates rounded to four decimals. ``scenarios/ardennes/README.md`` documents

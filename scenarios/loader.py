@@ -1,13 +1,13 @@
 """Read and check the shipped scenario data (``scenarios/ardennes/``, validated with msgspec):
 
-- ``oob.toml``: every counter of both sides (:class:`rules.scenario.OobEntry`, printed values
-  as :class:`rules.units.UnitDef`); method and sources in ``oob.md``;
+- ``oob.toml``: every counter of both sides (:class:`rules.ao.scenario.OobEntry`, printed values
+  as :class:`rules.ao.units.UnitDef`); method and sources in ``oob.md``;
 - ``setup.toml``: the historical set-up of 16 December (AO-17.a) by latitude/longitude, each
   unit marked ``front`` or ``rear`` for the free set-ups (AO-17.b, AO-17.c); snapped to hexes
   by :mod:`scenarios.setup`;
 - ``schedules.toml``: the four reinforcement schedules of the errata (AO-17.d);
 - ``scenarios.toml``: the ten scenarios (AO-18.a, AO-18.a*);
-- ``map.json``: the compiled map (:func:`load_map`, decoded by :func:`rules.gamemap.decode_map`).
+- ``map.json``: the compiled map (:func:`load_map`, decoded by :func:`rules.ao.gamemap.decode_map`).
 
 Every file is read once per process.
 """
@@ -20,8 +20,8 @@ from typing import Final, TypeVar
 
 import msgspec
 
-from rules.gamemap import GameMap, decode_map
-from rules.scenario import (
+from rules.ao.gamemap import GameMap, decode_map
+from rules.ao.scenario import (
     ALLIED_ENTRY_SECTIONS,
     GERMAN_ENTRY_SECTIONS,
     MECHANIZED_TYPES,
@@ -32,7 +32,7 @@ from rules.scenario import (
     ScheduleName,
     SetupEntry,
 )
-from rules.units import Side, UnitDef
+from rules.ao.units import Side, UnitDef
 
 MAP_NAME: Final = "ardennes"
 """The folder of the shipped data under ``scenarios/``."""

@@ -3,7 +3,7 @@
 The set-up data places each unit by latitude/longitude, so that it survives recompiles of the
 map. This module turns them into hexes, deterministically: every unit goes to the free hex
 whose centre is nearest its position among the hexes its line allows on its own side of the
-start line (:mod:`rules.start_line`), one unit a hex -- which is also what the free set-up
+start line (:mod:`rules.ao.start_line`), one unit a hex -- which is also what the free set-up
 rules ask (AO-17.b, AO-17.c), so the historical set-up is itself a valid free set-up. A unit
 pinned to a town (errata M6: Monschau, St. Vith) gets that town's hex, which must be a usable
 hex on its own side; its line is then the town's (front line or rear), not a choice.
@@ -15,11 +15,11 @@ import math
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from rules.gamemap import GameMap
+from rules.ao.gamemap import GameMap
+from rules.ao.scenario import Line
+from rules.ao.start_line import front_line, own_side, rear_area
+from rules.ao.units import Side
 from rules.hexgrid import HexId
-from rules.scenario import Line
-from rules.start_line import front_line, own_side, rear_area
-from rules.units import Side
 
 KM_PER_DEG_LAT = 111.2
 

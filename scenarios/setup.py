@@ -15,10 +15,10 @@ from typing import Final
 
 import msgspec
 
-from rules.gamemap import GameMap
+from rules.ao.gamemap import GameMap
+from rules.ao.scenario import Line
+from rules.ao.start_line import front_line
 from rules.hexgrid import HexId
-from rules.scenario import Line
-from rules.start_line import front_line
 from scenarios.loader import (
     MAP_NAME,
     ScenarioDataError,

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import settings
 
-from rules.state import Board, GameState
+from rules.ao.state import Board, GameState
 from tests.realmap import HAVE_REAL_MAP, RealScenario
 
 settings.register_profile("ci", max_examples=100, deadline=None, derandomize=True)

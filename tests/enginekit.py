@@ -23,12 +23,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from rules import hexgrid
-from rules.commands import DeclareAttack, ResolveAttacks
-from rules.engine import Applied
-from rules.events import AttackDeclared, CombatResolved
-from rules.gamemap import GameMap, HexData, HexsideData, MapData
-from rules.state import Board, GameState, Phase, UnitState
-from rules.units import Side, UnitDef
+from rules.ao.commands import DeclareAttack, ResolveAttacks
+from rules.ao.engine import Applied
+from rules.ao.events import AttackDeclared, CombatResolved
+from rules.ao.gamemap import GameMap, HexData, HexsideData, MapData
+from rules.ao.state import Board, GameState, Phase, UnitState
+from rules.ao.units import Side, UnitDef
 
 _CODES = {
     ".": ("clear", None, None),
@@ -163,7 +163,7 @@ def position(
     interdicted_allied: Iterable[str] = (),
 ) -> GameState:
     """A state with ``units`` (id -> hex, or a full :class:`UnitState`)."""
-    from rules.state import Interdiction
+    from rules.ao.state import Interdiction
 
     rows = []
     for uid in sorted(units):
@@ -248,7 +248,7 @@ def meuse(m: GameMap, *pairs: str) -> GameMap:
 def outcome(b: Board, s: GameState, uid: str, path: Iterable[str] | str) -> int | str:
     """The MP cost of moving ``uid`` along ``path`` (blank-separated string or list), or the
     case id of the rejection."""
-    from rules.movement import trace_path
+    from rules.ao.movement import trace_path
     from rules.rejection import Rejection
 
     steps = path.split() if isinstance(path, str) else list(path)
@@ -257,16 +257,16 @@ def outcome(b: Board, s: GameState, uid: str, path: Iterable[str] | str) -> int 
 
 
 def costs(b: Board, s: GameState, uid: str, road_mode: bool | None = None) -> dict[str, int]:
-    """Hex -> cheapest cost of :func:`rules.movement.legal_moves`."""
-    from rules.movement import legal_moves
+    """Hex -> cheapest cost of :func:`rules.ao.movement.legal_moves`."""
+    from rules.ao.movement import legal_moves
 
     return {h: r.cost for h, r in legal_moves(b, s, uid, road_mode).items()}
 
 
 def moved(b: Board, s: GameState, uid: str, path: str) -> GameState:
     """The state after the accepted move of ``uid`` along ``path`` (fails the test otherwise)."""
-    from rules.commands import Move
-    from rules.engine import Applied, apply
+    from rules.ao.commands import Move
+    from rules.ao.engine import Applied, apply
 
     r = apply(b, s, Move(unit=uid, path=tuple(path.split())))
     if not isinstance(r, Applied):
@@ -276,8 +276,8 @@ def moved(b: Board, s: GameState, uid: str, path: str) -> GameState:
 
 def ended(b: Board, s: GameState, times: int = 1) -> GameState:
     """The state after ``times`` accepted EndPhase commands."""
-    from rules.commands import EndPhase
-    from rules.engine import Applied, apply
+    from rules.ao.commands import EndPhase
+    from rules.ao.engine import Applied, apply
 
     for _ in range(times):
         r = apply(b, s, EndPhase())
@@ -307,8 +307,8 @@ def oob_profiles() -> list[UnitDef]:
 
 def scenario_start(number: int) -> tuple[Board, GameState]:
     """Scenario ``number``: its board (``scenarios.load_board``) and the state before the
-    Allied set-up (``rules.engine.new_game``)."""
-    from rules.engine import new_game
+    Allied set-up (``rules.ao.engine.new_game``)."""
+    from rules.ao.engine import new_game
     from scenarios import load_board
 
     b = load_board(number)
@@ -318,8 +318,8 @@ def scenario_start(number: int) -> tuple[Board, GameState]:
 def place_due(b: Board, s: GameState) -> GameState:
     """``s`` with every reinforcement due now placed on its first open entry hex (AO-4.1b:
     "the Phasing Player places all new units"); ``s`` itself outside a Reinforcement Phase."""
-    from rules.commands import Place
-    from rules.engine import Applied, apply, pending_reinforcements
+    from rules.ao.commands import Place
+    from rules.ao.engine import Applied, apply, pending_reinforcements
 
     if s.phase != "reinforcement":
         return s
@@ -346,8 +346,8 @@ def scenario_gt1_german_combat(scenario: int = 1) -> tuple[Board, GameState]:
 
 def ok(b: Board, s: GameState, cmd: object, dice: Sequence[int] = ()) -> Applied:
     """Apply ``cmd`` (scripted ``dice`` from the state's dice index) and insist it is accepted."""
+    from rules.ao.engine import apply
     from rules.dice import ScriptedDice
-    from rules.engine import apply
 
     r = apply(b, s, cmd, ScriptedDice(list(dice), start=s.dice_drawn) if dice else None)  # type: ignore[arg-type]
     assert isinstance(r, Applied), r
@@ -356,8 +356,8 @@ def ok(b: Board, s: GameState, cmd: object, dice: Sequence[int] = ()) -> Applied
 
 def refused(b: Board, s: GameState, cmd: object) -> str:
     """Apply ``cmd`` and insist it is refused; return the rule case named."""
+    from rules.ao.engine import apply
     from rules.dice import ScriptedDice
-    from rules.engine import apply
     from rules.rejection import Rejection
 
     r = apply(b, s, cmd, ScriptedDice([1] * 5, start=s.dice_drawn))  # type: ignore[arg-type]
@@ -395,9 +395,9 @@ def illegal_state(b: Board, s: GameState) -> list[str]:
     friend (AO-6.5G). Reinforcements staging on an entry hex (AO-14.2B) and units on Allied Map
     Edge hexes (AO-8.3F) are exempt. A Road Mode unit next to a friend on the road is not
     flagged: a retreat may leave one (AO-6.7N, AO-10.2b), and it stands until the owner's next
-    Initial Movement Phase, longer when no move can break it (``rules.column``, whose tests
+    Initial Movement Phase, longer when no move can break it (``rules.ao.column``, whose tests
     pin when it must be cleared)."""
-    from rules.stacking import over_limit
+    from rules.ao.stacking import over_limit
 
     m = b.game_map
     staged = {u.hex for u in s.units if u.staging is not None}
@@ -433,7 +433,7 @@ def illegal_state(b: Board, s: GameState) -> list[str]:
 
 def retreats(r: Applied) -> list[tuple[str, tuple[str, ...]]]:
     """``(unit, path)`` of every retreat in ``r``."""
-    from rules.events import UnitRetreated
+    from rules.ao.events import UnitRetreated
 
     return [(e.unit, e.path) for e in r.events if isinstance(e, UnitRetreated)]
 
@@ -461,7 +461,7 @@ def end_phase(g: Any) -> None:
     yet used in this phase (the first one when all are), and the moves owed (AO-6.7N,
     AO-14.2B), each the first the engine offers."""
     import rules
-    from rules.commands import EndPhase, Place
+    from rules.ao.commands import EndPhase, Place
 
     used: set[str] = set()
     for _ in range(500):

@@ -16,8 +16,8 @@ Known features (used by the tests):
 from __future__ import annotations
 
 from rules import hexgrid
-from rules.gamemap import GameMap, HexData, HexsideData, MapData
-from rules.units import UnitDef
+from rules.ao.gamemap import GameMap, HexData, HexsideData, MapData
+from rules.ao.units import UnitDef
 
 COLUMNS = 12
 ROWS = 10

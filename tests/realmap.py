@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import scenarios
-from rules.state import Board, GameState
+from rules.ao.state import Board, GameState
 
 REAL_MAP = Path(scenarios.__file__).resolve().parent / "ardennes" / "map.json"
 HAVE_REAL_MAP = REAL_MAP.is_file()

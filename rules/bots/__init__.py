@@ -1,10 +1,9 @@
-"""Self-play bots: pure, deterministic heuristic players for both sides (``docs/selfplay.md``).
+"""Transitional (phase 2 of issue 23 removes it): the AO's bots moved to :mod:`rules.ao.bots`;
+this re-exports what ``pbem`` and the app import from here until phase 2 switches them."""
 
-A bot is anything with the :class:`Bot` protocol (``name``, ``version``, ``side``,
-``choose(game)``); the bots use only the engine's public API (:mod:`rules`)."""
-
-from rules.bots.heuristic import HeuristicBot, bots_for
-from rules.bots.protocol import Bot
-from rules.bots.rng import BotRng
-
-__all__ = ["Bot", "BotRng", "HeuristicBot", "bots_for"]
+from rules.ao.bots import Bot as Bot
+from rules.ao.bots import BotRng as BotRng
+from rules.ao.bots import bots_for as bots_for
+from rules.bots import registry as registry
+from rules.bots import rng as rng
+from rules.bots import selfplay as selfplay

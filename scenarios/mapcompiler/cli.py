@@ -6,8 +6,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from rules import gamemap, hexgrid
-from rules.gamemap import MapData
+from rules import hexgrid
+from rules.ao import gamemap
+from rules.ao.gamemap import MapData
 from scenarios.mapcompiler.compile import MAP_PATH, SETUP_PATH, build, build_setup
 
 

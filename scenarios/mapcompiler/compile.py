@@ -1,12 +1,12 @@
-"""Run the compile steps in order, assemble :class:`~rules.gamemap.MapData` and write it."""
+"""Run the compile steps in order, assemble :class:`~rules.ao.gamemap.MapData` and write it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rules import gamemap
-from rules.gamemap import HexData, HexsideData, MapData
+from rules.ao import gamemap
+from rules.ao.gamemap import HexData, HexsideData, MapData
 from rules.hexgrid import HexId, Hexside
 from scenarios.mapcompiler.draft import Draft
 from scenarios.mapcompiler.geography import GEO_DIR, Geography, load_geography

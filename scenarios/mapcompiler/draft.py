@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from rules import hexgrid
-from rules.gamemap import Crossing, Edge, Fortification, Terrain
+from rules.ao.gamemap import Crossing, Edge, Fortification, Terrain
 from rules.hexgrid import HexId, Hexside
 from scenarios.mapcompiler.geography import Geography, projection_of, resolve_point
 from scenarios.mapcompiler.geometry import Vertex, side_hexes

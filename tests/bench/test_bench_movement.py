@@ -12,10 +12,10 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from rules.commands import Move
-from rules.engine import Applied, apply, new_game
-from rules.movement import legal_moves, legal_moves_for_side
-from rules.state import Board, GameState, UnitState
+from rules.ao.commands import Move
+from rules.ao.engine import Applied, apply, new_game
+from rules.ao.movement import legal_moves, legal_moves_for_side
+from rules.ao.state import Board, GameState, UnitState
 from tests.enginekit import make_map, position, unit
 from tests.realmap import HAVE_REAL_MAP
 

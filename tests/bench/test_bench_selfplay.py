@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from rules.bots.selfplay import SelfPlayGame, encode, play, replay
+from rules.ao.bots.selfplay import SelfPlayGame, encode, play, replay
 from scenarios import load_board
 
 

@@ -4,7 +4,7 @@
 Target (median): supply judgment of a whole side < 20 ms, on the real map with the scenario 1
 historical set-up, as at the German (and Allied) Supply Judgment Phase of Game-Turn 2 with the
 bridges interdicted then; also the interdiction computation itself (the per-board range table
-of ``rules.interdiction`` makes it a few microseconds), at the moment of combat and at the end
+of ``rules.ao.interdiction`` makes it a few microseconds), at the moment of combat and at the end
 of a player-turn, and a defender's supply at the moment of combat (a whole-side judgment with
 the attacker's interdiction then).
 """
@@ -14,12 +14,12 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from rules.combat import defender_supply
-from rules.engine import new_game
-from rules.interdiction import interdiction_at_combat, interdiction_for, lift_interdiction
-from rules.state import Board, GameState, Interdiction
-from rules.supply import supply_judgment
-from rules.units import Side
+from rules.ao.combat import defender_supply
+from rules.ao.engine import new_game
+from rules.ao.interdiction import interdiction_at_combat, interdiction_for, lift_interdiction
+from rules.ao.state import Board, GameState, Interdiction
+from rules.ao.supply import supply_judgment
+from rules.ao.units import Side
 from tests.realmap import needs_real_map
 
 pytestmark = needs_real_map

@@ -24,7 +24,7 @@ from typing import Any
 
 import rules
 from ardennes_tui.games import versus
-from rules.bots.registry import DEFAULT
+from rules.ao.bots.registry import DEFAULT
 
 MEDIAN_TARGET = 2.0
 WORST_TARGET = 10.0

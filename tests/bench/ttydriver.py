@@ -26,7 +26,7 @@ from typing import Final
 
 import rules
 import scenarios
-from rules.bots import BotRng, bots_for
+from rules.ao.bots import BotRng, bots_for
 
 QUIET: Final = 0.15
 """Seconds without output after which a frame counts as complete."""

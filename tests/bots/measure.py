@@ -10,7 +10,7 @@ measures with it (``docs/selfplay.md``)::
     python -m tests.bots.measure report hp.jsonl pp.jsonl   # a table per file
     python -m tests.bots.measure compare old.jsonl new.jsonl   # German wins, game by game
 
-The games are exactly ``rules.bots.selfplay.play``'s (same seed, same dice, same hash), so
+The games are exactly ``rules.ao.bots.selfplay.play``'s (same seed, same dice, same hash), so
 any line can be replayed with ``ardennes selfplay --scenario N --seed S --german G --allied
 A``. ``play`` appends to its output (one line per finished game) and skips the games already
 there, so an interrupted run goes on where it stopped.
@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import rules
-from rules.bots.selfplay import play
+from rules.ao.bots.selfplay import play
 from scenarios import load_board
 
 SPANS = ((1, 5), (6, 12), (13, 18))

@@ -1,4 +1,4 @@
-"""The self-play bots (``rules.bots``): their random stream, their decisions, and what they do
+"""The self-play bots (``rules.ao.bots``): their random stream, their decisions, and what they do
 in a real game (GT1 obligations met, reinforcements placed, the drop made, attacks only at
 their odds)."""
 
@@ -9,16 +9,16 @@ from functools import cache
 import pytest
 
 import rules
-from rules.bots import BotRng, HeuristicBot
-from rules.bots.attack import attack_value, ex_losses
-from rules.bots.combat import ALLIED_ODDS, MIN_VALUE, best_attack, min_odds
-from rules.bots.decisions import decide
-from rules.bots.fields import Fields
-from rules.bots.plan import Targets
-from rules.bots.retreats import trapped
-from rules.bots.selfplay import SelfPlayGame, play
-from rules.combat import gt1_unmet, preview_attack
-from rules.commands import (
+from rules.ao.bots import BotRng, HeuristicBot
+from rules.ao.bots.attack import attack_value, ex_losses
+from rules.ao.bots.combat import ALLIED_ODDS, MIN_VALUE, best_attack, min_odds
+from rules.ao.bots.decisions import decide
+from rules.ao.bots.fields import Fields
+from rules.ao.bots.plan import Targets
+from rules.ao.bots.retreats import trapped
+from rules.ao.bots.selfplay import SelfPlayGame, play
+from rules.ao.combat import gt1_unmet, preview_attack
+from rules.ao.commands import (
     Advance,
     ChooseLosses,
     ChooseRetreat,
@@ -28,11 +28,12 @@ from rules.commands import (
     Place,
     WaiveImmunity,
 )
+from rules.ao.decisions import typed
+from rules.ao.engine import Applied, apply
+from rules.ao.odds import column_rank
+from rules.ao.state import Board, Decision, GameState
 from rules.dice import SeededDice
-from rules.engine import Applied, apply
-from rules.odds import column_rank
 from rules.rejection import Rejection
-from rules.state import Board, Decision, GameState
 from scenarios import load_board
 from tests.enginekit import board, line_map, make_map, position, scenario_start, unit
 
@@ -71,8 +72,9 @@ def _bot_and_board() -> tuple[HeuristicBot, object, GameState]:
 
 
 def _decide(bot: HeuristicBot, b: Board, s: GameState, d: Decision) -> rules.Command:
-    """What ``bot`` answers to ``d`` in ``s`` (:func:`rules.bots.decisions.decide`)."""
-    return decide(bot.ctx, b, s, d)
+    """What ``bot`` answers to ``d`` in ``s`` (:func:`rules.ao.bots.decisions.decide`, on the
+    decision typed by kind)."""
+    return decide(bot.ctx, b, s, typed(d))
 
 
 def _choose(bot: HeuristicBot, b: object, s: GameState) -> rules.Command:
@@ -186,7 +188,7 @@ def test_attacks_after_game_turn_1_are_worth_making() -> None:
     assert n["german"] > 0
 
 
-# -- the German attack evaluation (rules.bots.attack), worked by hand --------------------------
+# -- the German attack evaluation (rules.ao.bots.attack), worked by hand --------------------------
 #
 # Map 3 rows x 6, all clear. The German "g" (8) in 0202 attacks the American "a" (2) in 0302:
 # 8-2 is 4-1; German Initial CRT 4-1 reads Ex Ex Dr3 Dr2 Dr2 Dr1. On an Ex the German loses g
@@ -241,9 +243,9 @@ def test_best_attack_on_a_small_map(trap: bool, column: str, expected: float) ->
 
 
 def test_moves_end_in_normal_mode_near_the_enemy() -> None:
-    from rules.bots.fields import distance_field
-    from rules.bots.movement import ROAD_MODE_SAFE
-    from rules.commands import Move
+    from rules.ao.bots.fields import distance_field
+    from rules.ao.bots.movement import ROAD_MODE_SAFE
+    from rules.ao.commands import Move
 
     for b, s, cmd, after in states(game()):
         if not isinstance(cmd, Move):
@@ -260,10 +262,10 @@ def test_moves_end_in_normal_mode_near_the_enemy() -> None:
 
 
 def test_has_retreat_agrees_with_the_engine() -> None:
-    """``rules.bots.retreats.has_retreat`` is ``retreat_options(...).paths`` without ranking:
+    """``rules.ao.bots.retreats.has_retreat`` is ``retreat_options(...).paths`` without ranking:
     on positions of a real game, every unit, 1-3 hexes; and on the trapped small map."""
-    from rules.bots.retreats import RetreatContext, has_retreat
-    from rules.combat import retreat_options
+    from rules.ao.bots.retreats import RetreatContext, has_retreat
+    from rules.ao.combat import retreat_options
 
     n = 0
     for i, (b, _s, _cmd, after) in enumerate(states(game())):
@@ -304,8 +306,8 @@ def _exploit(mech_phase: bool = True) -> tuple[object, GameState]:
 
 
 def test_the_plan_sends_a_mechanized_unit_through_a_gap_to_its_town() -> None:
-    from rules.bots.plan import make_plan, supply_zone
-    from rules.commands import Move
+    from rules.ao.bots.plan import make_plan, supply_zone
+    from rules.ao.commands import Move
 
     b, s = _exploit()
     assert isinstance(b, Board)
@@ -326,7 +328,7 @@ def _exit_map(vp: int = 6, edge: str = "W") -> object:
     road from the east edge (0801) to 0201."""
     import msgspec
 
-    from rules.gamemap import GameMap
+    from rules.ao.gamemap import GameMap
 
     m = line_map("e . . . . . . E", roads=["0801-0701-0601-0501-0401-0301-0201-0101"])
     data = m.data
@@ -341,10 +343,10 @@ def test_holding_mode_goes_for_the_exit_and_counts_each_exit_once() -> None:
     """GT12: every unit plays for the exits it can hold in supply; a unit next to the exit
     (0201) holds its 6 VP unless another German already does, or an American stands in it,
     or the unit is in Road Mode (a Road Mode unit controls only its own hex)."""
-    from rules.bots.plan import Plan, exit_values, hold_gain, hold_mode, holders, make_plan
-    from rules.commands import Move
-    from rules.gamemap import GameMap
-    from rules.state import UnitState
+    from rules.ao.bots.plan import Plan, exit_values, hold_gain, hold_mode, holders, make_plan
+    from rules.ao.commands import Move
+    from rules.ao.gamemap import GameMap
+    from rules.ao.state import UnitState
 
     m = _exit_map()
     assert isinstance(m, GameMap)
@@ -392,7 +394,7 @@ def test_free_setup_is_legal_and_rearranges() -> None:
     """Scenario 6 (both sides free, AO-17.b/c): every Place is accepted one at a time, the
     result passes ``validate_free_setup`` and differs from the historical set-up: the Allies
     hold Bastogne and St. Vith with their strongest rear units."""
-    from rules.setup_rules import validate_free_setup
+    from rules.ao.setup_rules import validate_free_setup
     from scenarios import load_scenario
 
     b, s, cmds = _bot_setup(6)
@@ -434,7 +436,7 @@ def test_game_turn_1_obligations_are_met_after_a_free_setup() -> None:
 
 
 def test_the_heuristic_bot_is_a_bot_and_keeps_nothing_on_the_board() -> None:
-    from rules.bots import Bot, bots_for
+    from rules.ao.bots import Bot, bots_for
 
     bots: dict[rules.Side, Bot] = dict(bots_for(BotRng(b"p")))
     assert {(b.name, b.version, b.side) for b in bots.values()} == {

@@ -1,4 +1,4 @@
-"""The Allied counterattack (``rules.bots.planner.counter``, planner v2): the strikes it plans,
+"""The Allied counterattack (``rules.ao.bots.planner.counter``, planner v2): the strikes it plans,
 their values worked out by hand from the printed CRTs (AO-10.0a), the German reply it weighs
 (one ply), what clearing an exit or a town is worth, and the whole Allied player-turn through
 the engine: the strike's units move first, then attack, and the German unit is gone.
@@ -13,12 +13,12 @@ import pytest
 
 import rules
 from rules import DeclareAttack, Move, ResolveAttacks, apply, legal_moves
-from rules.bots import BotRng
-from rules.bots.fields import Fields
-from rules.bots.planner import PlannerBot
-from rules.bots.planner.allied import AlliedPlan
-from rules.bots.planner.bot import ALLIED_WEIGHTS
-from rules.bots.planner.counter import (
+from rules.ao.bots import BotRng
+from rules.ao.bots.fields import Fields
+from rules.ao.bots.planner import PlannerBot
+from rules.ao.bots.planner.allied import AlliedPlan
+from rules.ao.bots.planner.bot import ALLIED_WEIGHTS
+from rules.ao.bots.planner.counter import (
     EXIT_CLEAR,
     TOWN_CLEAR,
     Counter,
@@ -26,9 +26,9 @@ from rules.bots.planner.counter import (
     Strike,
     clear_value,
 )
-from rules.bots.planner.moves import friends_of
+from rules.ao.bots.planner.moves import friends_of
+from rules.ao.events import UnitEliminated
 from rules.dice import ScriptedDice
-from rules.events import UnitEliminated
 from tests.enginekit import board, make_map, position, unit
 from tests.realmap import needs_real_map
 
@@ -291,7 +291,7 @@ def test_an_isolated_german_is_struck_first_at_its_halved_defence() -> None:
 
 
 def test_a_reserve_marches_on_the_counterattacks_places_not_on_the_nearest_german() -> None:
-    """The reinforcements concentrate (:data:`rules.bots.planner.allied.FOCUS`). A 20 x 5 clear
+    """The reinforcements concentrate (:data:`rules.ao.bots.planner.allied.FOCUS`). A 20 x 5 clear
     map with Bastogne in 0103 and the German supply road 1603-2003 from the east-edge hex
     2003: four German units west (0302, 0303, 0304, 0403: nearest Bastogne, the spearheads,
     and out of supply, more than three hexes from the road), three east (1702-1704, supplied).

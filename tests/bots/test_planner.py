@@ -1,4 +1,4 @@
-"""The planner bot (``rules.bots.planner``): the exact expected values it chooses attacks by,
+"""The planner bot (``rules.ao.bots.planner``): the exact expected values it chooses attacks by,
 worked out by hand from the printed CRTs (AO-10.0a), the allocation of attackers (AO-9.1C),
 the German free set-up against the historical one (AO-17.a/b), and whole games: legal,
 deterministic, replayable."""
@@ -14,12 +14,12 @@ import pytest
 import rules
 import scenarios
 from rules import Applied, apply, front_line_units
-from rules.bots import BotRng, HeuristicBot
-from rules.bots.planner import PlannerBot
-from rules.bots.planner.allied import CUT_UNIT, EXIT, AlliedPlan
-from rules.bots.planner.attacks import Candidate, allocate, orders
-from rules.bots.planner.bot import GERMAN_WEIGHTS
-from rules.bots.planner.expected import (
+from rules.ao.bots import BotRng, HeuristicBot
+from rules.ao.bots.planner import PlannerBot
+from rules.ao.bots.planner.allied import CUT_UNIT, EXIT, AlliedPlan
+from rules.ao.bots.planner.attacks import Candidate, allocate, orders
+from rules.ao.bots.planner.bot import GERMAN_WEIGHTS
+from rules.ao.bots.planner.expected import (
     BatchItem,
     Outcome,
     Sides,
@@ -29,11 +29,11 @@ from rules.bots.planner.expected import (
     expected_numerator,
     outcomes,
 )
-from rules.bots.planner.moves import friends_of
-from rules.bots.planner.setup import SetupValue, german_orders, improved
-from rules.bots.registry import make_bot
-from rules.bots.selfplay import encode, play, replay
-from rules.supply import supply_of
+from rules.ao.bots.planner.moves import friends_of
+from rules.ao.bots.planner.setup import SetupValue, german_orders, improved
+from rules.ao.bots.registry import make_bot
+from rules.ao.bots.selfplay import encode, play, replay
+from rules.ao.supply import supply_of
 from scenarios import load_board
 from tests.realmap import needs_real_map
 
@@ -205,8 +205,8 @@ def test_planner_games_are_legal_deterministic_and_replay(german: str, allied: s
 @needs_real_map
 def test_at_level_four_the_planner_thinks_no_move_ahead() -> None:
     spec = scenarios.scenario_specs()[3]
-    four = rules.levels.level_for(spec, 4, "german")
-    three = rules.levels.level_for(spec, 3, "german")
+    four = rules.ao.levels.level_for(spec, 4, "german")
+    three = rules.ao.levels.level_for(spec, 3, "german")
     easy = play(load_board(3), "eff", 2, level=four, german="planner")
     plain = play(load_board(3), "eff", 2, level=four, german="heuristic")
     full = play(load_board(3), "eff", 2, level=three, german="planner")

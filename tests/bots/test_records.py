@@ -11,7 +11,7 @@ import pytest
 
 from ardennes_tui.cli.selfplay_summary import game_summary
 from pbem.core.packets import DiceMode
-from rules.bots.selfplay import encode, play
+from rules.ao.bots.selfplay import encode, play
 from scenarios import load_board
 from tests.kit import records
 from tests.kit.selfplay import check_game

@@ -1,4 +1,4 @@
-"""The bot registry (``rules.bots.registry``) and self-play at a level of play (``ardennes
+"""The bot registry (``rules.ao.bots.registry``) and self-play at a level of play (``ardennes
 selfplay --level L --computer SIDE``): the record names the level, replays on the scenario as
 written, and level 3 is the very game of no level."""
 
@@ -13,9 +13,9 @@ import rules
 import scenarios
 from ardennes_tui.cli import main
 from ardennes_tui.cli.selfplay_summary import GameResult, level_of, summary_markdown
-from rules.bots import Bot, BotRng, HeuristicBot
-from rules.bots.registry import DEFAULT, KINDS, kind_names, make_bot, player
-from rules.bots.selfplay import encode, play, players_at, replay
+from rules.ao.bots import Bot, BotRng, HeuristicBot
+from rules.ao.bots.registry import DEFAULT, KINDS, kind_names, make_bot, player
+from rules.ao.bots.selfplay import encode, play, players_at, replay
 from tests.realmap import needs_real_map
 
 
@@ -47,7 +47,7 @@ def test_players_at_a_level() -> None:
         "german": make_bot("planner", "german", 3, BotRng(b"g")),
         "allied": make_bot("heuristic", "allied", 2, BotRng(b"a")),
     }
-    p = players_at(bots, rules.levels.level_for(spec, 2, "allied"))
+    p = players_at(bots, rules.ao.levels.level_for(spec, 2, "allied"))
     assert p.allied.level == 2 and p.german.level is None
     assert p.german.kind == p.allied.kind == "bot"
     assert (p.german.name, p.allied.name) == ("planner", "heuristic")
@@ -59,7 +59,7 @@ def test_level_three_self_play_is_the_game_of_no_level() -> None:
     spec = scenarios.scenario_specs()[1]
     plain = play(scenarios.load_board(1), "lv", turns=1)
     three = play(
-        scenarios.load_board(1), "lv", turns=1, level=rules.levels.level_for(spec, 3, "german")
+        scenarios.load_board(1), "lv", turns=1, level=rules.ao.levels.level_for(spec, 3, "german")
     )
     assert three.hashes == plain.hashes
     assert three.record.header.level is not None and plain.record.header.level is None
@@ -70,11 +70,11 @@ def test_level_three_self_play_is_the_game_of_no_level() -> None:
 def test_a_level_game_replays_on_the_plain_board() -> None:
     spec = scenarios.scenario_specs()[1]
     g = play(
-        scenarios.load_board(1), "lv", turns=1, level=rules.levels.level_for(spec, 1, "german")
+        scenarios.load_board(1), "lv", turns=1, level=rules.ao.levels.level_for(spec, 1, "german")
     )
     r = replay(encode(g), scenarios.load_board)
     assert r.ok, r.error
-    assert r.game.board.level == rules.levels.level_for(spec, 1, "german")
+    assert r.game.board.level == rules.ao.levels.level_for(spec, 1, "german")
 
 
 def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -134,7 +134,7 @@ def test_summary_names_the_level_and_its_levers() -> None:
         winner="allied", kind="cumulative", german_vp=20, allied_vp=5, reason="x"
     )
     vp = (
-        rules.bots.selfplay.TurnVP(
+        rules.ao.bots.selfplay.TurnVP(
             turn=18, german=20, allied=5, exit_vp=0, allied_lost=25, german_lost=5
         ),
     )
@@ -158,7 +158,7 @@ def test_summary_names_the_level_and_its_levers() -> None:
         "Levers: scenario 1: German VP -5 at every tabulation; scenario 7: German historical "
         "reinforcements.\n" in text
     )
-    assert level_of(7, (2, "allied")) == rules.levels.level_for(
+    assert level_of(7, (2, "allied")) == rules.ao.levels.level_for(
         scenarios.scenario_specs()[7], 2, "allied"
     )
     assert level_of(7, None) is None

@@ -1,4 +1,4 @@
-"""Self-play (``rules.bots.selfplay``, ``ardennes selfplay``): determinism, replay, and
+"""Self-play (``rules.ao.bots.selfplay``, ``ardennes selfplay``): determinism, replay, and
 properties of whole bot games - no illegal state is ever reached, VP change only as AO-16
 says, a game played to the end has a verdict. Short games here; full games are ``slow``."""
 
@@ -12,9 +12,9 @@ import pytest
 
 from ardennes_tui.cli import main
 from ardennes_tui.cli.selfplay_summary import game_summary
-from rules.bots.selfplay import SelfPlayGame, encode, play, replay
+from rules.ao.bots.selfplay import SelfPlayGame, encode, play, replay
+from rules.ao.state import LAST_TURN
 from rules.record import RecordError, decode
-from rules.state import LAST_TURN
 from scenarios import load_board
 from tests.kit import records
 from tests.kit.selfplay import check_game

@@ -1,6 +1,6 @@
 """``ardennes selfplay --summary``: argument checks, the balance tables of a real one-game batch
 checked cell by cell against the game's committed record (``tests/data/records``, the very
-game ``rules.bots.selfplay.play`` plays: ``tests/bots/test_records.py``), ``--games-out`` (no
+game ``rules.ao.bots.selfplay.play`` plays: ``tests/bots/test_records.py``), ``--games-out`` (no
 overwrite without ``--force``) and, ``slow``, ``--jobs 2`` giving the same bytes as ``--jobs
 1``."""
 
@@ -20,8 +20,8 @@ from ardennes_tui.cli.selfplay_summary import (
     parse_seeds,
     summary_markdown,
 )
-from rules.bots.selfplay import SELFPLAY_BOT, SelfPlayGame, TurnVP
-from rules.state import Board, Verdict
+from rules.ao.bots.selfplay import SELFPLAY_BOT, SelfPlayGame, TurnVP
+from rules.ao.state import Board, Verdict
 from tests.kit import records
 
 

@@ -11,7 +11,7 @@ from ardennes_tui import cli
 from ardennes_tui.cli import map as map_command
 from ardennes_tui.present.render import detail
 from ardennes_tui.present.render.names import town_abbreviations
-from rules.gamemap import GameMap, encode_map
+from rules.ao.gamemap import GameMap, encode_map
 from scenarios import load_map
 from tests.fixtures_maps import fixture_map, fixture_map_data
 from tests.realmap import needs_real_map

@@ -9,11 +9,11 @@ import msgspec
 import pytest
 
 from ardennes_tui import cli
-from rules import position
-from rules.commands import EndPhase, Move
-from rules.engine import Applied, apply
-from rules.movement import legal_moves
-from rules.state import GameState, state_hash
+from rules.ao import position
+from rules.ao.commands import EndPhase, Move
+from rules.ao.engine import Applied, apply
+from rules.ao.movement import legal_moves
+from rules.ao.state import GameState, state_hash
 from scenarios import load_board
 from tests.enginekit import scenario_gt1_german_combat
 
@@ -186,8 +186,9 @@ def test_apply_rolls_the_dice_it_is_given(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Combat needs dice: --dice scripts them, --dice-seed draws them, none is refused."""
-    from rules import Attack, Rejection, combat
-    from rules.commands import DeclareAttack, ResolveAttacks, encode_command
+    from rules import Attack, Rejection
+    from rules.ao import combat
+    from rules.ao.commands import DeclareAttack, ResolveAttacks, encode_command
     from rules.dice import SeededDice
     from tests.enginekit import scenario_gt1_german_combat
 

@@ -10,11 +10,11 @@ import pytest
 
 import rules
 from ardennes_tui import cli
-from rules import position
-from rules.combat import defender_supply, preview_attack
-from rules.interdiction import interdiction_for
-from rules.state import GameState, UnitState, state_hash
-from rules.supply import supply_judgment
+from rules.ao import position
+from rules.ao.combat import defender_supply, preview_attack
+from rules.ao.interdiction import interdiction_for
+from rules.ao.state import GameState, UnitState, state_hash
+from rules.ao.supply import supply_judgment
 from scenarios import load_board
 from tests.enginekit import ended, place_due, scenario_start, without_gt1_obligations
 from tests.realmap import needs_real_map
@@ -67,7 +67,7 @@ def _adjacent_attack(board: rules.Board, state: GameState) -> tuple[list[str], s
             if board.defs[u.id].side == "german"
         )
         attack = rules.Attack(attackers=tuple(near), defenders=(target,))
-        if not isinstance(rules.combat.check_attack(board, state, attack), rules.Rejection):
+        if not isinstance(rules.ao.combat.check_attack(board, state, attack), rules.Rejection):
             return near, target
     raise AssertionError("no legal attack on the GT1 start line")
 
@@ -225,7 +225,7 @@ def test_units_a_position_leaves_out_are_not_in_play(
     # GT2 Allied Reinforcement Phase: nothing is due, though scenario 1 schedules units now
     due_now = [
         u
-        for u, (turn, _sec) in rules.reinforcements.schedule(board).items()
+        for u, (turn, _sec) in rules.ao.reinforcements.schedule(board).items()
         if turn == 2 and board.defs[u].side == "allied"
     ]
     assert due_now and out["mode"] == "reinforcement" and "reinforcements" not in out

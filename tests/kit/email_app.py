@@ -17,7 +17,7 @@ from pbem import keys
 from pbem.core.identity import KeyIdentity
 from pbem.games import Service
 from pbem.store import Store
-from rules.bots import BotRng, bots_for
+from rules.ao.bots import BotRng, bots_for
 from tests.kit.app import AppBody
 
 

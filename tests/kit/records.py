@@ -36,7 +36,7 @@ from ardennes_tui.cli.selfplay_summary import GameResult, game_summary
 from pbem import selfplay as email_selfplay
 from pbem import sources
 from pbem.core.packets import DiceMode, Packet
-from rules.bots.selfplay import SelfPlayGame, encode, play, turn_vp
+from rules.ao.bots.selfplay import SelfPlayGame, encode, play, turn_vp
 from scenarios import load_board
 
 DATA: Final = Path(__file__).resolve().parents[1] / "data"
@@ -76,7 +76,7 @@ def record_bytes(scenario: int, seed: int) -> bytes:
 
 
 def game_of(data: bytes, name: str = "the record") -> SelfPlayGame:
-    """The self-play record ``data`` as :func:`rules.bots.selfplay.play` returns the game:
+    """The self-play record ``data`` as :func:`rules.ao.bots.selfplay.play` returns the game:
     replayed, every state hash checked, for the VP of each Game-Turn."""
     rec = rules.record.decode(data)
     replayed = rules.Game.replay(rec, load_board(rec.header.scenario))

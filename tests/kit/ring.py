@@ -16,11 +16,11 @@ the Meuse runs between 0303 and 0403.
 
 from __future__ import annotations
 
-from rules import reinforcements as rf
-from rules.gamemap import GameMap
-from rules.scenario import Arrival, Section
-from rules.state import Board, GameState, UnitState, VictoryPoints
-from rules.units import Side
+from rules.ao import reinforcements as rf
+from rules.ao.gamemap import GameMap
+from rules.ao.scenario import Arrival, Section
+from rules.ao.state import Board, GameState, UnitState, VictoryPoints
+from rules.ao.units import Side
 from tests.enginekit import make_map, remap, unit
 
 _State = GameState  # ``GameState.delayed`` holds the delays (AO-14.1b)

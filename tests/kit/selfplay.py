@@ -7,12 +7,12 @@ from functools import cache
 
 import rules
 import scenarios
-from rules.bots import BotRng, bots_for
-from rules.bots.selfplay import SelfPlayGame
+from rules.ao.bots import BotRng, bots_for
+from rules.ao.bots.selfplay import SelfPlayGame
+from rules.ao.engine import Applied, apply
+from rules.ao.events import VictoryPointsTabulated
+from rules.ao.state import Board, GameState, state_hash
 from rules.dice import SeededDice
-from rules.engine import Applied, apply
-from rules.events import VictoryPointsTabulated
-from rules.state import Board, GameState, state_hash
 from tests.enginekit import illegal_state, scenario_start
 
 

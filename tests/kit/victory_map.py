@@ -12,8 +12,8 @@ supply sources are the east-edge road hexes 0502 and 0503.
 
 from __future__ import annotations
 
-from rules.gamemap import GameMap
-from rules.state import GameState, UnitState, VictoryPoints
+from rules.ao.gamemap import GameMap
+from rules.ao.state import GameState, UnitState, VictoryPoints
 from tests.enginekit import make_map, remap
 
 GRID = """

@@ -6,7 +6,7 @@ holds (``tests/pbem/test_armor.py`` checks it too, so the dictionary is this scr
 byte for byte); ``--write`` wrote ``docs/pbem-zdict2.bin`` and ``pbem/core/zdict2.py`` once.
 
 It is built from the *structure* of a format 3 packet, not from any game: the envelope of
-every kind, the shapes of the commands (their JSON as :mod:`rules.commands` encodes it, with
+every kind, the shapes of the commands (their JSON as :mod:`rules.ao.commands` encodes it, with
 the values a command shares with others: units, hexes, the path's quotes), every unit id of the
 order of battle (``scenarios/ardennes/oob.toml``), the phases, and the fixed bytes of an
 Ed25519 SSHSIG blob in the namespace ``ardennes`` (``PROTOCOL.sshsig``). No hex number, hash,
@@ -46,7 +46,7 @@ PHASES = (
     "mechanized_movement",
     "game_over",
 )
-"""Every phase a packet's ``phase`` names (:data:`rules.state.Phase`), the rarest first."""
+"""Every phase a packet's ``phase`` names (:data:`rules.ao.state.Phase`), the rarest first."""
 
 
 def units() -> list[str]:
@@ -81,7 +81,7 @@ def sshsig_skeleton() -> tuple[bytes, bytes]:
 
 def shapes() -> list[str]:
     """Each command's JSON up to its first variable value (and the pieces between values), as
-    :mod:`rules.commands` encodes it inside a step ``{"command":{...},"hash":"..."}``."""
+    :mod:`rules.ao.commands` encodes it inside a step ``{"command":{...},"hash":"..."}``."""
     c = '{"command":{"type":'
     return [
         # rare: set-up answers, decisions asked for, standing orders

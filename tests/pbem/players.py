@@ -14,7 +14,7 @@ from pbem.core import authoring, protocol
 from pbem.core.identity import KeyIdentity
 from pbem.core.packets import DiceMode, Packet
 from pbem.core.turn import batch_command
-from rules.bots import BotRng, bots_for
+from rules.ao.bots import BotRng, bots_for
 
 
 @cache

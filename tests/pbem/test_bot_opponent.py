@@ -14,7 +14,7 @@ import pytest
 import rules
 from pbem.opponent import BotOpponent
 from pbem.store import Store
-from rules.bots import BotRng, bots_for
+from rules.ao.bots import BotRng, bots_for
 from tests.kit.email_players import Player, bot_commands
 from tests.realmap import needs_real_map
 

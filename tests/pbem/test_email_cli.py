@@ -17,7 +17,7 @@ from ardennes_tui.cli import email
 from pbem import keys
 from pbem.core import dicemodes
 from pbem.store import Store
-from rules.bots import BotRng, bots_for
+from rules.ao.bots import BotRng, bots_for
 from tests.kit.email_players import Player, bot_commands, start, state_hash
 from tests.realmap import needs_real_map
 

@@ -23,7 +23,7 @@ from pbem.core.packets import DiceMode, Packet, Step
 from pbem.exchange import armor_headers, armor_packets
 from pbem.games import STOPPED, Service
 from pbem.store import Store
-from rules.bots import BotRng, bots_for
+from rules.ao.bots import BotRng, bots_for
 from tests.kit.email_players import bot_commands, state_hash
 from tests.realmap import needs_real_map
 

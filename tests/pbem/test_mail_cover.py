@@ -19,7 +19,7 @@ import rules
 from ardennes_tui import cli
 from ardennes_tui.cli import email as email_cli
 from pbem.store import Store
-from rules.bots import BotRng, bots_for
+from rules.ao.bots import BotRng, bots_for
 from tests.kit.email_players import Player, bot_commands
 from tests.realmap import needs_real_map
 

@@ -16,7 +16,7 @@ from ardennes_tui import cli
 from ardennes_tui.cli import email as email_cli
 from pbem import drafts, orders_rest
 from pbem.store import Store
-from rules.bots import BotRng, bots_for
+from rules.ao.bots import BotRng, bots_for
 from tests.kit.email_players import Player, bot_commands, start
 from tests.realmap import needs_real_map
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import rules
 from pbem.core.protocol import EmailGame
 from pbem.exchange import next_move, next_packet
-from rules.bots import BotRng, bots_for
+from rules.ao.bots import BotRng, bots_for
 from tests.pbem.players import bot_packet, start
 from tests.realmap import needs_real_map
 

@@ -407,14 +407,14 @@ def test_crash() -> None:
 def _hot_seat_record(phase: str) -> bytes:
     from rules import record
 
-    header = record.Header(
+    header: record.Header[None] = record.Header(
         format=record.FORMAT,
         version=record.VERSION,
         rules=record.RULES_VERSION,
         scenario=2,
         dice=record.DiceSpec.seeded(b"7", "7"),
     )
-    footer = record.Footer(commands=0, turn=3, phase=phase, hash="0" * 64)
+    footer: record.Footer[None] = record.Footer(commands=0, turn=3, phase=phase, hash="0" * 64)
     return record.encode(record.Record(header=header, lines=(), footer=footer))
 
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from rules.column import column_contacts, contact_fixes
-from rules.commands import LEAVE_ROAD_MODE, EndPhase, Move
-from rules.engine import Applied, apply
-from rules.events import RoadColumnContact, RoadModeChanged, UnitEliminated
+from rules.ao.column import column_contacts, contact_fixes
+from rules.ao.commands import LEAVE_ROAD_MODE, EndPhase, Move
+from rules.ao.engine import Applied, apply
+from rules.ao.events import RoadColumnContact, RoadModeChanged, UnitEliminated
+from rules.ao.state import UnitState
 from rules.rejection import Rejection
-from rules.state import UnitState
 from tests.enginekit import board, cpos, ended, fight, make_map, ok, position, retreats, unit
 
 LINE = make_map(". . . . . . . E", roads=["0101-0201-0301-0401-0501-0601-0701-0801"])

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules.combat import preview_attack
-from rules.commands import (
+from rules.ao.combat import preview_attack
+from rules.ao.commands import (
     Advance,
     ChooseRetreat,
     Command,
@@ -29,16 +29,16 @@ from rules.commands import (
     StandingOrders,
     WaiveImmunity,
 )
-from rules.dice import ScriptedDice, SeededDice
-from rules.engine import Applied, apply, replay, replay_hashes
-from rules.events import (
+from rules.ao.engine import Applied, apply, replay, replay_hashes
+from rules.ao.events import (
     CombatResolved,
     ResultIgnored,
     UnitEliminated,
     UnitRetreated,
 )
+from rules.ao.state import UnitState, VictoryPoints, state_hash
+from rules.dice import ScriptedDice, SeededDice
 from rules.rejection import Rejection
-from rules.state import UnitState, VictoryPoints, state_hash
 from tests.enginekit import (
     LINE8,
     attack,
@@ -562,7 +562,7 @@ def test_an_email_batch_resolves_in_one_command_with_both_sides_orders() -> None
 
 
 def test_positions_round_trip_in_the_middle_of_a_combat() -> None:
-    from rules import position as pos
+    from rules.ao import position as pos
 
     b = board(TOWN, [unit("g", strength=8), unit("a", "allied")])
     s = ok(b, cpos({"g": "0201", "a": "0301"}), attack(["g"], ["0301"])).state
@@ -592,7 +592,7 @@ def test_ex_when_the_attackers_fall_short_all_of_them_go() -> None:
 @pytest.mark.rule("AO-9.1A")
 @pytest.mark.rule("AO-9.1C")
 def test_attackable_hexes_for_the_ui() -> None:
-    from rules.combat import attackable_hexes
+    from rules.ao.combat import attackable_hexes
 
     b = board(GRID, [unit("g"), unit("g2"), unit("a1", "allied"), unit("a2", "allied")])
     s = cpos({"g": "0201", "g2": "0102", "a1": "0301", "a2": "0202"})

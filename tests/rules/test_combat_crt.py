@@ -1,12 +1,12 @@
-"""The Combat Results Tables (``rules.crt``), cell by cell against [10.0] as printed."""
+"""The Combat Results Tables (``rules.ao.crt``), cell by cell against [10.0] as printed."""
 
 from __future__ import annotations
 
 import msgspec
 import pytest
 
-from rules.commands import EndPhase, Roll
-from rules.crt import (
+from rules.ao.commands import EndPhase, Roll
+from rules.ao.crt import (
     ODDS_COLUMNS,
     Result,
     crt_for,
@@ -14,8 +14,8 @@ from rules.crt import (
     german_crt_after_roll,
     resolve,
 )
-from rules.odds import odds_column
-from rules.state import RollDue
+from rules.ao.odds import odds_column
+from rules.ao.state import RollDue
 from tests.enginekit import LINE8, board, ok, position, unit
 
 # Copied by hand from "[10.0] ARDENNES COMBAT RESULTS TABLE" of the rules text: (column, die).

@@ -142,7 +142,7 @@ def test_draw_records_the_roll_and_advances_the_position() -> None:
 
 def test_draw_refuses_a_source_outside_one_to_six() -> None:
     class Broken:
-        def d6(self, index: int) -> int:
+        def uniform(self, index: int, n: int) -> int:
             return 0
 
     with pytest.raises(DiceError):

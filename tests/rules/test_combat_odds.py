@@ -1,4 +1,4 @@
-"""Combat strengths, odds and exchange losses (``rules.odds``), worked out by hand.
+"""Combat strengths, odds and exchange losses (``rules.ao.odds``), worked out by hand.
 
 Test map (one row): 0101 clear, 0201 West Wall, 0301 second fortified terrain, 0401 and 0501
 clear. A unit's hex, supply and Road Mode come from its ``UnitState``.
@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules import sequence
-from rules.combat import preview_attack
-from rules.crt import ODDS_COLUMNS
-from rules.engine import Applied, apply
-from rules.odds import (
+from rules.ao import sequence
+from rules.ao.combat import preview_attack
+from rules.ao.crt import ODDS_COLUMNS
+from rules.ao.engine import Applied, apply
+from rules.ao.odds import (
     Combatant,
     attack_strength,
     attack_strength_in,
@@ -29,9 +29,9 @@ from rules.odds import (
     odds_column,
     reduce_odds,
 )
+from rules.ao.state import Supply, UnitState
+from rules.ao.units import Side, UnitDef
 from rules.rejection import Rejection
-from rules.state import Supply, UnitState
-from rules.units import Side, UnitDef
 from tests.enginekit import (
     LINE8,
     attack,

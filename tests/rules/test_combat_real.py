@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules.combat import gt1_unmet
-from rules.commands import (
+from rules.ao.combat import gt1_unmet
+from rules.ao.commands import (
     Command,
     DeclareAttack,
     EndPhase,
@@ -14,10 +14,10 @@ from rules.commands import (
     ResolveAttacks,
     StandingOrders,
 )
+from rules.ao.engine import Applied, apply, pending_reinforcements, replay_hashes
+from rules.ao.stacking import over_limit
+from rules.ao.state import GameState, state_hash
 from rules.dice import SeededDice
-from rules.engine import Applied, apply, pending_reinforcements, replay_hashes
-from rules.stacking import over_limit
-from rules.state import GameState, state_hash
 from tests.enginekit import attack, scenario_start
 from tests.realmap import needs_real_map
 
@@ -80,7 +80,7 @@ def test_the_gt1_german_attacks_resolve_as_one_batch_and_replay() -> None:
 
 @pytest.mark.audit
 def test_real_map_gt1_attack_replays_to_the_same_hash() -> None:
-    from rules.combat import attackable_hexes
+    from rules.ao.combat import attackable_hexes
     from rules.dice import SeededDice
     from tests.enginekit import scenario_gt1_german_combat
 

@@ -7,17 +7,17 @@ from __future__ import annotations
 
 import pytest
 
-from rules.commands import Advance, ChooseLosses, EndPhase, Move, Roll, StandingOrders
-from rules.engine import apply, pending_decision
-from rules.events import (
+from rules.ao.commands import Advance, ChooseLosses, EndPhase, Move, Roll, StandingOrders
+from rules.ao.engine import apply, pending_decision
+from rules.ao.events import (
     CrtSwitchRolled,
     DecisionPending,
     RollRequired,
     UnitEliminated,
     VictoryPointsScored,
 )
+from rules.ao.state import GameState, RollDue, UnitState, VictoryPoints
 from rules.rejection import Rejection
-from rules.state import GameState, RollDue, UnitState, VictoryPoints
 from tests.enginekit import (
     LINE8,
     board,

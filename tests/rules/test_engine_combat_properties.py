@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from rules import hexgrid
-from rules.commands import (
+from rules.ao.commands import (
     Advance,
     ChooseLosses,
     ChooseRetreat,
@@ -28,10 +28,10 @@ from rules.commands import (
     ResolveAttacks,
     WaiveImmunity,
 )
+from rules.ao.engine import Applied, apply, replay_hashes
+from rules.ao.state import Board, GameState, UnitState, state_hash
+from rules.ao.units import Side
 from rules.dice import SeededDice
-from rules.engine import Applied, apply, replay_hashes
-from rules.state import Board, GameState, UnitState, state_hash
-from rules.units import Side
 from tests.enginekit import board, illegal_state, make_map, position, road_walk, unit
 
 COLS, ROWS = 6, 4
@@ -99,8 +99,8 @@ def worlds(draw: st.DrawFn) -> tuple[Board, GameState]:
 
 
 def legal_attacks(b: Board, s: GameState) -> list[DeclareAttack]:
-    from rules.combat import check_attack
-    from rules.state import Attack
+    from rules.ao.combat import check_attack
+    from rules.ao.state import Attack
 
     out = []
     for u in s.units:

@@ -16,13 +16,13 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from rules import hexgrid
-from rules.commands import ENTER_ROAD_MODE, LEAVE_ROAD_MODE, Command, EndPhase, Move
-from rules.engine import Applied, apply, replay
-from rules.movement import legal_moves, trace_path
+from rules.ao.commands import ENTER_ROAD_MODE, LEAVE_ROAD_MODE, Command, EndPhase, Move
+from rules.ao.engine import Applied, apply, replay
+from rules.ao.movement import legal_moves, trace_path
+from rules.ao.stacking import over_limit
+from rules.ao.state import Board, GameState, Phase, UnitState, state_hash
+from rules.ao.units import Side
 from rules.rejection import Rejection
-from rules.stacking import over_limit
-from rules.state import Board, GameState, Phase, UnitState, state_hash
-from rules.units import Side
 from tests.enginekit import board, make_map, position, road_walk, unit
 from tests.realmap import RealScenario
 
@@ -247,7 +247,7 @@ def test_real_map_scenario_1_every_offered_move_applies(real_scenario: RealScena
     """The same exactness on the compiled map with the scenario 1 set-up (when built)."""
     import msgspec
 
-    from rules.movement import legal_moves_for_side
+    from rules.ao.movement import legal_moves_for_side
 
     b, s = real_scenario(1)
     assert over_limit(b, s) == []

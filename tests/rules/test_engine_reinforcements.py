@@ -9,12 +9,11 @@ import itertools
 import msgspec
 import pytest
 
-from rules import position
-from rules import reinforcements as rf
-from rules.column import crowd_fixes, crowds, owed_moves
-from rules.commands import Drop, EndPhase, Move, Place, Roll
-from rules.dice import ScriptedDice, SeededDice
-from rules.engine import (
+from rules.ao import position
+from rules.ao import reinforcements as rf
+from rules.ao.column import crowd_fixes, crowds, owed_moves
+from rules.ao.commands import Drop, EndPhase, Move, Place, Roll
+from rules.ao.engine import (
     Applied,
     apply,
     drop_hexes,
@@ -22,7 +21,7 @@ from rules.engine import (
     pending_reinforcements,
     replay_hashes,
 )
-from rules.events import (
+from rules.ao.events import (
     GameEnded,
     ReinforcementDelayed,
     ReinforcementWithdrawn,
@@ -30,11 +29,12 @@ from rules.events import (
     UnitPlaced,
     VictoryPointsTabulated,
 )
-from rules.gamemap import ALLIED_SECTIONS
-from rules.movement import legal_moves
+from rules.ao.gamemap import ALLIED_SECTIONS
+from rules.ao.movement import legal_moves
+from rules.ao.state import Board, GameState, RollDue, UnitState, VictoryPoints, state_hash
+from rules.ao.victory import game_result
+from rules.dice import ScriptedDice, SeededDice
 from rules.rejection import Rejection
-from rules.state import Board, GameState, RollDue, UnitState, VictoryPoints, state_hash
-from rules.victory import game_result
 from tests.enginekit import (
     ended,
     scenario_gt1_german_combat,
@@ -86,7 +86,7 @@ def drive(
     :func:`_entry_clearing`, so that the road exits stay open to those that follow), drop
     von der Heydte on the first drop hex,
     make the moves owed before a movement phase ends (the first of
-    :func:`rules.column.owed_moves`) and lift the GT1 attack obligations (AO-4.2h*)."""
+    :func:`rules.ao.column.owed_moves`) and lift the GT1 attack obligations (AO-4.2h*)."""
     while (s.turn, s.side, s.phase) != until and s.phase != "game_over":
         cmds: list[object] = []
         if s.phase == "reinforcement":
@@ -102,7 +102,7 @@ def drive(
         ):
             # the Allied entry hexes (road exits, live hexes since AO-16.H) cleared, so that
             # later reinforcements find them open (one unit a hex inland); else a move owed
-            # before the phase ends (rules.column). One at a time: each changes what follows
+            # before the phase ends (rules.ao.column). One at a time: each changes what follows
             r0 = apply(b, s, move, dice)  # type: ignore[arg-type]
             assert isinstance(r0, Applied), r0
             s = r0.state
@@ -556,7 +556,7 @@ def _banks() -> Board:
     """7 x 3: column 1 the West section's edge, the Meuse between columns 3 and 4 (every
     hexside joining them). w is a West-bank unit."""
     from rules import hexgrid
-    from rules.scenario import Arrival
+    from rules.ao.scenario import Arrival
     from tests.enginekit import make_map, meuse, unit
 
     grid = "\n".join(" ".join("e" if c == 1 else "." for c in range(1, 8)) for _ in range(3))
@@ -578,7 +578,7 @@ def test_west_bank_units_attack_only_across_the_meuse_or_next_to_it() -> None:
     or more Victory Points. They may attack Enemy units which cross the Meuse and those Enemy
     units adjacent to it." w stands on the east bank (as a unit sent round by the fallback
     sections may); g (0602) is two hexes from the river, g2 (0402) next to it."""
-    from rules.commands import DeclareAttack
+    from rules.ao.commands import DeclareAttack
 
     b = _banks()
     s = msgspec.structs.replace(
@@ -598,9 +598,9 @@ def test_west_bank_units_attack_only_across_the_meuse_or_next_to_it() -> None:
 @pytest.mark.rule("AO-14.3C")
 @pytest.mark.rule("AO-9.6N")
 def test_west_bank_units_do_not_advance_across_the_meuse() -> None:
-    from rules import combat
-    from rules.scenario import Arrival
-    from rules.state import Attack, Resolution
+    from rules.ao import combat
+    from rules.ao.scenario import Arrival
+    from rules.ao.state import Attack, Resolution
     from tests.enginekit import unit
     from tests.kit.ring import SCHEDULE, ring_map
 

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules import position as pos
-from rules.commands import (
+from rules.ao import position as pos
+from rules.ao.commands import (
     ChooseRetreat,
     Command,
     DeclareAttack,
@@ -24,9 +24,8 @@ from rules.commands import (
     decode_jsonl,
     encode_command,
 )
-from rules.engine import Applied, apply, replay, replay_hashes
-from rules.rejection import NOT_IMPLEMENTED, RejectedError, Rejection
-from rules.state import (
+from rules.ao.engine import Applied, apply, replay, replay_hashes
+from rules.ao.state import (
     PLAYER_TURN_PHASES,
     GameState,
     Interdiction,
@@ -36,6 +35,7 @@ from rules.state import (
     canonical_bytes,
     state_hash,
 )
+from rules.rejection import NOT_IMPLEMENTED, RejectedError, Rejection
 from tests.enginekit import board, line_map, position, unit
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,7 +74,7 @@ def test_state_hash_is_the_sha256_of_the_canonical_bytes() -> None:
 
 def test_state_hash_is_identical_across_processes_and_hash_seeds() -> None:
     code = (
-        "from rules import position; from rules.state import state_hash; import sys;"
+        "from rules import position; from rules.ao.state import state_hash; import sys;"
         "print(state_hash(position.loads(sys.stdin.read())))"
     )
     text = pos.dumps(SAMPLE)

@@ -8,19 +8,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules import hexgrid
-from rules.commands import EndPhase
-from rules.events import InterdictionSet
-from rules.gamemap import GameMap, HexsideData, MapData
-from rules.interdiction import (
+from rules.ao.commands import EndPhase
+from rules.ao.events import InterdictionSet
+from rules.ao.gamemap import GameMap, HexsideData, MapData
+from rules.ao.interdiction import (
     bridges,
     interdiction_at_combat,
     interdiction_for,
     lift_interdiction,
 )
-from rules.start_line import german_side
-from rules.state import GameState, Interdiction, Phase, UnitState
-from rules.supply import supply_judgment, supply_of
-from rules.units import Side
+from rules.ao.start_line import german_side
+from rules.ao.state import GameState, Interdiction, Phase, UnitState
+from rules.ao.supply import supply_judgment, supply_of
+from rules.ao.units import Side
 from tests.enginekit import (
     board,
     ended,
@@ -188,7 +188,7 @@ def test_fixed_at_supply_judgment_for_the_mechanized_phase() -> None:
     )
     assert mech.interdicted.german == stored
     assert interdiction_for(B, mech, "german", 2) == ()
-    from rules.movement import check_path
+    from rules.ao.movement import check_path
 
     refused = check_path(B, mech, "m1", ["0701", "0601", "0501"])
     assert refused is not None and refused.case == "AO-13.2B"

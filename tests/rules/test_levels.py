@@ -1,4 +1,4 @@
-"""Levels of play against the computer (``rules.levels``): the levers of each level worked out by
+"""Levels of play against the computer (``rules.ao.levels``): the levers of each level worked out by
 hand from the scenario table (AO-18.a) and the errata's schedules (AO-17.d), the VP handicap
 counted at the tabulation (AO-16.E), and the level kept by the record and applied on replay."""
 
@@ -11,10 +11,11 @@ import pytest
 
 import rules
 import scenarios
-from rules import levels, record
-from rules.levels import Level, level_for
-from rules.state import Board, UnitState, VictoryPoints
-from rules.victory import tabulate, verdict_for
+from rules import record
+from rules.ao import levels
+from rules.ao.levels import Level, level_for
+from rules.ao.state import Board, UnitState, VictoryPoints
+from rules.ao.victory import tabulate, verdict_for
 from tests.enginekit import unit
 from tests.kit.victory_map import ALLIES, GERMANS, state, victory_map
 from tests.realmap import needs_real_map
@@ -163,7 +164,7 @@ def test_a_synthetic_board_has_no_levels() -> None:
 
 
 def _bot_game(board: rules.Board, commands: int) -> rules.Game:
-    from rules.bots import BotRng, bots_for
+    from rules.ao.bots import BotRng, bots_for
 
     g = rules.Game.new(
         board, dice=rules.SeededDice(b"levels"), dice_spec=rules.DiceSpec.seeded(b"levels")
@@ -285,7 +286,7 @@ def test_decode_checks_the_level() -> None:
 
 
 def test_defaults_are_not_written() -> None:
-    head = record.Header(
+    head: record.Header[None] = record.Header(
         format=record.FORMAT,
         version=record.VERSION,
         rules=record.RULES_VERSION,

@@ -9,12 +9,12 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from rules.commands import ENTER_ROAD_MODE, LEAVE_ROAD_MODE, EndPhase, Move
-from rules.engine import Applied, apply
-from rules.movement import legal_moves, movement_allowance, trace_path
+from rules.ao.commands import ENTER_ROAD_MODE, LEAVE_ROAD_MODE, EndPhase, Move
+from rules.ao.engine import Applied, apply
+from rules.ao.movement import legal_moves, movement_allowance, trace_path
+from rules.ao.roadmode import road_rate
+from rules.ao.state import Board, GameState, UnitState
 from rules.rejection import Rejection
-from rules.roadmode import road_rate
-from rules.state import Board, GameState, UnitState
 from tests.enginekit import (
     board,
     costs,
@@ -696,7 +696,7 @@ def test_start_hex_offered_only_for_a_mode_change() -> None:
 @pytest.mark.audit
 @pytest.mark.rule("AO-5.1A")
 def test_legal_moves_for_a_side_is_the_per_unit_answer_for_phasing_units_only() -> None:
-    from rules.movement import legal_moves_for_side
+    from rules.ao.movement import legal_moves_for_side
 
     b = board(
         TRICKY,

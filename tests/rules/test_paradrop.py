@@ -12,19 +12,19 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from rules import paradrop
-from rules import paradrop as pd
-from rules.combat import defender_supply
-from rules.commands import Drop, EndPhase, Move, Roll
+from rules.ao import paradrop
+from rules.ao import paradrop as pd
+from rules.ao.combat import defender_supply
+from rules.ao.commands import Drop, EndPhase, Move, Roll
+from rules.ao.engine import Applied, apply, drop_hexes, drop_required
+from rules.ao.events import UnitEliminated, VictoryPointsScored
+from rules.ao.movement import legal_moves, movement_allowance
+from rules.ao.scenario import Arrival
+from rules.ao.state import Board, GameState, Phase, UnitState, VictoryPoints
+from rules.ao.supply import supply_judgment
+from rules.ao.victory import tabulate, tally
 from rules.dice import DieRoll, ScriptedDice
-from rules.engine import Applied, apply, drop_hexes, drop_required
-from rules.events import UnitEliminated, VictoryPointsScored
-from rules.movement import legal_moves, movement_allowance
 from rules.rejection import Rejection
-from rules.scenario import Arrival
-from rules.state import Board, GameState, Phase, UnitState, VictoryPoints
-from rules.supply import supply_judgment
-from rules.victory import tabulate, tally
 from tests.enginekit import make_map, ok, outcome, refused, rm, unit, with_phase
 from tests.kit.ring import B as RING
 from tests.kit.ring import state as ring_state

@@ -168,7 +168,7 @@ def test_dice_kinds() -> None:
     assert isinstance(record.dice_for(rules.DiceSpec.seeded(b"ab")), rules.SeededDice)
     assert record.dice_for(rules.DiceSpec(kind="none")) is None
     listed = record.dice_for(rules.DiceSpec(kind="listed", detail={"values": "6153"}))
-    assert listed is not None and [listed.d6(i) for i in range(4)] == [6, 1, 5, 3]
+    assert listed is not None and [listed.uniform(i, 6) for i in range(4)] == [6, 1, 5, 3]
     with pytest.raises(record.RecordError, match="kind 'sealed' need their own provider"):
         record.dice_for(rules.DiceSpec(kind="sealed", detail={"game": "x"}))
     assert rules.DiceSpec.seeded(b"7", "7").label == "7"

@@ -8,16 +8,16 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from rules import reinforcements as rf
-from rules.commands import EndPhase, Move, Place, Roll
+from rules.ao import reinforcements as rf
+from rules.ao.commands import EndPhase, Move, Place, Roll
+from rules.ao.engine import Applied, apply
+from rules.ao.gamemap import ALLIED_SECTIONS
+from rules.ao.scenario import Arrival
+from rules.ao.state import Board, GameState, UnitState, VictoryPoints
+from rules.ao.supply import supply_judgment
+from rules.ao.units import Side
 from rules.dice import ScriptedDice
-from rules.engine import Applied, apply
-from rules.gamemap import ALLIED_SECTIONS
 from rules.rejection import Rejection
-from rules.scenario import Arrival
-from rules.state import Board, GameState, UnitState, VictoryPoints
-from rules.supply import supply_judgment
-from rules.units import Side
 from scenarios import load_scenario
 from tests.enginekit import (
     attack,

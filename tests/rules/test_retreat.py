@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import pytest
 
-from rules.combat import retreat_options
-from rules.combat.retreat import supply_progress
-from rules.commands import ChooseRetreat, ResolveAttacks, StandingOrders
-from rules.engine import apply
-from rules.events import RoadColumnContact, UnitEliminated
+from rules.ao.combat import retreat_options
+from rules.ao.combat.retreat import supply_progress
+from rules.ao.commands import ChooseRetreat, ResolveAttacks, StandingOrders
+from rules.ao.engine import apply
+from rules.ao.events import RoadColumnContact, UnitEliminated
+from rules.ao.state import Board, GameState, UnitState, VictoryPoints
+from rules.ao.supply import supply_of
 from rules.rejection import Rejection
-from rules.state import Board, GameState, UnitState, VictoryPoints
-from rules.supply import supply_of
 from tests.enginekit import (
     LINE8,
     attack,

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from rules.commands import ENTER_ROAD_MODE, LEAVE_ROAD_MODE, EndPhase, Move
-from rules.engine import Applied, apply
-from rules.events import RoadModeChanged, UnitEliminated
-from rules.movement import legal_moves
+from rules.ao.commands import ENTER_ROAD_MODE, LEAVE_ROAD_MODE, EndPhase, Move
+from rules.ao.engine import Applied, apply
+from rules.ao.events import RoadModeChanged, UnitEliminated
+from rules.ao.movement import legal_moves
+from rules.ao.roadmode import check_phase, road_mode_cost, road_mode_strength, road_rate
+from rules.ao.state import UnitState
 from rules.rejection import Rejection
-from rules.roadmode import check_phase, road_mode_cost, road_mode_strength, road_rate
-from rules.state import UnitState
 from tests.enginekit import (
     board,
     costs,

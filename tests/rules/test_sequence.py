@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from rules import sequence
-from rules.commands import EndPhase, Move, Place, Roll
+from rules.ao import sequence
+from rules.ao.commands import EndPhase, Move, Place, Roll
+from rules.ao.engine import Applied, apply
+from rules.ao.events import PhaseBegan, PhaseSkipped, SupplyChanged
+from rules.ao.movement import legal_moves
+from rules.ao.state import Board, GameState, Phase, UnitState, initial_state
 from rules.dice import SeededDice
-from rules.engine import Applied, apply
-from rules.events import PhaseBegan, PhaseSkipped, SupplyChanged
-from rules.movement import legal_moves
 from rules.rejection import Rejection
-from rules.state import Board, GameState, Phase, UnitState, initial_state
 from tests.enginekit import board, costs, ended, line_map, outcome, position, unit
 
 

@@ -9,8 +9,8 @@ import msgspec
 import pytest
 
 from rules import hexgrid
-from rules.gamemap import GameMap, HexsideData
-from rules.start_line import (
+from rules.ao.gamemap import GameMap, HexsideData
+from rules.ao.start_line import (
     front_line,
     german_side,
     own_side,
@@ -269,7 +269,7 @@ def test_positions_agree_with_bita_start_hexes() -> None:
 def test_committed_setup_is_the_compiled_one(tmp_path: Path) -> None:
     """`python -m scenarios.build` writes the set-up snapped to the committed map; the
     committed file is exactly what it writes, so every machine starts from the same hexes."""
-    from rules.gamemap import encode_map
+    from rules.ao.gamemap import encode_map
     from scenarios.build import SETUP_PATH, build_setup
     from scenarios.setup import compile_setup, encode_setup
 

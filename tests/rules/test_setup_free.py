@@ -12,14 +12,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.commands import EndPhase, Place
-from rules.engine import Applied, apply, setup_hexes
-from rules.events import UnitPlaced
+from rules.ao.commands import EndPhase, Place
+from rules.ao.engine import Applied, apply, setup_hexes
+from rules.ao.events import UnitPlaced
+from rules.ao.setup_rules import validate_free_setup
+from rules.ao.start_line import front_line, own_side, rear_area
+from rules.ao.state import Board, GameState
+from rules.ao.units import Side
 from rules.rejection import Rejection
-from rules.setup_rules import validate_free_setup
-from rules.start_line import front_line, own_side, rear_area
-from rules.state import Board, GameState
-from rules.units import Side
 from scenarios import load_board, load_map
 from scenarios.setup import front_line_units
 from tests.enginekit import scenario_start

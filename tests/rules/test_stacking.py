@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from rules import stacking
-from rules.commands import Move, Place
-from rules.engine import Applied, apply
+from rules.ao import stacking
+from rules.ao.commands import Move, Place
+from rules.ao.engine import Applied, apply
+from rules.ao.stacking import check_stack, over_limit
+from rules.ao.state import UnitState
 from rules.rejection import Rejection
-from rules.stacking import check_stack, over_limit
-from rules.state import UnitState
 from tests.enginekit import (
     board,
     costs,

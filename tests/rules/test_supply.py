@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.interdiction import interdiction_for
-from rules.movement import movement_allowance
-from rules.state import Board, GameState, Interdiction, Supply, UnitState
-from rules.supply import (
+from rules.ao.interdiction import interdiction_for
+from rules.ao.movement import movement_allowance
+from rules.ao.state import Board, GameState, Interdiction, Supply, UnitState
+from rules.ao.supply import (
     SUPPLY_EFFECTS,
     allied_exit_hexsides,
     attack_strength,
@@ -27,7 +27,7 @@ from rules.supply import (
     supply_of,
     with_supply_markers,
 )
-from rules.units import Side
+from rules.ao.units import Side
 from tests.enginekit import (
     attack,
     board,

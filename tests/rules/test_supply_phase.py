@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import pytest
 
-from rules.combat import defender_supply, preview_attack
-from rules.commands import Advance, DeclareAttack, EndPhase, Move, ResolveAttacks
+from rules.ao.combat import defender_supply, preview_attack
+from rules.ao.commands import Advance, DeclareAttack, EndPhase, Move, ResolveAttacks
+from rules.ao.engine import Applied, apply
+from rules.ao.events import InterdictionSet, SupplyChanged
+from rules.ao.movement import legal_moves, movement_allowance
+from rules.ao.start_line import german_side
+from rules.ao.state import UnitState
 from rules.dice import ScriptedDice
-from rules.engine import Applied, apply
-from rules.events import InterdictionSet, SupplyChanged
-from rules.movement import legal_moves, movement_allowance
 from rules.rejection import Rejection
-from rules.start_line import german_side
-from rules.state import UnitState
 from tests.enginekit import (
     attack,
     board,

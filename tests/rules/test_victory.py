@@ -8,14 +8,13 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from rules.commands import EndPhase
-from rules.dice import ScriptedDice
-from rules.engine import Applied, apply
-from rules.events import GameEnded, VictoryPointsTabulated
-from rules.state import Board, GameState, UnitState, VictoryPoints
-from rules.supply import supply_judgment
-from rules.units import UnitDef
-from rules.victory import (
+from rules.ao.commands import EndPhase
+from rules.ao.engine import Applied, apply
+from rules.ao.events import GameEnded, VictoryPointsTabulated
+from rules.ao.state import Board, GameState, UnitState, VictoryPoints
+from rules.ao.supply import supply_judgment
+from rules.ao.units import UnitDef
+from rules.ao.victory import (
     Verdict,
     bastogne_held,
     german_exit_vp,
@@ -25,6 +24,7 @@ from rules.victory import (
     verdict,
     verdict_for,
 )
+from rules.dice import ScriptedDice
 from tests.enginekit import ok, refused, rm, unit
 from tests.kit.victory_map import ALLIES, GERMANS, state, victory_map
 from tests.realmap import RealScenario
@@ -495,9 +495,9 @@ def test_road_exit_hexes_are_live_hexes_german_units_stand_on_them_and_fight_the
     the road exit hex" - so German units enter exit hexes, which are not Allied Map Edge hexes
     (AO-5.3L: German units "may never enter these hexes"), and an Allied unit in one (AO-16.C)
     may be attacked and is not dormant there (AO-11.k, AO-5.3M concern the Map Edge hexes)."""
-    from rules.commands import DeclareAttack, Move, ResolveAttacks
-    from rules.events import UnitRetreated
-    from rules.movement import legal_moves
+    from rules.ao.commands import DeclareAttack, Move, ResolveAttacks
+    from rules.ao.events import UnitRetreated
+    from rules.ao.movement import legal_moves
 
     # German Initial Movement: g1 in Road Mode in 0402 drives onto the NW exit 0401 (road
     # 0402-0401) and holds its 20 VP by being there

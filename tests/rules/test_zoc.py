@@ -11,14 +11,14 @@ import itertools
 import msgspec
 import pytest
 
-from rules.combat.retreat import retreat_options
-from rules.commands import ENTER_ROAD_MODE, LEAVE_ROAD_MODE, DeclareAttack, Move
-from rules.engine import apply
-from rules.movement import legal_moves
+from rules.ao.combat.retreat import retreat_options
+from rules.ao.commands import ENTER_ROAD_MODE, LEAVE_ROAD_MODE, DeclareAttack, Move
+from rules.ao.engine import apply
+from rules.ao.movement import legal_moves
+from rules.ao.state import Board, GameState, UnitState
+from rules.ao.units import Side, UnitDef
+from rules.ao.zoc import zoc_of_side, zone_of
 from rules.rejection import Rejection
-from rules.state import Board, GameState, UnitState
-from rules.units import Side, UnitDef
-from rules.zoc import zoc_of_side, zone_of
 from tests.enginekit import board, costs, make_map, moved, outcome, position, rm, unit
 
 GRID = "\n".join([". . . . . . ."] * 5)
@@ -324,7 +324,7 @@ def test_zones_of_every_state_of_a_game_in_any_order(real_scenario) -> None:
     """``zoc_of_side`` follows each state from the last one asked (the rows that changed): it
     must give what a count from scratch gives, state after state, backwards and jumping."""
     from rules import Game, SeededDice
-    from rules.bots.selfplay import play
+    from rules.ao.bots.selfplay import play
 
     b, _ = real_scenario(1)
     game = play(b, 7, turns=3)

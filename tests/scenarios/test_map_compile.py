@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from rules import hexgrid
-from rules.gamemap import ALLIED_SECTIONS, GameMap
+from rules.ao.gamemap import ALLIED_SECTIONS, GameMap
 from rules.hexgrid import HexId, Hexside
 from scenarios import build, load_map
 from scenarios.mapcompiler import geometry
@@ -410,8 +410,8 @@ def test_start_line_is_one_chain_from_north_edge_to_south_edge(
     for r in range(1, gmap.rows + 1):
         assert hexgrid.make(1, r) not in compiled.german_side
         assert hexgrid.make(gmap.columns, r) in compiled.german_side
-    # and the engine's own flood fill (rules.start_line) agrees, if that module is present
-    start_line = pytest.importorskip("rules.start_line")
+    # and the engine's own flood fill (rules.ao.start_line) agrees, if that module is present
+    start_line = pytest.importorskip("rules.ao.start_line")
     assert start_line.german_side(gmap) == compiled.german_side
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from rules import hexgrid
-from rules.gamemap import GameMap
+from rules.ao.gamemap import GameMap
 from scenarios import build, load_map
 
 GEO = Path(build.__file__).resolve().parent / "ardennes" / "geo"
@@ -222,9 +222,9 @@ def test_a_unit_walks_into_the_venn_core_and_never_into_a_corner() -> None:
     # On the real map, GT3, nothing else on it: the foot regiment de-15-pt in 3107 (Baraque
     # Michel, on the Eupen-Malmedy road) steps off the road into the roadless 3106 (rough:
     # 2 MP) and on to 3206 (2 more); the M1 corner 4201 is refused as impassable.
-    from rules.movement import trace_path
+    from rules.ao.movement import trace_path
+    from rules.ao.state import GameState, UnitState
     from rules.rejection import Rejection
-    from rules.state import GameState, UnitState
     from scenarios import load_board
 
     b = load_board(1)

@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from rules.scenario import MECHANIZED_TYPES
-from rules.units import STACK_LIMIT
+from rules.ao.scenario import MECHANIZED_TYPES
+from rules.ao.units import STACK_LIMIT
 from scenarios.loader import load_oob, oob_entries
 
 OOB = load_oob()

@@ -10,7 +10,7 @@ import rules
 import scenarios
 from ardennes_tui.games import saves
 from pbem import selfplay as email_selfplay
-from rules.bots import selfplay
+from rules.ao.bots import selfplay
 
 
 @functools.cache

@@ -97,7 +97,7 @@ def test_a_lowered_attack_says_so() -> None:
     )
     p = rules.preview_attack(game.board, game.state, list(near), [h])
     assert isinstance(p, rules.Preview)
-    lower = rules.crt.ODDS_COLUMNS[rules.crt.ODDS_COLUMNS.index(p.column) - 1]
+    lower = rules.ao.crt.ODDS_COLUMNS[rules.ao.crt.ODDS_COLUMNS.index(p.column) - 1]
     r = game.push(rules.DeclareAttack(near, (h,), odds=lower))
     if isinstance(r, rules.Rejection):  # the German floor (AO-9.4L*): nothing to lower
         return

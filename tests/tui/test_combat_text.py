@@ -12,8 +12,7 @@ from ardennes_tui.app import ArdennesApp
 from ardennes_tui.games import saves
 from ardennes_tui.present.combat_text import combat_log, decision_lines, decision_prompt, odds_notes
 from ardennes_tui.screens.combat_log import VerdictScreen
-from rules.dice import DieRoll
-from rules.events import (
+from rules.ao.events import (
     AttackDeclared,
     CombatResolved,
     UnitAdvanced,
@@ -21,7 +20,8 @@ from rules.events import (
     UnitRetreated,
     VictoryPointsScored,
 )
-from rules.state import Decision, Verdict
+from rules.ao.state import Decision, Verdict
+from rules.dice import DieRoll
 from tests.enginekit import ended, place_due, scenario_gt1_german_combat
 from tests.realmap import needs_real_map
 

@@ -26,7 +26,7 @@ from ardennes_tui.screens.send import SendScreen
 from ardennes_tui.widgets.text_box import TextBox
 from pbem import drafts, keys
 from pbem.drafts import SavedDraft
-from rules.bots import BotRng, bots_for
+from rules.ao.bots import BotRng, bots_for
 from tests.kit.app import message, press
 from tests.kit.email_app import allied_set_up, new_match, play_screen, player, run_as
 from tests.realmap import needs_real_map

@@ -23,7 +23,7 @@ from ardennes_tui.screens.send import SendScreen
 from pbem import drafts
 from pbem.drafts import SavedDraft
 from pbem.store import StoreError
-from rules.bots import BotRng, bots_for
+from rules.ao.bots import BotRng, bots_for
 from tests.kit.app import message, notice_and_message, press
 from tests.kit.email_app import new_match, play_screen, player, run_as
 from tests.realmap import needs_real_map

@@ -18,7 +18,7 @@ from ardennes_tui.screens.audit import AuditScreen
 from ardennes_tui.screens.import_dialog import ImportDialog
 from ardennes_tui.screens.orders import OrdersScreen
 from ardennes_tui.screens.playback import PlaybackScreen
-from rules.bots import BotRng, bots_for
+from rules.ao.bots import BotRng, bots_for
 from tests.kit.app import message, press
 from tests.kit.email_app import Match, german_orders, new_match, play_screen, run_as
 from tests.realmap import needs_real_map

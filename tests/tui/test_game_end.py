@@ -46,7 +46,7 @@ from rules import (
     Rejection,
     ResolveAttacks,
 )
-from rules.bots.selfplay import SelfPlayGame, encode, play
+from rules.ao.bots.selfplay import SelfPlayGame, encode, play
 from scenarios import load_board
 from tests.kit import records
 from tests.kit.app import drive, mode, press, run_app_with

@@ -22,7 +22,7 @@ from ardennes_tui.present.help_text import (
 )
 from ardennes_tui.present.navigation import Place, cycle_hex, cycle_unit, go_to, places
 from ardennes_tui.present.render.counters import counter_short
-from rules import crt
+from rules.ao import crt
 from tests.enginekit import make_map
 from tests.realmap import needs_real_map
 
@@ -145,7 +145,7 @@ def test_the_terrain_chart_uses_the_engines_combat_factors() -> None:
 def test_the_terrain_chart_movement_costs_are_the_engines() -> None:
     """The chart's MP against the engine's own step costs on the sample map (a test may read
     the engine's internal tables; the app may not, see the report)."""
-    from rules.movement.tables import Tables
+    from rules.ao.movement.tables import Tables
 
     links = {(a, b): costs for a, out in Tables(sample_map()).links.items() for b, costs, *_ in out}
     rows = {name: mp for name, mp, _, _ in terrain_rows()}

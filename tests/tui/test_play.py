@@ -24,9 +24,9 @@ from rules import (
     ChooseLosses,
     ChooseRetreat,
     Rejection,
-    reinforcements,
 )
 from rules import record as game_record
+from rules.ao import reinforcements
 from tests.enginekit import scenario_gt1_german_combat
 from tests.kit.app import (
     RepaintSpy,
@@ -458,7 +458,7 @@ def test_reinforcements_placed_on_lit_entry_hexes() -> None:
 def test_the_defender_answers_the_town_immunity_question(key: str, waived: tuple[str, ...]) -> None:
     """On a small map: the Allied player is asked, before the die, whether to waive the town
     immunity of his unit (AO-11.f*); ``y`` waives, ``n`` keeps it (not the cursor keys)."""
-    from rules.commands import WaiveImmunity
+    from rules.ao.commands import WaiveImmunity
     from tests.enginekit import board, make_map, position, unit
 
     town = make_map(". . . . . .", towns={"Town": "0301"})
@@ -494,7 +494,7 @@ def test_the_attacker_waives_his_town_immunity_with_w(presses: int, waive: tuple
     """On a small map: the German attacks out of a town; ``w`` toggles waiving the town's
     immunity in the attack being built (shown in the odds line and the panel), and the
     declaration carries it (``DeclareAttack.waive``)."""
-    from rules.commands import DeclareAttack
+    from rules.ao.commands import DeclareAttack
     from tests.enginekit import board, make_map, position, unit
 
     town = make_map(". . . . . .", towns={"Town": "0201"})
@@ -528,7 +528,7 @@ def test_the_attacker_waives_his_town_immunity_with_w(presses: int, waive: tuple
 
 @pytest.mark.rule("AO-11.f*")
 def test_w_offers_nothing_when_no_attacker_is_immune() -> None:
-    from rules.commands import DeclareAttack
+    from rules.ao.commands import DeclareAttack
     from tests.enginekit import board, make_map, position, unit
 
     town = make_map(". . . . . .", towns={"Town": "0301"})  # only the defender is immune

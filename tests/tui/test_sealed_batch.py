@@ -16,7 +16,7 @@ from ardennes_tui.app import ArdennesApp
 from ardennes_tui.cli import main
 from ardennes_tui.screens.orders import OrdersScreen
 from ardennes_tui.screens.send import SendScreen
-from rules.bots import BotRng, bots_for
+from rules.ao.bots import BotRng, bots_for
 from tests.kit.app import message, press
 from tests.kit.email_app import new_match, play_screen, player, run_as
 from tests.realmap import needs_real_map

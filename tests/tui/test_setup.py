@@ -13,7 +13,7 @@ from ardennes_tui.games import saves
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.side_panel import SidePanel
 from rules import EndPhase, Place, setup_hexes
-from rules.start_line import front_line, rear_area
+from rules.ao.start_line import front_line, rear_area
 from scenarios import load_map
 from tests.kit.app import drive, end_phases, message, press, view_of
 from tests.realmap import needs_real_map

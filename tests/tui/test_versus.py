@@ -56,7 +56,7 @@ async def until_idle(app: ArdennesApp, pilot: Pilot[None], screen: VersusPlayScr
 
 def test_new_game_sets_up_the_level_and_the_players() -> None:
     game = versus.new_game(1, "allied", 2, "v")
-    assert game.board.level == rules.levels.level_for(game.board.scenario, 2, "german")  # type: ignore[arg-type]
+    assert game.board.level == rules.ao.levels.level_for(game.board.scenario, 2, "german")  # type: ignore[arg-type]
     assert game.players.allied == rules.Player()
     assert game.players.german.label == "bot planner/2 level 2"
     vs = versus.opponent_of(game)
@@ -145,7 +145,7 @@ def test_against_the_computer_in_the_app(
 def _played(ardennes_home: Path, turns: int = 1) -> tuple[rules.Game, hotseat.StoredGame]:
     """A game against the computer (the human German, level 4) played by the bots to GT
     ``turns + 1``, in the store."""
-    from rules.bots import BotRng, bots_for
+    from rules.ao.bots import BotRng, bots_for
 
     game = versus.new_game(1, "german", 4, "resume")
     bots = bots_for(BotRng(b"resume"))
@@ -200,7 +200,7 @@ def test_resume_goes_on_against_the_computer(
 def test_a_decision_of_the_computer_in_the_players_combat(ardennes_home: Path) -> None:
     """The player (German) attacks an immune Allied hex: the computer answers the immunity
     decision at once, and ``R`` still plays back its last turn."""
-    from rules.bots import BotRng, bots_for
+    from rules.ao.bots import BotRng, bots_for
 
     game = versus.new_game(1, "german", 3, "d1")
     bots = bots_for(BotRng(b"d1"))

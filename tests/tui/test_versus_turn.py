@@ -85,7 +85,7 @@ def test_r_after_a_resume_plays_back_the_computers_last_turn(
     game = versus.new_game(1, "german", 3, "r")
     vs = versus.opponent_of(game)
     assert vs is not None
-    from rules.bots import BotRng, bots_for
+    from rules.ao.bots import BotRng, bots_for
 
     bots = bots_for(BotRng(b"r"))
     while game.state.turn == 1 or rules.acting_side(game.state) != "german":

@@ -16,7 +16,7 @@ from ardennes_tui.screens.map_screen import MapScreen
 from ardennes_tui.widgets.map_view import MapView
 from ardennes_tui.widgets.side_panel import SidePanel
 from rules import hexgrid
-from rules.gamemap import GameMap
+from rules.ao.gamemap import GameMap
 from scenarios import load_map
 from tests.fixtures_maps import COLUMNS, ROWS, fixture_map, fixture_units
 from tests.kit.app import RepaintSpy
