@@ -19,7 +19,8 @@ import msgspec.structs
 from rules import hexgrid
 from rules.breakthrough.profile import Profile
 from rules.breakthrough.resolve import Plot
-from rules.breakthrough.units import MAX_FORT, Mode, Side, Supply, Unit
+from rules.breakthrough.supply import allowance
+from rules.breakthrough.units import MAX_FORT, Mode, Side, Unit
 from rules.hexgrid import HexId
 from rules.rejection import Rejection
 
@@ -71,14 +72,7 @@ def first_allowance(
         base //= 2
     if unit.side == "american" and not profile.mobile and unit.mode == "travel":
         base *= 2
-    return max(0, _supplied(base, unit.supply) - interdiction)
-
-
-def _supplied(points: int, supply: Supply) -> int:
-    """7.4: "cut in half for unsupplied units and reduced to zero for isolated units"."""
-    if supply == "isolated":
-        return 0
-    return points // 2 if supply == "unsupplied" else points
+    return max(0, allowance(base, unit.supply) - interdiction)
 
 
 def second_maximum(side: Side, mobile: bool) -> int:
@@ -105,7 +99,7 @@ def second_allowance(
     points = min(base + unused_first // CARRY_DIVISOR, second_maximum(unit.side, profile.mobile))
     if unit.side == "american" and not profile.mobile and unit.mode == "travel":
         points *= 2
-    return max(0, _supplied(points, unit.supply) - interdiction)
+    return max(0, allowance(points, unit.supply) - interdiction)
 
 
 def with_points(unit: Unit, op: int) -> Unit:
