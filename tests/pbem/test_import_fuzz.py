@@ -58,7 +58,7 @@ def no_fsync(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_structured_cases(receiver: fuzzkit.Receiver, no_fsync: None) -> None:
     before = receiver.cases
 
-    @settings(FUZZ, max_examples=int(1500 * SCALE))
+    @settings(FUZZ, max_examples=int(2500 * SCALE))
     @given(st.data())
     def fuzz(data: st.DataObject) -> None:
         d = fuzzkit.HypothesisDraw(data)
@@ -86,7 +86,7 @@ def test_arbitrary_bytes(receiver: fuzzkit.Receiver, no_fsync: None, tmp_path: P
         st.booleans(),
     )
 
-    @settings(FUZZ, max_examples=int(300 * SCALE))
+    @settings(FUZZ, max_examples=int(500 * SCALE))
     @given(st.one_of(st.binary(max_size=2000), st.text(max_size=500).map(str.encode), wrapped))
     def fuzz(data: bytes) -> None:
         fuzzkit.check(receiver, "bytes", data)
