@@ -317,18 +317,29 @@ def kept_at() -> str:
 
 
 def test_an_invitation_imported_is_a_row_and_enter_accepts_it(tmp_path: Path) -> None:
-    """Issue 21, item 7: an invitation imported with no file to give ``ardennes accept`` is
-    kept in the store; the start screen lists it as a row of its own, says what it proposes
-    and who sent it, and Enter accepts it (a dialog: with which key, the opponent's address)."""
+    """Issue 21, item 7: an invitation imported from a mailbox (no file to give ``ardennes
+    accept``) is kept in the store; the start screen lists it as a row of its own, says what it
+    proposes and who sent it, and Enter accepts it (a dialog: with which key, the opponent's
+    address)."""
+    import mailbox
+    from email.message import EmailMessage
+
     sent, hans = invited(tmp_path)
     short = sent.game_id[:8]
+    mail = EmailMessage()
+    mail["From"], mail["Subject"] = "hans@example.org", f"Ardennes {short}: invitation"
+    mail.set_content(sent.text)
+    box = tmp_path / "inbox.mbox"
+    mbox = mailbox.mbox(box)
+    mbox.add(mail)
+    mbox.close()
 
     async def body(pilot: Pilot[None], screen: StartScreen) -> None:
         assert table(screen).row_count == 0
         await pilot.press("i")
         dialog = pilot.app.screen
         assert isinstance(dialog, ImportDialog)
-        dialog.query_one(TextArea).text = f"From: hans\n\n{sent.text}"
+        dialog.query_one(Input).value = str(box)  # the mailbox, as ardennes import reads it
         await pilot.press("ctrl+s")
         assert any(f"kept in the store: accept it with: ardennes accept {short}" in line
                    for line in dialog.report), dialog.report  # fmt: skip
