@@ -21,7 +21,7 @@ from ardennes_tui.screens.play_screen import PlayScreen
 
 
 class SealedBatchScreen(PlayScreen):
-    """The play screen's sealed-batch messages and dialog (the base of
+    """The play screen's sealed-batch messages and dialog (a base of
     :class:`ardennes_tui.screens.email_play.EmailPlayScreen`, which sets :attr:`session`)."""
 
     session: EmailSession
