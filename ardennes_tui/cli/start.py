@@ -3,10 +3,11 @@ from its start) and ``ardennes --audit FILE|GAME`` (the audit on screen).
 
 The start screen (:class:`ardennes_tui.screens.start.StartScreen`) runs in its own app; a
 game chosen there (:class:`Launch`) is played after that app ends, by the very functions
-behind ``ardennes --scenario N``, ``--resume NAME``, ``--email GAME`` and ``--email new``
-(so a key's passphrase is asked on the terminal, and a game's session is held while it is
-open). When the game is quit the start screen comes back; a game that cannot open (a wrong
-key, a game open in another window) is one line on it. ``q`` on the start screen quits.
+behind ``ardennes --scenario N``, ``--resume NAME``, ``--email GAME``, ``--email new`` and
+``--email accept GAME`` (so a key's passphrase is asked on the terminal, and a game's session
+is held while it is open). When the game is quit the start screen comes back; a game that
+cannot open (a wrong key, a game open in another window) is one line on it. ``q`` on the start
+screen quits.
 """
 
 from __future__ import annotations
@@ -26,14 +27,17 @@ Runner = Callable[[Launch], int]
 
 
 def email_args(launch: Launch) -> argparse.Namespace:
-    """The options of ``ardennes --email GAME`` or ``--email new ...`` for ``launch``."""
+    """The options of ``ardennes --email GAME``, ``--email new ...`` or ``--email accept
+    GAME`` for ``launch``."""
     new = launch.kind == "email-new"
+    accept = launch.kind == "email-accept"
+    words = ["new"] if new else ["accept", launch.name] if accept else [launch.name]
     return argparse.Namespace(
-        email=["new"] if new else [launch.name],
+        email=words,
         scenario=launch.scenario,
         side=launch.side if new else None,
         dice=launch.dice if new else None,
-        opponent=(launch.opponent or None) if new else None,
+        opponent=(launch.opponent or None) if new or accept else None,
         key=launch.key or None,
         passphrase_file=None,
         seed=None,

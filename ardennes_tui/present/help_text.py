@@ -384,7 +384,7 @@ def terrain_chart() -> Text:
 DIALOG_KEYS: Final[tuple[tuple[str, str], ...]] = (
     ("help", "1-5 jump to a section; Up Down PgUp PgDn j k scroll; Escape q ? close"),
     ("go to (g)", "type a hex or a town; Up/Down pick; Tab completes; Enter; Escape"),
-    ("orders (O)", "Up/Down move; Enter changes a line; End: Give/Clear; Escape"),
+    ("orders (O)", "Up/Down move; Enter changes a line or gives; End: the last line; Escape"),
     ("palette", "Ctrl+P, then type: only the commands valid now are offered"),
     ("mouse", "a click puts the cursor on a hex (on the cursor's own hex: nothing)"),
 )

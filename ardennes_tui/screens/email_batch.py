@@ -22,7 +22,7 @@ from pbem.aoplay import ao_side
 
 
 class SealedBatchScreen(PlayScreen):
-    """The play screen's sealed-batch messages and dialog (the base of
+    """The play screen's sealed-batch messages and dialog (a base of
     :class:`ardennes_tui.screens.email_play.EmailPlayScreen`, which sets :attr:`session`)."""
 
     session: EmailSession

@@ -11,11 +11,10 @@ complete (the turn passes to the opponent, or in sealed mode the attacks are dec
 wait for his reply) ``x`` (or ``e``) twice seals it: stored, then the send screen
 (:mod:`ardennes_tui.screens.send`). A sealed-mode reply is a dialog: our standing orders
 (:mod:`ardennes_tui.screens.orders`), then sealed and sent. When the next packet is not ours
-the game is shown read-only and the message line says who we wait for and since when; ``i``
-imports the opponent's packets (:mod:`ardennes_tui.screens.import_dialog`); when they brought
-new orders, ``R`` plays them back from where the game was before the import
-(:mod:`ardennes_tui.screens.playback`; without an import, the whole game), and ``A`` opens the
-audit of the game (:mod:`ardennes_tui.screens.audit`).
+the game is shown read-only and the message line says who we wait for and since when. What
+comes in from the store (``i``, packets stored by another program, ``R``, ``A``, the opponent's
+comments) is :mod:`ardennes_tui.screens.email_incoming`'s; what the screen says and asks about
+a sealed batch, :mod:`ardennes_tui.screens.email_batch`'s.
 """
 
 from __future__ import annotations
@@ -29,9 +28,9 @@ from textual.binding import BindingType
 import rules
 from ardennes_tui.games.email_session import EmailSession, Outgoing, mail_address, mail_text
 from ardennes_tui.modes import Mode
-from ardennes_tui.present import audit_view, game_view
+from ardennes_tui.present import game_view
 from ardennes_tui.present.effects import event_log
-from ardennes_tui.screens.email_batch import SealedBatchScreen
+from ardennes_tui.screens.email_incoming import IncomingScreen
 from ardennes_tui.screens.palette import PaletteCommand
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.bindings import bindings
@@ -40,7 +39,7 @@ from pbem.aoplay import ao_game, ao_side
 from pbem.core.errors import PbemError
 
 
-class EmailPlayScreen(SealedBatchScreen):
+class EmailPlayScreen(IncomingScreen):
     """Play game ``session`` by email."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -48,8 +47,6 @@ class EmailPlayScreen(SealedBatchScreen):
         *bindings("email"),
     ]
     ORDERS_NEVER_ASK = True
-    POLL: ClassVar[float] = 2.0
-    """Seconds between two looks at the store for packets stored by another program."""
 
     def __init__(
         self,
@@ -68,15 +65,11 @@ class EmailPlayScreen(SealedBatchScreen):
         acceptance)."""
         self._confirm_send = False
         self._packets_seen = -1
-        """How many packets the store held at the last look (:meth:`poll_store`)."""
         self._commands_seen = 0
-        """How many commands the stored game held then."""
         self._confirm_resign = False
         self._orders_asked = False
         """The standing orders dialog was opened by itself for a sealed batch (only once)."""
-        self.imported_from: int | None = None
-        """The number of stored commands before the last import that brought new ones (the
-        playback, ``R``, starts there); None: no such import in this session."""
+        self.imported_from = None
 
     # -- what changes from hot-seat play ------------------------------------------------------
 
@@ -322,21 +315,6 @@ class EmailPlayScreen(SealedBatchScreen):
 
         self.app.push_screen(CommentDialog(s.draft.body.seq, s.comment), given)
 
-    def their_comments(self, since: int = 0) -> list[str]:
-        """What the opponent wrote in his packets from ``since`` on (``Comment from the
-        German player (packet 7): "..."``)."""
-        s = self.session
-        try:
-            ours = s.service.store.meta(s.game_id).our_side
-            said = s.service.comments(s.game_id)
-        except (PbemError, OSError):
-            return []
-        return [
-            audit_view.comment_line(seq, side, text)
-            for seq, side, text in said
-            if seq >= since and side != ours
-        ]
-
     def _offer_reply(self) -> None:
         if self.session.kind == "reply":
             self.call_after_refresh(self._reply_dialog)
@@ -415,118 +393,3 @@ class EmailPlayScreen(SealedBatchScreen):
         self.reload(f"Packet {seq} ({action}) signed and stored.")
         if sent.text and self.session.service.load(self.session.game_id).mode != "local":
             self._send_screen(seq, sent.text)
-
-    def action_import(self) -> None:
-        """i: import the opponent's packets (a dialog)."""
-        from ardennes_tui.screens.import_dialog import ImportDialog
-
-        self._key()
-        before = self._stored_commands()
-
-        def imported(accepted: bool | None) -> None:
-            self._imported(accepted, before)
-
-        self.app.push_screen(ImportDialog(self.session.service), imported)
-
-    def _packets(self) -> int:
-        """How many packets the store holds for the game (-1: it cannot say)."""
-        try:
-            return self.session.service.store.count(self.session.game_id)
-        except (PbemError, OSError):
-            return -1
-
-    def poll_store(self) -> None:
-        """Every :attr:`POLL` seconds: when another program stored packets of this game
-        (``ardennes import`` or ``orders`` in another terminal, the start screen of another
-        window), read the store again and say so, as after an import."""
-        n = self._packets()
-        if n < 0 or n == self._packets_seen or self.app.screen is not self:
-            return
-        before = self._packets_seen
-        self._packets_seen = n
-        if before < 0:
-            return
-        self._imported(True, self._commands_seen, who="another program")
-
-    def _stored_commands(self) -> int:
-        """How many commands the store's game holds (not the draft's)."""
-        s = self.session
-        try:
-            game = s.service.load(s.game_id).game
-        except PbemError:
-            return 0
-        return len(game.history) if game is not None else 0
-
-    def _imported(self, accepted: bool | None, before: int = 0, who: str = "") -> None:
-        """After the import dialog (or packets stored by ``who``, another program): new
-        orders are offered for playback first (a reply due waits for ``x``, or for the end of
-        the playback)."""
-        said = "Imported." if accepted else ""
-        by = f" by {who}" if who else ""
-        if who:
-            said = f"Packets stored{by}."
-        new = 0
-        since = self._packets_seen
-        if accepted:
-            self.session.service.forget(self.session.game_id)
-            new = self._stored_commands() - before
-            if new > 0:
-                self.imported_from = before
-                said = (
-                    f"Imported{by} 1 new order: R plays it back."
-                    if new == 1
-                    else f"Imported{by} {new} new orders: R plays them back."
-                )
-        self.reload(said, offer=new <= 0)
-        if accepted:  # what the opponent wrote stays on the notice line
-            self.notice = " ".join(
-                x for x in (*self.their_comments(max(since, 0)), self.notice) if x
-            )
-
-    def action_playback(self) -> None:
-        """R: the game as stored, played back from before the last import of this session,
-        else from the opponent's first command after our last packet, else from its start."""
-        from ardennes_tui.screens.playback import PlaybackScreen
-
-        self._key()
-        s = self.session
-        try:
-            game = s.service.load(s.game_id).game
-        except PbemError as exc:
-            self.say(f"No playback: {exc}")
-            return
-        if game is None or not game.history:
-            self.say("Nothing to play back yet")
-            return
-        since = self.imported_from
-        what = " (new since your import)"
-        if since is None:
-            try:
-                since = s.since_our_last_packet()
-            except PbemError:
-                since = None
-            what = " (new since your last packet)"
-        title = f"Game {s.short}" + (what if since is not None else "")
-        try:
-            notes = audit_view.comment_steps(s.service.load(s.game_id))
-        except PbemError:
-            notes = {}
-        self.app.push_screen(
-            PlaybackScreen(ao_game(game), start=since or 0, title=title, since=since, notes=notes),
-            lambda _: self._offer_reply(),
-        )
-
-    def action_audit(self) -> None:
-        """A: the audit of this game (every packet verified again, every roll)."""
-        from ardennes_tui.present import game_list
-        from ardennes_tui.screens.audit import AuditScreen
-
-        self._key()
-        s = self.session
-        try:
-            verified = audit_view.load(s.game_id, s.service.store)
-        except ValueError as exc:
-            self.say(f"No audit: {exc}")
-            return
-        mine = game_list.my_fingerprints(game_list.key_rows())
-        self.app.push_screen(AuditScreen(audit_view.view(verified, mine)))

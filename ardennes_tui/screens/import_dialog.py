@@ -85,10 +85,12 @@ class ImportDialog(ModalScreen[bool]):
     def on_mount(self) -> None:
         self.query_one(TextArea).focus()
 
-    def _show(self, lines: list[str]) -> None:
+    def _show(self, lines: list[str], room: bool = True) -> None:
+        """Show ``lines`` under the text area; ``room``: they are an import's report, which
+        takes the room of the area (a notice about the fields leaves the area its height)."""
         self.report = lines
         self.query_one("#import-report", TextBox).update("\n".join(lines))
-        self.add_class("reported")
+        self.set_class(room, "reported")
         box = self.query_one("#import-report-box", VerticalScroll)
         box.scroll_home(animate=False)
         box.focus()  # Down, PgDn, End read the rest at once
@@ -106,7 +108,8 @@ class ImportDialog(ModalScreen[bool]):
         area.text = text
         area.focus()
         self.query_one(Input).value = ""
-        self._show(["Armoured text goes in the area below: it is there now. Ctrl+S imports it."])
+        notice = "Armoured text goes in the area below: it is there now. Ctrl+S imports it."
+        self._show([notice], room=False)
         area.focus()
 
     def action_run_import(self) -> None:
@@ -117,7 +120,8 @@ class ImportDialog(ModalScreen[bool]):
                 [
                     "The line above takes a file's path, and it holds armoured text: paste "
                     "the whole text in the area below (Tab), then Ctrl+S."
-                ]
+                ],
+                room=False,
             )
             return
         try:

@@ -5,8 +5,10 @@ The side that acts sets its own orders: which of its immune hexes waive their im
 Ar/Dr (AO-11.f*; every other immune hex keeps it), and for retreats, Ex losses and advances
 whether the engine decides (the first choice offered; ``strongest``: the strongest unit
 advances) or the player is asked. The dialog holds these choices as view state only and is
-dismissed with the command (``Give``, ``Clear``) or None (Escape); the play screen pushes the
-command through the game, so the orders are in the record.
+dismissed with the command (``Give``; in hot-seat play also ``Clear``) or None (Escape); the
+play screen pushes the command through the game, so the orders are in the record. By email
+(``never_ask``) no setting offers ``ask`` and there is no ``Clear``: every line and hint says
+only what this dialog offers (:meth:`OrdersScreen.why`, :meth:`OrdersScreen.hint`).
 """
 
 from __future__ import annotations
@@ -32,13 +34,25 @@ Advance = Literal["decline", "strongest", "ask"]
 RETREATS: Final[tuple[Retreat, ...]] = ("engine", "ask")
 ADVANCES: Final[tuple[Advance, ...]] = ("decline", "strongest", "ask")
 
+SETTINGS: Final[dict[str, tuple[str, dict[str, str]]]] = {
+    "retreat": (
+        "When your side wins a combat, the path each beaten enemy unit retreats by.",
+        {"engine": "the best-ranked path (AO-10.2a)", "ask": "you pick it"},
+    ),
+    "losses": (
+        "Ex losses of your attackers (AO-10.1b).",
+        {"engine": "the first minimal set (the least strength that meets the need)",
+         "ask": "you tick them"},
+    ),
+    "advance": (
+        "After your side wins a combat, one unit may advance into the emptied hex (AO-9.6N).",
+        {"decline": "none", "strongest": "your strongest eligible unit", "ask": "you pick"},
+    ),
+}  # fmt: skip
+"""Each setting: what it decides, and what each of its values means (only the values the
+dialog offers are said: by email no ``ask``)."""
+
 WHY: Final[dict[str, str]] = {
-    "retreat": "When your side wins a combat, the path each beaten enemy unit retreats by. "
-    "engine: the best-ranked path (AO-10.2a); ask: you pick it.",
-    "losses": "Ex losses of your attackers (AO-10.1b). engine: the first minimal set "
-    "(the least strength that meets the need); ask: you tick them.",
-    "advance": "After your side wins a combat, one unit may advance into the emptied hex "
-    "(AO-9.6N). decline: none; strongest: your strongest eligible unit; ask: you pick.",
     "all": "Tick (or untick) every immune hex listed below at once.",
     "give": "Give these orders: they go into the game's record (by email: into the packet).",
     "clear": "Take your orders away: every decision is asked again.",
@@ -123,7 +137,12 @@ class OrdersScreen(ModalScreen[rules.StandingOrders | None]):
         return out
 
     def why(self, key: str | None) -> str:
-        """What line ``key`` means (the line under the list)."""
+        """What line ``key`` means (the line under the list): of a setting, only the values
+        offered."""
+        if key in SETTINGS:
+            lead, meanings = SETTINGS[key]
+            offered = {"retreat": self.retreats, "losses": self.retreats}.get(key, self.advances)
+            return f"{lead} " + "; ".join(f"{v}: {meanings[v]}" for v in offered) + "."
         if key is not None and key.startswith("hex-"):
             h = key.removeprefix("hex-")
             return (
@@ -131,6 +150,13 @@ class OrdersScreen(ModalScreen[rules.StandingOrders | None]):
                 "they ignore it (AO-11.f*)."
             )
         return WHY.get(key or "", "")
+
+    def hint(self) -> str:
+        """The keys under the list, as this dialog has them (End: the last line, Clear only
+        in hot-seat play)."""
+        if self.never_ask:
+            return "Enter: change a line, or give; End: Give; Escape: cancel"
+        return "Enter: change a line, give or clear; End: Clear; Escape: cancel"
 
     def compose(self) -> ComposeResult:
         enemy = side_name("allied" if self.side == "german" else "german")
@@ -154,10 +180,7 @@ class OrdersScreen(ModalScreen[rules.StandingOrders | None]):
             )
             yield OptionList(*options, id="orders-list")
             yield Static("", id="orders-why")
-            yield Static(
-                "Enter: change a line, or give; End: Give, Clear; Escape: cancel",
-                classes="hint",
-            )
+            yield Static(self.hint(), classes="hint", id="orders-hint")
 
     def on_mount(self) -> None:
         self.query_one(OptionList).highlighted = 0

@@ -3,7 +3,9 @@
 On the left the actions (each with its key), on the right the games of the store
 (:func:`ardennes_tui.present.game_list.rows`: by email and hot-seat, whose move, the last activity),
 under them the highlighted game in full or what the last action did. Enter on a game opens it
-(a hot-seat game resumes; a game by email opens as ``ardennes --email GAME``); ``n`` starts a
+(a hot-seat game resumes; a game by email opens as ``ardennes --email GAME``; an invitation an
+import kept is accepted as ``ardennes --email accept GAME``, after a dialog that shows it and
+asks with which key, :class:`AcceptDialog`); ``n`` starts a
 hot-seat game (a scenario dialog), ``e`` a game by email (as ``ardennes --email new``), ``b`` a
 game against the computer (as ``ardennes --vs-bot``), ``i``
 imports a turn (the import dialog: pasted, a file or the mailbox), ``w`` plays a record or a
@@ -32,6 +34,7 @@ from ardennes_tui.games.saves import short_name
 from ardennes_tui.present import audit_view, game_list
 from ardennes_tui.present.game_view import SHORT_PHASE_NAMES
 from ardennes_tui.screens.start_dialogs import (
+    AcceptDialog,
     Launch,
     NewEmailDialog,
     PathDialog,
@@ -66,8 +69,8 @@ HELP_KEYS: Final = (
     (
         "Enter",
         "open the highlighted game: a hot-seat game resumes, a game by email opens as "
-        "ardennes --email GAME (your key's passphrase is asked in the terminal); q in the "
-        "game comes back here",
+        "ardennes --email GAME (your key's passphrase is asked in the terminal), an "
+        "invitation is accepted (ardennes --email accept GAME); q in the game comes back here",
     ),
     ("n", "new hot-seat game: pick a scenario (ardennes --scenario N)"),
     (
@@ -219,7 +222,8 @@ class StartScreen(Screen[None]):
     def game_cells(g: dict[str, Any]) -> tuple[str, ...]:
         """A game's row: id, kind, scenario, whose move, last activity."""
         if g["kind"] == "invitation":
-            return (g["id"][:8], "invite", str(g["scenario"] or "?"), "accept it", "")
+            kept = game_list.when(g["last_activity"]).removesuffix(" UTC")[5:]
+            return (g["id"][:8], "invite", str(g["scenario"] or "?"), "accept it", kept)
         email = g["kind"] == "pbem"
         gid = g["id"][:8] if email else short_name(g["id"])
         to_move = g["to_move"] or "?"
@@ -270,8 +274,8 @@ class StartScreen(Screen[None]):
         """What the line says of an invitation an import kept (:mod:`pbem.invitations`)."""
         return (
             f"Invitation {g['id'][:8]} from {g['opponent']}: scenario {g['scenario']}, you "
-            f"would play the {g['side'].capitalize()}, {g.get('dice') or '?'} dice. Accept "
-            f"it in a shell: ardennes --email accept {g['id'][:8]}"
+            f"would play the {g['side'].capitalize()}, {g.get('dice') or '?'} dice. Enter "
+            f"accepts it (in a shell: ardennes accept {g['id'][:8]})."
         )
 
     @on(DataTable.RowHighlighted, "#st-games")
@@ -314,11 +318,27 @@ class StartScreen(Screen[None]):
             self.say("No game to open: n starts a hot-seat game, e a game by email.")
             return
         if g["kind"] == "invitation":
-            self.say(self.invitation_text(g))
+            self.accept(g)
         elif g["kind"] == "pbem":
             self.launch(Launch("email", name=g["id"]))
         else:
             self.launch(Launch("resume", name=g["id"]))
+
+    def accept(self, g: dict[str, Any]) -> None:
+        """The invitation ``g``: what it proposes, and with which key to accept it (the
+        acceptance is then written and the game opens, as ``ardennes --email accept``)."""
+        names = [k.name for k in game_list.key_rows() if k.fingerprint is not None]
+        about = (
+            f"Scenario {g['scenario']}, you would play the {g['side'].capitalize()}, "
+            f"{g.get('dice') or '?'} dice. The inviter's key: {g['opponent']} (compare it with "
+            "him out of band)."
+        )
+
+        def chosen(launch: Launch | None) -> None:
+            if launch is not None:
+                self.launch(launch)
+
+        self.app.push_screen(AcceptDialog(g["id"], about, names), chosen)
 
     def action_new(self) -> None:
         def chosen(n: int | None) -> None:

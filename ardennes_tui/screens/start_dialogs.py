@@ -1,5 +1,5 @@
-"""The start screen's dialogs: a scenario, a new game by email, a file or game to open, the
-keys, and a plain text (help).
+"""The start screen's dialogs: a scenario, a new game by email, an invitation to accept, a file
+or game to open, the keys, and a plain text (help).
 
 Each holds its choices as view state only and is dismissed with the answer (None: Escape).
 :class:`Launch` is what the start screen answers when a game is to be played: the command line
@@ -25,7 +25,7 @@ from textual.widgets.option_list import Option
 from pbem.core import dicemodes
 from scenarios import scenario_specs
 
-LaunchKind = Literal["new", "resume", "email", "email-new", "versus"]
+LaunchKind = Literal["new", "resume", "email", "email-new", "email-accept", "versus"]
 
 
 @dataclass(frozen=True)
@@ -33,8 +33,10 @@ class Launch:
     """A game to play, chosen on the start screen: ``new`` (a hot-seat game of ``scenario``),
     ``resume`` (the hot-seat game ``name``), ``email`` (the game by email ``name``),
     ``email-new`` (invite: ``scenario``, ``side``, ``dice``, ``opponent``, with ``key``, a key
-    name of the store, "" for the default) or ``versus`` (a game of ``scenario`` against the
-    computer: your ``side``, the ``level``)."""
+    name of the store, "" for the default), ``email-accept`` (accept the invitation an import
+    kept for the game ``name``, :mod:`pbem.invitations`, with ``key``, and ``opponent`` as
+    his address) or ``versus`` (a game of ``scenario`` against the computer: your ``side``, the
+    ``level``)."""
 
     kind: LaunchKind
     scenario: int = 1
@@ -278,6 +280,71 @@ class NewEmailDialog(ModalScreen[Launch | None]):
                 key=self.key,
             )
         )
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class AcceptDialog(ModalScreen[Launch | None]):
+    """Accept an invitation an import kept (:mod:`pbem.invitations`), as ``ardennes --email
+    accept GAME``: what it proposes and the inviter's key (``about``), then one line per key
+    of the player (``key_names``) to accept with; the opponent's address may be typed on its
+    own line (Tab goes to it). Enter on a key accepts; Escape changes nothing."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "cancel", id="accept.close"),
+    ]
+    DEFAULT_CSS = f"AcceptDialog {{ {DIALOG_CSS} }} AcceptDialog OptionList {{ height: auto; }}"
+
+    def __init__(self, game_id: str, about: str, key_names: Sequence[str]) -> None:
+        super().__init__()
+        self.game_id = game_id
+        self.about = about
+        self.key_names = list(key_names)
+
+    def compose(self) -> ComposeResult:
+        if self.key_names:
+            options = [
+                Option(f"> Accept with your key {name}", id=f"key-{name}")
+                for name in self.key_names
+            ]
+        else:
+            none = "You have no key: quit and run ardennes keygen NAME (it asks a passphrase)"
+            options = [Option(none, disabled=True)]
+        with Vertical():
+            yield Static(
+                f"Accept invitation {self.game_id[:8]} (ardennes --email accept "
+                f"{self.game_id[:8]})",
+                classes="title",
+                markup=False,
+            )
+            yield Static(self.about, id="accept-about", markup=False)
+            yield OptionList(*options, id="accept-list")
+            yield Input(placeholder="your opponent's mail address or name (optional)", id="to")
+            yield Static(
+                "Enter: accept (an encrypted key's passphrase is asked in the terminal); Tab: "
+                "the address; Escape: cancel",
+                classes="hint",
+            )
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).highlighted = 0
+        self.query_one(OptionList).focus()
+
+    @on(OptionList.OptionSelected)
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        assert event.option.id is not None
+        self._accept(event.option.id.removeprefix("key-"))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        ol = self.query_one(OptionList)
+        if self.key_names and ol.highlighted is not None:
+            self._accept(self.key_names[ol.highlighted])
+
+    def _accept(self, key: str) -> None:
+        opponent = self.query_one(Input).value.strip()
+        self.dismiss(Launch("email-accept", name=self.game_id, key=key, opponent=opponent))
 
     def action_close(self) -> None:
         self.dismiss(None)

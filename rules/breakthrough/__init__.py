@@ -9,4 +9,17 @@ in plotted order, BA-8.0a, G14) and :mod:`.calibration` (the expected losses the
 calibrated on). Nothing here imports ``scenarios`` or The Ardennes Offensive's modules: only
 ``rules.hexgrid`` of the generic core. The readings are in ``docs/rules-notes-breakthrough.md``
 ("Combat").
+
+Weather, air, supply and victory (sections 3, 4, 9 and 10): :mod:`.weather` (the chart, the
+freeze, air points, BA-9.0a-f, BA-3.1a-c), :mod:`.air` (ground attack, interdiction, air drops,
+BA-3.0a-3.5b), :mod:`.supply` (the trace, isolation, fuel and supply's effects, BA-4.0a-4.4b)
+and :mod:`.victory` (points and levels, BA-10.0a-10.2c); they also use ``rules.rejection``.
+Readings in the notes' sections "Weather and air", "Supply" and "Victory".
+
+Sections 5-7 (reinforcements, unit organization, operations): :mod:`.profile` (a unit's
+order-of-battle facts), :mod:`.reinforcements` (BA-5.0a-5.2c), :mod:`.artillery` (BA-6.4a-h),
+:mod:`.organization` (replacements and build-up, BA-6.5a-6.6f), :mod:`.bridges`
+(BA-6.7a-e), :mod:`.operations` (allowances, modes, forts, plots, exits, BA-7.4a-i,
+BA-7.7-7.10) and :mod:`.movement` (costs, paths, reachable hexes, BA-7.5a-7.7e, 13.5);
+readings in the notes' "Reinforcement Phase", "Unit Organization Phase", "Operation Phases".
 """

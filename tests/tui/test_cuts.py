@@ -6,7 +6,10 @@ table column out of sight, the position line shortened).
 Before the fixes: the standing orders dialog stopped at "...ask: you", the position line said
 "3422 rou...", the start screen's LAST column was cut ("11-27 2"), the playback's status line
 ("| The comput") and its panel (hex ids split across lines), the hand-over box's VP line
-wrapped, the start screen's help left words alone at column 0.
+wrapped, the start screen's help left words alone at column 0. The new dialogs of issue 21 are
+here too: the standing orders asked for a sealed batch and the Game-Turn 1 warning before it
+is sealed (as ``ardennes --email`` shows them), the row of an invitation an import kept and its
+accept dialog, the comment dialog, the aids.
 """
 
 from __future__ import annotations
@@ -90,6 +93,17 @@ def late_game(phase: rules.Phase = "mechanized_movement") -> rules.Game:
 
 # -- the start screen -------------------------------------------------------------------------
 
+INVITATION: dict[str, Any] = {
+    "id": "b7c1e0f2a4d6c8e0f1a3b5c7d9e1f3a5", "kind": "invitation", "scenario": 10,
+    "side": "allied", "to_move": "accept it",
+    "opponent": "SHA256:zU/NYRFefrmTqhUFDS5gg0NeOHAa793q6VqTBx06XxA",
+    "last_activity": "2026-11-28T04:50:00+00:00",
+    "status": "invitation: ardennes accept b7c1e0f2", "packets": 1, "evidence": 0,
+    "dice": "sealed",
+}  # fmt: skip
+"""An invitation kept by an import (:mod:`pbem.invitations`): the longest words its row, the
+line under the games and the accept dialog say (scenario 10, a whole fingerprint)."""
+
 LONG_ROWS: list[dict[str, Any]] = [
     {
         "id": "3e18a929dd231ace8532536471e3a18d", "kind": "pbem", "scenario": 10,
@@ -97,6 +111,7 @@ LONG_ROWS: list[dict[str, Any]] = [
         "last_activity": "2026-11-24T07:43:00+00:00", "status": "waiting for the reply",
         "packets": 4, "evidence": 0, "dice": "sealed",
     },
+    INVITATION,
     *(
         {
             "id": f"a99ed88a0123456789abcdef012345{i:02d}", "kind": "hot-seat", "scenario": 10,
@@ -144,6 +159,25 @@ class TestStart:
 
     def test_every_scenario_of_the_scenario_dialog(self) -> None:
         check(start_app(), press("n", *["down"] * 9))
+
+    def test_the_invitation_row_and_its_accept_dialog(self) -> None:
+        """The row of an invitation an import kept, highlighted: the line under the games says
+        who invites to what and how to accept; Enter: the accept dialog (issue 21, item 7)."""
+        from textual.widgets import Static
+
+        from ardennes_tui.screens.start_dialogs import AcceptDialog
+
+        async def steps(app: ArdennesApp, pilot: Pilot[None]) -> None:
+            await pilot.press("down")
+            await pilot.pause()
+            said = str(app.screen.query_one("#st-detail", Static).content)
+            assert said.startswith("Invitation b7c1e0f2 from SHA256:zU/NYRF")
+            assert cuts(app) == []
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, AcceptDialog)
+
+        check(start_app(), steps)
 
 
 # -- the play screen ----------------------------------------------------------------------------
@@ -274,6 +308,62 @@ def test_ardennes_games_fits_80_columns() -> None:
     assert max(len(line) for line in text.splitlines()) <= 80
     assert "bot planner/1 level 3 (Allied)" in text
     assert "[waiting for the reply]" in " ".join(text.split())
+
+
+def test_the_first_sealed_batch_its_orders_dialog_and_the_gt1_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """By email, sealed dice (issue 21, items 1 and 7), as ``ardennes --email GAME`` shows
+    them: the standing orders dialog that opens by itself at the first attack declared (why,
+    the orders proposed; every line in turn), then, the orders given, ``x``'s warning that
+    Game-Turn 1's obligations are unmet: the message whole (scrolled with ``}``), nothing
+    cut."""
+    from ardennes_tui.cli import main
+    from ardennes_tui.screens.orders import SEALED_WHY, OrdersScreen
+    from ardennes_tui.widgets.status_line import StatusLine
+    from rules.bots import BotRng, bots_for
+    from tests.kit.email_app import new_match, play_screen, run_as
+
+    match = new_match(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    found: list[str] = []
+    shown: list[str] = []
+
+    async def german(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        screen = play_screen(app)
+        bots = bots_for(BotRng(b"email-app"))
+        while True:
+            cmd = bots["german"].choose(screen.game)
+            if isinstance(cmd, rules.DeclareAttack):
+                break
+            assert screen.play(cmd) is not None
+        assert screen.play(cmd) is not None
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, OrdersScreen) and dialog.why_given == SEALED_WHY
+        for _ in range(len(dialog.prompts()) + 1):
+            await pilot.pause()
+            found.extend(cuts(app))
+            await pilot.press("down")
+        await pilot.press("end", "enter", "x")
+        await pilot.pause()
+        found.extend(cuts(app))
+        status = app.screen.query_one(StatusLine)
+        assert "Careful: Game-Turn 1 obligations unmet (AO-4.2h*)" in status.message
+        for _ in range(len(status.message_lines)):  # every line of the message, in turn
+            shown.extend(line.plain for line in status.lines())
+            await pilot.press("right_curly_bracket")
+            await pilot.pause()
+            found.extend(cuts(app))
+        shown.append(status.message)
+
+    ran = run_as(monkeypatch, match.german.home, german)
+    assert main(["--email", match.game_id[:8]]) == 0
+    assert ran == ["ok"]
+    assert found == []
+    message = shown.pop()
+    seen = set(" ".join(shown).split())
+    assert [w for w in message.split() if w not in seen] == []  # every word read on screen
 
 
 class TestNewScreens:

@@ -5,6 +5,7 @@ orders in force during combat, and the engine then decides for that side instead
 
 from __future__ import annotations
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
 
@@ -216,5 +217,66 @@ def test_by_email_the_orders_never_ask_and_are_never_cleared() -> None:
             "Losses    (*) engine",
             "Advance   ( ) decline  (*) strongest",
         ]
+
+    drive(body, cursor="0201", session=two_towns())
+
+
+async def _dialog_text(app: ArdennesApp, pilot: Pilot[None]) -> str:
+    """Every word the dialog shows: its title, intro, lines, key hint, and the line under the
+    list for each of its lines in turn (Down walks them; Home comes back)."""
+    d = dialog(app)
+    shown = [str(w.content) for w in d.query(Static)] + lines(app)
+    for _ in range(d.query_one(OptionList).option_count):
+        shown.append(why(app))
+        await press(pilot, "down")
+    await press(pilot, "home")
+    return "\n".join(shown)
+
+
+@pytest.mark.parametrize("by_email", [True, False])
+def test_every_hint_of_the_dialog_says_what_its_keys_do(by_email: bool) -> None:
+    """Issue 21, item 14: the hint under the dialog offered "End: Give, Clear" by email, where
+    no Clear exists, and each setting's meaning offered "ask" there too. Each hint now says
+    only what this dialog has: by email End goes to Give and Enter gives the orders; in
+    hot-seat play End goes to Clear and Enter clears them; Escape gives nothing."""
+    from ardennes_tui.screens.orders import PROPOSED, SEALED_WHY
+
+    answers: list[rules.StandingOrders | None] = []
+
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+        def open_dialog() -> None:
+            immune = [("0301", "A"), ("0501", "B")]
+            why_given = SEALED_WHY if by_email else ""
+            made = OrdersScreen("allied", immune, PROPOSED, never_ask=by_email, why=why_given)
+            app.push_screen(made, answers.append)
+
+        open_dialog()
+        await pilot.pause()
+        hint = str(dialog(app).query_one("#orders-hint", Static).content)
+        text = await _dialog_text(app, pilot)
+        if by_email:
+            assert hint == "Enter: change a line, or give; End: Give; Escape: cancel"
+            assert "clear" not in text.lower() and "ask:" not in text and "( ) ask" not in text
+            assert "Give them (End, Enter)." in text  # SEALED_WHY: what End, Enter do
+            assert "engine: the best-ranked path (AO-10.2a)." in text
+            assert "decline: none; strongest: your strongest eligible unit." in text
+        else:
+            assert hint == "Enter: change a line, give or clear; End: Clear; Escape: cancel"
+            assert "engine: the best-ranked path (AO-10.2a); ask: you pick it." in text
+            assert "strongest: your strongest eligible unit; ask: you pick." in text
+            assert "> Clear the orders: every decision is asked" in text
+        await press(pilot, "escape")
+        assert answers == [None]
+        open_dialog()
+        await pilot.pause()
+        await press(pilot, "end")
+        last = dialog(app).query_one(OptionList).highlighted_option
+        assert last is not None and last.id == ("give" if by_email else "clear")
+        await press(pilot, "enter")
+        assert answers[1] == (
+            StandingOrders(side="allied", retreat="engine", losses="engine", advance="strongest")
+            if by_email
+            else StandingOrders(side="allied", clear=True)
+        )
 
     drive(body, cursor="0201", session=two_towns())

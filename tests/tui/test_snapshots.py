@@ -1,7 +1,9 @@
 """SVG snapshots of the app at 80x24 on the real map: the viewer in both zooms, and the play
 screen in each of its modes (set-up, a unit selected with its reach lit, the attack builder
 with its odds, a pending decision and a retreat with its consequences, a long combat result,
-the verdict, the help at its top and at the CRTs, the standing orders dialog).
+the verdict, the help at its top and at the CRTs, the standing orders dialog), and the new
+screens and dialogs of issue 21 (the start screen, the import dialog's words on armoured text
+on its path line, playback, the audit, the aids).
 
 Regenerate with ``make snapshots`` (``pytest tests/tui/test_snapshots.py --snapshot-update``)
 and look at the report before committing (a change to ``scenarios/ardennes/map.json``, to the
@@ -222,6 +224,63 @@ class TestStart:
         monkeypatch.setattr(game_list, "rows", lambda store: games)
         app = ArdennesApp(load_map(), screen=StartScreen)
         assert snap_compare(app, terminal_size=SIZE)
+
+
+class TestImport:
+    """The import dialog (``i``) over the start screen (an empty store) when armoured text is
+    on the path line (issue 21, item 7): typed there, it is refused in plain words; pasted
+    there, it goes whole to the text area below and the dialog says so. The text cursors do
+    not blink here (the snapshots are deterministic)."""
+
+    MAIL = (
+        "Here is my acceptance.\n\n> -----BEGIN ARDENNES PACKET-----\n> "
+        + "A" * 64
+        + "\n> -----END ARDENNES PACKET-----\n"
+    )
+
+    @staticmethod
+    async def open_import(pilot: Pilot[None]) -> Any:
+        from textual.widgets import Input, TextArea
+
+        from ardennes_tui.screens.import_dialog import ImportDialog
+
+        await pilot.press("i")
+        dialog = pilot.app.screen
+        assert isinstance(dialog, ImportDialog)
+        dialog.query_one(Input).cursor_blink = False
+        dialog.query_one(TextArea).cursor_blink = False
+        return dialog
+
+    def test_armour_typed_on_the_path_line(self, snap_compare: Any) -> None:
+        from textual.widgets import Input
+
+        from ardennes_tui.screens.start import StartScreen
+
+        async def typed(pilot: Pilot[None]) -> None:
+            dialog = await self.open_import(pilot)
+            dialog.query_one(Input).value = "> -----BEGIN ARDENNES PACKET-----"
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+
+        app = ArdennesApp(load_map(), screen=StartScreen)
+        assert snap_compare(app, terminal_size=SIZE, run_before=typed)
+
+    def test_armour_pasted_on_the_path_line(self, snap_compare: Any) -> None:
+        from textual import events
+        from textual.widgets import Input
+
+        from ardennes_tui.screens.start import StartScreen
+
+        async def pasted(pilot: Pilot[None]) -> None:
+            dialog = await self.open_import(pilot)
+            path = dialog.query_one(Input)
+            path.focus()
+            path.post_message(events.Paste(self.MAIL))
+            await pilot.pause()
+            await pilot.pause()
+
+        app = ArdennesApp(load_map(), screen=StartScreen)
+        assert snap_compare(app, terminal_size=SIZE, run_before=pasted)
 
 
 class TestPlayback:

@@ -21,8 +21,13 @@ from ardennes_tui.screens.audit import AuditScreen
 from ardennes_tui.screens.import_dialog import ImportDialog
 from ardennes_tui.screens.playback import PlaybackScreen
 from ardennes_tui.screens.start import Launch, StartScreen
-from ardennes_tui.screens.start_dialogs import NewEmailDialog, ScenarioDialog, TextDialog
-from pbem import keys
+from ardennes_tui.screens.start_dialogs import (
+    AcceptDialog,
+    NewEmailDialog,
+    ScenarioDialog,
+    TextDialog,
+)
+from pbem import invitations, keys
 from pbem.core.identity import KeyIdentity
 from pbem.games import Sent, Service
 from pbem.store import Store
@@ -292,6 +297,153 @@ def test_a_notice_from_the_command_line_is_shown() -> None:
     run(body, notice="Not opened: game x is open elsewhere")
 
 
+# -- an invitation kept by an import ---------------------------------------------------------------
+
+
+def invited(tmp_path: Path) -> tuple[Sent, KeyIdentity]:
+    """Hans (his own key and store) invites the player to a sealed game of scenario 1, Hans
+    German; the player (the test's store) has one key, ``joe``. Nothing is imported yet."""
+    keys.save(keys.generate(), "hans", home=tmp_path / "hans")
+    hans = KeyIdentity(keys.load_key("hans", home=tmp_path / "hans"))
+    keys.save(keys.generate(), "joe")
+    service = Service(Store(tmp_path / "hans"))
+    return service.invite(hans, scenario=1, side="german", mode="sealed", opponent="joe"), hans
+
+
+def kept_at() -> str:
+    """The LAST column of the kept invitation: when the import kept it (MM-DD HH:MM, UTC)."""
+    (kept,) = invitations.kept(Store())
+    return f"{kept.kept_at[5:10]} {kept.kept_at[11:16]}"
+
+
+def test_an_invitation_imported_is_a_row_and_enter_accepts_it(tmp_path: Path) -> None:
+    """Issue 21, item 7: an invitation imported from a mailbox (no file to give ``ardennes
+    accept``) is kept in the store; the start screen lists it as a row of its own, says what it
+    proposes and who sent it, and Enter accepts it (a dialog: with which key, the opponent's
+    address)."""
+    import mailbox
+    from email.message import EmailMessage
+
+    sent, hans = invited(tmp_path)
+    short = sent.game_id[:8]
+    mail = EmailMessage()
+    mail["From"], mail["Subject"] = "hans@example.org", f"Ardennes {short}: invitation"
+    mail.set_content(sent.text)
+    box = tmp_path / "inbox.mbox"
+    mbox = mailbox.mbox(box)
+    mbox.add(mail)
+    mbox.close()
+
+    async def body(pilot: Pilot[None], screen: StartScreen) -> None:
+        assert table(screen).row_count == 0
+        await pilot.press("i")
+        dialog = pilot.app.screen
+        assert isinstance(dialog, ImportDialog)
+        dialog.query_one(Input).value = str(box)  # the mailbox, as ardennes import reads it
+        await pilot.press("ctrl+s")
+        assert any(f"kept in the store: accept it with: ardennes accept {short}" in line
+                   for line in dialog.report), dialog.report  # fmt: skip
+        await pilot.press("escape")
+        assert table(screen).row_count == 1
+        row = tuple(str(c) for c in table(screen).get_row_at(0))
+        assert row == (short, "invite", "1", "accept it", kept_at())
+        assert screen.said == (
+            f"Invitation {short} from {hans.fingerprint}: scenario 1, you would play the "
+            f"Allied, sealed dice. Enter accepts it (in a shell: ardennes accept {short})."
+        )
+        # Enter: what is accepted, with which key; Escape changes nothing
+        table(screen).focus()
+        await pilot.press("enter")
+        accept = pilot.app.screen
+        assert isinstance(accept, AcceptDialog)
+        about = str(accept.query_one("#accept-about", Static).content)
+        assert about == (
+            f"Scenario 1, you would play the Allied, sealed dice. The inviter's key: "
+            f"{hans.fingerprint} (compare it with him out of band)."
+        )
+        options = accept.query_one(OptionList)
+        assert [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]\
+            == ["> Accept with your key joe"]  # fmt: skip
+        await pilot.press("escape")
+        assert pilot.app.screen is screen and screen.chosen is None
+        await pilot.press("enter", "tab", *"hans@example.org", "enter")
+        assert screen.chosen == Launch(
+            "email-accept", name=sent.game_id, key="joe", opponent="hans@example.org"
+        )
+
+    run(body)
+
+
+def test_accepting_an_invitation_from_the_start_screen_opens_the_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The whole way, as ``ardennes`` alone runs it: the start screen, Enter twice on the kept
+    invitation, the acceptance written and signed with the key chosen (the app opens on its
+    send screen, then on the Allied set-up), and back on the start screen the invitation is
+    a game by email with two packets, and no longer an invitation."""
+    from ardennes_tui.screens.email_play import EmailPlayScreen
+    from ardennes_tui.screens.send import SendScreen
+    from tests.kit.app import message
+
+    monkeypatch.setenv("ARDENNES_CONFIG", str(tmp_path / "config.toml"))
+    sent, hans = invited(tmp_path)
+    gid, short = sent.game_id, sent.game_id[:8]
+    assert Service(Store()).import_text(sent.text).items[0].outcome == "invitation"
+    seen: list[str] = []
+
+    async def start(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        screen = app.screen
+        assert isinstance(screen, StartScreen)
+        assert tuple(str(c) for c in table(screen).get_row_at(0))[:4] == (
+            short, "invite", "1", "accept it",
+        )  # fmt: skip
+        await pilot.press("enter", "enter")
+        seen.append("start")
+
+    async def game(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        send = app.screen
+        assert isinstance(send, SendScreen) and send.seq == 1
+        assert send.heading.startswith(
+            f"Game {short} accepted (scenario 1, you play the Allied, sealed dice; opponent's "
+            f"key {hans.fingerprint}"
+        )
+        await pilot.press("escape")
+        assert isinstance(app.screen, EmailPlayScreen)
+        assert "Your move (packet 2)" in message(app)
+        seen.append("game")
+
+    async def back(app: ArdennesApp, pilot: Pilot[None]) -> None:
+        screen = app.screen
+        assert isinstance(screen, StartScreen)
+        assert table(screen).row_count == 1
+        assert tuple(str(c) for c in table(screen).get_row_at(0))[:4] == (
+            short, "email", "1", "you",
+        )  # fmt: skip
+        assert screen.said.startswith(
+            f"Game by email {gid}: scenario 1, you play the Allied, opponent "
+            f"{hans.fingerprint}, sealed dice, 2 packets [Allied set-up]."
+        )
+        await pilot.press("q")
+        seen.append("back")
+
+    bodies = [start, game, back]
+
+    def fake_run(app: ArdennesApp) -> None:
+        body = bodies.pop(0)
+
+        async def go() -> None:
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause()
+                await body(app, pilot)
+
+        asyncio.run(go())
+
+    monkeypatch.setattr(ArdennesApp, "run", fake_run)
+    assert start_cli.run_start() == 0
+    assert seen == ["start", "game", "back"]
+    assert Store().count(gid) == 2 and invitations.kept(Store()) == []
+
+
 # -- the command line ------------------------------------------------------------------------------
 
 
@@ -341,8 +493,12 @@ def test_a_launch_runs_what_the_command_line_runs(monkeypatch: pytest.MonkeyPatc
     start_cli.play(Launch("resume", name="sunday"))
     start_cli.play(Launch("email", name="ab" * 16))
     start_cli.play(Launch("email-new", scenario=2, side="allied", dice="open", key="hans"))
+    start_cli.play(Launch("email-accept", name="cd" * 16, key="joe", opponent="hans@x.org"))
     assert apps == [((4,), {}), ((), {"resume": "sunday"})]
-    email, new = emails
+    email, new, accept = emails
+    assert (accept.email, accept.key, accept.opponent, accept.side, accept.dice) == (
+        ["accept", "cd" * 16], "joe", "hans@x.org", None, None,
+    )  # fmt: skip
     assert (email.email, email.key, email.side, email.passphrase_file) == (
         ["ab" * 16], None, None, None,
     )  # fmt: skip
