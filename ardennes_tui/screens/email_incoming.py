@@ -17,6 +17,7 @@ from typing import ClassVar
 from ardennes_tui.games.email_session import EmailSession
 from ardennes_tui.present import audit_view
 from ardennes_tui.screens.email_batch import SealedBatchScreen
+from pbem.aoplay import ao_game
 from pbem.core.errors import PbemError
 
 
@@ -156,7 +157,7 @@ class IncomingScreen(SealedBatchScreen):
         except PbemError:
             notes = {}
         self.app.push_screen(
-            PlaybackScreen(game, start=since or 0, title=title, since=since, notes=notes),
+            PlaybackScreen(ao_game(game), start=since or 0, title=title, since=since, notes=notes),
             lambda _: self._offer_reply(),
         )
 
