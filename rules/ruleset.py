@@ -205,6 +205,12 @@ class Ruleset(Protocol[B, S, C_contra, E_co, A_co, O_co, V_co, L]):
         """What may be done in ``state`` (whose hash is ``state_hash``)."""
         ...
 
+    def acting(self, board: B, state: S) -> str | None:
+        """The side that gives the next command, None once the game is over: the ``acting``
+        of :meth:`options`, without its search for what may be done (email play asks it before
+        every command it checks)."""
+        ...
+
     def outcome(self, state: S) -> V_co | None:
         """The verdict once the game is over, else None."""
         ...

@@ -41,7 +41,7 @@ def dice_wait(game: AnyGame, state: object | None = None) -> DiceWait:
 
 def acting_side(game: AnyGame) -> str | None:
     """The side that gives the next command (None once the game is over)."""
-    side: str | None = game.options().acting
+    side: str | None = game.ruleset.acting(game.board, game.state)
     return side
 
 

@@ -23,7 +23,7 @@ from rules.ao.events import (
     UnitPlaced,
 )
 from rules.ao.levels import NUMBERS, Level
-from rules.ao.options import Options, options
+from rules.ao.options import Options, acting_side, options
 from rules.ao.state import Board, GameState, Verdict, VerdictKind, Winner, canonical_bytes
 from rules.ao.units import Side
 from rules.dice import DiceSource, DieRoll
@@ -64,6 +64,9 @@ class AoRuleset:
 
     def options(self, board: Board, state: GameState, state_hash: str) -> Options:
         return options(board, state, state_hash)
+
+    def acting(self, board: Board, state: GameState) -> Side | None:
+        return acting_side(state)
 
     def outcome(self, state: GameState) -> Verdict | None:
         return state.result

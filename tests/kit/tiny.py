@@ -341,6 +341,9 @@ class TinyRuleset:
     def options(self, board: Board, state: State, state_hash: str) -> Options:
         return options(board, state, state_hash)
 
+    def acting(self, board: Board, state: State) -> str | None:
+        return None if state.phase == "game_over" else state.side
+
     def outcome(self, state: State) -> Verdict | None:
         return state.result
 
