@@ -58,6 +58,7 @@ from rules.ao.decisions import (
     PendingDecision,
     RetreatDecision,
     WaiveDecision,
+    pending_decision,
 )
 from rules.ao.engine import (
     Applied,
@@ -254,6 +255,7 @@ __all__ = [
     "odds_report",
     "other_side",
     "owed_moves",
+    "pending_decision",
     "position",
     "preview_attack",
     "rear_area",

@@ -25,7 +25,7 @@ from typing import ClassVar, Final
 import msgspec
 
 from rules.ao.commands import Advance, ChooseLosses, ChooseRetreat, WaiveImmunity
-from rules.ao.state import Decision, DecisionKind
+from rules.ao.state import Decision, DecisionKind, GameState
 from rules.ao.units import Side
 from rules.hexgrid import HexId
 
@@ -121,3 +121,10 @@ def typed(d: Decision) -> PendingDecision:
     return AdvanceDecision(
         side=d.side, case=d.case, hex=d.hex, units=tuple(c[0] for c in d.choices if c)
     )
+
+
+def pending_decision(state: GameState) -> PendingDecision | None:
+    """The decision ``state`` waits for, typed by kind (``Options.pending`` without the rest of
+    the options), or None."""
+    d = state.combat.pending
+    return typed(d) if d is not None else None

@@ -20,6 +20,7 @@ from rules.ao import (
     Game,
     Roll,
     Side,
+    pending_decision,
 )
 from rules.ao.bots.combat import attack
 from rules.ao.bots.context import Context
@@ -51,7 +52,7 @@ class HeuristicBot:
         """The command this bot gives now (a decision, a placement, a move, an attack or
         ``EndPhase``)."""
         board, state = game.board, game.state
-        d = game.options().pending
+        d = pending_decision(state)  # options().pending without options' search
         if d is not None:
             return decide(self.ctx, board, state, d)
         if state.roll is not None:  # the CRT switch or the paradrop's survival: nothing to choose

@@ -40,6 +40,7 @@ from rules.ao import (
     gt1_unmet,
     legal_moves,
     may_move,
+    pending_decision,
 )
 from rules.ao.bots.combat import attack as heuristic_attack
 from rules.ao.bots.context import Context
@@ -115,7 +116,7 @@ class PlannerBot:
         if self._plain is not None:
             return self._plain.choose(game)
         board, state = game.board, game.state
-        d = game.options().pending
+        d = pending_decision(state)  # options().pending without options' search
         if d is not None:
             return decide(self.ctx, board, state, d)
         if state.roll is not None:
