@@ -18,7 +18,7 @@ import pytest
 from hypothesis import settings
 
 from rules.ao.state import Board, GameState
-from tests.realmap import HAVE_REAL_MAP, RealScenario
+from tests.kit.realmap import HAVE_REAL_MAP, RealScenario
 
 settings.register_profile("ci", max_examples=100, deadline=None, derandomize=True)
 settings.register_profile("dev", max_examples=100, deadline=None)
@@ -38,12 +38,12 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 @pytest.fixture(scope="session")
 def real_scenario() -> RealScenario:
     """``real_scenario(n)``: scenario ``n`` on the compiled map, its board and the state before
-    the Allied set-up (:func:`tests.enginekit.scenario_start`), built once per session and
+    the Allied set-up (:func:`tests.kit.engine.scenario_start`), built once per session and
     shared (a board is immutable by convention). Skips the test when ``map.json`` is not
     built."""
     if not HAVE_REAL_MAP:
         pytest.skip("scenarios/ardennes/map.json not built")
-    from tests.enginekit import scenario_start
+    from tests.kit.engine import scenario_start
 
     built: dict[int, tuple[Board, GameState]] = {}
 

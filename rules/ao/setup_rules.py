@@ -31,7 +31,7 @@ Two entry points share one reading:
 
 The engine applies AO-17 on a board whose map has a start line that splits it in two and
 that has a scenario (``Board.scenario``, with its set-up kinds, AO-18.a); other boards (the
-small test maps of ``tests/enginekit.py``) keep only the general checks: the deploying side's
+small test maps of ``tests/kit/engine.py``) keep only the general checks: the deploying side's
 own units, on the map, not impassable, not an Allied Map Edge hex, not with enemy units, the
 stacking limit (AO-8.0).
 """

@@ -9,7 +9,7 @@ from typing import Any
 
 from rules.ao.odds import ex_loss_options
 from rules.dice import SeededDice
-from tests.enginekit import unit
+from tests.kit.engine import unit
 
 STRENGTHS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 3, 4, 5, 6, 2, 3, 4, 5]
 

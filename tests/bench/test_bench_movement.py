@@ -16,8 +16,8 @@ from rules.ao.commands import Move
 from rules.ao.engine import Applied, apply, new_game
 from rules.ao.movement import legal_moves, legal_moves_for_side
 from rules.ao.state import Board, GameState, UnitState
-from tests.enginekit import make_map, position, unit
-from tests.realmap import HAVE_REAL_MAP
+from tests.kit.engine import make_map, position, unit
+from tests.kit.realmap import HAVE_REAL_MAP
 
 
 def _real() -> tuple[Board, GameState]:

@@ -43,7 +43,7 @@ from pbem.games import Service
 from pbem.store import Store
 from rules import Side
 from tests.kit import legacy
-from tests.realmap import needs_real_map
+from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 

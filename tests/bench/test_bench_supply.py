@@ -20,7 +20,7 @@ from rules.ao.interdiction import interdiction_at_combat, interdiction_for, lift
 from rules.ao.state import Board, GameState, Interdiction
 from rules.ao.supply import supply_judgment
 from rules.ao.units import Side
-from tests.realmap import needs_real_map
+from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 

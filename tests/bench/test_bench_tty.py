@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 
 from tests.bench.ttydriver import Cost, Tty, app_env, record_at
-from tests.realmap import needs_real_map
+from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 

@@ -35,7 +35,7 @@ from rules.ao.state import Board, Decision, GameState
 from rules.dice import SeededDice
 from rules.rejection import Rejection
 from scenarios import load_board
-from tests.enginekit import board, line_map, make_map, position, scenario_start, unit
+from tests.kit.engine import board, line_map, make_map, position, scenario_start, unit
 
 
 @cache

@@ -29,8 +29,8 @@ from rules.ao.bots.planner.counter import (
 from rules.ao.bots.planner.moves import friends_of
 from rules.ao.events import UnitEliminated
 from rules.dice import ScriptedDice
-from tests.enginekit import board, make_map, position, unit
-from tests.realmap import needs_real_map
+from tests.kit.engine import board, make_map, position, unit
+from tests.kit.realmap import needs_real_map
 
 OPEN = "\n".join([". . . . . . ."] * 7)
 RING = {"0503", "0504", "0505", "0405", "0304", "0403"}
@@ -205,7 +205,7 @@ def test_clearing_lieges_german_is_worth_the_town_and_its_two_exits() -> None:
     to it by its zone of control (AO-16.C): clearing it is worth the objective town and 14 exit
     VP; with another German unit next to 2001, only 1901's 6; with an Allied unit in 1901, no
     exit at all."""
-    from tests.enginekit import scenario_start
+    from tests.kit.engine import scenario_start
 
     b0, _ = scenario_start(1)
     g = [u for u, d in sorted(b0.defs.items()) if d.side == "german"][:2]
@@ -233,7 +233,7 @@ def test_the_strike_retakes_an_exit_before_killing_elsewhere() -> None:
     1000. g1's has no way out because its only live neighbours are 0209, 0210 and 0211 (0109
     and 0111 are Allied Map Edge hexes, closed to German units, AO-5.3L), and clearing it
     frees the exit: + 6 x 200. The units go to g1."""
-    from tests.enginekit import scenario_start
+    from tests.kit.engine import scenario_start
 
     b0, _ = scenario_start(1)
     defs = [unit("g1", strength=3), unit("g2", strength=3)]

@@ -35,7 +35,7 @@ from rules.ao.bots.registry import make_bot
 from rules.ao.bots.selfplay import encode, play, replay
 from rules.ao.supply import supply_of
 from scenarios import load_board
-from tests.realmap import needs_real_map
+from tests.kit.realmap import needs_real_map
 
 W = Weights(kill=1000, loss=600, ground=250, repulse=150, clear=0)
 
@@ -224,7 +224,7 @@ def test_at_level_four_the_planner_thinks_no_move_ahead() -> None:
 def _lone_pair(german_hex: str, allied_hex: str) -> tuple[rules.Board, rules.GameState, str, str]:
     """The real map with one German infantry unit and one US mechanized unit, GT3, the Allied
     Initial Movement Phase."""
-    from tests.enginekit import position, scenario_start
+    from tests.kit.engine import position, scenario_start
 
     b0, _ = scenario_start(1)
     de = next(u for u, d in sorted(b0.defs.items()) if d.side == "german" and not d.mechanized)

@@ -14,8 +14,8 @@ from pbem.core.packets import DiceMode
 from rules.ao.bots.selfplay import encode, play
 from scenarios import load_board
 from tests.kit import records
+from tests.kit.realmap import needs_real_map
 from tests.kit.selfplay import check_game
-from tests.realmap import needs_real_map
 
 pytestmark = needs_real_map
 

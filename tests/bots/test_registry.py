@@ -16,7 +16,7 @@ from ardennes_tui.cli.selfplay_summary import GameResult, level_of, summary_mark
 from rules.ao.bots import Bot, BotRng, HeuristicBot
 from rules.ao.bots.registry import DEFAULT, KINDS, kind_names, make_bot, player
 from rules.ao.bots.selfplay import encode, play, players_at, replay
-from tests.realmap import needs_real_map
+from tests.kit.realmap import needs_real_map
 
 
 def test_make_bot_by_kind() -> None:

@@ -13,8 +13,8 @@ from ardennes_tui.present.render import detail
 from ardennes_tui.present.render.names import town_abbreviations
 from rules.ao.gamemap import GameMap, encode_map
 from scenarios import load_map
-from tests.fixtures_maps import fixture_map, fixture_map_data
-from tests.realmap import needs_real_map
+from tests.kit.maps import fixture_map, fixture_map_data
+from tests.kit.realmap import needs_real_map
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from ardennes_tui import cli
-from tests.realmap import needs_real_map
+from tests.kit.realmap import needs_real_map
 
 KEYS = [
     "id", "side", "designation", "nationality", "type", "size", "mechanized", "strength",

@@ -15,7 +15,7 @@ from rules.ao.engine import Applied, apply
 from rules.ao.movement import legal_moves
 from rules.ao.state import GameState, state_hash
 from scenarios import load_board
-from tests.enginekit import scenario_gt1_german_combat
+from tests.kit.engine import scenario_gt1_german_combat
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -190,7 +190,7 @@ def test_apply_rolls_the_dice_it_is_given(
     from rules.ao import combat
     from rules.ao.commands import DeclareAttack, ResolveAttacks, encode_command
     from rules.dice import SeededDice
-    from tests.enginekit import scenario_gt1_german_combat
+    from tests.kit.engine import scenario_gt1_german_combat
 
     board, state = scenario_gt1_german_combat(1)
     state = position.fill(board, state)  # as the command reads it: the GT1 obligations back

@@ -16,8 +16,8 @@ from rules.ao.interdiction import interdiction_for
 from rules.ao.state import GameState, UnitState, state_hash
 from rules.ao.supply import supply_judgment
 from scenarios import load_board
-from tests.enginekit import ended, place_due, scenario_start, without_gt1_obligations
-from tests.realmap import needs_real_map
+from tests.kit.engine import ended, place_due, scenario_start, without_gt1_obligations
+from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 

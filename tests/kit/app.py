@@ -22,8 +22,8 @@ from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.map_view import MapView
 from ardennes_tui.widgets.status_line import StatusLine
 from rules import DeclareAttack, Rejection
-from tests.enginekit import end_phase
-from tests.tui.recordkit import record_game
+from tests.kit.engine import end_phase
+from tests.kit.recordkit import record_game
 
 Body = Callable[[ArdennesApp, Pilot[None], rules.Game], Awaitable[None]]
 M = TypeVar("M", bound=Mode)

@@ -21,7 +21,7 @@ from rules.ao.gamemap import GameMap
 from rules.ao.scenario import Arrival, Section
 from rules.ao.state import Board, GameState, UnitState, VictoryPoints
 from rules.ao.units import Side
-from tests.enginekit import make_map, remap, unit
+from tests.kit.engine import make_map, remap, unit
 
 _State = GameState  # ``GameState.delayed`` holds the delays (AO-14.1b)
 

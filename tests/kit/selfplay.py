@@ -13,7 +13,7 @@ from rules.ao.engine import Applied, apply
 from rules.ao.events import VictoryPointsTabulated
 from rules.ao.state import Board, GameState, state_hash
 from rules.dice import SeededDice
-from tests.enginekit import illegal_state, scenario_start
+from tests.kit.engine import illegal_state, scenario_start
 
 
 def lost(b: Board, s: GameState, side: str) -> int:

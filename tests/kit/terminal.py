@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 ARDENNES = Path(sys.executable).with_name("ardennes")
 """The ``ardennes`` console script of this environment."""
 LAUNCH = (
-    "from tests.fixtures_maps import fixture_map, fixture_units; "
+    "from tests.kit.maps import fixture_map, fixture_units; "
     "from ardennes_tui.app import ArdennesApp; "
     "ArdennesApp(fixture_map(), fixture_units(), cursor='0605').run()"
 )

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.realmap import needs_real_map
-from tests.tmuxkit import HAVE_TMUX
+from tests.kit.realmap import needs_real_map
+from tests.kit.tmux import HAVE_TMUX
 
 ARDENNES = Path(sys.executable).with_name("ardennes")
 """The ``ardennes`` console script of this environment."""

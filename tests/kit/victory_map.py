@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from rules.ao.gamemap import GameMap
 from rules.ao.state import GameState, UnitState, VictoryPoints
-from tests.enginekit import make_map, remap
+from tests.kit.engine import make_map, remap
 
 GRID = """
 e e e e x

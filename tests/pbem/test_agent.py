@@ -21,7 +21,7 @@ from pbem.core.identity import KeyIdentity
 from pbem.core.protocol import Identity
 from pbem.games import Service
 from pbem.store import Store
-from tests.realmap import needs_real_map
+from tests.kit.realmap import needs_real_map
 
 SSH_AGENT = shutil.which("ssh-agent")
 SSH_ADD = shutil.which("ssh-add")

@@ -27,8 +27,8 @@ from pbem.exchange import armor_headers, armor_packets
 from pbem.store import GameMeta, Store
 from tests.kit import records
 from tests.kit.dicecheck import CHECKER, dice_check, needs_system_python
-from tests.pbem.players import GAME_ID, PlayerKey, play
-from tests.realmap import needs_real_map
+from tests.kit.players import GAME_ID, PlayerKey, play
+from tests.kit.realmap import needs_real_map
 
 # one worker: the module's tests share what it builds once
 pytestmark = [needs_real_map, pytest.mark.xdist_group("audit")]
@@ -576,7 +576,7 @@ def test_the_dice_checker_is_short_and_needs_only_the_standard_library(tmp_path:
 def test_the_dice_checker_skips_draw_and_resign_packets(tmp_path: Path) -> None:
     """A draw offered and declined between the reply and the resolution, then a resignation:
     the checker's dice are still audit's."""
-    from tests.pbem.players import PlayerKey, board, played
+    from tests.kit.players import PlayerKey, board, played
 
     sent = played("sealed")
     i = next(k for k, p in enumerate(sent) if p.body.kind == "resolution")

@@ -16,8 +16,8 @@ from pbem.addresses import AddressError, check_address
 from pbem.drafts import SavedDraft
 from pbem.games import Service
 from pbem.store import Store, StoreError
-from tests.pbem.players import PlayerKey, board
-from tests.realmap import needs_real_map
+from tests.kit.players import PlayerKey, board
+from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 

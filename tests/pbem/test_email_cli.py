@@ -20,7 +20,7 @@ from pbem.core import dicemodes
 from pbem.store import Store
 from rules.ao.bots import BotRng, bots_for
 from tests.kit.email_players import Player, bot_commands, start, state_hash
-from tests.realmap import needs_real_map
+from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 

@@ -18,9 +18,9 @@ from pbem.core import authoring, packets, protocol
 from pbem.games import Service
 from pbem.store import Store
 from tests.kit.email_players import Player, start
+from tests.kit.players import PlayerKey, board, played
+from tests.kit.realmap import needs_real_map
 from tests.pbem import stores
-from tests.pbem.players import PlayerKey, board, played
-from tests.realmap import needs_real_map
 
 pytestmark = needs_real_map
 

@@ -34,7 +34,7 @@ from pbem.store import Store
 from tests.kit import records
 from tests.kit.mail import Inbox as SmtpInbox
 from tests.kit.mail import free_port
-from tests.realmap import needs_real_map
+from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 

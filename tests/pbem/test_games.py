@@ -26,7 +26,7 @@ from pbem.games import STOPPED, Service
 from pbem.store import Store
 from rules.ao.bots import BotRng, bots_for
 from tests.kit.email_players import bot_commands, state_hash
-from tests.realmap import needs_real_map
+from tests.kit.realmap import needs_real_map
 
 # one worker: the module's tests share what it builds once
 pytestmark = [needs_real_map, pytest.mark.xdist_group("games")]

@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 
 from pbem.games import Service
 from pbem.store import Store
+from tests.kit.realmap import needs_real_map
 from tests.pbem import fuzzkit, stores
-from tests.realmap import needs_real_map
 
 # one worker: the module's tests share what it builds once
 pytestmark = [needs_real_map, pytest.mark.xdist_group("import_fuzz")]

@@ -21,7 +21,7 @@ from ardennes_tui.cli import email as email_cli
 from pbem.store import Store
 from rules.ao.bots import BotRng, bots_for
 from tests.kit.email_players import Player, bot_commands
-from tests.realmap import needs_real_map
+from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 

@@ -19,7 +19,7 @@ from pbem.aoplay import ao_game
 from pbem.store import Store
 from rules.ao.bots import BotRng, bots_for
 from tests.kit.email_players import Player, bot_commands, start
-from tests.realmap import needs_real_map
+from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 

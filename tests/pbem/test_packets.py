@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import rules
 from pbem.core import packets, sshsig
 from pbem.core.packets import Body, PacketError, Step
-from tests.pbem.players import PlayerKey
+from tests.kit.players import PlayerKey
 
 GAME = "00112233445566778899aabbccddeeff"
 HANS = PlayerKey("hans")

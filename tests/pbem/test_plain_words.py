@@ -8,8 +8,8 @@ from pbem.aoplay import ao_other
 from pbem.core.protocol import EmailGame
 from pbem.exchange import next_move, next_packet
 from rules.ao.bots import BotRng, bots_for
-from tests.pbem.players import bot_packet, start
-from tests.realmap import needs_real_map
+from tests.kit.players import bot_packet, start
+from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 

@@ -15,8 +15,8 @@ from pbem.aoplay import ao_other, ao_side
 from pbem.core import authoring, chain, packets, protocol
 from pbem.core.identity import KeyIdentity
 from pbem.core.packets import DiceMode, Packet, Step
-from tests.pbem.players import GAME_ID, PlayerKey, board, play
-from tests.realmap import needs_real_map
+from tests.kit.players import GAME_ID, PlayerKey, board, play
+from tests.kit.realmap import needs_real_map
 
 # one worker: the module's tests share what it builds once
 pytestmark = [needs_real_map, pytest.mark.xdist_group("protocol")]

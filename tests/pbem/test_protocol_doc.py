@@ -13,8 +13,8 @@ import pytest
 
 from pbem.aoplay import ao_other
 from pbem.core import armor, authoring, packets, protocol
-from tests.pbem.players import PlayerKey, board, played
-from tests.realmap import needs_real_map
+from tests.kit.players import PlayerKey, board, played
+from tests.kit.realmap import needs_real_map
 
 DOCS = Path(__file__).parents[2] / "docs"
 PROTOCOL = (DOCS / "pbem-protocol.md").read_text()

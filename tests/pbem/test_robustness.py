@@ -20,8 +20,8 @@ from pbem.games import Service
 from pbem.mail import build_message
 from pbem.store import Store
 from pbem.store_types import MAX_REFUSED_EVIDENCE
+from tests.kit.realmap import needs_real_map
 from tests.pbem import stores
-from tests.realmap import needs_real_map
 
 pytestmark = needs_real_map
 
@@ -92,7 +92,7 @@ def test_each_block_of_one_text_is_read_on_its_own(
 
 
 def test_a_local_invitation_is_refused_not_offered(tmp_path: Path) -> None:
-    from tests.pbem.players import start
+    from tests.kit.players import start
 
     _, [inv, _], _ = start("local")
     [item] = Service(Store(tmp_path)).import_text(armor_packets([inv])).items

@@ -16,7 +16,7 @@ from pbem.core.errors import PbemError
 from pbem.games import Service
 from pbem.sources import load_source
 from pbem.store import Store
-from tests.realmap import needs_real_map
+from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 

@@ -13,8 +13,8 @@ from pbem.core.protocol import EmailGame
 from pbem.exchange import armor_packets
 from pbem.games import Service
 from pbem.store import Store
+from tests.kit.realmap import needs_real_map
 from tests.pbem import stores
-from tests.realmap import needs_real_map
 
 pytestmark = needs_real_map
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from pbem.exchange import armor_packets
+from tests.kit.players import PlayerKey, played
+from tests.kit.realmap import needs_real_map
 from tests.pbem import needs_ssh_keygen
-from tests.pbem.players import PlayerKey, played
-from tests.realmap import needs_real_map
 
 pytestmark = [needs_real_map, needs_ssh_keygen]
 

@@ -29,8 +29,8 @@ from pbem.core.protocol import EmailGame, Refused
 from rules.dice import DieRoll
 from tests.kit import tiny
 from tests.kit.dicecheck import dice_check, needs_system_python
+from tests.kit.players import PlayerKey
 from tests.pbem import needs_ssh_keygen, ssh_keygen
-from tests.pbem.players import PlayerKey
 
 GAME_ID = "7a" * 16
 KEYS = {"red": PlayerKey("rosa"), "blue": PlayerKey("bert")}

@@ -23,8 +23,8 @@ from pbem.games import Service
 from pbem.store import Store
 from rules import Side
 from tests.kit.legacy import in_version_2, sign_version_2, writing_version_2
-from tests.pbem.players import board, played
-from tests.realmap import needs_real_map
+from tests.kit.players import board, played
+from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 
@@ -128,7 +128,7 @@ def test_a_version_2_packet_after_a_version_3_packet_is_refused() -> None:
     again = protocol.EmailGame.replay(sent[:5], board)
     p = sent[5]
     key = {"german": "hans", "allied": "joe"}[p.body.author]
-    from tests.pbem.players import PlayerKey
+    from tests.kit.players import PlayerKey
 
     old = sign_version_2(p.body, PlayerKey(key).sign)
     with pytest.raises(protocol.Refused, match="packet 5 is version 2, after a version 3 packet"):

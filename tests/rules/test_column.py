@@ -15,7 +15,7 @@ from rules.ao.engine import Applied, apply
 from rules.ao.events import RoadColumnContact, RoadModeChanged, UnitEliminated
 from rules.ao.state import UnitState
 from rules.rejection import Rejection
-from tests.enginekit import board, cpos, ended, fight, make_map, ok, position, retreats, unit
+from tests.kit.engine import board, cpos, ended, fight, make_map, ok, position, retreats, unit
 
 LINE = make_map(". . . . . . . E", roads=["0101-0201-0301-0401-0501-0601-0701-0801"])
 

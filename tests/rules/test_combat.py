@@ -8,7 +8,7 @@ at the moment of combat (defence normal) unless ringed in on all six sides by en
 their zones of control (isolated, defence halved, AO-12.3H: never on a one-row map); attackers
 keep the markers of the position (``supplied`` unless given).
 
-Geometry (``tests/enginekit.py``): a one-row map ``0101 0201 ...`` has only W/E neighbours;
+Geometry (``tests/kit/engine.py``): a one-row map ``0101 0201 ...`` has only W/E neighbours;
 odd rows: NE (C,R-1) E (C+1,R) SE (C,R+1) SW (C-1,R+1) W (C-1,R) NW (C-1,R-1); even rows:
 NE (C+1,R-1) SE (C+1,R+1) SW (C,R+1) NW (C,R-1).
 """
@@ -39,7 +39,7 @@ from rules.ao.events import (
 from rules.ao.state import UnitState, VictoryPoints, state_hash
 from rules.dice import ScriptedDice, SeededDice
 from rules.rejection import Rejection
-from tests.enginekit import (
+from tests.kit.engine import (
     LINE8,
     attack,
     board,

@@ -16,7 +16,7 @@ from rules.ao.crt import (
 )
 from rules.ao.odds import odds_column
 from rules.ao.state import RollDue
-from tests.enginekit import LINE8, board, ok, position, unit
+from tests.kit.engine import LINE8, board, ok, position, unit
 
 # Copied by hand from "[10.0] ARDENNES COMBAT RESULTS TABLE" of the rules text: (column, die).
 INITIAL = {

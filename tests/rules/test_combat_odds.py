@@ -32,7 +32,7 @@ from rules.ao.odds import (
 from rules.ao.state import Supply, UnitState
 from rules.ao.units import Side, UnitDef
 from rules.rejection import Rejection
-from tests.enginekit import (
+from tests.kit.engine import (
     LINE8,
     attack,
     board,

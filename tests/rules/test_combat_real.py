@@ -18,8 +18,8 @@ from rules.ao.engine import Applied, apply, pending_reinforcements, replay_hashe
 from rules.ao.stacking import over_limit
 from rules.ao.state import GameState, state_hash
 from rules.dice import SeededDice
-from tests.enginekit import attack, scenario_start
-from tests.realmap import needs_real_map
+from tests.kit.engine import attack, scenario_start
+from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 
@@ -82,7 +82,7 @@ def test_the_gt1_german_attacks_resolve_as_one_batch_and_replay() -> None:
 def test_real_map_gt1_attack_replays_to_the_same_hash() -> None:
     from rules.ao.combat import attackable_hexes
     from rules.dice import SeededDice
-    from tests.enginekit import scenario_gt1_german_combat
+    from tests.kit.engine import scenario_gt1_german_combat
 
     b, s0 = scenario_gt1_german_combat()
     pick = None

@@ -18,7 +18,7 @@ from rules.ao.events import (
 )
 from rules.ao.state import GameState, RollDue, UnitState, VictoryPoints
 from rules.rejection import Rejection
-from tests.enginekit import (
+from tests.kit.engine import (
     LINE8,
     board,
     cpos,

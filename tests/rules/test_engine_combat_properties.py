@@ -32,7 +32,7 @@ from rules.ao.engine import Applied, apply, replay_hashes
 from rules.ao.state import Board, GameState, UnitState, state_hash
 from rules.ao.units import Side
 from rules.dice import SeededDice
-from tests.enginekit import board, illegal_state, make_map, position, road_walk, unit
+from tests.kit.engine import board, illegal_state, make_map, position, road_walk, unit
 
 COLS, ROWS = 6, 4
 HEXES = [hexgrid.make(c, r) for c in range(1, COLS + 1) for r in range(1, ROWS + 1)]

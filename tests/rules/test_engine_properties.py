@@ -23,8 +23,8 @@ from rules.ao.stacking import over_limit
 from rules.ao.state import Board, GameState, Phase, UnitState, state_hash
 from rules.ao.units import Side
 from rules.rejection import Rejection
-from tests.enginekit import board, make_map, position, road_walk, unit
-from tests.realmap import RealScenario
+from tests.kit.engine import board, make_map, position, road_walk, unit
+from tests.kit.realmap import RealScenario
 
 COLS, ROWS = 6, 5
 HEXES = [hexgrid.make(c, r) for c in range(1, COLS + 1) for r in range(1, ROWS + 1)]

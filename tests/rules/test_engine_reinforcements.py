@@ -35,13 +35,13 @@ from rules.ao.state import Board, GameState, RollDue, UnitState, VictoryPoints, 
 from rules.ao.victory import game_result
 from rules.dice import ScriptedDice, SeededDice
 from rules.rejection import Rejection
-from tests.enginekit import (
+from tests.kit.engine import (
     ended,
     scenario_gt1_german_combat,
     scenario_start,
     without_gt1_obligations,
 )
-from tests.enginekit import (
+from tests.kit.engine import (
     position as position_of,
 )
 from tests.kit.ring import B as RING
@@ -391,7 +391,7 @@ def test_gt2_drop_is_mandatory_and_resolved_by_the_die() -> None:
 
 def _tabulated_state(turn: int, g: int, a: int) -> tuple[Board, GameState]:
     """A fake board whose tabulation gives (g, a): g Allied and a German units eliminated."""
-    from tests.enginekit import make_map, unit
+    from tests.kit.engine import make_map, unit
 
     allies = [unit(f"al{i:02}", "allied") for i in range(g + 1)]
     germans = [unit(f"ge{i:02}", "german") for i in range(a + 1)]
@@ -557,7 +557,7 @@ def _banks() -> Board:
     hexside joining them). w is a West-bank unit."""
     from rules import hexgrid
     from rules.ao.scenario import Arrival
-    from tests.enginekit import make_map, meuse, unit
+    from tests.kit.engine import make_map, meuse, unit
 
     grid = "\n".join(" ".join("e" if c == 1 else "." for c in range(1, 8)) for _ in range(3))
     river = sorted(
@@ -601,7 +601,7 @@ def test_west_bank_units_do_not_advance_across_the_meuse() -> None:
     from rules.ao import combat
     from rules.ao.scenario import Arrival
     from rules.ao.state import Attack, Resolution
-    from tests.enginekit import unit
+    from tests.kit.engine import unit
     from tests.kit.ring import SCHEDULE, ring_map
 
     defs = [unit(u, "allied" if u[0] in "asw" else "german", mech=True) for u in SCHEDULE]

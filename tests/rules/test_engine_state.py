@@ -36,7 +36,7 @@ from rules.ao.state import (
     state_hash,
 )
 from rules.rejection import NOT_IMPLEMENTED, RejectedError, Rejection
-from tests.enginekit import board, line_map, position, unit
+from tests.kit.engine import board, line_map, position, unit
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -7,8 +7,8 @@ import pytest
 
 import rules
 import scenarios
+from tests.kit.realmap import needs_real_map
 from tests.kit.selfplay import bot_game, seeded_game
-from tests.realmap import needs_real_map
 
 pytestmark = needs_real_map
 

@@ -21,7 +21,7 @@ from rules.ao.start_line import german_side
 from rules.ao.state import GameState, Interdiction, Phase, UnitState
 from rules.ao.supply import supply_judgment, supply_of
 from rules.ao.units import Side
-from tests.enginekit import (
+from tests.kit.engine import (
     board,
     ended,
     line_map,
@@ -34,7 +34,7 @@ from tests.enginekit import (
     unit,
     with_phase,
 )
-from tests.realmap import needs_real_map
+from tests.kit.realmap import needs_real_map
 
 
 def with_start_line(m: GameMap, pairs: list[str]) -> GameMap:

@@ -16,9 +16,9 @@ from rules.ao import levels
 from rules.ao.levels import Level, level_for
 from rules.ao.state import Board, UnitState, VictoryPoints
 from rules.ao.victory import tabulate, verdict_for
-from tests.enginekit import unit
+from tests.kit.engine import unit
+from tests.kit.realmap import needs_real_map
 from tests.kit.victory_map import ALLIES, GERMANS, state, victory_map
-from tests.realmap import needs_real_map
 
 
 def _levers(n: int, number: int, computer: rules.Side) -> tuple[str, str, int]:

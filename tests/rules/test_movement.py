@@ -15,7 +15,7 @@ from rules.ao.movement import legal_moves, movement_allowance, trace_path
 from rules.ao.roadmode import road_rate
 from rules.ao.state import Board, GameState, UnitState
 from rules.rejection import Rejection
-from tests.enginekit import (
+from tests.kit.engine import (
     board,
     costs,
     ended,

@@ -25,10 +25,10 @@ from rules.ao.supply import supply_judgment
 from rules.ao.victory import tabulate, tally
 from rules.dice import DieRoll, ScriptedDice
 from rules.rejection import Rejection
-from tests.enginekit import make_map, ok, outcome, refused, rm, unit, with_phase
+from tests.kit.engine import make_map, ok, outcome, refused, rm, unit, with_phase
+from tests.kit.realmap import RealScenario
 from tests.kit.ring import B as RING
 from tests.kit.ring import state as ring_state
-from tests.realmap import RealScenario
 
 GRID = """
 e . . x

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 import rules
 from rules import record
-from tests.enginekit import make_map
+from tests.kit.engine import make_map
+from tests.kit.realmap import needs_real_map
 from tests.kit.selfplay import bot_game
-from tests.realmap import needs_real_map
 
 
 def _lines(data: bytes) -> list[dict[str, object]]:

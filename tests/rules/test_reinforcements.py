@@ -19,7 +19,7 @@ from rules.ao.units import Side
 from rules.dice import ScriptedDice
 from rules.rejection import Rejection
 from scenarios import load_scenario
-from tests.enginekit import (
+from tests.kit.engine import (
     attack,
     ended,
     make_map,
@@ -33,8 +33,8 @@ from tests.enginekit import (
     unit,
     with_phase,
 )
+from tests.kit.realmap import RealScenario
 from tests.kit.ring import B, state
-from tests.realmap import RealScenario
 
 # -- entry hexes -------------------------------------------------------------------------------
 

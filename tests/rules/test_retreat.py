@@ -19,7 +19,7 @@ from rules.ao.events import RoadColumnContact, UnitEliminated
 from rules.ao.state import Board, GameState, UnitState, VictoryPoints
 from rules.ao.supply import supply_of
 from rules.rejection import Rejection
-from tests.enginekit import (
+from tests.kit.engine import (
     LINE8,
     attack,
     board,

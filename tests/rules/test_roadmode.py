@@ -11,7 +11,7 @@ from rules.ao.movement import legal_moves
 from rules.ao.roadmode import check_phase, road_mode_cost, road_mode_strength, road_rate
 from rules.ao.state import UnitState
 from rules.rejection import Rejection
-from tests.enginekit import (
+from tests.kit.engine import (
     board,
     costs,
     ended,
@@ -25,7 +25,7 @@ from tests.enginekit import (
     road,
     unit,
 )
-from tests.realmap import needs_real_map
+from tests.kit.realmap import needs_real_map
 
 
 @pytest.mark.rule("AO-6.2A")

@@ -13,8 +13,8 @@ from rules import record, registry
 from rules.ao.state import Decision, RollDue
 from rules.dice import DiceError, DieRoll, ScriptedDice, SeededDice
 from rules.ruleset import DiceWait
-from tests.enginekit import board, line_map, position, unit
 from tests.kit import records, tiny
+from tests.kit.engine import board, line_map, position, unit
 
 # -- dice ----------------------------------------------------------------------------------------
 # SHA-256(b"ardennes-d6/1" + b"x" + index as 8 bytes) begins, for index 0: 228 45 ...;

@@ -12,7 +12,7 @@ from rules.ao.movement import legal_moves
 from rules.ao.state import Board, GameState, Phase, UnitState, initial_state
 from rules.dice import SeededDice
 from rules.rejection import Rejection
-from tests.enginekit import board, costs, ended, line_map, outcome, position, unit
+from tests.kit.engine import board, costs, ended, line_map, outcome, position, unit
 
 
 def _board() -> Board:

@@ -21,8 +21,8 @@ from rules.ao.start_line import (
 from scenarios.loader import load_map, load_oob, setup_entries
 from scenarios.placement import PlacementError, Spot, km_between, place
 from scenarios.setup import front_line_units, historical_setup
-from tests.fixtures_maps import fixture_map, fixture_map_data
-from tests.realmap import needs_real_map
+from tests.kit.maps import fixture_map, fixture_map_data
+from tests.kit.realmap import needs_real_map
 
 # -- start line on the fixture map (start line between columns 10 and 11) ---------------------
 

@@ -22,8 +22,8 @@ from rules.ao.units import Side
 from rules.rejection import Rejection
 from scenarios import load_board, load_map
 from scenarios.setup import front_line_units
-from tests.enginekit import scenario_start
-from tests.realmap import needs_real_map
+from tests.kit.engine import scenario_start
+from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 

@@ -10,7 +10,7 @@ from rules.ao.engine import Applied, apply
 from rules.ao.stacking import check_stack, over_limit
 from rules.ao.state import UnitState
 from rules.rejection import Rejection
-from tests.enginekit import (
+from tests.kit.engine import (
     board,
     costs,
     line_map,

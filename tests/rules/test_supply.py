@@ -1,7 +1,7 @@
 """Supply (AO-12) on small synthetic maps, outcomes worked out by hand; the real map at set-up;
 a monotonicity property.
 
-Geometry reminder (``tests/enginekit.py``): odd rows - NE (C, R-1), E (C+1, R), SE (C, R+1),
+Geometry reminder (``tests/kit/engine.py``): odd rows - NE (C, R-1), E (C+1, R), SE (C, R+1),
 SW (C-1, R+1), W (C-1, R), NW (C-1, R-1); even rows are shifted east - NE (C+1, R-1),
 SE (C+1, R+1), SW (C, R+1), NW (C, R-1).
 """
@@ -28,7 +28,7 @@ from rules.ao.supply import (
     with_supply_markers,
 )
 from rules.ao.units import Side
-from tests.enginekit import (
+from tests.kit.engine import (
     attack,
     board,
     cpos,
@@ -40,7 +40,7 @@ from tests.enginekit import (
     rm,
     unit,
 )
-from tests.realmap import RealScenario
+from tests.kit.realmap import RealScenario
 
 # A 7x3 map: row 2 carries a road 0402-0502-0602-0702 to the German east-edge hex 0702.
 #   row 1:  0101 0201 0301 0401 0501 0601 0701
@@ -457,7 +457,7 @@ def test_adding_an_enemy_unit_never_improves_supply(
 # == found by the rule audit: supply (AO-12) ======================================================
 # Every expected outcome is worked out by hand from the rule text (with its errata) or, where the
 # text is ambiguous, from the reading in ``docs/rules-notes.md``.
-# Map codes (``tests/enginekit.py``): ``e`` Allied Map Edge hex (section W unless remapped), ``E``
+# Map codes (``tests/kit/engine.py``): ``e`` Allied Map Edge hex (section W unless remapped), ``E``
 # German east-edge hex (a German supply source and entry hex when a road leaves it), ``x``
 # impassable. Units are 4-8 (strength 4, MA 8) unless given otherwise.
 

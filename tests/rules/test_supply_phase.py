@@ -19,7 +19,7 @@ from rules.ao.start_line import german_side
 from rules.ao.state import UnitState
 from rules.dice import ScriptedDice
 from rules.rejection import Rejection
-from tests.enginekit import (
+from tests.kit.engine import (
     attack,
     board,
     cpos,
@@ -31,7 +31,7 @@ from tests.enginekit import (
     position,
     unit,
 )
-from tests.realmap import RealScenario
+from tests.kit.realmap import RealScenario
 
 BR = make_map(
     ". . . . . . . . . E",

@@ -25,9 +25,9 @@ from rules.ao.victory import (
     verdict_for,
 )
 from rules.dice import ScriptedDice
-from tests.enginekit import ok, refused, rm, unit
+from tests.kit.engine import ok, refused, rm, unit
+from tests.kit.realmap import RealScenario
 from tests.kit.victory_map import ALLIES, GERMANS, state, victory_map
-from tests.realmap import RealScenario
 
 
 def _board() -> Board:

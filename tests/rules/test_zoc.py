@@ -19,7 +19,7 @@ from rules.ao.state import Board, GameState, UnitState
 from rules.ao.units import Side, UnitDef
 from rules.ao.zoc import zoc_of_side, zone_of
 from rules.rejection import Rejection
-from tests.enginekit import board, costs, make_map, moved, outcome, position, rm, unit
+from tests.kit.engine import board, costs, make_map, moved, outcome, position, rm, unit
 
 GRID = "\n".join([". . . . . . ."] * 5)
 A_ZOC = {"0502", "0603", "0504", "0404", "0403", "0402"}

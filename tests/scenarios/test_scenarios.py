@@ -9,7 +9,7 @@ import pytest
 from ardennes_tui import cli
 from scenarios import load_scenario, scenario_numbers, scenario_specs
 from scenarios.loader import setup_entries
-from tests.realmap import needs_real_map
+from tests.kit.realmap import needs_real_map
 
 # AO-18.a, typed from the table: Allied set-up, Allied rate, German set-up, German rate;
 # scenario 2 with the errata's German accelerated reinforcements (AO-18.a*).

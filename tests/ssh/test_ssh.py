@@ -31,9 +31,9 @@ from pathlib import Path
 import pytest
 
 from pbem.store import Store
-from tests.realmap import needs_real_map
+from tests.kit.realmap import needs_real_map
+from tests.kit.tmux import HAVE_TMUX, Pane, session
 from tests.ssh.sshd import HAVE_OPENSSH, SshServer, ssh_server
-from tests.tmuxkit import HAVE_TMUX, Pane, session
 
 ROOT = Path(__file__).resolve().parents[2]
 ARDENNES = Path(sys.executable).with_name("ardennes")

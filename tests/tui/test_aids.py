@@ -28,8 +28,8 @@ from ardennes_tui.screens.start_dialogs import TextDialog
 from ardennes_tui.widgets.text_box import TextBox
 from scenarios import load_map
 from tests.kit.app import run
-from tests.realmap import needs_real_map
-from tests.tui.recordkit import packets_file, record_file, record_game
+from tests.kit.realmap import needs_real_map
+from tests.kit.recordkit import packets_file, record_file, record_game
 
 pytestmark = needs_real_map
 

@@ -21,8 +21,8 @@ from pbem import keys
 from pbem.core import armor
 from pbem.core.protocol import fingerprint_of
 from pbem.core.rolls import DiceStats
-from tests.realmap import needs_real_map
-from tests.tui.recordkit import packets_file, packets_text, record_file
+from tests.kit.realmap import needs_real_map
+from tests.kit.recordkit import packets_file, packets_text, record_file
 
 pytestmark = needs_real_map
 

@@ -13,9 +13,9 @@ import rules
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.games import saves
 from ardennes_tui.widgets.side_panel import SidePanel
-from tests.enginekit import end_phase
 from tests.kit.app import gt1_german_combat
-from tests.realmap import needs_real_map
+from tests.kit.engine import end_phase
+from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 

@@ -22,8 +22,8 @@ from rules.ao.events import (
 )
 from rules.ao.state import Decision, Verdict
 from rules.dice import DieRoll
-from tests.enginekit import ended, place_due, scenario_gt1_german_combat
-from tests.realmap import needs_real_map
+from tests.kit.engine import ended, place_due, scenario_gt1_german_combat
+from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 

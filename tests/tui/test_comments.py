@@ -23,7 +23,7 @@ from ardennes_tui.screens.send import SendScreen
 from ardennes_tui.widgets.status_line import StatusLine
 from tests.kit.app import message, press
 from tests.kit.email_app import german_orders, new_match, play_screen, run_as
-from tests.realmap import needs_real_map
+from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 

@@ -29,9 +29,9 @@ from ardennes_tui.app import ArdennesApp
 from ardennes_tui.games import saves
 from ardennes_tui.present import game_list
 from scenarios import load_map
-from tests.enginekit import end_phase
 from tests.kit.app import gt1_german_combat
-from tests.realmap import needs_real_map
+from tests.kit.engine import end_phase
+from tests.kit.realmap import needs_real_map
 from tests.tui.cutkit import cuts
 
 pytestmark = needs_real_map
@@ -268,7 +268,7 @@ class TestOtherScreens:
 
     def test_playback_of_every_step_of_a_record(self) -> None:
         from ardennes_tui.screens.playback import PlaybackScreen
-        from tests.tui.recordkit import record_game
+        from tests.kit.recordkit import record_game
 
         game = record_game()
         title = "The computer's last turn (1191 orders), Game-Turn 1 to Game-Turn 2"
@@ -287,7 +287,7 @@ class TestOtherScreens:
     def test_audit(self, tmp_path: Path) -> None:
         from ardennes_tui.present import audit_view
         from ardennes_tui.screens.audit import AuditScreen
-        from tests.tui.recordkit import packets_file
+        from tests.kit.recordkit import packets_file
 
         view = audit_view.view(audit_view.load(str(packets_file(tmp_path))))
         check(screen_app(lambda: AuditScreen(view)), press("down"))
@@ -373,7 +373,7 @@ class TestNewScreens:
 
     @pytest.mark.parametrize("keys", [["Z"], ["T"], ["T", "end"], ["V"], ["c"], ["ctrl+p"]])
     def test_the_aids(self, keys: list[str]) -> None:
-        from tests.tui.recordkit import record_game
+        from tests.kit.recordkit import record_game
 
         check(play_app(record_game(2)), press(*keys))
 
@@ -387,7 +387,7 @@ class TestNewScreens:
 
         from ardennes_tui.screens.loading import LoadingScreen
         from ardennes_tui.screens.playback import PlaybackScreen
-        from tests.tui.recordkit import record_game
+        from tests.kit.recordkit import record_game
 
         release = threading.Event()
 
@@ -410,7 +410,7 @@ class TestNewScreens:
         from ardennes_tui.present import audit_view
         from ardennes_tui.screens.audit import AuditScreen
         from ardennes_tui.screens.playback import PlaybackScreen
-        from tests.tui.recordkit import packets_file, record_game
+        from tests.kit.recordkit import packets_file, record_game
 
         game = record_game()
         check(screen_app(lambda: PlaybackScreen(game, start=7)), press("ctrl+p"))

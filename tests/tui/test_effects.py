@@ -23,8 +23,8 @@ from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.status_line import StatusLine
 from ardennes_tui.widgets.text_box import TextBox
 from tests.kit.app import gt2_german_reinforcement
-from tests.realmap import needs_real_map
-from tests.tui.recordkit import record_game
+from tests.kit.realmap import needs_real_map
+from tests.kit.recordkit import record_game
 
 pytestmark = needs_real_map
 

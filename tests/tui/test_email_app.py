@@ -29,7 +29,7 @@ from pbem.drafts import SavedDraft
 from rules.ao.bots import BotRng, bots_for
 from tests.kit.app import message, press
 from tests.kit.email_app import allied_set_up, new_match, play_screen, player, run_as
-from tests.realmap import needs_real_map
+from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 

@@ -21,7 +21,7 @@ from ardennes_tui.screens.playback import PlaybackScreen
 from rules.ao.bots import BotRng, bots_for
 from tests.kit.app import message, press
 from tests.kit.email_app import Match, german_orders, new_match, play_screen, run_as
-from tests.realmap import needs_real_map
+from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 

@@ -50,7 +50,7 @@ from rules.ao.bots.selfplay import SelfPlayGame, encode, play
 from scenarios import load_board
 from tests.kit import records
 from tests.kit.app import drive, mode, press, run_app_with
-from tests.realmap import needs_real_map
+from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 

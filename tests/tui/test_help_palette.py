@@ -19,9 +19,9 @@ from ardennes_tui.screens.help import HelpScreen
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.side_panel import SidePanel
 from rules import Rejection, ResolveAttacks
-from tests.enginekit import end_phase
 from tests.kit.app import drive, gt1_german_combat, message, mode, press, view_of
-from tests.realmap import needs_real_map
+from tests.kit.engine import end_phase
+from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 

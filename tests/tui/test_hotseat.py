@@ -30,7 +30,7 @@ from pbem.store import Store
 from rules import record
 from scenarios import load_board
 from tests.kit.app import message, press, run_app_with
-from tests.realmap import needs_real_map
+from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 

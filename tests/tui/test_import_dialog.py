@@ -20,7 +20,7 @@ from ardennes_tui.screens.import_dialog import ImportDialog
 from pbem.exchange import ImportItem, ImportReport
 from tests.kit.app import press
 from tests.kit.email_app import player, run_as
-from tests.realmap import needs_real_map
+from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 

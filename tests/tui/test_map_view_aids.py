@@ -21,10 +21,10 @@ from ardennes_tui.present import playback_text
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.screens.playback import PlaybackScreen
 from ardennes_tui.widgets.map_view import MapView
-from tests.enginekit import end_phase
 from tests.kit.app import gt1_german_combat, run, until
-from tests.realmap import needs_real_map
-from tests.tui.recordkit import record_game
+from tests.kit.engine import end_phase
+from tests.kit.realmap import needs_real_map
+from tests.kit.recordkit import record_game
 
 pytestmark = needs_real_map
 

@@ -16,10 +16,10 @@ from ardennes_tui.present.render.names import town_codes
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.map_view import MapView
 from scenarios import load_board, load_map
-from tests.enginekit import end_phase, scenario_gt1_german_combat
-from tests.fixtures_maps import fixture_map, fixture_units
 from tests.kit.app import game_of
-from tests.realmap import needs_real_map
+from tests.kit.engine import end_phase, scenario_gt1_german_combat
+from tests.kit.maps import fixture_map, fixture_units
+from tests.kit.realmap import needs_real_map
 
 GAME_MAP = fixture_map()
 

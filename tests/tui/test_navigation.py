@@ -18,7 +18,6 @@ from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.map_view import MapView
 from ardennes_tui.widgets.side_panel import SidePanel
 from rules import ResolveAttacks
-from tests.enginekit import end_phase, scenario_gt1_german_combat
 from tests.kit.app import (
     allied_gt2_reinforcements,
     drive,
@@ -28,7 +27,8 @@ from tests.kit.app import (
     press,
     view_of,
 )
-from tests.realmap import needs_real_map
+from tests.kit.engine import end_phase, scenario_gt1_german_combat
+from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 

@@ -23,8 +23,8 @@ from ardennes_tui.present.help_text import (
 from ardennes_tui.present.navigation import Place, cycle_hex, cycle_unit, go_to, places
 from ardennes_tui.present.render.counters import counter_short
 from rules.ao import crt
-from tests.enginekit import make_map
-from tests.realmap import needs_real_map
+from tests.kit.engine import make_map
+from tests.kit.realmap import needs_real_map
 
 
 def test_lit_hexes_go_in_reading_order_and_the_nearest_comes_first() -> None:

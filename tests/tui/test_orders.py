@@ -18,9 +18,9 @@ from ardennes_tui.screens.orders import OrdersScreen
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.side_panel import SidePanel
 from rules import DeclareAttack, ImmunityWaived, StandingOrders
-from tests.enginekit import board, make_map, position, unit
 from tests.kit.app import drive, game_of, message, press, prompt
-from tests.realmap import needs_real_map
+from tests.kit.engine import board, make_map, position, unit
+from tests.kit.realmap import needs_real_map
 
 
 def dialog(app: ArdennesApp) -> OrdersScreen:

@@ -27,7 +27,6 @@ from rules import (
 )
 from rules import record as game_record
 from rules.ao import reinforcements
-from tests.enginekit import scenario_gt1_german_combat
 from tests.kit.app import (
     RepaintSpy,
     drive,
@@ -40,7 +39,8 @@ from tests.kit.app import (
     prompt,
     view_of,
 )
-from tests.realmap import needs_real_map
+from tests.kit.engine import scenario_gt1_german_combat
+from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 
@@ -459,7 +459,7 @@ def test_the_defender_answers_the_town_immunity_question(key: str, waived: tuple
     """On a small map: the Allied player is asked, before the die, whether to waive the town
     immunity of his unit (AO-11.f*); ``y`` waives, ``n`` keeps it (not the cursor keys)."""
     from rules.ao.commands import WaiveImmunity
-    from tests.enginekit import board, make_map, position, unit
+    from tests.kit.engine import board, make_map, position, unit
 
     town = make_map(". . . . . .", towns={"Town": "0301"})
     b = board(town, [unit("g", strength=8), unit("a", "allied")])
@@ -495,7 +495,7 @@ def test_the_attacker_waives_his_town_immunity_with_w(presses: int, waive: tuple
     immunity in the attack being built (shown in the odds line and the panel), and the
     declaration carries it (``DeclareAttack.waive``)."""
     from rules.ao.commands import DeclareAttack
-    from tests.enginekit import board, make_map, position, unit
+    from tests.kit.engine import board, make_map, position, unit
 
     town = make_map(". . . . . .", towns={"Town": "0201"})
     b = board(town, [unit("g", strength=8), unit("a", "allied")])
@@ -529,7 +529,7 @@ def test_the_attacker_waives_his_town_immunity_with_w(presses: int, waive: tuple
 @pytest.mark.rule("AO-11.f*")
 def test_w_offers_nothing_when_no_attacker_is_immune() -> None:
     from rules.ao.commands import DeclareAttack
-    from tests.enginekit import board, make_map, position, unit
+    from tests.kit.engine import board, make_map, position, unit
 
     town = make_map(". . . . . .", towns={"Town": "0301"})  # only the defender is immune
     b = board(town, [unit("g", strength=8), unit("a", "allied")])

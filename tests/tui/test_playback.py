@@ -20,8 +20,8 @@ from ardennes_tui.present.wrap import fit_words
 from ardennes_tui.screens.playback import PlaybackScreen
 from ardennes_tui.widgets.map_view import MapView
 from ardennes_tui.widgets.text_box import TextBox
-from tests.realmap import needs_real_map
-from tests.tui.recordkit import packets_file, record_file, record_game
+from tests.kit.realmap import needs_real_map
+from tests.kit.recordkit import packets_file, record_file, record_game
 
 pytestmark = needs_real_map
 

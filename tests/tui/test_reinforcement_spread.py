@@ -12,8 +12,8 @@ from ardennes_tui.app import ArdennesApp
 from ardennes_tui.modes import ReinforcementMode
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.status_line import StatusLine
-from tests.realmap import needs_real_map
-from tests.tui.recordkit import record_game
+from tests.kit.realmap import needs_real_map
+from tests.kit.recordkit import record_game
 
 pytestmark = needs_real_map
 

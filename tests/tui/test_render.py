@@ -12,7 +12,7 @@ from ardennes_tui.present.render import (
 )
 from ardennes_tui.present.render.names import ascii_name, town_abbreviations
 from rules import hexgrid
-from tests.fixtures_maps import COLUMNS, ROWS, fixture_map, fixture_units
+from tests.kit.maps import COLUMNS, ROWS, fixture_map, fixture_units
 
 GAME_MAP = fixture_map()
 DETAIL = draw_detail(GAME_MAP)

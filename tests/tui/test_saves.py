@@ -17,9 +17,9 @@ from ardennes_tui.present import game_view
 from ardennes_tui.present.effects import effect_notes
 from rules import DeclareAttack, EndPhase, Move, Rejection, ResolveAttacks
 from rules import record as game_record
-from tests.enginekit import end_phase, scenario_gt1_german_combat
 from tests.kit.app import answer_all, gt1_german_combat
-from tests.realmap import needs_real_map
+from tests.kit.engine import end_phase, scenario_gt1_german_combat
+from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 

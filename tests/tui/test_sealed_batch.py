@@ -19,7 +19,7 @@ from ardennes_tui.screens.send import SendScreen
 from rules.ao.bots import BotRng, bots_for
 from tests.kit.app import message, press
 from tests.kit.email_app import new_match, play_screen, player, run_as
-from tests.realmap import needs_real_map
+from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 

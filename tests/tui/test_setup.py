@@ -16,7 +16,7 @@ from rules import EndPhase, Place, setup_hexes
 from rules.ao.start_line import front_line, rear_area
 from scenarios import load_map
 from tests.kit.app import drive, end_phases, message, press, view_of
-from tests.realmap import needs_real_map
+from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 

@@ -24,9 +24,9 @@ from ardennes_tui.games import saves
 from ardennes_tui.present import game_view
 from ardennes_tui.widgets.map_view import MapView
 from scenarios import load_map
-from tests.enginekit import end_phase, scenario_gt1_german_combat
 from tests.kit.app import game_of, gt1_german_combat
-from tests.realmap import needs_real_map
+from tests.kit.engine import end_phase, scenario_gt1_german_combat
+from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 SIZE = (80, 24)
@@ -289,7 +289,7 @@ class TestPlayback:
 
     def test_playback_of_a_combat(self, snap_compare: Any) -> None:
         from ardennes_tui.screens.playback import PlaybackScreen
-        from tests.tui.recordkit import record_game
+        from tests.kit.recordkit import record_game
 
         game = record_game()
         k = next(
@@ -309,7 +309,7 @@ class TestAudit:
     def test_audit_of_a_sealed_game(self, snap_compare: Any, tmp_path: Any) -> None:
         from ardennes_tui.present import audit_view
         from ardennes_tui.screens.audit import AuditScreen
-        from tests.tui.recordkit import packets_file
+        from tests.kit.recordkit import packets_file
 
         view = audit_view.view(audit_view.load(str(packets_file(tmp_path))))
         app = ArdennesApp(load_map(), screen=lambda: AuditScreen(view))
@@ -357,7 +357,7 @@ class TestAids:
 
     @staticmethod
     def game() -> rules.Game:
-        from tests.tui.recordkit import record_game
+        from tests.kit.recordkit import record_game
 
         return record_game(2)
 

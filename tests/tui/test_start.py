@@ -32,8 +32,8 @@ from pbem.core.identity import KeyIdentity
 from pbem.games import Sent, Service
 from pbem.store import Store
 from scenarios import load_map
-from tests.realmap import needs_real_map
-from tests.tui.recordkit import record_file
+from tests.kit.realmap import needs_real_map
+from tests.kit.recordkit import record_file
 
 pytestmark = needs_real_map
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.kit.realmap import needs_real_map
+from tests.kit.recordkit import record_file
 from tests.kit.terminal import ARDENNES, start
-from tests.realmap import needs_real_map
-from tests.tui.recordkit import record_file
 
 pytestmark = [
     pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux not installed"),

@@ -14,8 +14,8 @@ import pytest
 
 from ardennes_tui.games import saves
 from tests.kit.app import gt1_german_combat
+from tests.kit.realmap import needs_real_map
 from tests.kit.terminal import ARDENNES, Pane, start, tmux
-from tests.realmap import needs_real_map
 
 pytestmark = [
     needs_real_map,

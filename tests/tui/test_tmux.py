@@ -19,8 +19,8 @@ import pytest
 import rules
 from pbem.store import Store
 from rules import record
+from tests.kit.realmap import needs_real_map
 from tests.kit.terminal import ARDENNES, Pane, start
-from tests.realmap import needs_real_map
 
 pytestmark = [
     pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux not installed"),

@@ -21,8 +21,8 @@ import subprocess
 from pathlib import Path
 
 from pbem.store import Store
+from tests.kit.tmux import Pane, session
 from tests.kit.tmux_email import ARDENNES, GT1_ATTACKS, IMPORT, MARKS, PLACEHOLDER
-from tests.tmuxkit import Pane, session
 
 pytestmark = MARKS
 

@@ -28,7 +28,7 @@ from ardennes_tui.screens.versus_play import VersusPlayScreen
 from pbem.store import Store
 from rules import record
 from tests.kit.app import message, press, run_app_with
-from tests.realmap import needs_real_map
+from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 

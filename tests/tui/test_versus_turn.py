@@ -26,7 +26,7 @@ from ardennes_tui.widgets.side_panel import SidePanel
 from ardennes_tui.widgets.status_line import StatusLine
 from pbem.store import Store
 from tests.kit.app import gt1_german_combat, message, press
-from tests.realmap import needs_real_map
+from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 

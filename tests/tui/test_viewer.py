@@ -18,9 +18,9 @@ from ardennes_tui.widgets.side_panel import SidePanel
 from rules import hexgrid
 from rules.ao.gamemap import GameMap
 from scenarios import load_map
-from tests.fixtures_maps import COLUMNS, ROWS, fixture_map, fixture_units
 from tests.kit.app import RepaintSpy
-from tests.realmap import HAVE_REAL_MAP
+from tests.kit.maps import COLUMNS, ROWS, fixture_map, fixture_units
+from tests.kit.realmap import HAVE_REAL_MAP
 
 GAME_MAP = fixture_map()
 

@@ -1,7 +1,7 @@
 """``ardennes_tui/wire.py``: only changed cells reach the terminal, and the terminal then shows
 exactly what Textual's own output would have shown.
 
-Checked three ways: the SGR transitions against a terminal emulator (``tests/tui/vt.py``);
+Checked three ways: the SGR transitions against a terminal emulator (``tests/kit/vt.py``);
 random partial updates rendered by Textual's methods and by ours into two emulators, cell
 for cell; and the real app in a pty, whose screen after a run of keys must equal the full
 repaint that follows a resize.
@@ -27,7 +27,7 @@ from textual._compositor import ChopsUpdate, LayoutUpdate
 from textual.strip import Strip
 
 from ardennes_tui import wire
-from tests.tui.vt import DEFAULT, Screen, sgr
+from tests.kit.vt import DEFAULT, Screen, sgr
 
 W, H = 40, 8
 
@@ -211,8 +211,8 @@ def test_after_a_resize_in_tmux_the_screen_is_whole(tmp_path: Path) -> None:
     pane made shorter): the shadow is forgotten on every resize, and the screen is whole
     after resizes and tmux's status line coming and going. (Seen once in a capture before
     that: the audit one row low under a stray line; not reproduced since.)"""
-    from tests.tmuxkit import session, tmux
-    from tests.tui.recordkit import packets_file
+    from tests.kit.recordkit import packets_file
+    from tests.kit.tmux import session, tmux
 
     packets = packets_file(tmp_path)
     env = {"TERM": "xterm-256color", "ARDENNES_HOME": str(tmp_path / "home")}
