@@ -16,6 +16,7 @@ from rich.text import Text
 from textual.actions import SkipAction
 
 import rules
+import rules.ao
 from ardennes_tui.modes.base import Host, Mode
 from ardennes_tui.modes.combat import append_orders, result_message
 from ardennes_tui.present import game_view
@@ -30,6 +31,9 @@ class DecisionMode(Mode):
         super().__init__(host, options)
         assert options.decision is not None
         self.decision: rules.Decision = options.decision
+        self.pending: rules.ao.PendingDecision | None = options.pending
+        """The decision typed by kind: its ``answer`` builds the command (the engine's one
+        table, :mod:`rules.ao.decisions`)."""
         first = self.decision.choices[0] if self.decision.choices else ()
         self.losses: list[str] = list(first) if self.decision.kind == "losses" else []
         """The units chosen so far for an Ex-losses decision: the first minimal set to start
@@ -127,28 +131,26 @@ class DecisionMode(Mode):
 
     def waive(self, waive: bool) -> None:
         """y/n: waive or keep the immunity of the offered hexes (AO-11.f*)."""
-        d = self.decision
-        if d.kind != "waive_immunity":
+        p = self.pending
+        if not isinstance(p, rules.ao.WaiveDecision):
             raise SkipAction()
-        self._answer(rules.WaiveImmunity(tuple(c[0] for c in d.choices) if waive else ()))
+        self._answer(p.answer(p.hexes if waive else ()))
 
     def pick(self, n: int) -> None:
         """1-9 (0): a retreat path, an advancing unit (0 stays), or toggle a loss."""
-        d = self.decision
-        if d.kind == "retreat":
-            if not 1 <= n <= len(d.choices):
-                self.host.say(f"Pick a path 1-{len(d.choices)}")
+        d, p = self.decision, self.pending
+        if isinstance(p, rules.ao.RetreatDecision):
+            if not 1 <= n <= len(p.paths):
+                self.host.say(f"Pick a path 1-{len(p.paths)}")
                 return
-            assert d.unit is not None
-            self._answer(rules.ChooseRetreat(d.unit, d.choices[n - 1]))
-        elif d.kind == "advance":
-            assert d.hex is not None
+            self._answer(p.answer(p.paths[n - 1]))
+        elif isinstance(p, rules.ao.AdvanceDecision):
             if n == 0:
-                self._answer(rules.Advance(d.hex))
-            elif n <= len(d.choices):
-                self._answer(rules.Advance(d.hex, d.choices[n - 1][0]))
+                self._answer(p.answer())
+            elif n <= len(p.units):
+                self._answer(p.answer(p.units[n - 1]))
             else:
-                self.host.say(f"Pick a unit 1-{len(d.choices)}, or 0 to stay")
+                self.host.say(f"Pick a unit 1-{len(p.units)}, or 0 to stay")
         elif d.kind == "losses":
             units = loss_units(d)
             if not 1 <= n <= len(units):
@@ -165,12 +167,13 @@ class DecisionMode(Mode):
 
     def confirm(self) -> None:
         """Enter: confirm the chosen Ex losses."""
-        if self.decision.kind != "losses":
+        p = self.pending
+        if not isinstance(p, rules.ao.LossesDecision):
             raise SkipAction()
         if not self.losses:
             self.host.say("Choose at least one unit (1-9), then Enter")
             return
-        self._answer(rules.ChooseLosses(tuple(self.losses)))
+        self._answer(p.answer(tuple(self.losses)))
 
 
 # -- the choices and what each leads to ----------------------------------------------------------
