@@ -29,9 +29,9 @@ from pbem.core.protocol import (
     Refused,
     dice_of,
     game_bytes,
-    ruleset_of,
 )
 from pbem.core.turn import AnyGame, PacketPlay, drawn_values, reveals
+from pbem.core.typed import ruleset_of
 from rules import registry
 
 __all__ = ["Draft", "accept", "draft", "ending", "invite"]

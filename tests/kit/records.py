@@ -35,7 +35,7 @@ import rules
 from ardennes_tui.cli.selfplay_summary import GameResult, game_summary
 from pbem import selfplay as email_selfplay
 from pbem import sources
-from pbem.core import protocol
+from pbem.core import typed
 from pbem.core.packets import DiceMode, Packet
 from rules.ao.bots.selfplay import SelfPlayGame, encode, play, turn_vp
 from scenarios import load_board
@@ -127,8 +127,8 @@ def email_packets(mode: DiceMode) -> tuple[Packet, ...]:
     src = sources.load_source(str(email_path(mode)))
     assert src.problem is None, src.problem
     assert [p.body.seq for p in src.packets] == list(range(len(src.packets)))
-    ruleset = protocol.ruleset_of(src.packets[0].body)
-    return tuple(protocol.typed(p, ruleset) for p in src.packets)
+    ruleset = typed.ruleset_of(src.packets[0].body)
+    return tuple(typed.typed(p, ruleset) for p in src.packets)
 
 
 def encode_table(results: list[GameResult]) -> bytes:
