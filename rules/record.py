@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, Final, Generic, Literal, TypeVar
+from typing import Any, Final, Generic, Literal, TypeAlias, TypeVar
 
 import msgspec
 
@@ -119,11 +119,16 @@ class Player(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defau
         return self.name or "human"
 
 
-class Players(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """Who played each side."""
+Players: TypeAlias = dict[str, Player]
+"""Who played each side, by the ruleset's side names (a side not named: a human, ``Player()``;
+:func:`player`). A header written before the seam named the AO's ``german`` and ``allied``
+in that order; the same JSON object reads as this mapping, and it is written with its keys
+sorted (record format 1 unchanged: a reader never depended on the order)."""
 
-    german: Player = Player()
-    allied: Player = Player()
+
+def player(players: Players, side: str) -> Player:
+    """Who played ``side`` (a human when the header names nobody)."""
+    return players.get(side, Player())
 
 
 class Header(
@@ -142,7 +147,7 @@ class Header(
     rules: str
     scenario: int
     dice: DiceSpec
-    players: Players = Players()
+    players: Players = {}
     meta: dict[str, str] = {}
     """Free-form facts the writer adds (self-play seed, a title); never read by the rules."""
     level: L | None = None
@@ -221,12 +226,11 @@ def make_record(
     final: Any,
     meta: dict[str, str],
     level: Any = None,
-    ruleset: AnyRuleset | None = None,
+    ruleset: AnyRuleset,
 ) -> Record:
-    """The record of a game of ``ruleset`` (default: the AO's, transitional until ``pbem``
-    passes its game's ruleset, phase 2 of issue 23): its header, its steps and a footer for
-    the state ``final``."""
-    rs = ruleset if ruleset is not None else registry.get(LEGACY_RULESET)
+    """The record of a game of ``ruleset``: its header, its steps and a footer for the state
+    ``final``."""
+    rs = ruleset
     header: Header[Any] = Header(
         format=FORMAT,
         version=VERSION,
@@ -394,11 +398,10 @@ def decode(data: bytes) -> Record:
 
 def _check_level(rs: AnyRuleset, head: Header[Any]) -> None:
     """The header's level of play and its players' levels agree (the ruleset decides)."""
-    bots = {
-        side: p.level
-        for side, p in (("german", head.players.german), ("allied", head.players.allied))
-        if p.level is not None
-    }
+    unknown = sorted(set(head.players) - set(rs.sides))
+    if unknown:
+        raise RecordError(f"the header names players of {unknown[0]!r}, not a side of {rs.id!r}")
+    bots = {side: p.level for side, p in sorted(head.players.items()) if p.level is not None}
     why = rs.check_header(head.level, bots)
     if why is not None:
         raise RecordError(why)

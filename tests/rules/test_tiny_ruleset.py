@@ -14,7 +14,7 @@ import pathlib
 
 import pytest
 
-import rules
+import rules.ao
 from rules import record
 from rules.dice import DieRoll, ScriptedDice
 from rules.game import UNDO_AFTER_END_PHASE, UNDO_AFTER_ROLL
