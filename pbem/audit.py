@@ -4,7 +4,7 @@ account for every die it rolled.
 :func:`verify` replays a :class:`pbem.core.verify.Source` from the invitation on, every check of
 ``docs/pbem-protocol.md`` section 5 (signatures against the pinned keys, the chain, the
 revealed links, every command through the rules, every state hash), or a game record through
-the rules (:meth:`rules.ao.Game.replay`), and answers in one line: the summary, or the first
+the rules (:meth:`rules.game.Game.replay`), and answers in one line: the summary, or the first
 failure.
 
 :func:`rolls` lists every die of a verified game (each :class:`rules.DieRoll` event of its
@@ -25,9 +25,10 @@ from typing import Any, Final
 
 import msgspec
 
-import scenarios
+from pbem import kits
 from pbem.core import stats
 from pbem.core import verify as checking
+from pbem.core.packets import DEFAULT_RULESET
 from pbem.core.protocol import fingerprint_of
 from pbem.core.rolls import FEW_ROLLS, SHORT, DiceStats, Roll, rolls, statistics
 from pbem.core.turn import AnyGame
@@ -63,11 +64,31 @@ class Audit:
     stats: tuple[DiceStats, ...]
 
 
-def verify(source: Source, board_for: BoardFor = scenarios.load_board) -> Verified:
-    """:func:`pbem.core.verify.verify` with the shipped scenarios' boards: every check of
-    protocol section 5 over ``source``, from its first packet (or its record's first
-    command)."""
+def verify(source: Source, board_for: BoardFor | None = None) -> Verified:
+    """:func:`pbem.core.verify.verify` with the boards of the ruleset ``source`` names (its
+    invitation, its record's header), from that ruleset's email kit (:mod:`pbem.kits`; a
+    ruleset without one fails to verify, naming it) unless ``board_for`` gives them: every
+    check of protocol section 5 over ``source``, from its first packet (or its record's
+    first command)."""
+    if board_for is None:
+        board_for = _kit_boards(_source_ruleset(source))
     return checking.verify(source, board_for)
+
+
+def _source_ruleset(source: Source) -> str:
+    """The ruleset the game of ``source`` names (the AO's when it names none)."""
+    if source.record is not None:
+        return source.record.header.ruleset
+    if source.packets and source.packets[0].body.seq == 0:
+        return kits.ruleset_id(source.packets[0])
+    return DEFAULT_RULESET
+
+
+def _kit_boards(ruleset: str) -> BoardFor:
+    def board(scenario: int) -> Any:
+        return kits.get(ruleset).board(scenario)
+
+    return board
 
 
 def audit(verified: Verified) -> Audit:

@@ -18,12 +18,12 @@ import textwrap
 from collections.abc import Sequence
 from typing import NamedTuple
 
-import rules.ao
-from pbem.aoplay import ao_other, ao_side
+from pbem import kits
 from pbem.core.packets import Packet
 from pbem.core.protocol import EmailGame
 from pbem.exchange import batch_words, next_packet, verdict_text
 from pbem.games import Service
+from rules import registry
 
 __all__ = ["Cover", "cover", "invitation_cover", "mail_cover"]
 
@@ -39,7 +39,7 @@ class Cover(NamedTuple):
     note: str
 
 
-def who(side: rules.ao.Side, label: str) -> str:
+def who(side: str, label: str) -> str:
     """``hans (German)``, or ``The German player`` without a label."""
     return f"{label} ({side.capitalize()})" if label else f"The {side.capitalize()} player"
 
@@ -68,12 +68,12 @@ def _what(packets: Sequence[Packet]) -> str:
     return f"the {turn} orders"
 
 
-def _todo(game: EmailGame, reader: rules.ao.Side) -> str:
+def _todo(game: EmailGame, reader: str) -> str:
     """What the reader of the mail does next: ``your reply is due (...)``, ``your move
     (Allied reinforcement)``, ``wait for ...``, or the verdict."""
     want = game.expects()
     if want is None:
-        return f"the game is over: {verdict_text(game.verdict)}"
+        return f"the game is over: {verdict_text(game)}"
     side, kind = want
     if side != reader:
         return f"nothing for you to do yet ({next_packet(game)} next)"
@@ -85,7 +85,7 @@ def _todo(game: EmailGame, reader: rules.ao.Side) -> str:
     return f"your move ({next_packet(game)})"
 
 
-def cover(game: EmailGame, packets: Sequence[Packet], labels: dict[rules.ao.Side, str]) -> Cover:
+def cover(game: EmailGame, packets: Sequence[Packet], labels: dict[str, str]) -> Cover:
     """The cover of a mail holding ``packets`` (the sender's, the last ones of ``game`` as
     stored after them); ``labels``: the players' names as the store knows them ("" for
     none). An invitation alone: :func:`invitation_cover`."""
@@ -93,28 +93,32 @@ def cover(game: EmailGame, packets: Sequence[Packet], labels: dict[rules.ao.Side
         raise ValueError("a mail with no packet")
     first = packets[0].body
     if first.kind == "invitation":
-        return invitation_cover(packets[0], labels.get(ao_side(first.author), ""))
+        return invitation_cover(packets[0], labels.get(first.author, ""))
     sender = first.author
-    reader = ao_other(sender)
+    a, b = game.ruleset.sides
+    reader = b if sender == a else a
     what = _what(packets)
     todo = _todo(game, reader)
     seqs = packets[0].body.seq, packets[-1].body.seq
     where = f"packet {seqs[0]}" if seqs[0] == seqs[1] else f"packets {seqs[0]}-{seqs[1]}"
-    name = who(ao_side(sender), labels.get(ao_side(sender), ""))
+    name = who(sender, labels.get(sender, ""))
     subject = f"Ardennes {first.game[:8]}: {name} sent {what}: {todo.split(' (')[0]}"
     line = f"{name} sent {what} ({where} of game {first.game[:8]}): {todo}. {IMPORT_HINT}"
     return Cover(subject, textwrap.fill(line, WIDTH))
 
 
 def invitation_cover(invitation: Packet, label: str = "") -> Cover:
-    """The cover of an invitation: what it offers and how to accept it."""
+    """The cover of an invitation: what it offers (the game named by its ruleset's email
+    kit, :attr:`pbem.kits.EmailKit.title`) and how to accept it."""
     b = invitation.body
-    name = who(ao_side(b.author), label)
-    other = ao_other(b.author).capitalize()
+    kit = kits.get(kits.ruleset_id(invitation))
+    a, z = registry.get(kit.id).sides
+    name = who(b.author, label)
+    other = (z if b.author == a else a).capitalize()
     offer = f"scenario {b.scenario}, {b.mode} dice, you play the {other}"
     subject = f"Ardennes {b.game[:8]}: {name} invites you to a game by email ({offer})"
     line = (
-        f"{name} sent an invitation to a game of The Ardennes Offensive by email ({offer}). "
+        f"{name} sent an invitation to a game of {kit.title} by email ({offer}). "
         "To accept it, save this mail or its attachment and run `ardennes accept FILE`, or "
         "import it (`ardennes import`, `i` in the app) and accept it there: `ardennes accept "
         f"{b.game[:8]}`."
@@ -128,7 +132,7 @@ def mail_cover(service: Service, game_id: str, name: str = "") -> Cover:
     store's label for our side when it is a name (not a key fingerprint)."""
     meta = service.store.meta(game_id)
     ours = meta.our_side
-    label = name or (meta.german if ours == "german" else meta.allied)
+    label = name or meta.label(ours)
     if label.startswith("SHA256:"):
         label = ""
     unseen = service.unseen(game_id)

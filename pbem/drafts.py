@@ -23,12 +23,11 @@ import contextlib
 import hashlib
 import os
 import re
-from typing import Final
+from typing import Any, Final
 
 import msgspec
 
-import rules.ao
-from pbem.aoplay import ao_side
+from pbem import kits
 from pbem.atomic import fsync_dir, read_limited, write_atomic
 from pbem.core import packets
 from pbem.core.authoring import Draft
@@ -63,9 +62,10 @@ class SavedDraft(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     game: str
     seq: int
     prev: str
-    author: rules.ao.Side
+    author: str
     comment: str = ""
-    commands: tuple[rules.ao.Command, ...] = ()
+    commands: tuple[Any, ...] = ()
+    """The commands of the game's ruleset (read back with its command type)."""
 
     @classmethod
     def of(cls, draft: Draft) -> SavedDraft:
@@ -77,7 +77,7 @@ class SavedDraft(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
             game=b.game,
             seq=b.seq,
             prev=b.prev,
-            author=ao_side(b.author),
+            author=b.author,
             comment=b.comment,
             commands=tuple(s.command for s in draft.steps),
         )
@@ -95,7 +95,22 @@ class SavedDraft(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 _ENC: Final = msgspec.json.Encoder()
-_DEC: Final = msgspec.json.Decoder(SavedDraft)
+
+
+class _Read(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``draft.json`` with its commands still JSON, to decode by the game's ruleset."""
+
+    format: str
+    version: int
+    game: str
+    seq: int
+    prev: str
+    author: str
+    comment: str = ""
+    commands: tuple[msgspec.Raw, ...] = ()
+
+
+_DEC: Final = msgspec.json.Decoder(_Read)
 
 
 def _check(saved: SavedDraft, game_id: str) -> None:
@@ -137,7 +152,20 @@ def load(store: Store, game_id: str) -> SavedDraft | None:
     except OSError as exc:
         raise StoreError(f"{what} cannot be read: {exc.strerror or exc}") from None
     try:
-        saved = _DEC.decode(data)
+        raw = _DEC.decode(data)
+        ruleset = kits.stored_ruleset(store, game_id)
+        saved = SavedDraft(
+            format=raw.format,
+            version=raw.version,
+            game=raw.game,
+            seq=raw.seq,
+            prev=raw.prev,
+            author=raw.author,
+            comment=raw.comment,
+            commands=kits.decode_commands(ruleset, raw.commands),
+        )
+        if saved.author not in ruleset.sides:
+            raise StoreError(f"{what} is damaged: {saved.author[:20]!r} is not a side")
     except (msgspec.DecodeError, UnicodeDecodeError) as exc:  # ValidationError included
         raise StoreError(f"{what} is damaged: {str(exc).splitlines()[0]}") from None
     except RecursionError:

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 from typing import Literal
 
-import rules.ao
-from pbem.aoplay import ao_side
 from pbem.core import authoring, packets
 from pbem.core.errors import PbemError
 from pbem.core.protocol import EmailGame, Identity, Refused
@@ -28,12 +26,12 @@ __all__ = ["DrawAction", "draw", "resign"]
 DrawAction = Literal["offer", "accept", "decline"]
 
 
-def _side(service: Service, game_id: str, game: EmailGame) -> rules.ao.Side:
+def _side(service: Service, game_id: str, game: EmailGame) -> str:
     """Who speaks for us: our side; in a local game, the side to move (both are ours)."""
     if game.mode != "local":
         return service.store.meta(game_id).our_side
     want = game.expects()
-    return ao_side(want[0] if want is not None else game.inviter)
+    return want[0] if want is not None else game.inviter
 
 
 def _write(
@@ -50,7 +48,7 @@ def _write(
         service.check_going(game_id, meta)
         game = service.load(game_id, history=False)
         if game.verdict is not None:
-            raise PbemError(f"game {game_id[:8]} is over: {verdict_text(game.verdict)}")
+            raise PbemError(f"game {game_id[:8]} is over: {verdict_text(game)}")
         side = _side(service, game_id, game)
         service.check_key(game_id, me.public_line)
         signer: Identity = me

@@ -17,8 +17,7 @@ from typing import Literal
 
 import msgspec
 
-import rules.ao
-from pbem import keys
+from pbem import keys, kits
 from pbem.core import packets
 from pbem.core.errors import PbemError, one_line
 from pbem.core.headers import armor_headers, armor_packets
@@ -26,6 +25,8 @@ from pbem.core.packets import Packet, PacketError
 from pbem.core.protocol import EmailGame
 from pbem.mail import Received
 from pbem.store_types import STOPPED
+from rules import record
+from rules.dice import DieRoll
 
 __all__ = [
     "STOPPED",
@@ -37,6 +38,7 @@ __all__ = [
     "armor_packets",
     "fingerprint_of",
     "game_record",
+    "kit_of",
     "next_move",
     "next_packet",
     "phase_words",
@@ -104,19 +106,20 @@ def read_blocks(received: Received) -> list[Block]:
 
 
 def phase_words(phase: str) -> str:
-    """A phase as players say it: ``mechanized movement``, ``set-up``."""
+    """A phase as players say it, without a ruleset's words: ``mechanized movement``,
+    ``set-up`` (a ruleset's kit says it its own way, :meth:`pbem.kits.EmailKit.phase_words`)."""
     return "set-up" if phase.startswith("setup_") else phase.replace("_", " ")
 
 
-def verdict_text(verdict: rules.ao.Verdict | None) -> str:
-    """``German wins (immediate), VP 12-3: ...`` or ``draw ...``."""
-    if verdict is None:
-        return "game over"
-    who = f"{verdict.winner.capitalize()} wins" if verdict.winner else "draw"
-    return (
-        f"{who} ({verdict.kind}), VP {verdict.german_vp}-{verdict.allied_vp} "
-        f"(German-Allied): {verdict.reason}"
-    )
+def kit_of(game: EmailGame) -> kits.EmailKit:
+    """The email kit of ``game``'s ruleset (:class:`pbem.kits.KitError`: none)."""
+    return kits.get(game.ruleset.id)
+
+
+def verdict_text(game: EmailGame) -> str:
+    """How ``game`` ended, in its ruleset's words (the AO's ``German wins (immediate), VP
+    12-3 (German-Allied): ...`` or ``draw ...``)."""
+    return kit_of(game).verdict_text(game.verdict)
 
 
 def next_packet(game: EmailGame) -> str:
@@ -133,28 +136,25 @@ def next_packet(game: EmailGame) -> str:
     if kind == "draw_answer":
         return f"{name} answer to the draw offer"
     assert game.game is not None
-    return f"{name} {phase_words(game.game.state.phase)}"
+    return f"{name} {kit_of(game).phase_words(game.ruleset.where(game.game.state)[1])}"
 
 
 def batch_words(game: EmailGame, kind: str) -> str:
-    """A sealed batch's packet named by what the batch is (protocol section 4): ``reply to
-    the paratroop drop`` / ``paratroop drop (its survival die)`` while the drop's die waits
-    (AO-15.b, Initial Movement), else ``reply to the declared attacks`` / ``combat
-    resolution``."""
-    s = game.game.state if game.game is not None else None
-    drop = s is not None and s.roll is not None and s.roll.purpose == "paradrop"
-    if kind == "reply":
-        return "reply to the paratroop drop" if drop else "reply to the declared attacks"
-    return "paratroop drop (its survival die)" if drop else "combat resolution"
+    """A sealed batch's packet named by what the batch is (protocol section 4), in the
+    ruleset's words (:meth:`pbem.kits.EmailKit.batch_words`: the AO's ``reply to the
+    paratroop drop`` / ``paratroop drop (its survival die)`` while the drop's die waits, else
+    ``reply to the declared attacks`` / ``combat resolution``)."""
+    state = game.game.state if game.game is not None else None
+    return kit_of(game).batch_words(state, kind)
 
 
-def next_move(game: EmailGame, our_side: rules.ao.Side, label: str = "") -> str:
+def next_move(game: EmailGame, our_side: str, label: str = "") -> str:
     """Who writes the next packet, as we read it: ``your move (German combat)``, ``waiting
     for the allied player (joe): Allied reply to the declared attacks`` or ``game over:
     ...``. In a local game every move is ours."""
     want = game.expects()
     if want is None:
-        return f"game over: {verdict_text(game.verdict)}"
+        return f"game over: {verdict_text(game)}"
     side = want[0]
     what = next_packet(game)
     if game.mode == "local" or side == our_side:
@@ -163,29 +163,39 @@ def next_move(game: EmailGame, our_side: rules.ao.Side, label: str = "") -> str:
     return f"waiting for {who}: {what}"
 
 
-def game_record(game: EmailGame, german: str, allied: str) -> bytes:
+def game_record(game: EmailGame, labels: Mapping[str, str]) -> bytes:
     """``game`` as a :mod:`rules.record` that replays on its own (``ardennes selfplay
-    --replay``): every command, the dice listed in order (each packet's draws recomputed from
-    its seed), the players (humans labelled ``german`` and ``allied``), the game id and dice
-    mode in the header's meta."""
+    --replay``): every command, the dice listed in order (each die's value as its
+    :class:`rules.dice.DieRoll` event gives it, recomputed from its packet's seed when the
+    packet was checked), the players (humans labelled by ``labels``, side -> label; the
+    second side first), the game id and dice mode in the header's meta."""
     if game.game is None:
         raise PbemError(f"game {game.game_id[:8]} has not been accepted yet: no record")
     if game.partial:
         raise PbemError(f"game {game.game_id[:8]}: a record needs the game replayed whole")
     g = game.game
-    values: list[str] = []
-    starts = [*game.first_command, len(g.history)]
-    for k, derived in enumerate(game.derivations):
-        dice = rules.SeededDice(derived.seed)
-        first = g.state_at(starts[k]).dice_drawn
-        last = g.state_at(starts[k + 1]).dice_drawn
-        values.extend(str(dice.d6(i)) for i in range(first, last))
-    spec = rules.DiceSpec(kind="listed", detail={"values": "".join(values)})
-    players: rules.record.Players = {
-        "german": rules.record.Player(kind="human", name=german),
-        "allied": rules.record.Player(kind="human", name=allied),
+    drawn: dict[int, int] = {}
+    for step in g.history:
+        for e in step.events:
+            if isinstance(e, DieRoll):
+                faces = getattr(e, "faces", 6)  # a d6 unless the die says otherwise
+                if faces != 6:
+                    raise PbemError(
+                        f"game {game.game_id[:8]}: a record lists d6 dice only (die {e.index} "
+                        f"has {faces} faces)"
+                    )
+                drawn[e.index] = e.value
+    count = g.ruleset.dice_drawn(g.state)
+    if sorted(drawn) != list(range(count)):
+        raise PbemError(f"game {game.game_id[:8]}: its {count} dice are not all in its events")
+    spec = record.DiceSpec(
+        kind="listed", detail={"values": "".join(str(drawn[i]) for i in range(count))}
+    )
+    players: record.Players = {
+        side: record.Player(kind="human", name=labels.get(side, ""))
+        for side in reversed(g.ruleset.sides)
     }
-    rec = rules.record.make_record(
+    rec = record.make_record(
         scenario=game.scenario,
         dice=spec,
         players=players,
@@ -197,7 +207,7 @@ def game_record(game: EmailGame, german: str, allied: str) -> bytes:
     if game.ending is not None and rec.footer is not None:  # a resignation, a draw agreed
         footer = msgspec.structs.replace(rec.footer, verdict=game.ending)
         rec = msgspec.structs.replace(rec, footer=footer)
-    return rules.record.encode(rec)
+    return record.encode(rec)
 
 
 # -- the report of an import ----------------------------------------------------------------

@@ -21,20 +21,17 @@ keys, so the second side signs with a key derived from the player's own
 
 from __future__ import annotations
 
-import functools
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import msgspec
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-import rules.ao
-import scenarios
-from pbem import drafts, invitations, mail, scripting, snapshots
-from pbem.aoplay import ao_other, ao_side
+from pbem import drafts, invitations, kits, mail, scripting, snapshots
 from pbem.core import authoring, packets, sshsig
 from pbem.core.authoring import Draft
 from pbem.core.errors import PbemError
@@ -56,7 +53,8 @@ from pbem.gamestatus import Status, status_of
 from pbem.importer import import_received
 from pbem.scripting import Ordered
 from pbem.store import GameMeta, Store, new_game_id
-from pbem.store_types import check_game_id
+from pbem.store_types import check_game_id, new_meta
+from rules import registry
 
 __all__ = [
     "STOPPED",
@@ -69,7 +67,6 @@ __all__ = [
     "local_partner",
 ]
 
-_SIDES: tuple[rules.ao.Side, ...] = ("german", "allied")
 _MODES = ("sealed", "open", "local")
 
 
@@ -102,37 +99,39 @@ def local_partner(me: Identity, game_id: str, pinned: str | None = None) -> KeyI
     raise PbemError(f"game {game_id[:8]}: this key does not sign for the other side")
 
 
-@functools.cache
-def _shipped_board(scenario: int) -> rules.ao.Board:
-    """The board of a shipped scenario, built once per process (its derived tables, built on
-    first use, are then shared by every game of that scenario)."""
-    return scenarios.load_board(scenario)
+def _other(sides: tuple[str, str], side: str) -> str:
+    return sides[1] if side == sides[0] else sides[0]
 
 
 class Service:
-    """The games of one store, by email (see the module docstring). ``board_for`` builds a
-    scenario's board (default :func:`scenarios.load_board`)."""
+    """The games of one store, by email (see the module docstring). A scenario's board comes
+    from the email kit of the game's ruleset (:mod:`pbem.kits`), or from ``board_for`` when
+    given (a test's boards, for every ruleset)."""
 
-    def __init__(
-        self, store: Store, *, board_for: Callable[[int], rules.ao.Board] | None = None
-    ) -> None:
+    def __init__(self, store: Store, *, board_for: Callable[[int], Any] | None = None) -> None:
         self.store = store
-        self._board_for = board_for if board_for is not None else _shipped_board
-        self._boards: dict[int, rules.ao.Board] = {}
+        self._board_for = board_for
+        self._boards: dict[tuple[str, int], Any] = {}
         self._games: dict[str, EmailGame] = {}
 
     # -- helpers ---------------------------------------------------------------------------
 
-    def board(self, scenario: int) -> rules.ao.Board:
-        """The board of ``scenario`` (built once per service)."""
-        board = self._boards.get(scenario)
+    def board(self, scenario: int, ruleset: str = packets.DEFAULT_RULESET) -> Any:
+        """The board of ``scenario`` of ``ruleset`` (built once per service); a
+        :class:`PbemError` naming a scenario or a ruleset this program does not have."""
+        board = self._boards.get((ruleset, scenario))
         if board is None:
+            build = self._board_for or kits.get(ruleset).board
             try:
-                board = self._board_for(scenario)
+                board = build(scenario)
             except KeyError:
                 raise PbemError(f"there is no scenario {scenario}") from None
-            self._boards[scenario] = board
+            self._boards[(ruleset, scenario)] = board
         return board
+
+    def boards(self, ruleset: str) -> Callable[[int], Any]:
+        """:meth:`board` of ``ruleset``: the protocol's ``board_for`` for its games."""
+        return lambda scenario: self.board(scenario, ruleset)
 
     def _store_new(self, game_id: str, meta: GameMeta, game: EmailGame) -> None:
         self.store.create_game(game_id, meta)
@@ -169,9 +168,6 @@ class Service:
                 meta = self.store.meta(game_id)
             return meta
 
-    def _label(self, meta: GameMeta, side: rules.ao.Side) -> str:
-        return meta.german if side == "german" else meta.allied
-
     def check_going(self, game_id: str, meta: GameMeta) -> None:
         """Refuse to write in a game stopped by equivocation."""
         if meta.status == STOPPED:
@@ -187,26 +183,33 @@ class Service:
         me: Identity,
         *,
         scenario: int,
-        side: rules.ao.Side,
+        side: str,
         mode: DiceMode,
         opponent: str = "",
         comment: str = "",
         game_id: str | None = None,
         local_seed: bytes | None = None,
+        ruleset: str = packets.DEFAULT_RULESET,
     ) -> Sent:
-        """A new game: its invitation (packet 0) stored and returned armoured, to send. A
-        ``local`` game is accepted at once (the dice seed from ``os.urandom``).
+        """A new game of ``ruleset`` (an id with an email kit, :mod:`pbem.kits`): its
+        invitation (packet 0) stored and returned armoured, to send. A ``local`` game is
+        accepted at once (the dice seed from ``os.urandom``).
 
         ``game_id`` and ``local_seed`` (a local game's 32-byte dice seed) are drawn at random
         unless given: self-play (:mod:`pbem.selfplay`) derives them from its seed so that the
         same seed gives the same packets. A player's game takes the defaults."""
-        if side not in _SIDES:
-            raise PbemError(f"the side is german or allied, not {side!r}")
+        if ruleset not in registry.ids():
+            have = ", ".join(registry.ids()) or "none"
+            raise PbemError(f"this program has no ruleset {ruleset!r} (it has: {have})")
+        rs = registry.get(ruleset)
+        kit = kits.get(ruleset)
+        if side not in rs.sides:
+            raise PbemError(f"the side is {' or '.join(reversed(rs.sides))}, not {side!r}")
         if mode not in _MODES:
             raise PbemError(f"the dice mode is sealed, open or local, not {mode!r}")
         if local_seed is not None and (mode != "local" or len(local_seed) != 32):
             raise PbemError("a dice seed is given only to a local game, and has 32 bytes")
-        self.board(scenario)
+        self.board(scenario, kit.id)
         if game_id is None:
             game_id = new_game_id()
         else:
@@ -222,22 +225,20 @@ class Service:
             scenario,
             mode,
             game_id,
-            self.board,
+            self.boards(ruleset),
             local_seed=seed,
             comment=comment,
+            ruleset=ruleset,
         )
-        other = rules.ao.other_side(side)
+        other = _other(rs.sides, side)
         if mode == "local":
-            _, acceptance = authoring.accept(local_partner(me, game_id), invitation, self.board)
+            partner = local_partner(me, game_id)
+            _, acceptance = authoring.accept(partner, invitation, self.boards(ruleset))
             game.receive(acceptance)
             opponent = opponent or "yourself (local game)"
         labels = {side: me.fingerprint, other: opponent}
-        meta = GameMeta(
-            scenario=scenario,
-            our_side=side,
-            german=labels["german"],
-            allied=labels["allied"],
-            dice_mode=mode,
+        meta = new_meta(
+            scenario=scenario, our_side=side, sides=rs.sides, labels=labels, dice_mode=mode
         )
         self._store_new(game_id, meta, game)
         return Sent(game_id, armor_packets(game.packets, game.ruleset.id))
@@ -269,16 +270,14 @@ class Service:
         invitation = self.invitation(text)
         b = invitation.body
         assert b.scenario is not None and b.mode is not None and b.key is not None
-        self.board(b.scenario)
-        game, _ = authoring.accept(me, invitation, self.board, comment)
-        ours = ao_other(b.author)
+        ruleset = kits.ruleset_id(invitation)
+        self.board(b.scenario, ruleset)
+        game, _ = authoring.accept(me, invitation, self.boards(ruleset), comment)
+        sides = game.ruleset.sides
+        ours = _other(sides, b.author)
         labels = {ours: me.fingerprint, b.author: opponent or fingerprint_of(b.key)}
-        meta = GameMeta(
-            scenario=b.scenario,
-            our_side=ours,
-            german=labels["german"],
-            allied=labels["allied"],
-            dice_mode=b.mode,
+        meta = new_meta(
+            scenario=b.scenario, our_side=ours, sides=sides, labels=labels, dice_mode=b.mode
         )
         self._store_new(b.game, meta, game)
         invitations.discard(self.store, b.game)  # kept by an import: accepted now
@@ -309,15 +308,16 @@ class Service:
         if chain[0].body.game != game_id:
             raise PbemError(f"game {game_id[:8]}: the stored invitation is for another game")
         game = None
-        state = None if history else snapshots.read(self.store, game_id, n)
+        boards = self.boards(kits.ruleset_id(chain[0]))
+        state = None if history else snapshots.read(self.store, game_id, n, chain[0])
         if state is not None:
             try:
-                game = EmailGame.resume(chain, self.board, state)
+                game = EmailGame.resume(chain, boards, state)
             except Refused:
                 game = None  # the snapshot does not fit its packets: replay them
         if game is None:
             try:
-                game = EmailGame.replay(chain, self.board)
+                game = EmailGame.replay(chain, boards)
             except Refused as exc:
                 raise PbemError(
                     f"game {game_id[:8]}: the stored packets do not verify: {exc}"
@@ -358,17 +358,18 @@ class Service:
     ) -> Draft:
         want = game.expects()
         if want is None:
-            raise PbemError(f"game {game_id[:8]} is over: {verdict_text(game.verdict)}")
+            raise PbemError(f"game {game_id[:8]} is over: {verdict_text(game)}")
         side, kind = want
         if kind == "draw_answer":
             if game.mode == "local" or side == meta.our_side:
                 raise PbemError(
-                    f"game {game_id[:8]}: the {ao_other(side)} player offers a draw: "
+                    f"game {game_id[:8]}: the {_other(game.ruleset.sides, side)} player "
+                    "offers a draw: "
                     f"answer it first: ardennes draw {game_id[:8]} --accept or --decline"
                 )
             raise PbemError(f"game {game_id[:8]}: your draw offer waits for the {side}'s answer")
         if game.mode != "local" and side != meta.our_side:
-            who = self._label(meta, ao_side(side))
+            who = meta.label(side)
             raise PbemError(
                 f"game {game_id[:8]}: not your move: waiting for the {side} player"
                 + (f" ({who})" if who else "")
@@ -413,7 +414,7 @@ class Service:
         self,
         game_id: str,
         me: Identity,
-        commands: Sequence[rules.ao.Command],
+        commands: Sequence[Any],
         comment: str = "",
     ) -> Ordered:
         """Script our next packets with ``commands`` (``ardennes orders``): see
@@ -432,7 +433,8 @@ class Service:
     def unseen(self, game_id: str) -> list[Packet]:
         """The packets the opponent has not seen: those after his last packet."""
         game = self.load(game_id, history=False)
-        opponent = rules.ao.other_side(self.store.meta(game_id).our_side)
+        meta = self.store.meta(game_id)
+        opponent = _other(meta.sides, meta.our_side)
         last = max((p.body.seq for p in game.packets if p.body.author == opponent), default=-1)
         return list(game.packets[last + 1 :])
 
@@ -444,8 +446,7 @@ class Service:
         """The game as a :mod:`rules.record` that replays on its own (``ardennes selfplay
         --replay``): every command, the dice listed in order (each packet's dice recomputed
         from its derivation), the players as labelled in the store."""
-        meta = self.store.meta(game_id)
-        return game_record(self.load(game_id), meta.german, meta.allied)
+        return game_record(self.load(game_id), self.store.meta(game_id).labels())
 
     # -- receiving -------------------------------------------------------------------------
 
@@ -454,7 +455,7 @@ class Service:
         raw = data.encode("utf-8") if isinstance(data, str) else data
         return mail.read_armored(raw)
 
-    def comments(self, game_id: str) -> list[tuple[int, rules.ao.Side, str]]:
+    def comments(self, game_id: str) -> list[tuple[int, str, str]]:
         """:func:`comments` of the stored game ``game_id``."""
         return comments(self.load(game_id))
 
@@ -473,9 +474,7 @@ class Service:
         return import_received(self, mail.read_armored(source))
 
 
-def comments(game: EmailGame) -> list[tuple[int, rules.ao.Side, str]]:
+def comments(game: EmailGame) -> list[tuple[int, str, str]]:
     """``(seq, author, comment)`` of each packet of ``game`` that carries a comment, in order
     (what a player wrote to his opponent: ``orders --comment``, the app's ``m``)."""
-    return [
-        (p.body.seq, ao_side(p.body.author), p.body.comment) for p in game.packets if p.body.comment
-    ]
+    return [(p.body.seq, p.body.author, p.body.comment) for p in game.packets if p.body.comment]

@@ -11,12 +11,12 @@ invitation for a game we do not have is reported, to be accepted with ``ardennes
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
 import msgspec
 
-import rules.ao
-from pbem import invitations
+from pbem import invitations, kits
 from pbem.core import dicemodes, packets
 from pbem.core.errors import PbemError
 from pbem.core.packets import Packet
@@ -44,7 +44,9 @@ class Games(Protocol):
 
     def load(self, game_id: str, *, history: bool = True) -> EmailGame: ...
 
-    def board(self, scenario: int) -> rules.ao.Board: ...
+    def board(self, scenario: int, ruleset: str = ...) -> Any: ...
+
+    def boards(self, ruleset: str) -> Callable[[int], Any]: ...
 
     def forget(self, game_id: str) -> None: ...
 
@@ -111,10 +113,14 @@ def _unknown(games: Games, found: list[Packet], out: list[ImportItem]) -> None:
             continue
         try:
             assert b.scenario is not None
-            games.board(b.scenario)
-            EmailGame.start(p, games.board)
-        except (Refused, ValueError) as exc:
+            # refused: a ruleset this program has not, or has no email kit for; no scenario
+            EmailGame.start(p, games.boards(kits.ruleset_id(p)))
+        except (PbemError, ValueError) as exc:
             out.append(_item(p, "refused", str(exc)))
+            continue
+        except Exception as exc:  # a case no check foresaw: one line, the others go on
+            why = f"packet 0 could not be checked ({type(exc).__name__}: {exc})"
+            out.append(_item(p, "refused", why.splitlines()[0][:300]))
             continue
         invited = True
         assert b.key is not None
@@ -176,7 +182,7 @@ def _into(games: Games, game_id: str, found: list[Packet], out: list[ImportItem]
                 games.forget(game_id)
                 raise
             want = game.expects()
-            who = "" if want is None else meta.german if want[0] == "german" else meta.allied
+            who = "" if want is None else meta.label(want[0])
             after = next_move(game, meta.our_side, who)
             out.append(_item(p, "accepted", after=after))
 

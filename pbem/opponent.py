@@ -10,7 +10,8 @@ the text a human sent it (an invitation, packets), :meth:`BotOpponent.answer`:
 2. accepts each invitation found (:meth:`pbem.games.Service.accept`, the bot's kind and version
    in the acceptance's comment);
 3. for every game touched, while the next packet is the bot's to write: drafts it, lets the bot
-   (:func:`rules.ao.bots.registry.make_bot`, batch combat, level 3: an email game has no levels)
+   (the game's ruleset's email kit's :meth:`~pbem.kits.EmailKit.opponent_bot`: the AO's
+   :func:`rules.ao.bots.registry.make_bot`, batch combat, level 3: an email game has no levels)
    choose its commands on the draft's copy of the game (:func:`pbem.selfplay.bot_fill`), and
    seals it (its own hash chain: sealed and open dice work as between two humans);
 4. returns the armoured text the human has not seen (:meth:`pbem.games.Service.export`): the
@@ -27,15 +28,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-import rules.ao
-from pbem import keys
+from pbem import keys, kits
 from pbem.core.errors import PbemError
 from pbem.core.identity import KeyIdentity
+from pbem.core.packets import DEFAULT_RULESET
 from pbem.games import Service
+from pbem.kits import Bot
 from pbem.selfplay import bot_fill
 from pbem.store import Store
-from rules.ao.bots import BotRng
-from rules.ao.bots.registry import DEFAULT, make_bot
 
 __all__ = ["KEY_NAME", "Answer", "BotOpponent", "default_home"]
 
@@ -64,13 +64,20 @@ class Answer:
 
 
 class BotOpponent:
-    """The computer as a player by email (see the module docstring): ``kind`` of bot
-    (:data:`rules.ao.bots.registry.KINDS`) in ``home``."""
+    """The computer as a player by email (see the module docstring): ``kind`` of bot (one of
+    the email kit's :attr:`~pbem.kits.EmailKit.bot_kinds`, the AO's
+    :data:`rules.ao.bots.registry.KINDS`; None: the kit's default) in ``home``. ``ruleset``
+    is the one whose bot kinds ``kind`` is checked against; the bot answers in games of any
+    ruleset with an email kit, with that kit's bot of the same kind (else its default)."""
 
-    def __init__(self, home: Path | None = None, kind: str = DEFAULT) -> None:
+    def __init__(
+        self, home: Path | None = None, kind: str | None = None, ruleset: str = DEFAULT_RULESET
+    ) -> None:
         self.home = home if home is not None else default_home()
-        self.kind = kind
-        make_bot(kind, "german", 3, BotRng(b"check"))  # ValueError: no such kind
+        kit = kits.get(ruleset)
+        self.kind = kind if kind is not None else kit.default_bot
+        if self.kind not in kit.bot_kinds:
+            raise ValueError(f"no bot {self.kind!r}: the bots are {', '.join(kit.bot_kinds)}")
         self.service = Service(Store(self.home))
 
     @property
@@ -85,11 +92,13 @@ class BotOpponent:
             keys.save(keys.generate(), KEY_NAME, home=self.home, comment="ardennes bot")
         return KeyIdentity(keys.load_private_key(path))
 
-    def _bot(self, me: KeyIdentity, game_id: str, side: rules.ao.Side) -> rules.ao.bots.Bot:
+    def _bot(self, me: KeyIdentity, game_id: str, side: str) -> Bot:
         seed = hashlib.sha256(
             b"ardennes-bot-opponent/1" + me.raw_private + bytes.fromhex(game_id)
         ).digest()
-        return make_bot(self.kind, side, rules.ao.levels.HISTORICAL, BotRng(seed), batch=True)
+        kit = kits.for_game(self.store, game_id)
+        kind = self.kind if self.kind in kit.bot_kinds else kit.default_bot
+        return kit.opponent_bot(kind, side, seed)
 
     def answer(self, data: str | bytes, game: str | None = None) -> Answer:
         """Import ``data`` (armoured text: an invitation, packets), accept the invitations,

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import contextlib
 import os
-from typing import Final
+from typing import Any, Final
 
 import msgspec
 
-import rules.ao
+from pbem import kits
 from pbem.atomic import fsync_dir, read_limited, write_atomic
 from pbem.core import packets
 from pbem.store import Store, StoreError
@@ -44,14 +44,26 @@ class Rest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     game: str
     seq: int
     comment: str = ""
-    commands: tuple[rules.ao.Command, ...] = ()
+    commands: tuple[Any, ...] = ()
+    """The commands of the game's ruleset (read back with its command type)."""
+
+
+class _Read(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``orders-rest.json`` with its commands still JSON, to decode by the game's ruleset."""
+
+    format: str
+    version: int
+    game: str
+    seq: int
+    comment: str = ""
+    commands: tuple[msgspec.Raw, ...] = ()
 
 
 _ENC: Final = msgspec.json.Encoder()
-_DEC: Final = msgspec.json.Decoder(Rest)
+_DEC: Final = msgspec.json.Decoder(_Read)
 
 
-def make(game_id: str, seq: int, commands: list[rules.ao.Command], comment: str = "") -> Rest:
+def make(game_id: str, seq: int, commands: list[Any], comment: str = "") -> Rest:
     return Rest(FORMAT, VERSION, game_id, seq, comment, tuple(commands))
 
 
@@ -80,7 +92,10 @@ def load(store: Store, game_id: str) -> Rest | None:
     except OSError as exc:
         raise StoreError(f"{what} cannot be read: {exc.strerror or exc}") from None
     try:
-        rest = _DEC.decode(data)
+        raw = _DEC.decode(data)
+        ruleset = kits.stored_ruleset(store, game_id)
+        commands = kits.decode_commands(ruleset, raw.commands)
+        rest = Rest(raw.format, raw.version, raw.game, raw.seq, raw.comment, commands)
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise StoreError(f"{what} is damaged: {str(exc).splitlines()[0]}") from None
     if (rest.format, rest.version, rest.game) != (FORMAT, VERSION, game_id):

@@ -6,17 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
-import rules.ao
-from pbem import drafts, orders_rest
-from pbem.aoplay import ao_side
+from pbem import drafts, kits, orders_rest
 from pbem.core import packets
 from pbem.core.authoring import Draft
 from pbem.core.errors import PbemError
 from pbem.core.protocol import EmailGame, Identity
-from pbem.core.turn import batch_command
+from pbem.core.turn import batch_command, dice_wait
 from pbem.store import GameMeta, Store
+from rules.ruleset import tag
 
 
 class OrdersService(Protocol):
@@ -47,14 +46,14 @@ class Filled:
     used: int = 0
     sealed: int = 0
     open: Draft | None = None
-    rest: list[rules.ao.Command] = field(default_factory=list)
+    rest: list[Any] = field(default_factory=list)
 
 
 def fill(
     game: EmailGame,
-    our_side: rules.ao.Side,
+    our_side: str,
     draft_for: Callable[[str], Draft],
-    cmds: Sequence[rules.ao.Command],
+    cmds: Sequence[Any],
     comment: str,
 ) -> Filled:
     """Seal our next packets on ``game`` (in memory only) with ``cmds`` in order.
@@ -62,11 +61,14 @@ def fill(
     first packet boundary where the opponent must act: sealed, where a batch waits for his
     reply (the commands left are the :attr:`Filled.rest`); a local game: where the commands
     end. Commands that end inside a packet leave it :attr:`Filled.open` (with at least one of
-    them in it; none: a :class:`PbemError`). A standing orders command for our side is added
-    first where we have none (engine/engine/strongest); a resolution packet whose commands
-    do not open with its batch's ``ResolveAttacks`` (or the drop's ``Roll``) gets it first.
-    Raises :class:`PbemError` for a refused command (its index and rule)."""
+    them in it; none: a :class:`PbemError`). Standing orders for the author are added first
+    where he has none (his ruleset's email kit's :meth:`~pbem.kits.EmailKit.default_orders`:
+    the AO's engine/engine/strongest); a resolution packet whose commands do not open with
+    its batch's resolver (the AO's ``ResolveAttacks``, or the drop's ``Roll``) gets it
+    first. Raises :class:`PbemError` for a refused command (its index and rule)."""
     out = Filled()
+    rs = game.ruleset
+    kit = kits.get(rs.id)
     i = 0
     while True:
         want = game.expects()
@@ -83,9 +85,10 @@ def fill(
         d = draft_for(comment if not out.sealed else "")
         where = f"packet {d.body.seq} ({side} {kind})"
         first = cmds[i] if i < len(cmds) else None
-        own = isinstance(first, rules.ao.StandingOrders) and first.side == side
-        if d.scratch.state.combat.orders(side) is None and not own:
-            r = d.push(rules.ao.StandingOrders(side=ao_side(side), advance="strongest"))
+        own = first is not None and rs.orders_side(first) == side
+        default = kit.default_orders(side)
+        if default is not None and not own and not rs.orders_given(d.scratch.state, side):
+            r = d.push(default)
             if isinstance(r, str):
                 raise PbemError(f"{where}: the default standing orders: {r}")
         if kind == "resolution" and game.mode == "sealed":
@@ -96,14 +99,12 @@ def fill(
                     raise PbemError(f"{where}: resolving the batch: {r}")
         begun = i
         if kind == "reply":  # standing orders only; the reply may end at once
-            while i < len(cmds) and isinstance(cmds[i], rules.ao.StandingOrders):
+            while i < len(cmds) and rs.orders_side(cmds[i]) is not None:
                 _push(d, cmds, i, where)
                 i += 1
         else:
             while not d.ended():
-                if d.complete() and (
-                    i == len(cmds) or isinstance(cmds[i], rules.ao.ResolveAttacks)
-                ):
+                if d.complete() and (i == len(cmds) or _resolves(d, cmds[i])):
                     break  # sealed: a batch declared waits for the reply; the rest after it
                 if i == len(cmds):
                     if i == begun:
@@ -120,12 +121,16 @@ def fill(
         out.sealed += 1
 
 
-def _push(d: Draft, cmds: Sequence[rules.ao.Command], i: int, where: str) -> None:
+def _resolves(d: Draft, cmd: Any) -> bool:
+    """``cmd`` resolves the batch waiting in the draft (the AO's ``ResolveAttacks``)."""
+    wait = dice_wait(d.scratch)
+    return wait.kind == "batch" and type(cmd) is type(wait.resolver)
+
+
+def _push(d: Draft, cmds: Sequence[Any], i: int, where: str) -> None:
     r = d.push(cmds[i])
     if isinstance(r, str):
-        raise PbemError(
-            f"command {i} ({rules.record.tag(cmds[i])}) in {where}: {r}; nothing stored"
-        )
+        raise PbemError(f"command {i} ({tag(cmds[i])}) in {where}: {r}; nothing stored")
 
 
 class Ordered(NamedTuple):
@@ -146,7 +151,7 @@ def orders(
     service: OrdersService,
     game_id: str,
     me: Identity,
-    commands: Sequence[rules.ao.Command],
+    commands: Sequence[Any],
     comment: str = "",
 ) -> Ordered:
     """Script our next packets: the ``commands`` fill the drafts of our consecutive
@@ -214,7 +219,7 @@ def orders(
 
 def _kept_orders(
     service: OrdersService, game_id: str, game: EmailGame, meta: GameMeta, me: Identity
-) -> tuple[list[rules.ao.Command], str]:
+) -> tuple[list[Any], str]:
     """The commands kept by the last ``orders`` that still apply (the draft of the next
     packet, else the rest kept for it), and one line saying so (or why they were set
     aside)."""

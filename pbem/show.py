@@ -2,10 +2,11 @@
 "Where a game stands").
 
 :func:`show` reads the store (every packet verified, :meth:`pbem.games.Service.load`) and
-answers through the engine's public API (``rules.ao.position``, ``rules.ao.preview_attack``,
-``rules.ao.acting_side``): the position, whose move, what is pending (a sealed batch waiting for
-the reply, the CRT switch die, a draw offer), and what ``ardennes orders`` or the app keeps for
-the next packet (a draft, the commands kept for after the reply). With the player's key the
+answers through the game's ruleset and its email kit (:mod:`pbem.kits`: the AO's position
+format, its attacks with their odds): the position, whose move, what is pending (a sealed
+batch waiting for the reply, a die of the mover's own such as the AO's CRT switch, a draw
+offer), and what ``ardennes orders`` or the app keeps for the next packet (a draft, the
+commands kept for after the reply). With the player's key the
 kept draft is also played on a fresh draft of the next packet, so that its position (its dice
 included) is shown too.
 
@@ -19,15 +20,13 @@ The shape is stable (``format`` ``ardennes-show/1``); fields are only ever added
 
 from __future__ import annotations
 
-import json
 from typing import Any, Final
 
-import rules.ao
 from pbem import drafts, orders_rest
-from pbem.aoplay import ao_game, ao_other
 from pbem.core.errors import PbemError
 from pbem.core.protocol import EmailGame, Identity
-from pbem.exchange import batch_words, verdict_text
+from pbem.core.turn import other_side
+from pbem.exchange import batch_words, kit_of
 from pbem.games import Service
 
 __all__ = ["FORMAT", "show"]
@@ -35,51 +34,33 @@ __all__ = ["FORMAT", "show"]
 FORMAT: Final = "ardennes-show/1"
 
 
-def _attacks(game: rules.ao.Game) -> list[dict[str, Any]]:
-    """The declared attacks of ``game``'s state, each with its odds now."""
-    s = game.state
-    out: list[dict[str, Any]] = []
-    for a in s.combat.declared:
-        p = rules.ao.preview_attack(game.board, s, list(a.attackers), list(a.defenders))
-        odds = p.column if isinstance(p, rules.ao.Preview) else None
-        row: dict[str, Any] = {
-            "attackers": list(a.attackers),
-            "defenders": list(a.defenders),
-            "odds": odds,
-        }
-        if a.odds:
-            row["asked"] = a.odds
-        out.append(row)
-    return out
-
-
 def pending(email: EmailGame) -> list[dict[str, Any]]:
-    """What the game waits on beyond the next packet's author: a sealed batch (its attacks
-    with their odds, or the drop's hex), the CRT switch die, a draw offer."""
+    """What the game waits on beyond the next packet's author: a sealed batch (what its
+    ruleset's kit says it holds: the AO's attacks with their odds, or the drop's hex), a die
+    of the mover's own (the AO's CRT switch), a draw offer."""
     out: list[dict[str, Any]] = []
     game = email.game
     want = email.expects()
     if game is None or want is None:
         return out
-    s = game.state
+    kit = kit_of(email)
     side, kind = want
     if kind in ("reply", "resolution"):
-        mover = side if kind == "resolution" else ao_other(side)
+        mover = side if kind == "resolution" else other_side(game, side)
         item: dict[str, Any] = {
             "kind": "batch",
             "what": batch_words(email, "reply").removeprefix("reply to the "),
             "side": mover,
             "waits_for": f"{side} {kind}",
         }
-        if s.roll is not None and s.roll.purpose == "paradrop":
-            item["hex"] = s.roll.hex
-        else:
-            item["attacks"] = _attacks(ao_game(game))
+        item.update(kit.batch_detail(game))
         out.append(item)
-    elif s.roll is not None and s.roll.purpose == "crt_switch":
-        out.append({"kind": "crt_switch", "side": s.side})
+    else:
+        own = kit.own_roll(game.state)
+        if own is not None:
+            out.append(own)
     if kind == "draw_answer":
-        out.append({"kind": "draw_offer", "by": ao_other(side)})
+        out.append({"kind": "draw_offer", "by": other_side(game, side)})
     return out
 
 
@@ -89,10 +70,11 @@ def show(service: Service, game_id: str, me: Identity | None = None) -> dict[str
     email = service.load(game_id)
     st = service.status(game_id)
     meta = service.store.meta(game_id)
-    game = email.game
-    if game is None:
-        board = service.board(email.scenario)
-        game = rules.ao.Game.new(board)
+    kit = kit_of(email)
+    rs = email.ruleset
+    state = email.game.state if email.game is not None else None
+    if state is None:  # not yet accepted: the new game
+        state = rs.new_game(service.board(email.scenario, rs.id))
     verdict = email.verdict
     out: dict[str, Any] = {
         "format": FORMAT,
@@ -100,24 +82,15 @@ def show(service: Service, game_id: str, me: Identity | None = None) -> dict[str
         "scenario": st.scenario,
         "dice": st.mode,
         "our_side": st.our_side,
-        "players": {"german": meta.german, "allied": meta.allied},
+        "players": meta.labels(),
         "packets": st.packets,
         "to_move": st.to_move,
         "ours": st.ours,
         "expects": st.expects,
         "next": st.next,
         "pending": pending(email),
-        "verdict": None
-        if verdict is None
-        else {
-            "winner": verdict.winner,
-            "kind": verdict.kind,
-            "german_vp": verdict.german_vp,
-            "allied_vp": verdict.allied_vp,
-            "reason": verdict.reason,
-            "text": verdict_text(verdict),
-        },
-        "position": json.loads(rules.ao.position.dumps(game.state)),
+        "verdict": None if verdict is None else kit.verdict_data(verdict),
+        "position": kit.position(state),
         "draft": _draft(service, game_id, me, st.ours),
         "kept": None,
     }
@@ -152,5 +125,5 @@ def _draft(
         if isinstance(d.push(cmd), str):
             out["stale"] = "a kept order is refused"
             return out
-    out["position"] = json.loads(rules.ao.position.dumps(d.scratch.state))
+    out["position"] = kit_of(d.game).position(d.scratch.state)
     return out

@@ -12,14 +12,19 @@ game is replayed from its invitation instead; ``ardennes verify`` always replays
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 import msgspec
 
-import rules.ao
+from pbem import kits
 from pbem.atomic import read_limited, write_atomic
+from pbem.core import packets as codec
+from pbem.core.errors import PbemError
+from pbem.core.packets import Packet
 from pbem.core.protocol import EmailGame
 from pbem.store import Store, StoreError
+from rules import registry
+from rules.ruleset import state_hash_of
 
 __all__ = ["SNAPSHOT_FILE", "read", "write"]
 
@@ -29,14 +34,21 @@ MAX_SNAPSHOT_BYTES: Final = 4 << 20
 
 
 class Snapshot(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """``snapshot.json``: the rules' state after the game's first ``packets`` packets."""
+    """``snapshot.json``: the rules' state after the game's first ``packets`` packets (the
+    state of the game's ruleset; read back with the type its email kit names)."""
 
     packets: int
     hash: str
-    state: rules.ao.GameState
+    state: Any
 
 
-_DEC: Final = msgspec.json.Decoder(Snapshot)
+class _Read(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    packets: int
+    hash: str
+    state: msgspec.Raw
+
+
+_DEC: Final = msgspec.json.Decoder(_Read)
 
 
 def write(store: Store, game_id: str, game: EmailGame) -> None:
@@ -44,20 +56,30 @@ def write(store: Store, game_id: str, game: EmailGame) -> None:
     if game.game is None:
         return
     state = game.game.state
-    snap = Snapshot(packets=len(game.packets), hash=rules.ao.state_hash(state), state=state)
+    snap = Snapshot(packets=len(game.packets), hash=state_hash_of(game.ruleset, state), state=state)
     with store.transaction(game_id):
         write_atomic(store.game_dir(game_id) / SNAPSHOT_FILE, msgspec.json.encode(snap))
 
 
-def read(store: Store, game_id: str, packets: int) -> rules.ao.GameState | None:
-    """The snapshot's state when it describes ``packets`` packets and its hash is its own;
-    None otherwise (to be replayed)."""
+def read(
+    store: Store, game_id: str, packets: int, invitation: Packet | None = None
+) -> Any | None:
+    """The snapshot's state (of the ruleset ``invitation`` names, default the stored game's)
+    when it describes ``packets`` packets and its hash is its own; None otherwise (to be
+    replayed)."""
     path = store.game_dir(game_id) / SNAPSHOT_FILE
     try:
+        if invitation is None:
+            invitation = codec.decode(store.packet(game_id, 0))
+        rid = kits.ruleset_id(invitation)
+        kit, ruleset = kits.get(rid), registry.get(rid)
         data = read_limited(path, MAX_SNAPSHOT_BYTES, f"game {game_id[:8]}: snapshot", StoreError)
         snap = _DEC.decode(data)
-    except (OSError, StoreError, msgspec.DecodeError, RecursionError):
+        if snap.packets != packets:
+            return None
+        state = msgspec.json.decode(snap.state, type=kit.state_type)
+    except (OSError, PbemError, KeyError, msgspec.DecodeError, RecursionError):
         return None
-    if snap.packets != packets or rules.ao.state_hash(snap.state) != snap.hash:
+    if state_hash_of(ruleset, state) != snap.hash:
         return None
-    return snap.state
+    return state

@@ -34,6 +34,8 @@ LOCK_WAIT: Final = 1.0
 """How long a writer waits for another one by default, in seconds."""
 
 Side = Literal["german", "allied"]
+AO_SIDES: Final[tuple[str, str]] = ("allied", "german")
+"""The sides of a game whose ``meta.json`` names none: the AO's (a store from before rulesets)."""
 
 STOPPED: Final = "equivocation"
 """The ``meta.json`` status of a game stopped by equivocation (protocol section 3): kept
@@ -74,22 +76,26 @@ class EquivocationError(StoreError):
 class GameMeta(msgspec.Struct, kw_only=True, frozen=True):
     """``meta.json``: a small index of one game, written by the caller (:meth:`Store.create_game`,
     :meth:`Store.update_meta`) except the times, which the store sets. Unknown fields are
-    ignored on reading (a newer program may add some)."""
+    ignored on reading (a newer program may add some).
+
+    The players' labels are kept under the AO's side names, as before rulesets: ``allied``
+    holds the label of the game's first side (:attr:`sides`, its ruleset's), ``german`` the
+    second's (:meth:`label`, :meth:`labels`, :func:`new_meta`)."""
 
     scenario: int
-    our_side: Side
+    our_side: str
     german: str = ""
-    """Who plays the German side: a label (name, key fingerprint)."""
+    """Who plays the second side (the AO's German): a label (name, key fingerprint)."""
     allied: str = ""
-    """Who plays the Allied side."""
+    """Who plays the first side (the AO's Allied)."""
     address: str = ""
     """The opponent's mail address, when given apart from his label (:mod:`pbem.addresses`;
     empty in a store written before it existed)."""
     dice_mode: str = ""
     """``sealed``, ``open`` or ``local`` (protocol section 4)."""
     to_move: str = ""
-    """Whose move it is, as the caller last computed it: ``german``, ``allied``, ``over``, or
-    empty for unknown."""
+    """Whose move it is, as the caller last computed it: a side, ``over``, or empty for
+    unknown."""
     status: str = ""
     """A short free text for the listing (``waiting for the reply``, ``equivocation``)."""
     packets: int = -1
@@ -99,11 +105,38 @@ class GameMeta(msgspec.Struct, kw_only=True, frozen=True):
     """ISO 8601 UTC, set by the store."""
     last_activity: str = ""
     """ISO 8601 UTC, set by the store on every write."""
+    sides: tuple[str, str] = AO_SIDES
+    """The game's two sides (its ruleset's, :attr:`rules.ruleset.Ruleset.sides`); the AO's in
+    a store written before rulesets."""
+
+    def label(self, side: str) -> str:
+        """The label of ``side``'s player ("" for none, or for a side not of this game)."""
+        if side == self.sides[0]:
+            return self.allied
+        return self.german if side == self.sides[1] else ""
+
+    def labels(self) -> dict[str, str]:
+        """Each side's label, the second side first (the AO's German, then Allied)."""
+        return {self.sides[1]: self.german, self.sides[0]: self.allied}
 
     @property
     def opponent(self) -> str:
         """The label of the other side's player."""
-        return self.allied if self.our_side == "german" else self.german
+        return self.allied if self.our_side == self.sides[1] else self.german
+
+
+def new_meta(
+    *, scenario: int, our_side: str, sides: tuple[str, str], labels: dict[str, str], dice_mode: str
+) -> GameMeta:
+    """The ``meta.json`` of a new game of ``sides`` (each side's label in ``labels``)."""
+    return GameMeta(
+        scenario=scenario,
+        our_side=our_side,
+        german=labels.get(sides[1], ""),
+        allied=labels.get(sides[0], ""),
+        dice_mode=dice_mode,
+        sides=sides,
+    )
 
 
 @dataclass(frozen=True)

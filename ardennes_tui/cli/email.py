@@ -22,9 +22,9 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-import rules.ao
 from ardennes_tui.cli.inputs import read_input
 from ardennes_tui.cli.keys import read_passphrase_file
+from ardennes_tui.cli.ruleset_option import add_ruleset_option, ruleset_sides, side_choices
 from ardennes_tui.errors import UserError
 from pbem import addresses, agent, config, invitations, keys, mail
 from pbem.core import dicemodes, sshsig
@@ -84,14 +84,16 @@ def register(subparsers: Any) -> None:
     invite: argparse.ArgumentParser = subparsers.add_parser(
         "invite",
         help="start a game by email: write the invitation",
-        description="Start a game by email: the invitation (your side, the scenario, the dice "
-        "mode and your public key), signed, to send to your opponent. Dice: sealed (three "
+        description="Start a game by email: the invitation (the ruleset, your side, the "
+        "scenario, the dice mode and your public key), signed, to send to your opponent. "
+        "Dice: sealed (three "
         f"mailings per player-turn with combat; {dicemodes.ALLOWS['sealed']}), open (one "
         f"mailing per player-turn; {dicemodes.ALLOWS['open']}), local (hot-seat: both sides "
         f"are yours; {dicemodes.ALLOWS['local']}).",
     )
     invite.add_argument("--scenario", type=int, required=True, metavar="N")
-    invite.add_argument("--side", choices=("german", "allied"), required=True)
+    invite.add_argument("--side", choices=side_choices(), required=True)
+    add_ruleset_option(invite, "the game (its sides: the AO's german and allied)")
     invite.add_argument("--dice", choices=("sealed", "open", "local"), required=True)
     invite.add_argument("--opponent", default="", metavar="LABEL", help="your opponent's name")
     invite.add_argument("--comment", default="", metavar="TEXT", help="a note to your opponent")
@@ -287,8 +289,12 @@ def status_lines(service: Service, game_id: str) -> None:
 
 
 def run_invite(args: argparse.Namespace) -> int:
+    sides = ruleset_sides(args.ruleset)
+    if args.side not in sides:
+        raise UserError(f"--side: a side of {args.ruleset} is {' or '.join(sides[::-1])}", 2)
     try:
         service = Service(Store())
+        service.board(args.scenario, args.ruleset)  # no such scenario: before a passphrase
         me = player_identity(args)
         sent = service.invite(
             me,
@@ -297,6 +303,7 @@ def run_invite(args: argparse.Namespace) -> int:
             mode=args.dice,
             opponent=args.opponent or (args.mailto or ""),
             comment=args.comment,
+            ruleset=args.ruleset,
         )
         st = service.status(sent.game_id)
         if args.dice == "local":
@@ -344,7 +351,7 @@ def run_accept(args: argparse.Namespace) -> int:
         say(
             f"game {sent.game_id}: accepted, scenario {st.scenario}, you play the "
             f"{st.our_side.capitalize()}, {st.mode} dice; opponent's key "
-            f"{st.keys[rules.ao.other_side(st.our_side)]}: compare it out of band"
+            f"{st.keys[st.other_side]}: compare it out of band"
         )
         if st.warning:
             say(st.warning)

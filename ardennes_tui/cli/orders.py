@@ -13,10 +13,11 @@ from typing import Any
 
 import msgspec
 
-import rules.ao
 from ardennes_tui.cli import email as cli_email
 from ardennes_tui.errors import UserError
+from pbem import kits
 from pbem.core.errors import PbemError
+from pbem.core.typed import AnyRuleset
 from pbem.games import Service
 from pbem.store import Store
 
@@ -47,25 +48,33 @@ def register(subparsers: Any) -> None:
     orders.set_defaults(func=run_orders)
 
 
-def _read_commands(path: Path) -> list[rules.ao.Command]:
+def _read_commands(path: Path, ruleset: AnyRuleset) -> list[Any]:
+    """The commands of ``path``, one JSON a line, strictly of ``ruleset``'s command type."""
     text = cli_email.read_packet_input(str(path)).decode("utf-8", "replace")
     out = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            out.append(rules.ao.decode_command(line))
+            out.append(msgspec.json.decode(line, type=ruleset.command_type))
         except (msgspec.ValidationError, msgspec.DecodeError) as exc:
             raise UserError(f"{path}: line {number}: not a command: {exc}", 2) from None
+        except RecursionError:
+            why = "JSON nested too deeply"
+            raise UserError(f"{path}: line {number}: not a command: {why}", 2) from None
     return out
 
 
 def run_orders(args: argparse.Namespace) -> int:
-    commands = _read_commands(args.commands) if args.commands is not None else []
     try:
         store = Store()
         service = Service(store)
         game_id = cli_email.game_id_of(store, args.game)
+        ruleset = kits.stored_ruleset(store, game_id)  # the game's: its commands
+    except PbemError as exc:
+        cli_email.fail(exc)
+    commands = _read_commands(args.commands, ruleset) if args.commands is not None else []
+    try:
         short = game_id[:8]
         before = store.count(game_id)
         me = cli_email.player_identity(args, service, game_id)
@@ -77,7 +86,7 @@ def run_orders(args: argparse.Namespace) -> int:
         if done.sealed:
             cli_email.say(f"game {short}: {which} sealed and stored")
         if done.rest:
-            other = rules.ao.other_side(store.meta(game_id).our_side).capitalize()
+            other = service.status(game_id).other_side.capitalize()
             cli_email.say(
                 f"game {short}: {done.rest} command(s) kept for packet {after + 1}, after the "
                 f"{other} reply to your batch: import it, then: ardennes orders {short}"

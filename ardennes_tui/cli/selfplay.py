@@ -56,7 +56,10 @@ from ardennes_tui.cli.selfplay_summary import (
     summary_markdown,
 )
 from ardennes_tui.errors import UserError
+from ardennes_tui.cli.ruleset_option import add_ruleset_option
+from pbem import kits
 from pbem import selfplay as email_selfplay
+from pbem.core.packets import DEFAULT_RULESET
 from pbem.core.errors import PbemError
 from pbem.core.packets import DiceMode
 from rules.ao import LAST_TURN
@@ -92,6 +95,7 @@ def register(subparsers: Any) -> None:
         help="play by email with these dice: two players, keys and stores, armoured text only; "
         "-o FILE gets every packet (check it with ardennes verify/audit)",
     )
+    add_ruleset_option(parser, "a game by email (--dice; the record self-play plays the AO)")
     for side in ("german", "allied"):
         parser.add_argument(
             f"--{side}",
@@ -156,6 +160,12 @@ def _at_level(args: argparse.Namespace) -> AtLevel:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.ruleset != DEFAULT_RULESET and (args.dice is None or args.summary or args.replay):
+        raise UserError(
+            f"--ruleset {args.ruleset} plays by email only (--dice sealed|open|local): the "
+            "record self-play, --replay and --summary play the AO",
+            2,
+        )
     at = _at_level(args)
     if args.summary:
         return _summary(args, at)
@@ -180,6 +190,8 @@ def run(args: argparse.Namespace) -> int:
         return _replay(args.replay)
     if args.scenario is None or args.seed is None or args.output is None:
         raise UserError("selfplay needs --scenario N, --seed S and -o FILE (or --replay FILE)", 2)
+    if args.ruleset != DEFAULT_RULESET:
+        return _other_ruleset(args)
     scenario = _one_scenario(args.scenario)
     if args.turns is not None and not 1 <= args.turns <= LAST_TURN:
         raise UserError(f"--turns must be 1-{LAST_TURN}, not {args.turns}", 2)
@@ -215,16 +227,44 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _other_ruleset(args: argparse.Namespace) -> int:
+    """Self-play by email of a ruleset other than the AO: its scenarios from its email kit."""
+    known = sorted(kits.get(args.ruleset).scenarios())
+    if not NUMBER.fullmatch(args.scenario) or int(args.scenario) not in known:
+        choose = ", ".join(map(str, known))
+        raise UserError(f"--scenario: {args.ruleset} has the scenarios {choose}", 2)
+    if args.turns is not None and args.turns < 1:
+        raise UserError(f"--turns must be at least 1, not {args.turns}", 2)
+    if not args.seed:
+        raise UserError("--seed: empty seed", 2)
+    _check_output(args.output, args.force)
+    if _given(args, german="--german", allied="--allied"):
+        raise UserError("--german and --allied choose the AO's bots", 2)
+    scenario = int(args.scenario)
+    return _by_email(
+        scenario, args.seed, args.dice, args.turns, args.output, args.force, args.ruleset
+    )
+
+
 def _by_email(
-    scenario: int, seed: str, mode: DiceMode, turns: int | None, out: Path, force: bool
+    scenario: int,
+    seed: str,
+    mode: DiceMode,
+    turns: int | None,
+    out: Path,
+    force: bool,
+    ruleset: str = DEFAULT_RULESET,
 ) -> int:
     try:
-        game = email_selfplay.play(scenario, seed, mode, turns)
+        game = email_selfplay.play(scenario, seed, mode, turns, ruleset=ruleset)
     except PbemError as exc:
         raise UserError(f"self-play by email failed: {exc}") from None
     _write_atomic(out, game.text().encode("ascii"), force)
     v = game.verdict
-    vp = f"VP {game.vp[0]}-{game.vp[1]} (German-Allied)" if game.vp else "no Game-Turn ended"
+    if game.vp:
+        vp = f"VP {game.vp[0]}-{game.vp[1]} (German-Allied)"
+    else:
+        vp = "no Game-Turn ended" if ruleset == DEFAULT_RULESET else "no score"
     what = f"{v.winner or 'draw'} ({v.kind})" if v is not None else f"stopped after GT{turns}"
     print(
         f"scenario {scenario} seed {game.seed} ({mode} dice, game {game.game_id[:8]}): "

@@ -8,6 +8,10 @@ enemy) with the row and column numbers, and the units on the map by side. ``--js
 :func:`pbem.show.show`'s data (``docs/pbem.md``: a stable shape). A kept draft is played on
 the next packet when the key is at hand (``--key``, ``--passphrase-file``; asked on a
 terminal only with ``--key``), so that its position is shown too.
+
+A game of another ruleset than the AO (``ardennes invite --ruleset``) is shown without the
+map: the same lines, its position as its email kit gives it (:func:`pbem.show.show`'s
+``position``, one JSON line).
 """
 
 from __future__ import annotations
@@ -113,16 +117,23 @@ def _units(game: rules.ao.Game, side: rules.ao.Side) -> list[str]:
     return out
 
 
-def text(data: dict[str, Any], game: rules.ao.Game) -> str:
-    """The text form of :func:`pbem.show.show`'s ``data`` (``game`` at its position)."""
+def _state(email: Any) -> Any:
+    if email.game is not None:
+        return email.game.state
+    return email.ruleset.new_game(email.board_for(email.scenario))
+
+
+def _head(data: dict[str, Any], summary: str) -> list[str]:
+    """The lines before the map: the game, where it stands, whose move, what is pending,
+    what is kept."""
     short = data["game"][:8]
     ours = data["our_side"]
-    other = rules.ao.other_side(ours)
+    other = next((s for s in data["players"] if s != ours), ours)
     label = data["players"].get(other) or other
     out = [
         f"Game {short}: scenario {data['scenario']}, {data['dice']} dice, you play the "
         f"{ours.capitalize()} against {label}; {data['packets']} packets",
-        game_view.summary(game),
+        summary,
         data["next"][:1].upper() + data["next"][1:],
     ]
     for item in data["pending"]:
@@ -138,6 +149,8 @@ def text(data: dict[str, Any], game: rules.ao.Game) -> str:
             out.append("Pending: the CRT switch die opens the German's next packet (AO-10.3a)")
         elif item["kind"] == "draw_offer":
             out.append(f"Pending: a draw offered by the {item['by'].capitalize()}")
+        else:  # a die of the mover's own, in another ruleset
+            out.append(f"Pending: {item['kind'].replace('_', ' ')} ({item.get('side', '')})")
     if data["draft"] is not None:
         d = data["draft"]
         where = "its position below" if d["position"] is not None else "ardennes show --key K"
@@ -151,7 +164,21 @@ def text(data: dict[str, Any], game: rules.ao.Game) -> str:
             f"Kept: {k['commands']} command(s) for packet {k['packet']}, after the reply "
             f"(the next ardennes orders {short} puts them first)"
         )
-    out = [w for line in out for w in textwrap.wrap(line, WIDTH, subsequent_indent="  ")]
+    return [w for line in out for w in textwrap.wrap(line, WIDTH, subsequent_indent="  ")]
+
+
+def plain_text(data: dict[str, Any], standing: str) -> str:
+    """The text of a game of a ruleset without a map here: :func:`_head` with the ruleset's
+    ``standing``, then the position as one JSON line."""
+    out = _head(data, standing[:1].upper() + standing[1:])
+    position = data["draft"]["position"] if data["draft"] and data["draft"]["position"] else None
+    out.append("Position: " + json.dumps(position or data["position"], separators=(",", ":")))
+    return "".join(line + "\n" for line in out)
+
+
+def text(data: dict[str, Any], game: rules.ao.Game) -> str:
+    """The text form of :func:`pbem.show.show`'s ``data`` (``game`` at its position)."""
+    out = _head(data, game_view.summary(game))
     focus = _focus(game, data)
     if focus is not None:
         out.append("")
@@ -179,6 +206,9 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(data, indent=1, sort_keys=False))
         return 0
     email = service.load(game_id)
+    if email.ruleset.id != rules.ao.AO.id:
+        sys.stdout.write(plain_text(data, email.ruleset.standing(_state(email), email.verdict)))
+        return 0
     board = email.game.board if email.game is not None else service.board(data["scenario"])
     draft = data["draft"]
     position = draft["position"] if draft and draft["position"] else data["position"]

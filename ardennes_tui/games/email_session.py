@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 import rules.ao
+from ardennes_tui.rulesets.ao.email import ao_game, ao_side
 from pbem import addresses, config, drafts, endings, mail
-from pbem.aoplay import ao_game, ao_side
 from pbem.core.authoring import Draft
 from pbem.core.errors import PbemError
 from pbem.core.packets import MAX_COMMENT

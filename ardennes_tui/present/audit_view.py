@@ -24,8 +24,8 @@ from typing import Final
 
 import rules.ao
 from ardennes_tui.games import hotseat
+from ardennes_tui.rulesets.ao.email import ao_game
 from pbem import audit, sources
-from pbem.aoplay import ao_game
 from pbem.audit import DiceStats, Roll, Verified
 from pbem.core import stats
 from pbem.core.errors import PbemError
@@ -167,7 +167,7 @@ def view(v: Verified, mine: Mapping[str, str] | None = None) -> AuditView:
     )
 
 
-def comment_line(seq: int, author: rules.ao.Side, text: str) -> str:
+def comment_line(seq: int, author: str, text: str) -> str:
     """``Comment from the German player (packet 7): "GT3: the SS go in"``."""
     return f'Comment from the {author.capitalize()} player (packet {seq}): "{text}"'
 

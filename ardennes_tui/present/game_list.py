@@ -19,8 +19,8 @@ import msgspec
 
 from ardennes_tui.games.saves import bot_side
 from ardennes_tui.present.game_view import PHASE_NAMES
+from ardennes_tui.rulesets.ao.email import ao_other
 from pbem import invitations, keys
-from pbem.aoplay import ao_other
 from pbem.core.errors import PbemError
 from pbem.exchange import fingerprint_of
 from pbem.games import Service

@@ -16,8 +16,8 @@ from typing import ClassVar
 
 from ardennes_tui.games.email_session import EmailSession
 from ardennes_tui.present import audit_view
+from ardennes_tui.rulesets.ao.email import ao_game
 from ardennes_tui.screens.email_batch import SealedBatchScreen
-from pbem.aoplay import ao_game
 from pbem.core.errors import PbemError
 
 

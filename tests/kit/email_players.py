@@ -10,8 +10,8 @@ import pytest
 
 import rules.ao
 from ardennes_tui import cli
+from ardennes_tui.rulesets.ao.email import ao_side
 from pbem import keys
-from pbem.aoplay import ao_side
 from pbem.core.identity import KeyIdentity
 from pbem.games import Service
 from pbem.store import Store
@@ -55,12 +55,14 @@ class Player:
         root: Path,
         monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str],
+        key: keys.PrivateKey | None = None,
     ) -> None:
+        """``key``: his private key (default: a new one)."""
         self.name = name
         self.home = root / name
         self.mp = monkeypatch
         self.capsys = capsys
-        keys.save(keys.generate(), name, home=self.home)
+        keys.save(key if key is not None else keys.generate(), name, home=self.home)
         self.me = KeyIdentity(keys.load_key(name, home=self.home))
         self.files = 0
         self._service: Service | None = None

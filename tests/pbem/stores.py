@@ -31,7 +31,7 @@ def played(tmp: pytest.TempPathFactory) -> tuple[selfplay.EmailSelfPlay, Path]:
 
 
 def key(side: str) -> KeyIdentity:
-    return selfplay.player_key(side, SEED)  # type: ignore[arg-type]
+    return selfplay.player_key(side, SEED)
 
 
 def cut(store: Path, to: Path, game_id: str, upto: int) -> None:

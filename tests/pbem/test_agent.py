@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from ardennes_tui.rulesets.ao.email import ao_side
 from pbem import agent, keys, selfplay
-from pbem.aoplay import ao_side
 from pbem.core import authoring
 from pbem.core.identity import KeyIdentity
 from pbem.core.protocol import Identity

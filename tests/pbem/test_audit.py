@@ -19,8 +19,8 @@ import rules.ao
 import scenarios
 from ardennes_tui.cli import audit as audit_cli
 from ardennes_tui.errors import UserError
+from ardennes_tui.rulesets.ao.email import ao_other
 from pbem import audit, sources
-from pbem.aoplay import ao_other
 from pbem.core import armor, authoring, chain, packets, protocol
 from pbem.core.packets import DiceMode, Packet
 from pbem.exchange import armor_headers, armor_packets

@@ -14,8 +14,8 @@ import rules.ao
 import scenarios
 from ardennes_tui import cli
 from ardennes_tui.cli import email
+from ardennes_tui.rulesets.ao.email import ao_other, ao_side
 from pbem import keys
-from pbem.aoplay import ao_other, ao_side
 from pbem.core import dicemodes
 from pbem.store import Store
 from rules.ao.bots import BotRng, bots_for

@@ -12,8 +12,8 @@ import pytest
 
 import rules.ao
 import scenarios
+from ardennes_tui.rulesets.ao.email import ao_other
 from pbem import audit, endings, sources
-from pbem.aoplay import ao_other
 from pbem.core import authoring, packets, protocol
 from pbem.games import Service
 from pbem.store import Store
@@ -94,7 +94,7 @@ def test_the_record_keeps_the_verdict_and_replays() -> None:
     authoring.ending(g, KEYS["german"], "german", "resign")
     from pbem.exchange import game_record
 
-    data = game_record(g, "hans", "joe")
+    data = game_record(g, {"german": "hans", "allied": "joe"})
     record = rules.record.decode(data)
     assert record.footer is not None and record.footer.verdict == g.verdict
     r = rules.ao.Game.replay(record, scenarios.load_board(1))

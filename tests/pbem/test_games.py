@@ -15,8 +15,8 @@ import pytest
 
 import rules.ao
 import scenarios
+from ardennes_tui.rulesets.ao.email import ao_game, ao_other
 from pbem import drafts, keys
-from pbem.aoplay import ao_game, ao_other
 from pbem.core import armor, dicemodes, packets
 from pbem.core.errors import PbemError
 from pbem.core.identity import KeyIdentity
@@ -117,8 +117,8 @@ def test_status_says_whose_move_and_the_pinned_keys(sealed: Match) -> None:
     assert st["german"].to_move == st["allied"].to_move
     mover = st["german"].to_move
     assert mover is not None
-    assert st[mover].ours and not st[rules.ao.other_side(mover)].ours
-    waiting = st[rules.ao.other_side(mover)]
+    assert st[mover].ours and not st[ao_other(mover)].ours
+    waiting = st[ao_other(mover)]
     assert waiting.next.startswith(f"waiting for the {mover} player")
     assert any("since" in line for line in waiting.lines())
     assert st[mover].next.startswith("your move (")
@@ -127,7 +127,7 @@ def test_status_says_whose_move_and_the_pinned_keys(sealed: Match) -> None:
 
 def test_draft_when_it_is_not_our_move(sealed: Match) -> None:
     st = sealed.service("german").status(sealed.game_id)
-    idle = rules.ao.other_side(st.to_move or "german")
+    idle = ao_other(st.to_move or "german")
     with pytest.raises(PbemError, match=f"not your move: waiting for the {st.to_move} player"):
         sealed.service(idle).draft(sealed.game_id, sealed.me[idle])
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import rules.ao
-from pbem.aoplay import ao_other
+from ardennes_tui.rulesets.ao.email import ao_other
 from pbem.core.protocol import EmailGame
 from pbem.exchange import next_move, next_packet
 from rules.ao.bots import BotRng, bots_for

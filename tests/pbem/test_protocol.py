@@ -11,7 +11,7 @@ import msgspec
 import pytest
 
 import rules.ao
-from pbem.aoplay import ao_other, ao_side
+from ardennes_tui.rulesets.ao.email import ao_other, ao_side
 from pbem.core import authoring, chain, packets, protocol
 from pbem.core.identity import KeyIdentity
 from pbem.core.packets import DiceMode, Packet, Step

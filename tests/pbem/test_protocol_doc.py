@@ -11,7 +11,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from pbem.aoplay import ao_other
+from ardennes_tui.rulesets.ao.email import ao_other
 from pbem.core import armor, authoring, packets, protocol
 from tests.kit.players import PlayerKey, board, played
 from tests.kit.realmap import needs_real_map

@@ -80,8 +80,10 @@ def test_a_snapshot_that_does_not_fit_is_not_used(
     elif how == "stale":
         path.write_bytes(msgspec.json.encode(msgspec.structs.replace(snap, packets=n - 1)))
     else:  # another state, its own hash right: the packets' signed hashes refuse it
-        vp = msgspec.structs.replace(snap.state.vp, german=snap.state.vp.german + 5)
-        state = msgspec.structs.replace(snap.state, vp=vp)
+        before = snapshots.read(svc.store, gid, n)  # the state, of the game's ruleset
+        assert isinstance(before, rules.ao.GameState)
+        vp = msgspec.structs.replace(before.vp, german=before.vp.german + 5)
+        state = msgspec.structs.replace(before, vp=vp)
         made = snapshots.Snapshot(packets=n, hash=rules.ao.state_hash(state), state=state)
         path.write_bytes(msgspec.json.encode(made))
         assert snapshots.read(svc.store, gid, n) == state

@@ -14,8 +14,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from ardennes_tui.rulesets.ao.email import ao_side
 from pbem import audit, selfplay, sources
-from pbem.aoplay import ao_side
 from pbem.core import armor, packets, protocol, zdict
 from pbem.core.packets import DiceMode, Packet, Signer
 from pbem.exchange import armor_headers, armor_packets
