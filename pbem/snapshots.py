@@ -61,9 +61,7 @@ def write(store: Store, game_id: str, game: EmailGame) -> None:
         write_atomic(store.game_dir(game_id) / SNAPSHOT_FILE, msgspec.json.encode(snap))
 
 
-def read(
-    store: Store, game_id: str, packets: int, invitation: Packet | None = None
-) -> Any | None:
+def read(store: Store, game_id: str, packets: int, invitation: Packet | None = None) -> Any | None:
     """The snapshot's state (of the ruleset ``invitation`` names, default the stored game's)
     when it describes ``packets`` packets and its hash is its own; None otherwise (to be
     replayed)."""

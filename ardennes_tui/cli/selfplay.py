@@ -44,6 +44,7 @@ import msgspec
 
 import rules.ao
 from ardennes_tui.cli.inputs import read_input
+from ardennes_tui.cli.ruleset_option import add_ruleset_option
 from ardennes_tui.cli.selfplay_summary import (
     MAX_GAMES,
     NUMBER,
@@ -56,12 +57,10 @@ from ardennes_tui.cli.selfplay_summary import (
     summary_markdown,
 )
 from ardennes_tui.errors import UserError
-from ardennes_tui.cli.ruleset_option import add_ruleset_option
 from pbem import kits
 from pbem import selfplay as email_selfplay
-from pbem.core.packets import DEFAULT_RULESET
 from pbem.core.errors import PbemError
-from pbem.core.packets import DiceMode
+from pbem.core.packets import DEFAULT_RULESET, DiceMode
 from rules.ao import LAST_TURN
 from rules.ao.bots.registry import kind_names
 from rules.ao.bots.selfplay import SELFPLAY_BOT, encode, play, replay

@@ -186,7 +186,8 @@ def test_a_sealed_tiny_game_through_the_command_line(players: dict[str, Player])
         (11, "blue", 3, "red-1 eliminated"),
     ]
     text = rosa.ok("audit", everything)
-    assert "#8 Red resolution, batch 1: Red " in text and "Standing:    game over, Blue wins" in text
+    assert "#8 Red resolution, batch 1: Red " in text
+    assert "Standing:    game over, Blue wins (elimination)\n" in text
 
     # the record: every command, the dice listed, the players as the store labels them
     record = rosa.home / "tiny.jsonl"
@@ -243,7 +244,7 @@ def test_a_hostile_mail_of_unknown_rulesets_is_refused_line_by_line(
 ) -> None:
     """Two invitations of rulesets the program cannot play, before a good packet in one mail:
     one line each, exit 1, the good packet stored, the store's game untouched otherwise."""
-    monkeypatch.setitem(registry._RULESETS, "nokit", _NoKit())  # noqa: SLF001 - one test's
+    monkeypatch.setitem(registry._RULESETS, "nokit", _NoKit())  # this test's only
     rosa, bert = players["red"], players["blue"]
     inv = rosa.home / "invitation.txt"
     rosa.ok("invite", "--ruleset", "tiny", "--scenario", 1, "--side", "red", "--dice", "open",
