@@ -27,7 +27,7 @@ import msgspec
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from pbem import games, kits
+from pbem import cover, games, kits
 from pbem.core import dicemodes, packets
 from pbem.core.headers import armor_packets
 from pbem.store import Store
@@ -88,6 +88,14 @@ def test_a_sealed_tiny_game_through_the_command_line(players: dict[str, Player])
     assert code == 0 and out == "", err
     assert err.startswith(f"game {GAME_ID}: invitation to scenario 1, you play the Red, sealed ")
     mails.append(inv.read_text())
+    subject, note = cover.mail_cover(games.Service(Store(rosa.home)), GAME_ID)
+    assert subject == (
+        f"Ardennes {SHORT}: The Red player invites you to a game by email (scenario 1, sealed "
+        "dice, you play the Blue)"
+    )
+    assert note.startswith(
+        "The Red player sent an invitation to a game of Tiny (the test ruleset)\nby"
+    )
     assert '"ruleset":"tiny"' in packets.decode(Store(rosa.home).packet(GAME_ID, 0)).signed.decode()
     report = bert.ok("import", inv)
     assert report.startswith(f"game {SHORT} packet 0 (red invitation): invitation: scenario 1, ")
