@@ -308,3 +308,43 @@ def test_tiny_self_play_by_email_verifies(players: dict[str, Player], dice: str)
     assert ", no score, hash " in line and line.endswith(f" -> {out}\n")
     verified = rosa.ok("verify", out)
     assert verified.startswith("OK: game ") and f"{dice} dice" in verified
+
+
+def test_the_computer_opponent_plays_tiny_by_email(
+    players: dict[str, Player], tmp_path: Path
+) -> None:
+    """``ardennes bot``: the computer accepts a Tiny invitation and answers with Tiny's bot
+    (the email kit's ``opponent_bot``, whatever ``--kind`` says for the AO): its morale, then
+    in turn 1 it closes in on red-1 (0401 to 0301) and strikes it, which waits for the reply."""
+    rosa = players["red"]
+    bot_home = tmp_path / "bot"
+
+    def to_bot(text_file: Path) -> str:
+        code, answer, err = rosa.run("bot", text_file, "--home", bot_home)
+        assert code == 0, err
+        return rosa.ok("import", rosa.file(answer))
+
+    inv = rosa.home / "invitation.txt"
+    rosa.ok("invite", "--ruleset", "tiny", "--scenario", 1, "--side", "red", "--dice", "sealed",
+            "-o", inv)  # fmt: skip
+    assert to_bot(inv) == (
+        f"game {SHORT} packet 1 (blue acceptance): accepted; your move (Red set-up)\n"
+    )
+
+    def orders(*cmds: Any) -> Path:
+        code, text, err = rosa.run("orders", SHORT, "--commands", jsonl(rosa, *cmds))
+        assert code == 0, err
+        return rosa.file(text)
+
+    assert to_bot(orders(tiny.Pick(2))) == (
+        f"game {SHORT} packet 3 (blue orders): accepted; your move (Red play)\n"
+    )
+    assert to_bot(orders(tiny.Move("red-1", "0201"), tiny.EndPhase())) == (
+        f"game {SHORT} packet 5 (blue orders): accepted; your move (Red reply to the strike)\n"
+    )
+    game = games.Service(Store(rosa.home)).load(GAME_ID).game
+    assert game is not None
+    assert [type(s.command).__name__ for s in game.history] == [
+        "Pick", "Pick", "Move", "EndPhase", "Move", "Strike",
+    ]  # fmt: skip
+    assert game.state.unit("blue-1").hex == "0301" and game.state.strike == "red-1"
