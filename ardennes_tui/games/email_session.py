@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import rules.ao
-from ardennes_tui.rulesets.ao.email import ao_game, ao_side
+from ardennes_tui.rulesets.ao.narrow import ao_game, ao_side
 from pbem import addresses, config, drafts, endings, mail
 from pbem.core.authoring import Draft
 from pbem.core.errors import PbemError

@@ -24,7 +24,7 @@ from typing import Final
 
 import rules.ao
 from ardennes_tui.games import hotseat
-from ardennes_tui.rulesets.ao.email import ao_game
+from ardennes_tui.rulesets.ao.narrow import ao_game
 from pbem import audit, sources
 from pbem.audit import DiceStats, Roll, Verified
 from pbem.core import stats

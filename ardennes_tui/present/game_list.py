@@ -17,9 +17,10 @@ from typing import Any, Final
 
 import msgspec
 
+import rules.ao
 from ardennes_tui.games.saves import bot_side
 from ardennes_tui.present.game_view import PHASE_NAMES
-from ardennes_tui.rulesets.ao.email import ao_other
+from ardennes_tui.rulesets.ao.narrow import ao_side
 from pbem import invitations, keys
 from pbem.core.errors import PbemError
 from pbem.exchange import fingerprint_of
@@ -108,7 +109,7 @@ def rows(store: Store) -> list[dict[str, Any]]:
                 "id": kept.game_id,
                 "kind": "invitation",
                 "scenario": b.scenario,
-                "side": ao_other(b.author),
+                "side": rules.ao.other_side(ao_side(b.author)),
                 "to_move": "accept it",
                 "last_activity": kept.kept_at,
                 "opponent": fingerprint_of(b.key) if b.key else "",

@@ -17,7 +17,7 @@ from __future__ import annotations
 import rules.ao
 from ardennes_tui.games.email_session import EmailSession
 from ardennes_tui.present import game_view
-from ardennes_tui.rulesets.ao.email import ao_side
+from ardennes_tui.rulesets.ao.narrow import ao_side
 from ardennes_tui.screens.play_screen import PlayScreen
 
 

@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from ardennes_tui.games.email_session import EmailSession
 from ardennes_tui.present import audit_view
-from ardennes_tui.rulesets.ao.email import ao_game
+from ardennes_tui.rulesets.ao.narrow import ao_game
 from ardennes_tui.screens.email_batch import SealedBatchScreen
 from pbem.core.errors import PbemError
 

@@ -30,7 +30,7 @@ from ardennes_tui.games.email_session import EmailSession, Outgoing, mail_addres
 from ardennes_tui.modes import Mode
 from ardennes_tui.present import game_view
 from ardennes_tui.present.effects import event_log
-from ardennes_tui.rulesets.ao.email import ao_game, ao_side
+from ardennes_tui.rulesets.ao.narrow import ao_game, ao_side
 from ardennes_tui.screens.email_incoming import IncomingScreen
 from ardennes_tui.screens.palette import PaletteCommand
 from ardennes_tui.screens.play_screen import PlayScreen

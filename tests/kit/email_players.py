@@ -10,7 +10,7 @@ import pytest
 
 import rules.ao
 from ardennes_tui import cli
-from ardennes_tui.rulesets.ao.email import ao_side
+from ardennes_tui.rulesets.ao.narrow import ao_side
 from pbem import keys
 from pbem.core.identity import KeyIdentity
 from pbem.games import Service

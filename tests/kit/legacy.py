@@ -22,7 +22,7 @@ from contextlib import contextmanager
 import msgspec
 import pytest
 
-from ardennes_tui.rulesets.ao.email import ao_side
+from ardennes_tui.rulesets.ao.narrow import ao_side
 from pbem.core import packets
 from pbem.core.packets import Body, Packet, Signer
 from rules.ao import Side

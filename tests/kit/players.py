@@ -10,7 +10,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 import rules.ao
 import scenarios
-from ardennes_tui.rulesets.ao.email import ao_side
+from ardennes_tui.rulesets.ao.narrow import ao_side
 from pbem.core import authoring, protocol
 from pbem.core.identity import KeyIdentity
 from pbem.core.packets import DiceMode, Packet

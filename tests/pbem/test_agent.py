@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from ardennes_tui.rulesets.ao.email import ao_side
+from ardennes_tui.rulesets.ao.narrow import ao_side
 from pbem import agent, keys, selfplay
 from pbem.core import authoring
 from pbem.core.identity import KeyIdentity

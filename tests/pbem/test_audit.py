@@ -19,7 +19,7 @@ import rules.ao
 import scenarios
 from ardennes_tui.cli import audit as audit_cli
 from ardennes_tui.errors import UserError
-from ardennes_tui.rulesets.ao.email import ao_other
+from ardennes_tui.rulesets.ao.narrow import ao_side
 from pbem import audit, sources
 from pbem.core import armor, authoring, chain, packets, protocol
 from pbem.core.packets import DiceMode, Packet
@@ -384,7 +384,7 @@ def test_open_rolls_recomputed_by_hand() -> None:
         assert r.packet is not None and r.author is not None
         p = sent[r.packet]
         mine = bytes.fromhex(p.body.reveal or "")
-        them = _published_before(sent, ao_other(r.author), r.packet)
+        them = _published_before(sent, rules.ao.other_side(ao_side(r.author)), r.packet)
         seed = chain.open_seed(bytes.fromhex(GAME_ID), r.packet, mine, them)
         assert r.derivation == "open" and r.value == rules.SeededDice(seed).d6(r.index)
         assert r.all_from == r.packet and r.author_from is not None
@@ -581,7 +581,7 @@ def test_the_dice_checker_skips_draw_and_resign_packets(tmp_path: Path) -> None:
     sent = played("sealed")
     i = next(k for k, p in enumerate(sent) if p.body.kind == "resolution")
     mover = sent[i].body.author
-    other = ao_other(mover)
+    other = rules.ao.other_side(ao_side(mover))
     keys = {"german": PlayerKey("hans"), "allied": PlayerKey("joe")}
     g = protocol.EmailGame.replay(sent[:i], board)
     authoring.ending(g, keys[mover], mover, "draw_offer")

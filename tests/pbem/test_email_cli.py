@@ -14,7 +14,7 @@ import rules.ao
 import scenarios
 from ardennes_tui import cli
 from ardennes_tui.cli import email
-from ardennes_tui.rulesets.ao.email import ao_other, ao_side
+from ardennes_tui.rulesets.ao.narrow import ao_side
 from pbem import keys
 from pbem.core import dicemodes
 from pbem.store import Store
@@ -53,7 +53,7 @@ def play(players: dict[str, Player], game_id: str, turns: int) -> int:
         assert g.game is not None
         if want is None or g.game.state.turn > turns:
             return mailings
-        mover, other = players[ao_side(want[0])], players[ao_other(want[0])]
+        mover, other = players[ao_side(want[0])], players[rules.ao.other_side(ao_side(want[0]))]
         cmds = bot_commands(mover.service(), game_id, mover.me, bots)
         jsonl = mover.file(
             "".join(rules.ao.encode_command(c).decode() + "\n" for c in cmds), ".jsonl"

@@ -12,7 +12,7 @@ import pytest
 
 import rules.ao
 import scenarios
-from ardennes_tui.rulesets.ao.email import ao_other
+from ardennes_tui.rulesets.ao.narrow import ao_side
 from pbem import audit, endings, sources
 from pbem.core import authoring, packets, protocol
 from pbem.games import Service
@@ -36,7 +36,7 @@ def test_a_resignation_ends_the_game_for_the_other_side() -> None:
     g, sent = _game()
     want = g.expects()
     assert want is not None
-    waiting = ao_other(want[0])  # the player not to move resigns
+    waiting = rules.ao.other_side(ao_side(want[0]))  # the player not to move resigns
     p = authoring.ending(g, KEYS[waiting], waiting, "resign", comment="enough")
     assert p.body.kind == "resign" and not p.body.commands and p.body.dice == ""
     v = g.verdict
@@ -56,7 +56,7 @@ def test_a_draw_offer_declined_then_accepted() -> None:
     g, _ = _game()
     want = g.expects()
     assert want is not None
-    mover, other = want[0], ao_other(want[0])
+    mover, other = want[0], rules.ao.other_side(ao_side(want[0]))
     authoring.ending(g, KEYS[other], other, "draw_offer")
     assert g.expects() == (mover, "draw_answer")
     with pytest.raises(protocol.Refused, match="answer the draw offer first"):
@@ -189,7 +189,7 @@ def test_a_draw_offered_and_declined_changes_no_die(kind: str) -> None:
         if p.body.kind == want and p.body.dice and (kind == "batch" or p.body.reveal)
     )
     mover = sent[i].body.author
-    other = ao_other(mover)
+    other = rules.ao.other_side(ao_side(mover))
     direct = protocol.EmailGame.replay(sent[:i], board)
     detour = protocol.EmailGame.replay(sent[:i], board)
     authoring.ending(detour, KEYS[mover], mover, "draw_offer", comment="shall we stop?")

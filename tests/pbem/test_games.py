@@ -15,7 +15,7 @@ import pytest
 
 import rules.ao
 import scenarios
-from ardennes_tui.rulesets.ao.email import ao_game, ao_other
+from ardennes_tui.rulesets.ao.narrow import ao_game, ao_side
 from pbem import drafts, keys
 from pbem.core import armor, dicemodes, packets
 from pbem.core.errors import PbemError
@@ -79,7 +79,7 @@ def play_match(root: Path, mode: DiceMode, turns: int) -> Match:
         if want is None or g.game.state.turn > turns:
             break
         side = want[0]
-        other = ao_other(side)
+        other = rules.ao.other_side(ao_side(side))
         done = svc[side].orders(gid, me[side], bot_commands(svc[side], gid, me[side], bots))
         texts.append(done.text)
         report = svc[other].import_text(done.text)
@@ -117,8 +117,8 @@ def test_status_says_whose_move_and_the_pinned_keys(sealed: Match) -> None:
     assert st["german"].to_move == st["allied"].to_move
     mover = st["german"].to_move
     assert mover is not None
-    assert st[mover].ours and not st[ao_other(mover)].ours
-    waiting = st[ao_other(mover)]
+    assert st[mover].ours and not st[rules.ao.other_side(ao_side(mover))].ours
+    waiting = st[rules.ao.other_side(ao_side(mover))]
     assert waiting.next.startswith(f"waiting for the {mover} player")
     assert any("since" in line for line in waiting.lines())
     assert st[mover].next.startswith("your move (")
@@ -127,7 +127,7 @@ def test_status_says_whose_move_and_the_pinned_keys(sealed: Match) -> None:
 
 def test_draft_when_it_is_not_our_move(sealed: Match) -> None:
     st = sealed.service("german").status(sealed.game_id)
-    idle = ao_other(st.to_move or "german")
+    idle = rules.ao.other_side(ao_side(st.to_move or "german"))
     with pytest.raises(PbemError, match=f"not your move: waiting for the {st.to_move} player"):
         sealed.service(idle).draft(sealed.game_id, sealed.me[idle])
 

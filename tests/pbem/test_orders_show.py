@@ -14,7 +14,7 @@ import pytest
 import rules.ao
 from ardennes_tui import cli
 from ardennes_tui.cli import email as email_cli
-from ardennes_tui.rulesets.ao.email import ao_game
+from ardennes_tui.rulesets.ao.narrow import ao_game
 from pbem import drafts, orders_rest
 from pbem.store import Store
 from rules.ao.bots import BotRng, bots_for

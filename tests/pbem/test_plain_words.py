@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import rules.ao
-from ardennes_tui.rulesets.ao.email import ao_other
+from ardennes_tui.rulesets.ao.narrow import ao_side
 from pbem.core.protocol import EmailGame
 from pbem.exchange import next_move, next_packet
 from rules.ao.bots import BotRng, bots_for
@@ -51,6 +51,9 @@ def test_the_paradrop_batch_is_named_by_what_it_is() -> None:
             assert g.game is not None and g.game.state.phase == "combat"
             assert next_packet(g) == f"{want[0].capitalize()} reply to the declared attacks"
             g.receive(bot_packet(g, keys, bots))
-            assert next_packet(g) == f"{ao_other(want[0]).capitalize()} combat resolution"
+            assert (
+                next_packet(g)
+                == f"{rules.ao.other_side(ao_side(want[0])).capitalize()} combat resolution"
+            )
             return
     raise AssertionError("no combat batch in 50 packets after the drop")

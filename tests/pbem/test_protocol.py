@@ -11,7 +11,7 @@ import msgspec
 import pytest
 
 import rules.ao
-from ardennes_tui.rulesets.ao.email import ao_other, ao_side
+from ardennes_tui.rulesets.ao.narrow import ao_side
 from pbem.core import authoring, chain, packets, protocol
 from pbem.core.identity import KeyIdentity
 from pbem.core.packets import DiceMode, Packet, Step
@@ -217,7 +217,7 @@ def test_a_false_state_hash_is_refused() -> None:
 
 def test_a_command_for_the_other_side_is_refused() -> None:
     g, p, h = _at(index=_first("sealed", "reply"))
-    mover = ao_other(p.body.author)
+    mover = rules.ao.other_side(ao_side(p.body.author))
     orders = Step(command=rules.ao.StandingOrders(side=mover), hash="0" * 32)
     bad = signed_again(p, KEYS[p.body.author], commands=(orders,))
     _refused(g, bad, h, f"gives standing orders for the {mover}")
@@ -305,7 +305,7 @@ def test_a_different_packet_of_the_other_player_is_no_equivocation() -> None:
     _, sent = game("sealed")
     g = fresh(sent, 5)
     p = sent[4]
-    other = ao_other(p.body.author)
+    other = rules.ao.other_side(ao_side(p.body.author))
     twin = signed_again(p, KEYS[other], author=other)
     with pytest.raises(protocol.Refused) as exc:
         g.receive(twin)

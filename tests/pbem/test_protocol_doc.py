@@ -11,7 +11,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from ardennes_tui.rulesets.ao.email import ao_other
+import rules.ao
+from ardennes_tui.rulesets.ao.narrow import ao_side
 from pbem.core import armor, authoring, packets, protocol
 from tests.kit.players import PlayerKey, board, played
 from tests.kit.realmap import needs_real_map
@@ -100,7 +101,7 @@ def test_every_kind_is_accepted_in_its_flow() -> None:
     want = g.expects()
     assert want is not None
     mover = want[0]
-    other = ao_other(mover)
+    other = rules.ao.other_side(ao_side(mover))
     ends = [
         authoring.ending(g, keys[mover], mover, "draw_offer"),
         authoring.ending(g, keys[other], other, "draw_answer", accept=False),

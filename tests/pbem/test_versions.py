@@ -14,7 +14,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from ardennes_tui.rulesets.ao.email import ao_side
+from ardennes_tui.rulesets.ao.narrow import ao_side
 from pbem import audit, selfplay, sources
 from pbem.core import armor, packets, protocol, zdict
 from pbem.core.packets import DiceMode, Packet, Signer

@@ -18,7 +18,7 @@ import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.cli import main
 from ardennes_tui.games.email_session import EmailSession
-from ardennes_tui.rulesets.ao.email import ao_game, ao_side
+from ardennes_tui.rulesets.ao.narrow import ao_game, ao_side
 from ardennes_tui.screens.address import AddressDialog
 from ardennes_tui.screens.send import SendScreen
 from pbem import drafts

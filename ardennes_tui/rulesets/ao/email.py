@@ -1,12 +1,8 @@
 """The Ardennes Offensive's email kit (:class:`pbem.kits.EmailKit`): its boards
 (:func:`scenarios.load_board`), its bots (:mod:`rules.ao.bots`) and its words for a cover
 letter, ``ardennes show`` and ``ardennes status``; registered by the program
-(:mod:`ardennes_tui.rulesets`).
-
-It also narrows a game of :mod:`pbem` (a :class:`rules.game.Game` of any ruleset, sides as
-strings) to the AO's types, with a clear refusal for a game of another ruleset
-(:func:`ao_game`, :func:`ao_side`, :func:`ao_other`): what ``pbem/aoplay.py`` did before
-``pbem`` knew no ruleset.
+(:mod:`ardennes_tui.rulesets`). What ``pbem/aoplay.py`` did for the layers above ``pbem`` (the
+AO's types back from a generic game) is :mod:`ardennes_tui.rulesets.ao.narrow`.
 """
 
 from __future__ import annotations
@@ -18,35 +14,13 @@ from typing import Any, Final
 
 import rules.ao
 import scenarios
-from pbem.core.errors import PbemError
+from ardennes_tui.rulesets.ao.narrow import ao_game, ao_side
 from pbem.kits import Bot, EmailKit
 from rules.ao.bots import BotRng, bots_for
 from rules.ao.bots.registry import DEFAULT, kind_names, make_bot
 from rules.ao.bots.selfplay import bot_seed, dice_seed
 
-__all__ = ["AO_KIT", "AO_SIDES", "AoEmailKit", "ao_game", "ao_other", "ao_side"]
-
-AO_SIDES: tuple[rules.ao.Side, rules.ao.Side] = ("allied", "german")
-
-
-def ao_game(game: Any) -> rules.ao.Game:
-    """``game`` as an AO game; :class:`PbemError` for a game of another ruleset."""
-    if not isinstance(game, rules.ao.Game):
-        rid = getattr(getattr(game, "ruleset", None), "id", "?")
-        raise PbemError(f"this is a game of the ruleset {rid!r}: only AO games are shown here")
-    return game
-
-
-def ao_side(side: str) -> rules.ao.Side:
-    """``side`` as an AO side; :class:`PbemError` for another ruleset's."""
-    if side not in AO_SIDES:
-        raise PbemError(f"{side!r} is not a side of The Ardennes Offensive")
-    return side
-
-
-def ao_other(side: str) -> rules.ao.Side:
-    """The other AO side."""
-    return rules.ao.other_side(ao_side(side))
+__all__ = ["AO_EMAIL_KIT", "AoEmailKit"]
 
 
 @functools.cache
@@ -168,5 +142,5 @@ class AoEmailKit:
         return None
 
 
-AO_KIT: Final = AoEmailKit()
-_CONFORMS: Final[EmailKit] = AO_KIT
+AO_EMAIL_KIT: Final = AoEmailKit()
+_CONFORMS: Final[EmailKit] = AO_EMAIL_KIT
