@@ -165,32 +165,20 @@ def next_move(game: EmailGame, our_side: str, label: str = "") -> str:
 
 def game_record(game: EmailGame, labels: Mapping[str, str]) -> bytes:
     """``game`` as a :mod:`rules.record` that replays on its own (``ardennes selfplay
-    --replay``): every command, the dice listed in order (each die's value as its
-    :class:`rules.dice.DieRoll` event gives it, recomputed from its packet's seed when the
-    packet was checked), the players (humans labelled by ``labels``, side -> label; the
-    second side first), the game id and dice mode in the header's meta."""
+    --replay``): every command, the dice listed in order (:meth:`rules.record.DiceSpec.listed`:
+    each die's value as its :class:`rules.dice.DieRoll` event gives it, drawn from its packet's
+    seed when the packet was checked; any faces), the players (humans labelled by ``labels``,
+    side -> label; the second side first), the game id and dice mode in the header's meta."""
     if game.game is None:
         raise PbemError(f"game {game.game_id[:8]} has not been accepted yet: no record")
     if game.partial:
         raise PbemError(f"game {game.game_id[:8]}: a record needs the game replayed whole")
     g = game.game
-    drawn: dict[int, int] = {}
-    for step in g.history:
-        for e in step.events:
-            if isinstance(e, DieRoll):
-                faces = getattr(e, "faces", 6)  # a d6 unless the die says otherwise
-                if faces != 6:
-                    raise PbemError(
-                        f"game {game.game_id[:8]}: a record lists d6 dice only (die {e.index} "
-                        f"has {faces} faces)"
-                    )
-                drawn[e.index] = e.value
+    drawn = {e.index: e.value for step in g.history for e in step.events if isinstance(e, DieRoll)}
     count = g.ruleset.dice_drawn(g.state)
     if sorted(drawn) != list(range(count)):
         raise PbemError(f"game {game.game_id[:8]}: its {count} dice are not all in its events")
-    spec = record.DiceSpec(
-        kind="listed", detail={"values": "".join(str(drawn[i]) for i in range(count))}
-    )
+    spec = record.DiceSpec.listed([drawn[i] for i in range(count)])
     players: record.Players = {
         side: record.Player(kind="human", name=labels.get(side, ""))
         for side in reversed(g.ruleset.sides)
