@@ -44,8 +44,9 @@ def who(side: str, label: str) -> str:
     return f"{label} ({side.capitalize()})" if label else f"The {side.capitalize()} player"
 
 
-def _what(packets: Sequence[Packet]) -> str:
-    """What ``packets`` (one author's, in order) are, in a few words."""
+def _what(packets: Sequence[Packet], kit: kits.EmailKit) -> str:
+    """What ``packets`` (one author's, in order) are, in a few words (the turn in the words of
+    the game's email kit)."""
     kinds = [p.body.kind for p in packets]
     first = packets[0].body
     if "resign" in kinds:
@@ -62,7 +63,7 @@ def _what(packets: Sequence[Packet]) -> str:
         return "a reply to your sealed batch"
     if first.phase.startswith("setup"):
         return "the set-up"
-    turn = f"Game-Turn {first.turn}"
+    turn = kit.turn_words(first.turn)
     if kinds[0] == "resolution" and len(kinds) == 1:
         return f"the {turn} resolution of the {first.author.capitalize()} batch"
     return f"the {turn} orders"
@@ -79,6 +80,8 @@ def _todo(game: EmailGame, reader: str) -> str:
         return f"nothing for you to do yet ({next_packet(game)} next)"
     if kind == "reply":
         what = batch_words(game, "reply").removeprefix("reply to ")
+        if kits.get(game.ruleset.id).default_orders(reader) is None:  # no standing orders
+            return f"your reply to {what} is due"
         return f"your reply is due (your standing orders for {what})"
     if kind == "draw_answer":
         return "your answer to the draw offer is due"
@@ -97,7 +100,7 @@ def cover(game: EmailGame, packets: Sequence[Packet], labels: dict[str, str]) ->
     sender = first.author
     a, b = game.ruleset.sides
     reader = b if sender == a else a
-    what = _what(packets)
+    what = _what(packets, kits.get(game.ruleset.id))
     todo = _todo(game, reader)
     seqs = packets[0].body.seq, packets[-1].body.seq
     where = f"packet {seqs[0]}" if seqs[0] == seqs[1] else f"packets {seqs[0]}-{seqs[1]}"

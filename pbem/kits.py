@@ -123,6 +123,10 @@ class EmailKit(Protocol):
         """A phase (:meth:`rules.ruleset.Ruleset.where`) as players say it."""
         ...
 
+    def turn_words(self, turn: int) -> str:
+        """A turn as players say it (the AO's ``Game-Turn 3``): a cover letter's words."""
+        ...
+
     def batch_words(self, state: Any, kind: str) -> str:
         """The packet that answers or resolves the sealed batch ``state`` waits on, by what
         the batch is: ``kind`` ``reply`` (``reply to the declared attacks``) or

@@ -88,6 +88,9 @@ class TinyKit:
     def phase_words(self, phase: str) -> str:
         return "set-up" if phase == "setup" else phase.replace("_", " ")
 
+    def turn_words(self, turn: int) -> str:
+        return f"turn {turn}"
+
     def batch_words(self, state: Any, kind: str) -> str:
         return "reply to the strike" if kind == "reply" else "strike resolution"
 

@@ -124,6 +124,11 @@ def test_a_sealed_tiny_game_through_the_command_line(players: dict[str, Player])
     err, said = step(rosa, bert, tiny.Strike("blue-1"), tiny.Roll(), tiny.EndPhase())
     assert f"game {SHORT}: packet 6 sealed and stored" in err
     assert f"game {SHORT}: 2 command(s) kept for packet 8, after the Blue reply" in err
+    assert cover.mail_cover(games.Service(Store(rosa.home)), GAME_ID, "rosa") == (
+        f"Ardennes {SHORT}: rosa (Red) sent the turn 2 orders: your reply to the strike is due",
+        f"rosa (Red) sent the turn 2 orders (packet 6 of game {SHORT}): your\nreply to the "
+        "strike is due. Import it with `ardennes import` or `i` in\nthe app.",
+    )
     assert said == (
         f"game {SHORT} packet 6 (red orders): accepted; your move (Blue reply to the strike)\n"
     )

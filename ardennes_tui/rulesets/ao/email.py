@@ -82,6 +82,9 @@ class AoEmailKit:
         """``mechanized movement``, ``set-up``."""
         return "set-up" if phase.startswith("setup_") else phase.replace("_", " ")
 
+    def turn_words(self, turn: int) -> str:
+        return f"Game-Turn {turn}"
+
     def batch_words(self, state: Any, kind: str) -> str:
         """``reply to the paratroop drop`` / ``paratroop drop (its survival die)`` while the
         drop's die waits (AO-15.b, Initial Movement), else ``reply to the declared attacks`` /
