@@ -108,10 +108,10 @@ def fill(
                     break  # sealed: a batch declared waits for the reply; the rest after it
                 if i == len(cmds):
                     if i == begun:
+                        turn, phase = rs.where(d.scratch.state)
                         raise PbemError(
                             f"no command for {where}: it ends only where the turn passes to "
-                            f"the other player (GT{d.scratch.state.turn} "
-                            f"{d.scratch.state.phase}); nothing stored"
+                            f"the other player (GT{turn} {phase}); nothing stored"
                         )
                     out.used, out.open = i, d
                     return out

@@ -336,6 +336,13 @@ def test_the_computer_opponent_plays_tiny_by_email(
         f"game {SHORT} packet 1 (blue acceptance): accepted; your move (Red set-up)\n"
     )
 
+    assert rosa.run("orders", SHORT) == (
+        1,
+        "",
+        "ardennes: no command for packet 2 (red orders): it ends only where the turn passes "
+        "to the other player (GT1 setup); nothing stored\n",
+    )
+
     def orders(*cmds: Any) -> Path:
         code, text, err = rosa.run("orders", SHORT, "--commands", jsonl(rosa, *cmds))
         assert code == 0, err
