@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from pbem.core import chain, packets, seeds
+from pbem.core import chain, dicelist, packets, seeds
 from pbem.core.packets import Body, DiceMode, Packet, PacketKind, step_hash
 from pbem.core.parties import Equivocation, Identity, Party, Refused, fingerprint_of
 from pbem.core.seeds import ENDINGS, Derivation, dice_of, game_bytes
@@ -35,7 +35,7 @@ from pbem.core.turn import (
     PacketPlay,
     acting_side,
     awaits_reply,
-    drawn_values,
+    drawn_dice,
     reveals,
 )
 from pbem.core.typed import AnyRuleset, body_decoder, ruleset_of, typed
@@ -107,6 +107,11 @@ class EmailGame:
         """(turn, phase) of the new game, where the invitation and the acceptance stand."""
         if (b.turn, b.phase) != self.start_where:
             raise Refused(f"packet 0: an invitation stands where the game begins, {self._start}")
+        if invitation.version > packets.VERSION:
+            raise Refused(
+                f"packet 0: an invitation is version {packets.VERSION} (version "
+                f"{packets.ANY_FACES} begins with the first packet listing a die not a d6)"
+            )
         assert b.key is not None and b.commitment is not None
         self.game_id: str = b.game
         self.scenario: int = b.scenario
@@ -284,14 +289,31 @@ class EmailGame:
             raise Refused(f"{where} is out of order: packet {self.seq} comes next")
         if b.prev != self.hashes[-1]:
             raise Refused(f"{where} does not follow packet {self.seq - 1} (prev hash differs)")
-        if packet.version < self.packets[-1].version:
-            raise Refused(f"{where} is version {packet.version}, after a version 3 packet")
+        self._check_version(packet)
         if b.rules != self.ruleset.version:
             raise Refused(
                 f"{where} was written for rules {b.rules[:40]}, this is {self.ruleset.version}"
             )
         self._check_signer(packet)
         self._apply(self.typed(packet))
+
+    def _check_version(self, packet: Packet) -> None:
+        """``packet`` is in the one version its place and its dice give
+        (:func:`pbem.core.dicelist.version_for`): never below the packet before it, version 4
+        only from the first packet that lists a die not a d6 on (section 3)."""
+        b = packet.body
+        last = self.packets[-1].version
+        if packet.version < last:
+            raise Refused(
+                f"packet {b.seq} is version {packet.version}, after a version {last} packet"
+            )
+        if packet.version == packets.ANY_FACES and last < packets.ANY_FACES:
+            listed = dicelist.parse(b.dice, packet.version)  # read already: it parses
+            if dicelist.version_for(listed, last) != packet.version:
+                raise Refused(
+                    f"packet {b.seq} is version {packet.version}, but lists only d6: version "
+                    f"{packets.VERSION} until a die that is not a d6 (section 3)"
+                )
 
     def _check_signer(self, packet: Packet) -> None:
         """``packet`` was signed by the key pinned for its author (the invitation and the
@@ -464,9 +486,19 @@ class EmailGame:
         why = play.end_refusal()
         if why is not None:
             raise Refused(f"packet {b.seq}: {why}")
-        drawn = drawn_values(self.game, history)
-        if (b.version > packets.LEGACY or b.dice) and b.dice != drawn:
+        drawn = drawn_dice(self.game, history)
+        if b.version == packets.LEGACY and not b.dice:
+            return  # a version 2 packet lists no dice
+        try:
+            spelled = dicelist.spell(drawn, b.version)
+        except dicelist.DiceListError:
+            faces = next(f for f, _ in drawn if f != 6)
             raise Refused(
-                f"packet {b.seq}: it lists the dice {b.dice[:20] or 'none'}, its commands drew "
-                f"{drawn[:20] or 'none'}"
+                f"packet {b.seq}: its commands drew a d{faces}, which a version {b.version} "
+                f"packet cannot list (section 3)"
+            ) from None
+        if b.dice != spelled:
+            raise Refused(
+                f"packet {b.seq}: it lists the dice {b.dice[:24] or 'none'}, its commands drew "
+                f"{spelled[:24] or 'none'}"
             )
