@@ -150,7 +150,7 @@ def _stats_lines(all_stats: Sequence[DiceStats], ruleset: str) -> list[str]:
     out: list[str] = []
     for faces in sorted({s.faces for s in all_stats}):
         block = [s for s in all_stats if s.faces == faces]
-        out.extend(_stats_block(block, ruleset, faces))
+        out.extend([""] * bool(out) + _stats_block(block, ruleset, faces))
     return out
 
 
@@ -174,17 +174,18 @@ def _stats_block(all_stats: Sequence[DiceStats], ruleset: str, faces: int) -> li
             f"Pearson's chi-square, {df} degrees of freedom.",
         ]
     width = max(5, *(len(x) for x in all_stats[0].labels))
+    w = 7 if width == 5 else 6  # ten groups of 6 and the p-value still fit in 100 columns
     out = [
         *whose,
         f"{'ROLLS OF':<8} {'N':>5} "
         + " ".join(f"{f:>{width}}" for f in all_stats[0].labels)
-        + f" {'CHI2':>7} {'P':>7}",
+        + f" {'CHI2':>{w}} {'P':>{w}}",
     ]
     for s in all_stats:
         name = "All" if s.who == "all" else s.who.capitalize()
         counts = " ".join(f"{c:>{width}}" for c in s.counts)
         mark = " *" if s.rough and s.n else ""
-        chi2 = f"{s.chi2:>7.2f} {s.p:>7.4f}" if s.n else f"{'-':>7} {'-':>7}"
+        chi2 = f"{s.chi2:>{w}.2f} {s.p:>{w}.4f}" if s.n else f"{'-':>{w}} {'-':>{w}}"
         out.append(f"{name:<8} {s.n:>5} {counts} {chi2}{mark}")
     if any(s.rough and s.n for s in all_stats):
         per = "face" if faces <= stats.MAX_SINGLE else "group"

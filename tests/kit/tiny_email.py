@@ -48,7 +48,10 @@ def play(
 ) -> tuple[dict[str, EmailGame], list[Packet]]:
     """The game of the module docstring to its end, both players' copies, and every packet
     sent."""
-    red, inv = authoring.invite(KEYS["red"], "red", 1, mode, game_id, board_for, ruleset=ruleset)
+    seed = bytes.fromhex(game_id) * 2 if mode == "local" else None  # local: the invitation's
+    red, inv = authoring.invite(
+        KEYS["red"], "red", 1, mode, game_id, board_for, local_seed=seed, ruleset=ruleset
+    )
     blue, acc = authoring.accept(KEYS["blue"], packets.decode(inv.wire), board_for)
     red.receive(packets.decode(acc.wire))
     games = {"red": red, "blue": blue}
