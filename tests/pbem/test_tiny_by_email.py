@@ -84,6 +84,7 @@ def test_both_copies_agree_and_each_strike_went_by_reply_and_resolution(game: An
         True,
     ]
     assert [p.body.dice for p in sent] == [""] * 8 + ["2", "", "", "3"]
+    assert {p.body.version for p in sent} == {3}  # d6 only: version 3, as before version 4
     s = red.game.state
     assert s.morale == (2, 3) and s.shown == ("red", "blue")  # the first strike revealed both
     assert s.unit("red-1").hex is None and s.unit("blue-1").hex == "0301"
