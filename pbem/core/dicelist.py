@@ -31,6 +31,9 @@ from typing import Final
 
 from rules.dice import MAX_FACES, DieRoll
 
+LEGACY_VERSION: Final = 2
+"""Version 2 packets list no dice."""
+
 D6_VERSION: Final = 3
 """The version whose ``dice`` are digits 1-6 (d6 only)."""
 ANY_FACES_VERSION: Final = 4
@@ -122,3 +125,33 @@ def parse(text: str, version: int) -> tuple[Die, ...]:
             "are not in their one spelling (runs of different faces, one space between)"
         )
     return tuple(dice)
+
+
+def version_refusal(version: int, previous: int, text: str) -> str | None:
+    """Why a packet of ``version`` listing ``text`` (read already) may not follow a packet of
+    version ``previous`` (the end of a sentence that begins ``packet N``), else None: never
+    a lower version, and version 4 only from the first packet listing a die not a d6 on."""
+    if version < previous:
+        return f"is version {version}, after a version {previous} packet"
+    if version == ANY_FACES_VERSION and version_for(parse(text, version), previous) != version:
+        return (
+            f"is version {version}, but lists only d6: version {D6_VERSION} until a die that "
+            "is not a d6 (section 3)"
+        )
+    return None
+
+
+def listed_refusal(text: str, version: int, drawn: Sequence[Die]) -> str | None:
+    """Why a packet of ``version`` whose ``dice`` is ``text`` does not list exactly the dice
+    its commands ``drew`` (what follows ``packet N: ``), else None."""
+    if version == LEGACY_VERSION and not text:
+        return None  # a version 2 packet lists no dice
+    try:
+        spelled = spell(drawn, version)
+    except DiceListError:
+        faces = next(f for f, _ in drawn if f != 6)
+        return f"its commands drew a d{faces}, which a version {version} packet cannot list"
+    if text != spelled:
+        listed, drew = text[:24] or "none", spelled[:24] or "none"
+        return f"it lists the dice {listed}, its commands drew {drew}"
+    return None

@@ -289,31 +289,15 @@ class EmailGame:
             raise Refused(f"{where} is out of order: packet {self.seq} comes next")
         if b.prev != self.hashes[-1]:
             raise Refused(f"{where} does not follow packet {self.seq - 1} (prev hash differs)")
-        self._check_version(packet)
+        why = dicelist.version_refusal(b.version, self.packets[-1].version, b.dice)
+        if why is not None:
+            raise Refused(f"{where} {why}")
         if b.rules != self.ruleset.version:
             raise Refused(
                 f"{where} was written for rules {b.rules[:40]}, this is {self.ruleset.version}"
             )
         self._check_signer(packet)
         self._apply(self.typed(packet))
-
-    def _check_version(self, packet: Packet) -> None:
-        """``packet`` is in the one version its place and its dice give
-        (:func:`pbem.core.dicelist.version_for`): never below the packet before it, version 4
-        only from the first packet that lists a die not a d6 on (section 3)."""
-        b = packet.body
-        last = self.packets[-1].version
-        if packet.version < last:
-            raise Refused(
-                f"packet {b.seq} is version {packet.version}, after a version {last} packet"
-            )
-        if packet.version == packets.ANY_FACES and last < packets.ANY_FACES:
-            listed = dicelist.parse(b.dice, packet.version)  # read already: it parses
-            if dicelist.version_for(listed, last) != packet.version:
-                raise Refused(
-                    f"packet {b.seq} is version {packet.version}, but lists only d6: version "
-                    f"{packets.VERSION} until a die that is not a d6 (section 3)"
-                )
 
     def _check_signer(self, packet: Packet) -> None:
         """``packet`` was signed by the key pinned for its author (the invitation and the
@@ -486,19 +470,6 @@ class EmailGame:
         why = play.end_refusal()
         if why is not None:
             raise Refused(f"packet {b.seq}: {why}")
-        drawn = drawn_dice(self.game, history)
-        if b.version == packets.LEGACY and not b.dice:
-            return  # a version 2 packet lists no dice
-        try:
-            spelled = dicelist.spell(drawn, b.version)
-        except dicelist.DiceListError:
-            faces = next(f for f, _ in drawn if f != 6)
-            raise Refused(
-                f"packet {b.seq}: its commands drew a d{faces}, which a version {b.version} "
-                f"packet cannot list (section 3)"
-            ) from None
-        if b.dice != spelled:
-            raise Refused(
-                f"packet {b.seq}: it lists the dice {b.dice[:24] or 'none'}, its commands drew "
-                f"{spelled[:24] or 'none'}"
-            )
+        why = dicelist.listed_refusal(b.dice, b.version, drawn_dice(self.game, history))
+        if why is not None:
+            raise Refused(f"packet {b.seq}: {why}")
