@@ -20,13 +20,7 @@ The game (rule cases ``TINY-n``):
 * **TINY-5 Victory.** Eliminating the enemy unit wins at once; after turn :data:`LAST_TURN`
   the game is drawn.
 
-*Tiny percent* (ruleset ``tinyd100``, :data:`TINY_D100`) is Tiny with percentage dice, for
-email play with dice of more than six faces (``docs/pbem-protocol.md`` section 3, version 4):
-
-* **TINY-P1 Strike.** TINY-4 with two dice: a d100 (``uniform(index, 100)``) hits when it is at
-  most ``20 x (2 + the striker's morale - the defender's)`` (0 to 80 percent); a hit then rolls
-  a d6 that eliminates the defender as TINY-4's does (die + the striker's morale >= 4 + the
-  defender's). A miss rolls nothing more. Either way both morales are revealed.
+*Tiny percent*, Tiny with percentage dice, is :mod:`tests.kit.tiny_percent`.
 """
 
 from __future__ import annotations
@@ -47,7 +41,6 @@ Side = Literal["red", "blue"]
 SIDES: Final[tuple[Side, Side]] = ("red", "blue")
 LAST_TURN: Final = 3
 VERSION: Final = "tiny/1"
-PERCENT_VERSION: Final = "tinyd100/1"
 
 # -- board, state, commands, events ---------------------------------------------------------
 
@@ -190,7 +183,7 @@ def _other(side: Side) -> Side:
     return "blue" if side == "red" else "red"
 
 
-def _morale(state: State, side: Side) -> int:
+def morale_of(state: State, side: Side) -> int:
     return state.morale[SIDES.index(side)]
 
 
@@ -297,15 +290,15 @@ def _roll(state: State, dice: DiceSource | None) -> Applied | Rejection:
     target = state.unit(state.strike)
     assert target.hex is not None
     roll, drawn = draw(dice, state.dice_drawn, f"strike:{target.hex}")
-    hit = roll.value + _morale(state, state.side) >= 4 + _morale(state, target.side)
-    return _struck(state, target, [roll], drawn, hit)
+    hit = roll.value + morale_of(state, state.side) >= 4 + morale_of(state, target.side)
+    return strike_end(state, target, [roll], drawn, hit)
 
 
-def _struck(state: State, target: Unit, rolls: list[Event], drawn: int, hit: bool) -> Applied:
+def strike_end(state: State, target: Unit, rolls: list[Event], drawn: int, hit: bool) -> Applied:
     """A strike's end once its dice are drawn: both morales revealed (TINY-2), the target
     eliminated on a hit, which wins (TINY-5)."""
     events = rolls
-    events.extend(Revealed(s, _morale(state, s)) for s in SIDES if s not in state.shown)
+    events.extend(Revealed(s, morale_of(state, s)) for s in SIDES if s not in state.shown)
     new = msgspec.structs.replace(state, strike=None, dice_drawn=drawn, shown=SIDES)
     if hit:
         units = tuple(
@@ -315,38 +308,6 @@ def _struck(state: State, target: Unit, rolls: list[Event], drawn: int, hit: boo
         new = msgspec.structs.replace(new, units=units, phase="game_over", result=verdict)
         events += [Eliminated(target.id), GameEnded(verdict)]
     return Applied(new, tuple(events))
-
-
-def hit_chance(state: State, target: Unit) -> int:
-    """TINY-P1: the percent a strike on ``target`` hits, ``20 x (2 + morale difference)``."""
-    return 20 * (2 + _morale(state, state.side) - _morale(state, target.side))
-
-
-def _roll_percent(state: State, dice: DiceSource | None) -> Applied | Rejection:
-    """TINY-P1: a d100 to hit, then on a hit TINY-4's d6 to eliminate."""
-    if state.strike is None:
-        return Rejection("TINY-4", "no strike waits for a die")
-    if dice is None:
-        return Rejection("dice-needed", "this command rolls a die: no dice given")
-    target = state.unit(state.strike)
-    assert target.hex is not None
-    roll, drawn = draw(dice, state.dice_drawn, f"strike:{target.hex}", n=100)
-    rolls: list[Event] = [roll]
-    hit = False
-    if roll.value <= hit_chance(state, target):
-        d6, drawn = draw(dice, drawn, f"kill:{target.hex}")
-        rolls.append(d6)
-        hit = d6.value + _morale(state, state.side) >= 4 + _morale(state, target.side)
-    return _struck(state, target, rolls, drawn, hit)
-
-
-def apply_percent(
-    board: Board, state: State, command: Command, dice: DiceSource | None
-) -> Applied | Rejection:
-    """*Tiny percent*: Tiny's rules (:func:`apply`) but the strike's dice (TINY-P1)."""
-    if isinstance(command, Roll) and state.phase == "play":
-        return _roll_percent(state, dice)
-    return apply(board, state, command, dice)
 
 
 def options(board: Board, state: State, state_hash: str) -> Options:
@@ -480,7 +441,7 @@ class TinyRuleset:
 
     def revealed(self, board: Board, before: State, after: State) -> tuple[Reveal, ...]:
         return tuple(
-            Reveal(side=s, key=f"morale:{s}", value=_morale(after, s))
+            Reveal(side=s, key=f"morale:{s}", value=morale_of(after, s))
             for s in SIDES
             if s in after.shown and s not in before.shown
         )
@@ -502,31 +463,3 @@ registry.register(TINY, game=Game)
 
 def state_hash(state: State) -> str:
     return hashlib.sha256(TINY.state_bytes(state)).hexdigest()
-
-
-class TinyPercentRuleset(TinyRuleset):
-    """*Tiny percent* (TINY-P1): Tiny whose strike rolls a d100, then a d6 on a hit (one
-    instance, :data:`TINY_D100`)."""
-
-    id: str = "tinyd100"
-    version: str = PERCENT_VERSION
-
-    def apply(
-        self, board: Board, state: State, command: Command, dice: DiceSource | None
-    ) -> Applied | Rejection:
-        return apply_percent(board, state, command, dice)
-
-
-TINY_D100: Final = TinyPercentRuleset()
-_CONFORMS_D100: Final[Ruleset[Board, State, Command, Event, Applied, Options, Verdict, None]] = (
-    TINY_D100
-)
-
-
-class PercentGame(game.Game[Board, State, Command, Event, Applied, Options, Verdict, None]):
-    """A game of *Tiny percent* (bound to :data:`TINY_D100`)."""
-
-    RULESET: ClassVar[TinyRuleset] = TINY_D100
-
-
-registry.register(TINY_D100, game=PercentGame)

@@ -1,6 +1,7 @@
-"""A whole email game of *Tiny* or *Tiny percent* (``tests/kit/tiny.py``) between two players'
-copies of the game, through the ``pbem`` services that know no ruleset: each packet drafted and
-sealed on its author's copy, sent as its wire bytes and received by the other's.
+"""A whole email game of *Tiny* or *Tiny percent* (``tests/kit/tiny.py``, ``tiny_percent.py``)
+between two players' copies of the game, through the ``pbem`` services that know no ruleset:
+each packet drafted and sealed on its author's copy, sent as its wire bytes and received by the
+other's.
 
 The game: Red picks morale 2, Blue 3 (TINY-2); turn 1 Red moves to 0201, Blue to 0301; from
 turn 2 each side strikes the other (TINY-4, or TINY-P1), the strike waits for the defender's
@@ -17,10 +18,12 @@ from pbem.core import authoring, packets
 from pbem.core.headers import armor_packets
 from pbem.core.packets import DiceMode, Packet
 from pbem.core.protocol import EmailGame
-from tests.kit import tiny
+from tests.kit import tiny, tiny_percent
 from tests.kit.players import PlayerKey
 
 KEYS = {"red": PlayerKey("rosa"), "blue": PlayerKey("bert")}
+RULESETS = (tiny.TINY.id, tiny_percent.TINY_D100.id)
+"""The rulesets :func:`play` plays (importing this module registers both)."""
 
 
 def board_for(scenario: int) -> tiny.Board:

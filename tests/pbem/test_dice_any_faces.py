@@ -1,7 +1,7 @@
 """Dice of any faces by email (issue 23/24): the ``dice`` field of version 4
 (:mod:`pbem.core.dicelist`), the version rule, the receiver's check of faces and values, the
 audit's statistics per kind of die, and a whole game of *Tiny percent* (``tinyd100``: a d100 to
-hit, then a d6 on a hit, TINY-P1 in ``tests/kit/tiny.py``) by email: invite, accept, orders,
+hit, then a d6 on a hit, TINY-P1 in ``tests/kit/tiny_percent.py``) by email: invite, accept, orders,
 replies and resolutions, read back from the mail, verified, audited, every signature checked by
 the real ``ssh-keygen -Y verify`` and every die redrawn by ``contrib/ardennes-dice-check``.
 
@@ -28,7 +28,7 @@ from pbem.core.headers import armor_headers
 from pbem.core.packets import Body, DiceMode, Packet, PacketError
 from pbem.core.protocol import EmailGame, Refused
 from rules.dice import DieRoll, uniform_from_seed
-from tests.kit import tiny, tiny_email
+from tests.kit import tiny, tiny_email, tiny_percent
 from tests.kit.dicecheck import dice_check, needs_system_python
 from tests.pbem import needs_ssh_keygen, ssh_keygen
 
@@ -77,7 +77,7 @@ def test_the_version_is_the_lowest_that_lists_the_dice_never_going_back() -> Non
 
 ORDERS: dict[str, Any] = {
     "format": packets.FORMAT,
-    "rules": tiny.PERCENT_VERSION,
+    "rules": tiny_percent.VERSION,
     "game": GAME_ID,
     "seq": 8,
     "prev": "ab" * 32,
