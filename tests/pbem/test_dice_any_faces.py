@@ -22,7 +22,7 @@ import msgspec
 import pytest
 
 from pbem import audit, sources
-from pbem.core import armor, dicelist, packets, stats, zdict
+from pbem.core import armor, authoring, dicelist, packets, stats, zdict
 from pbem.core.dicelist import DiceListError
 from pbem.core.headers import armor_headers
 from pbem.core.packets import Body, DiceMode, Packet, PacketError
@@ -201,6 +201,18 @@ def test_version_4_begins_with_the_first_die_not_a_d6(game: Any) -> None:
     inv = _resigned(sent[0], version=4)
     with pytest.raises(Refused, match=r"^packet 0: an invitation is version 3 \(version 4 "):
         EmailGame.start(inv, board_for)
+
+
+def test_a_resignation_after_the_first_d100_is_version_4(game: Any) -> None:
+    """Every packet from the first d100 on is version 4, whatever it lists: a resignation too."""
+    sent = game[1]
+    red, blue = (EmailGame.replay(sent[:10], board_for) for _ in range(2))
+    out = authoring.ending(red, KEYS["red"], "red", "resign")
+    assert out.version == 4 and b'"version":4' in out.signed and not out.body.dice
+    blue.receive(packets.decode(out.wire))
+    assert blue.verdict is not None and blue.verdict.winner == "blue"
+    early = EmailGame.replay(sent[:8], board_for)  # before it: version 3
+    assert authoring.ending(early, KEYS["red"], "red", "draw_offer").version == 3
 
 
 # -- a whole game of percentage dice -----------------------------------------------------------
