@@ -5,7 +5,9 @@ program's composition root registers the AO's (``ardennes_tui/rulesets/__init__.
 
 Tiny has one scenario (1, its eight hexes), one bot (:class:`TinyBot`: it picks its morale,
 closes in, strikes when it can and ends its turn), no standing orders and no score. Its words:
-``reply to the strike``, ``strike resolution``, ``Blue wins (elimination): ...``.
+``reply to the strike``, ``strike resolution``, ``Blue wins (elimination): ...``. *Tiny
+percent* (``tinyd100``, ``tests/kit/tiny_percent.py``: the same board, state and commands,
+percentage dice) has the same kit under its own id (:data:`TINY_D100_KIT`).
 """
 
 from __future__ import annotations
@@ -18,9 +20,9 @@ import msgspec
 
 from pbem import kits
 from rules import hexgrid
-from tests.kit import tiny
+from tests.kit import tiny, tiny_percent
 
-__all__ = ["TINY_KIT", "TinyBot", "TinyKit"]
+__all__ = ["TINY_D100_KIT", "TINY_KIT", "TinyBot", "TinyKit"]
 
 
 class TinyBot:
@@ -120,5 +122,7 @@ class TinyKit:
 
 
 TINY_KIT: Final = TinyKit()
+TINY_D100_KIT: Final = TinyKit(tiny_percent.TINY_D100.id)
 _CONFORMS: Final[kits.EmailKit] = TINY_KIT
 kits.register(TINY_KIT)
+kits.register(TINY_D100_KIT)

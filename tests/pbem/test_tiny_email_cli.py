@@ -19,6 +19,7 @@ stored, nothing stored lost), and ``--ruleset`` for a ruleset without an email k
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -27,12 +28,13 @@ import msgspec
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from pbem import cover, games, kits
+from pbem import cover, exchange, games, kits
 from pbem.core import dicemodes, packets
 from pbem.core.headers import armor_packets
 from pbem.store import Store
-from rules import registry
-from tests.kit import tiny
+from rules import record, registry
+from rules.dice import DieRoll
+from tests.kit import tiny, tiny_email, tiny_percent
 from tests.kit.email_players import Player
 from tests.kit.players import PlayerKey
 from tests.kit.tiny_kit import TINY_KIT
@@ -271,9 +273,10 @@ def test_a_hostile_mail_of_unknown_rulesets_is_refused_line_by_line(
     assert code == 1 and err == ""
     assert out.splitlines() == [
         f"game {'5c' * 4} packet 0 (red invitation): refused: packet 0: the game is played "
-        "with the ruleset 'chess', which this program does not have (it has ao, nokit, tiny)",
+        "with the ruleset 'chess', which this program does not have (it has ao, nokit, tiny, "
+        "tinyd100)",
         f"game {'5c' * 4} packet 0 (red invitation): refused: this program cannot play the "
-        "ruleset 'nokit' by email (it plays: ao, tiny)",
+        "ruleset 'nokit' by email (it plays: ao, tiny, tinyd100)",
         f"game {SHORT} packet 2 (red orders): accepted; your move (Blue set-up)",
     ]
     assert Store(bert.home).game_ids() == [GAME_ID]  # nothing of the hostile games kept
@@ -289,7 +292,8 @@ def test_a_ruleset_without_an_email_kit_is_one_line(
                  "--dice", "open")  # fmt: skip
     out, err = capsys.readouterr()
     assert stop.value.code == 2 and out == "" and len(err.splitlines()) == 1
-    assert "argument --ruleset: invalid choice: 'breakthrough' (choose from 'ao', 'tiny')" in err
+    choices = "(choose from 'ao', 'tiny', 'tinyd100')"
+    assert f"argument --ruleset: invalid choice: 'breakthrough' {choices}" in err
     code, _, err = rosa.run("invite", "--ruleset", "tiny", "--scenario", 1, "--side", "german",
                             "--dice", "open")  # fmt: skip
     assert (code, err) == (2, "ardennes: --side: a side of tiny is blue or red\n")
@@ -301,18 +305,35 @@ def test_a_ruleset_without_an_email_kit_is_one_line(
     assert code == 2 and "--ruleset tiny plays by email only" in err
 
 
-@pytest.mark.parametrize("dice", ["sealed", "open", "local"])
-def test_tiny_self_play_by_email_verifies(players: dict[str, Player], dice: str) -> None:
+@pytest.mark.parametrize(
+    ("ruleset", "dice"),
+    [("tiny", "sealed"), ("tiny", "open"), ("tiny", "local"), ("tinyd100", "sealed")],
+)
+def test_tiny_self_play_by_email_verifies(
+    players: dict[str, Player], ruleset: str, dice: str
+) -> None:
     """``ardennes selfplay --ruleset tiny --dice``: Tiny's bots (red morale 2, blue 3) play
-    a whole game by email; the file of its packets verifies."""
+    a whole game by email; the file of its packets verifies, and its audit lists each die
+    with its faces (*Tiny percent*: a d100 to hit, then on a hit a d6)."""
     rosa = players["red"]
-    out = rosa.home / f"tiny-{dice}.txt"
-    line = rosa.ok("selfplay", "--ruleset", "tiny", "--scenario", "1", "--seed", "7",
+    out = rosa.home / f"{ruleset}-{dice}.txt"
+    line = rosa.ok("selfplay", "--ruleset", ruleset, "--scenario", "1", "--seed", "7",
                    "--dice", dice, "-o", out)  # fmt: skip
     assert line.startswith(f"scenario 1 seed 7 ({dice} dice, game ")
     assert ", no score, hash " in line and line.endswith(f" -> {out}\n")
     verified = rosa.ok("verify", out)
     assert verified.startswith("OK: game ") and f"{dice} dice" in verified
+    rolls = json.loads(rosa.ok("audit", out, "--json"))["rolls"]
+    kinds = [(r["purpose"].partition(":")[0], r["faces"]) for r in rolls]
+    if ruleset == "tiny":
+        assert kinds and set(kinds) == {("strike", 6)}
+    else:  # each strike: its d100 ("strike"), then on a hit a d6 ("kill", TINY-P1)
+        assert (
+            kinds and kinds[0] == ("strike", 100) and set(kinds) <= {("strike", 100), ("kill", 6)}
+        )
+        assert all(
+            d != ("kill", 6) or prev == ("strike", 100) for prev, d in itertools.pairwise(kinds)
+        )
 
 
 def test_the_computer_opponent_plays_tiny_by_email(
@@ -360,3 +381,21 @@ def test_the_computer_opponent_plays_tiny_by_email(
         "Pick", "Pick", "Move", "EndPhase", "Move", "Strike",
     ]  # fmt: skip
     assert game.state.unit("blue-1").hex == "0301" and game.state.strike == "red-1"
+
+
+def test_a_percent_dice_game_exports_a_record_that_replays() -> None:
+    """``export --record`` (:func:`pbem.exchange.game_record`) lists the dice of any faces from
+    the game's own draws: *Tiny percent*'s d100s and d6s as decimals (``DiceSpec.listed``),
+    and the record replays to the same state."""
+    red = tiny_email.play("e4" * 16, "tinyd100", "sealed")[0]["red"]
+    assert red.game is not None
+    drawn = [e for s in red.game.history for e in s.events if isinstance(e, DieRoll)]
+    assert {e.faces for e in drawn} == {6, 100} and [e.index for e in drawn] == list(
+        range(len(drawn))
+    )
+    data = exchange.game_record(red, {"red": "rosa", "blue": "bert"})
+    rec = record.decode(data)
+    assert rec.header.dice == record.DiceSpec.listed([e.value for e in drawn])
+    assert "list" in rec.header.dice.detail  # a die over 9: decimals, comma-separated
+    again = tiny_percent.PercentGame.replay(rec, tiny.Board())
+    assert again.ok and again.game.state_hash() == red.game.state_hash()
