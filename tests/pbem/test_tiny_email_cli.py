@@ -28,7 +28,7 @@ import msgspec
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from pbem import cover, exchange, games, kits
+from pbem import cover, exchange, games, kits, snapshots
 from pbem.core import dicemodes, packets
 from pbem.core.headers import armor_packets
 from pbem.store import Store
@@ -188,6 +188,12 @@ def test_a_sealed_tiny_game_through_the_command_line(players: dict[str, Player])
         over[:1].upper() + over[1:],
     ]
     assert text.splitlines()[-1].startswith('Position: {"units":[{"id":"blue-1"')
+
+    # the store's snapshot is Tiny's state, read back with the kit's state type (no replay)
+    snap = snapshots.read(Store(bert.home), GAME_ID, 12)
+    assert isinstance(snap, tiny.State) and tiny.state_hash(snap) == tiny.state_hash(
+        games.Service(Store(bert.home)).load(GAME_ID).game.state  # type: ignore[union-attr]
+    )
 
     # the mails, in one file, verify and audit; so does each store
     everything = rosa.file("".join(mails))
