@@ -2,14 +2,15 @@
 store, exchanging only armoured text (``ardennes selfplay --dice sealed|open|local``).
 
 :func:`play` runs two :class:`pbem.games.Service` on two stores (in a temporary directory
-unless ``root`` is given): the German invites, the Allied accepts, and from then on the player
-whose packet comes next drafts it, lets his bot (the ruleset's email kit's
-:meth:`~pbem.kits.EmailKit.selfplay_bots`: the AO's :func:`rules.ao.bots.bots_for`) choose every
-command on the draft's scratch game, seals it, and the other imports the armoured text he was
-sent (:meth:`pbem.games.Service.import_text`); nothing else passes between them. A ``local``
-game has one player and one store (the second side signed with the derived partner key, as
-in a hot-seat game). The packets are the protocol's (``docs/pbem-protocol.md``): every one was
-checked by the receiving side, and :func:`pbem.audit.verify` checks the file of them.
+unless ``root`` is given): the ruleset's second side invites (the AO's German), the first
+accepts (the Allied), and from then on the player whose packet comes next drafts it, lets his
+bot (the ruleset's email kit's :meth:`~pbem.kits.EmailKit.selfplay_bots`: the AO's
+:func:`rules.ao.bots.bots_for`) choose every command on the draft's scratch game, seals it,
+and the other imports the armoured text he was sent (:meth:`pbem.games.Service.import_text`);
+nothing else passes between them. A ``local`` game has one player and one store (the second
+side signed with the derived partner key, as in a hot-seat game). The packets are the
+protocol's (``docs/pbem-protocol.md``): every one was checked by the receiving side, and
+:func:`pbem.audit.verify` checks the file of them.
 
 Everything derives from the seed's text, so the same seed gives the same packets, byte for
 byte (Ed25519 signatures are deterministic, and packets carry no time):
@@ -26,7 +27,6 @@ byte (Ed25519 signatures are deterministic, and packets carry no time):
 * the bots' tie-breaks: the kit's (the AO's: :class:`rules.ao.bots.BotRng` of
   ``rules.ao.bots.selfplay.bot_seed(seed)``, as in the record self-play).
 
-The second side of the ruleset invites (the AO's German), the first accepts.
 
 The game differs from the record self-play of the same seed: its dice are the protocol's,
 and the defender's decisions during the mover's combat follow his standing orders.
@@ -246,10 +246,10 @@ def play(
     with _root(root) as where:
         t = _Table(where, mode, seed, kit)
         first, second = t.sides
-        german, allied = t.svc[second], t.svc[first]  # the AO's names: the inviter, the other
+        inviter, accepter = t.svc[second], t.svc[first]
         game_id = selfplay_game_id(scenario, mode, seed, ruleset)
         local = kit.selfplay_dice(seed) if mode == "local" else None
-        sent = german.invite(
+        sent = inviter.invite(
             t.me[second],
             scenario=scenario,
             side=second,
@@ -261,10 +261,10 @@ def play(
         )
         t.deliver(second, sent.text, read=False)
         if mode != "local":
-            sent = allied.accept(t.me[first], sent.text, opponent=f"{second} bot")
+            sent = accepter.accept(t.me[first], sent.text, opponent=f"{second} bot")
             t.deliver(first, sent.text)
         while True:
-            g = german.load(game_id) if mode == "local" else allied.load(game_id)
+            g = inviter.load(game_id) if mode == "local" else accepter.load(game_id)
             want = g.expects()
             assert g.game is not None
             if want is None or (turns is not None and g.ruleset.where(g.game.state)[0] > turns):
@@ -276,10 +276,10 @@ def play(
             draft = svc.draft(game_id, t.me[side])
             t.write(draft)
             t.deliver(side, svc.seal(game_id, draft).text)
-        game = german.load(game_id)
+        game = inviter.load(game_id)
         if mode != "local":
-            mine = german.store.packets(game_id)
-            if mine != allied.store.packets(game_id):
+            mine = inviter.store.packets(game_id)
+            if mine != accepter.store.packets(game_id):
                 raise SelfPlayError("the two stores hold different packets")
         assert game.game is not None
         turn, phase = game.ruleset.where(game.game.state)
