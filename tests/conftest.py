@@ -17,6 +17,7 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import settings
 
+import ardennes_tui.rulesets  # noqa: F401 - the composition root: the rulesets plugged in
 from rules.ao.state import Board, GameState
 from tests.kit.realmap import HAVE_REAL_MAP, RealScenario
 

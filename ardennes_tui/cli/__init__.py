@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+import ardennes_tui.rulesets  # noqa: F401 - the composition root: the rulesets plugged in
 from ardennes_tui.cli import audit as audit_command
 from ardennes_tui.cli import bot as bot_command
 from ardennes_tui.cli import email as email_commands
