@@ -10,7 +10,7 @@ from typing import Any, Final, cast
 from rich.text import Text
 
 import rules.ao
-from ardennes_tui.kits import MapArt, PlaybackText, ScenarioOffer, Zoom
+from ardennes_tui.kits import MapArt, PlaybackText, ScenarioOffer, UiKit, Zoom
 from ardennes_tui.rulesets.ao.narrow import ao_side
 from ardennes_tui.rulesets.ao.present import game_view, playback_text
 from ardennes_tui.rulesets.ao.render import UnitsByHex, describe_hex
@@ -220,3 +220,5 @@ class AoKit:
 
 
 AO_KIT: Final = AoKit()
+_CONFORMS: Final[UiKit] = AO_KIT
+"""mypy checks here that :class:`AoKit` is a :class:`ardennes_tui.kits.UiKit`."""

@@ -1,0 +1,54 @@
+"""The registry of the app's UI kits (:mod:`ardennes_tui.kits`) and the contract that keeps the
+app's shell free of any ruleset (``pyproject.toml``: "The app's shell imports no ruleset")."""
+
+from __future__ import annotations
+
+import pkgutil
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import ardennes_tui
+from ardennes_tui import kits
+from ardennes_tui.errors import UserError
+from ardennes_tui.rulesets.ao.kit import AO_KIT, AoKit
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_composition_root_registers_the_aos_kit() -> None:
+    assert kits.get("ao") is AO_KIT
+    assert "ao" in kits.ids() and list(kits.ids()) == sorted(kits.ids())
+
+
+def test_an_unknown_ruleset_is_one_line_for_the_user() -> None:
+    with pytest.raises(UserError) as caught:
+        kits.get("nope")
+    message = str(caught.value)
+    assert message.startswith("the app cannot show a game of ruleset 'nope' (it has: ao")
+    assert "\n" not in message
+
+
+def test_the_same_kit_again_is_nothing_another_under_its_id_is_refused() -> None:
+    kits.register(AO_KIT)
+    assert kits.get("ao") is AO_KIT
+    with pytest.raises(ValueError, match="a UI kit for the ruleset 'ao' is registered already"):
+        kits.register(AoKit())
+    assert kits.get("ao") is AO_KIT
+
+
+def test_the_shell_contract_lists_every_module_of_the_app_but_the_plug_ins() -> None:
+    """Every child of ``ardennes_tui`` is in the contract's sources, but the rulesets' plug-ins
+    and the command line (and ``__main__``, which only runs the command line): a new module of
+    the shell is checked from the start."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    contract = next(
+        c
+        for c in config["tool"]["importlinter"]["contracts"]
+        if c["name"].startswith("The app's shell imports no ruleset")
+    )
+    children = {f"ardennes_tui.{m.name}" for m in pkgutil.iter_modules(ardennes_tui.__path__)}
+    plug_ins = {"ardennes_tui.rulesets", "ardennes_tui.cli", "ardennes_tui.__main__"}
+    assert set(contract["source_modules"]) == children - plug_ins
+    assert contract["forbidden_modules"] == ["rules.ao", "rules.breakthrough", "scenarios"]

@@ -1,0 +1,189 @@
+"""Tiny plays in the app (issue 23, phase 2): the app's shell knows no ruleset, so a ruleset
+of the tests (:mod:`tests.kit.tiny`, its UI kit :mod:`tests.kit.tiny_ui`) plays in it as the AO
+does: a hot-seat game from the app's entry point (``ArdennesApp(game=...)``, as ``play``
+makes it), driven by keys under Pilot to its verdict; the map (the shell's map widget, drawn by
+Tiny's kit) and the side panel as the screen shows them, a side's hidden morale never shown to
+the other (TINY-2, :meth:`rules.ruleset.Ruleset.public_view`); the record written and loaded
+again (:mod:`ardennes_tui.games.saves`); the shell's playback and audit screens on it.
+
+The game, worked out by hand (TINY-1..5): Red picks morale 3, Blue 1; turn 1 Red moves
+0101-0201, Blue 0401-0301 (now next to each other); turn 2 Red strikes blue-1. The die is the
+first draw of the seed ``tiny-3``: a 3 (``rules.dice``, index 0). 3 + Red's 3 = 6 >= 4 + Blue's
+1 = 5: blue-1 is eliminated and Red wins (TINY-4, TINY-5), both morales revealed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets import DataTable
+
+import rules
+from ardennes_tui import kits
+from ardennes_tui.app import ArdennesApp
+from ardennes_tui.games import saves
+from ardennes_tui.present import audit_view
+from ardennes_tui.screens.audit import AuditScreen
+from ardennes_tui.screens.playback import PlaybackScreen
+from ardennes_tui.widgets.map_view import MapView
+from pbem import sources
+from pbem.core import verify as checking
+from pbem.store import Store
+from tests.kit import tiny
+from tests.kit.tiny_ui import TINY_KIT, TinyPlayScreen
+
+SEED = "tiny-3"
+
+
+def lines(app: ArdennesApp) -> list[str]:
+    """The terminal's lines as the app draws them."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def shown(app: ArdennesApp) -> str:
+    return "\n".join(lines(app))
+
+
+def test_the_kit_is_registered_and_the_app_finds_it_by_the_games_ruleset() -> None:
+    assert kits.get("tiny") is TINY_KIT
+    assert kits.ids() == ("ao", "tiny")
+    game = saves.new_game(1, SEED, ruleset="tiny")
+    assert isinstance(game, tiny.Game)
+    assert game.players == {"red": rules.Player(), "blue": rules.Player()}  # hot seat
+    assert ArdennesApp(game.board, game=game).title == "Tiny"
+
+
+def test_a_whole_tiny_game_by_keys_with_its_record_playback_and_audit(tmp_path: Path) -> None:
+    game = saves.new_game(1, SEED, ruleset="tiny")
+    record = tmp_path / "tiny.jsonl"
+    app = ArdennesApp(game.board, cursor="0101", game=game, save_path=record)
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, TinyPlayScreen)
+            view = screen.query_one(MapView)
+            text = shown(app)
+            # The map as drawn: eight boxes, the units' ids in 0101 and 0401, the numbers.
+            assert "| red-1 |" in text and "|blue-1 |" in text
+            assert "         01        02        03        04" in lines(app)[1]
+            assert "Turn 1, Red setup" in text and "Seen by: Red" in text
+            assert "m: morale 1-3, Enter: pick it" in text
+
+            # TINY-2: Red picks 3 (m twice: 1 -> 2 -> 3); Blue sees no value of it.
+            await press(pilot, "m", "m")
+            assert "Morale to pick: 3" in shown(app)
+            await press(pilot, "enter")
+            text = shown(app)
+            assert "Red picked a morale" in text
+            assert "Seen by: Blue" in text
+            assert "Red morale: ?" in text and "Blue morale: ?" in text
+            await press(pilot, "enter")  # Blue picks 1
+            text = shown(app)
+            assert "Turn 1, Red play" in text and "Seen by: Red" in text
+            assert "Red morale: 3" in text and "Blue morale: ?" in text
+            assert game.state.morale == (3, 1)
+
+            # TINY-3: Red 0101-0201 (the cursor one hex east, Enter), ends its turn.
+            await press(pilot, "l")
+            assert view.cursor == "0201"
+            await press(pilot, "enter")
+            assert "red-1 0101-0201" in shown(app)
+            assert "| red-1 |" in lines(app)[3]  # row 1's middle line: now in 0201
+            await press(pilot, "e")
+            text = shown(app)
+            assert "Turn 1, Blue play" in text and "Seen by: Blue" in text
+            assert "Blue morale: 1" in text and "Red morale: ?" in text
+            # Blue 0401-0301 (the cursor from 0201 two hexes east, then back one).
+            await press(pilot, "l", "l", "h")
+            assert view.cursor == "0301"
+            await press(pilot, "enter", "e")
+            text = shown(app)
+            assert "Turn 2, Red play" in text and "Blue morale: ?" in text
+
+            # TINY-4: Red strikes; the die (3) eliminates blue-1 and reveals both morales.
+            await press(pilot, "s")
+            assert "red-1 strikes blue-1" in shown(app)
+            assert "r: roll the strike's die" in shown(app)
+            await press(pilot, "e")  # the turn may not end while the strike waits
+            assert "TINY-4: the strike waits for its die (roll)" in shown(app)
+            await press(pilot, "r")
+            text = shown(app)
+            assert "die 3" in text and "blue-1 eliminated" in text
+            assert "Game over: Red wins" in text  # the panel wraps it: "(elimination)" next
+            assert screen.panel().splitlines()[0] == "Game over: Red wins (elimination)"
+            assert "Red morale: 3" in text and "Blue morale: 1" in text
+            assert "blue-1: eliminated" in text and "|blue-1 |" not in text
+            verdict = game.state.result
+            assert verdict is not None and (verdict.winner, verdict.kind) == ("red", "elimination")
+            assert len(game.history) == 8
+
+            # The record, written by w.
+            await press(pilot, "w")
+            assert "Written to tiny.jsonl" in shown(app)
+
+            # The shell's playback on Tiny's words: the last step is the roll.
+            await press(pilot, "R")
+            pb = app.screen
+            assert isinstance(pb, PlaybackScreen)
+            await press(pilot, "end")
+            assert pb.step == 8
+            body = pb.step_text()
+            assert body[:3] == ["Tiny", "Step 8 of 8", "Game over: Red wins (elimination)"]
+            assert body[-6:] == [
+                "roll",
+                "die 3",
+                "Red morale 3",
+                "Blue morale 1",
+                "blue-1 eliminated",
+                "blue-1 eliminated (TINY-4, TINY-5)",
+            ]
+            await press(pilot, "home")
+            assert "|blue-1 |" in shown(app)  # step 0: both units back at the start
+            await press(pilot, "escape")
+            assert app.screen is screen
+
+    asyncio.run(main())
+
+    # Loaded again: the same game, replayed and checked.
+    loaded, info = saves.load_game(record)
+    assert isinstance(loaded, tiny.Game)
+    assert loaded.state == game.state and loaded.commands == game.commands
+    assert info.opening(loaded) == f"Dice seed {SEED}."
+    # The audit screen on the record: one die, Red's, in Tiny's words.
+    verified = checking.verify(sources.load_source(str(record), Store()), lambda n: tiny.Board())
+    assert verified.ok
+    audit = audit_view.view(verified)
+    assert audit.ruleset == "tiny" and audit.kit is TINY_KIT
+    assert [s.who for s in audit.stats] == ["blue", "red", "all"]
+    assert [s.n for s in audit.stats] == [0, 1, 1]
+    app2 = ArdennesApp(None, screen=lambda: AuditScreen(audit, alone=True), ruleset="tiny")
+
+    async def audit_main() -> None:
+        async with app2.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert isinstance(app2.screen, AuditScreen)
+            table: DataTable[str] = app2.screen.query_one(DataTable)
+            assert [str(c) for c in table.get_row_at(0)] == [
+                "-",
+                "2",
+                "R play",
+                "strike:0301",
+                "3",
+                "blue-1 eliminated",
+                "record",
+            ]
+            assert "Red: 1 roll" in shown(app2)
+            await press(pilot, "enter")  # played back at the roll: step 8, the 8th command
+            assert isinstance(app2.screen, PlaybackScreen) and app2.screen.step == 8
+
+    asyncio.run(audit_main())
+
+
+async def press(pilot: Pilot[None], *keys: str) -> None:
+    for key in keys:
+        await pilot.press(key)
+    await pilot.pause()
