@@ -125,7 +125,37 @@ def test_a_false_footer_is_named(played: tuple[rules.ao.Game, bytes]) -> None:
         (lambda ls: ls[0]["dice"].update(text="nope"), "seed text and hex differ"),
         (
             lambda ls: ls[0].update(dice={"kind": "listed", "detail": {"values": "1270"}}),
-            "listed dice are not digits 1-6",
+            "listed dice are neither one digit 1-9 a die",
+        ),
+        (
+            lambda ls: ls[0].update(dice={"kind": "listed", "detail": {"list": "3,4"}}),
+            "listed dice are neither one digit 1-9 a die",
+        ),
+        (
+            lambda ls: ls[0].update(dice={"kind": "listed", "detail": {"list": "37,05"}}),
+            "listed dice are neither one digit 1-9 a die",
+        ),
+        (
+            lambda ls: ls[0].update(dice={"kind": "listed", "detail": {"list": "37,,5"}}),
+            "listed dice are neither one digit 1-9 a die",
+        ),
+        (
+            lambda ls: ls[0].update(dice={"kind": "listed", "detail": {"list": "257,5"}}),
+            "listed dice are neither one digit 1-9 a die",
+        ),
+        (
+            lambda ls: ls[0].update(dice={"kind": "listed", "detail": {"list": "37,0"}}),
+            "listed dice are neither one digit 1-9 a die",
+        ),
+        (
+            lambda ls: ls[0].update(
+                dice={"kind": "listed", "detail": {"values": "12", "list": "37"}}
+            ),
+            "listed dice are neither one digit 1-9 a die",
+        ),
+        (
+            lambda ls: ls[0].update(dice={"kind": "listed", "detail": {"list": "37, 5"}}),
+            "listed dice are neither one digit 1-9 a die",
         ),
         (lambda ls: ls[2].update(n=5), "command 1 (end_phase) is numbered 5"),
         (lambda ls: ls[1].update(hash="abc"), "the hash is not 64 hex digits"),
@@ -171,6 +201,18 @@ def test_dice_kinds() -> None:
     assert record.dice_for(rules.DiceSpec(kind="none")) is None
     listed = record.dice_for(rules.DiceSpec(kind="listed", detail={"values": "6153"}))
     assert listed is not None and [listed.uniform(i, 6) for i in range(4)] == [6, 1, 5, 3]
+    assert rules.DiceSpec.listed([6, 1, 5, 3]) == rules.DiceSpec(
+        kind="listed", detail={"values": "6153"}
+    )
+    pct = rules.DiceSpec.listed([37, 5, 100, 256])
+    assert pct.detail == {"list": "37,5,100,256"}
+    source = record.dice_for(pct)
+    assert source is not None
+    assert [source.uniform(0, 100), source.uniform(1, 6), source.uniform(2, 100)] == [37, 5, 100]
+    with pytest.raises(rules.DiceError):
+        source.uniform(3, 100)  # 256 on a d100
+    with pytest.raises(ValueError, match="a die is 1 to 256"):
+        rules.DiceSpec.listed([0])
     with pytest.raises(record.RecordError, match="kind 'sealed' need their own provider"):
         record.dice_for(rules.DiceSpec(kind="sealed", detail={"game": "x"}))
     assert rules.DiceSpec.seeded(b"7", "7").label == "7"
