@@ -12,7 +12,8 @@ other), its playback's and audit's words. Importing this module registers the ki
 The keys of the play screen (the map's own move the cursor): ``m`` the morale to pick (1, 2,
 3), Enter picks it (set-up) or moves the side's unit to the cursor's hex (play), ``s``
 strikes, ``r`` rolls the strike's die, ``e`` ends the turn, ``w`` writes the game's record to
-the save path, ``R`` plays the game back, ``q`` quits.
+the save path, ``R`` plays the game back, ``q`` quits. A game given its place in the store
+(``stored``, as :func:`ardennes_tui.app.play` gives it) is written there after every command.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from textual.widgets import Static
 
 from ardennes_tui import kits
 from ardennes_tui.errors import UserError
-from ardennes_tui.games import saves
+from ardennes_tui.games import hotseat, saves
 from ardennes_tui.kits import MapArt, PlaybackText, ScenarioOffer, Zoom
 from ardennes_tui.present.render.picture import Canvas, Picture
 from ardennes_tui.widgets.map_view import MapView
@@ -217,11 +218,18 @@ class TinyPlayScreen(Screen[None]):
     """
 
     def __init__(
-        self, game: tiny.Game, *, cursor: HexId | None, save_path: Path | None = None
+        self,
+        game: tiny.Game,
+        *,
+        cursor: HexId | None,
+        save_path: Path | None = None,
+        stored: hotseat.StoredGame | None = None,
     ) -> None:
         super().__init__()
         self.game = game
         self.save_path = save_path
+        self.stored = stored
+        """The game's place in the store, written after every command (None: kept nowhere)."""
         self.morale = 1
         """The morale to pick (set-up)."""
         self._cursor = cursor
@@ -279,6 +287,8 @@ class TinyPlayScreen(Screen[None]):
                 self.message = "; ".join(event_text(e) for e in r.events) or "Done"
                 self.mode = self._mode()
                 self.morale = 1  # the next side picks its own
+                if self.stored is not None:
+                    self.stored.save(self.game)
         self._show()
 
     def action_enter(self) -> None:
@@ -427,7 +437,7 @@ class TinyKit:
         stored: Any,
         handover: bool,
     ) -> Any:
-        return TinyPlayScreen(game, cursor=cursor, save_path=save_path)
+        return TinyPlayScreen(game, cursor=cursor, save_path=save_path, stored=stored)
 
     def email_screen(
         self, session: Any, *, cursor: HexId | None, zoom: Zoom, has_smtp: bool, outgoing: Any

@@ -4,7 +4,9 @@ does: a hot-seat game from the app's entry point (``ArdennesApp(game=...)``, as 
 makes it), driven by keys under Pilot to its verdict; the map (the shell's map widget, drawn by
 Tiny's kit) and the side panel as the screen shows them, a side's hidden morale never shown to
 the other (TINY-2, :meth:`rules.ruleset.Ruleset.public_view`); the record written and loaded
-again (:mod:`ardennes_tui.games.saves`); the shell's playback and audit screens on it.
+again (:mod:`ardennes_tui.games.saves`); the game kept in the store after every command, read
+by the store's list and the start screen and resumed (:mod:`ardennes_tui.games.hotseat`); the
+shell's playback and audit screens on it.
 
 The game, worked out by hand (TINY-1..5): Red picks morale 3, Blue 1; turn 1 Red moves
 0101-0201, Blue 0401-0301 (now next to each other); turn 2 Red strikes blue-1. The die is the
@@ -23,10 +25,11 @@ from textual.widgets import DataTable
 import rules
 from ardennes_tui import kits
 from ardennes_tui.app import ArdennesApp
-from ardennes_tui.games import saves
-from ardennes_tui.present import audit_view
+from ardennes_tui.games import hotseat, saves
+from ardennes_tui.present import audit_view, game_list
 from ardennes_tui.screens.audit import AuditScreen
 from ardennes_tui.screens.playback import PlaybackScreen
+from ardennes_tui.screens.start import StartScreen
 from ardennes_tui.widgets.map_view import MapView
 from pbem import sources
 from pbem.core import verify as checking
@@ -58,7 +61,8 @@ def test_the_kit_is_registered_and_the_app_finds_it_by_the_games_ruleset() -> No
 def test_a_whole_tiny_game_by_keys_with_its_record_playback_and_audit(tmp_path: Path) -> None:
     game = saves.new_game(1, SEED, ruleset="tiny")
     record = tmp_path / "tiny.jsonl"
-    app = ArdennesApp(game.board, cursor="0101", game=game, save_path=record)
+    stored = hotseat.StoredGame.new()
+    app = ArdennesApp(game.board, cursor="0101", game=game, save_path=record, stored=stored)
 
     async def main() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
@@ -103,6 +107,9 @@ def test_a_whole_tiny_game_by_keys_with_its_record_playback_and_audit(tmp_path: 
             await press(pilot, "enter", "e")
             text = shown(app)
             assert "Turn 2, Red play" in text and "Blue morale: ?" in text
+            # The store's list reads the hot-seat game through Tiny's kit: turn 2, play.
+            row = next(r for r in game_list.rows(Store()) if r["id"] == stored.name)
+            assert (row["kind"], row["scenario"], row["to_move"]) == ("hot-seat", 1, "GT2 play")
 
             # TINY-4: Red strikes; the die (3) eliminates blue-1 and reveals both morales.
             await press(pilot, "s")
@@ -147,6 +154,21 @@ def test_a_whole_tiny_game_by_keys_with_its_record_playback_and_audit(tmp_path: 
             assert app.screen is screen
 
     asyncio.run(main())
+
+    # In the store, over; resumed as --resume does, and listed on the start screen.
+    row = next(r for r in game_list.rows(Store()) if r["id"] == stored.name)
+    assert row["to_move"] == "over"
+    resumed, _, again = hotseat.resume(stored.name[:8])
+    assert isinstance(resumed, tiny.Game) and resumed.state == game.state
+    assert again.name == stored.name
+    start = ArdennesApp(None, screen=lambda: StartScreen(Store()))
+
+    async def start_main() -> None:
+        async with start.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert f"| {stored.short}  hot-seat  1   over " in shown(start)
+
+    asyncio.run(start_main())
 
     # Loaded again: the same game, replayed and checked.
     loaded, info = saves.load_game(record)
