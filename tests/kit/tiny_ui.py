@@ -12,33 +12,27 @@ other), its playback's and audit's words. Importing this module registers the ki
 The keys of the play screen (the map's own move the cursor): ``m`` the morale to pick (1, 2,
 3), Enter picks it (set-up) or moves the side's unit to the cursor's hex (play), ``s``
 strikes, ``r`` rolls the strike's die, ``e`` ends the turn, ``w`` writes the game's record to
-the save path, ``R`` plays the game back, ``q`` quits. A game given its place in the store
-(``stored``, as :func:`ardennes_tui.app.play` gives it) is written there after every command.
+the save path, ``R`` plays the game back, ``?`` opens the shell's help frame on Tiny's pages,
+``q`` quits; Ctrl+P, the shell's command palette, offers the commands valid now. In a hot-seat
+game (``handover``) the shell's hand-over screen hides the map whenever the side changes. A
+game given its place in the store (``stored``, as :func:`ardennes_tui.app.play` gives it) is
+written there after every command.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
-from typing import Any, ClassVar, Final
+from typing import Any, Final
 
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
-from textual.screen import Screen
-from textual.widgets import Static
 
 from ardennes_tui import kits
 from ardennes_tui.errors import UserError
-from ardennes_tui.games import hotseat, saves
 from ardennes_tui.kits import MapArt, PlaybackText, ScenarioOffer, Zoom
 from ardennes_tui.present.render.picture import Canvas, Picture
-from ardennes_tui.widgets.map_view import MapView
 from rules import hexgrid
 from rules.dice import DieRoll
 from rules.hexgrid import HexId
-from rules.rejection import Rejection
 from rules.ruleset import tag
 from tests.kit import tiny
 
@@ -128,189 +122,6 @@ def panel_lines(board: tiny.Board, state: tiny.State, viewer: str) -> list[str]:
     return lines
 
 
-class TinyMode:
-    """What the play screen's keys do in one kind of state (one per option mode)."""
-
-    hint: ClassVar[str] = ""
-
-    def __init__(self, screen: TinyPlayScreen, options: tiny.Options) -> None:
-        self.screen = screen
-        self.options = options
-
-    def enter(self) -> tiny.Command | str:
-        return "Nothing to do with Enter now"
-
-    def key(self, key: str) -> tiny.Command | str | None:
-        """The command ``key`` gives, why not, or None: not this mode's key (``e`` is the end
-        of the turn in every mode: the rules say when it may not be)."""
-        return tiny.EndPhase() if key == "e" else None
-
-
-class SetupMode(TinyMode):
-    """TINY-2: ``m`` the morale (1-3), Enter picks it; the other side does not see it."""
-
-    hint = "m: morale 1-3, Enter: pick it"
-
-    def enter(self) -> tiny.Command | str:
-        return tiny.Pick(self.screen.morale)
-
-    def key(self, key: str) -> tiny.Command | str | None:
-        if key == "m":
-            self.screen.morale = self.screen.morale % 3 + 1
-            return f"Morale to pick: {self.screen.morale}"
-        return super().key(key)
-
-
-class PlayMode(TinyMode):
-    """TINY-3/4: Enter moves the unit to the cursor's hex, ``s`` strikes, ``e`` ends."""
-
-    hint = "Enter: move here, s: strike, e: end the turn"
-
-    def enter(self) -> tiny.Command | str:
-        game = self.screen.game
-        return tiny.Move(game.state.own().id, self.screen.cursor)
-
-    def key(self, key: str) -> tiny.Command | str | None:
-        if key == "s":
-            targets = self.options.targets
-            return tiny.Strike(targets[0]) if targets else "No enemy unit next to yours"
-        return super().key(key)
-
-
-class RollMode(TinyMode):
-    """TINY-4: the strike waits for its die: ``r``."""
-
-    hint = "r: roll the strike's die"
-
-    def key(self, key: str) -> tiny.Command | str | None:
-        return tiny.Roll() if key == "r" else super().key(key)
-
-
-class OverMode(TinyMode):
-    """TINY-5: the game is over."""
-
-    hint = "w: write the record, R: play it back, q: quit"
-
-
-MODES: Final[dict[str, type[TinyMode]]] = {
-    "setup": SetupMode,
-    "play": PlayMode,
-    "roll": RollMode,
-    "game_over": OverMode,
-}
-"""The mode for each of the engine's option modes (``tiny.Options.mode``)."""
-
-
-class TinyPlayScreen(Screen[None]):
-    """Hot-seat play of a Tiny game: the shell's map widget, the side panel, the status."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "enter", "pick / move", id="tiny.enter"),
-        *(Binding(k, f"key('{k}')", k, id=f"tiny.{k}") for k in "mser"),
-        Binding("w", "write", "write the record", id="tiny.write"),
-        Binding("R", "playback", "play back", id="tiny.playback"),
-        Binding("q", "app.quit", "quit", id="tiny.quit"),
-    ]
-    DEFAULT_CSS = """
-    #tiny-main { height: 1fr; }
-    #tiny-panel { width: 1fr; padding: 0 1; }
-    #tiny-status { height: 2; }
-    """
-
-    def __init__(
-        self,
-        game: tiny.Game,
-        *,
-        cursor: HexId | None,
-        save_path: Path | None = None,
-        stored: hotseat.StoredGame | None = None,
-    ) -> None:
-        super().__init__()
-        self.game = game
-        self.save_path = save_path
-        self.stored = stored
-        """The game's place in the store, written after every command (None: kept nowhere)."""
-        self.morale = 1
-        """The morale to pick (set-up)."""
-        self._cursor = cursor
-        self.mode: TinyMode = self._mode()
-        self.message = ""
-
-    def _mode(self) -> TinyMode:
-        o = self.game.options()
-        return MODES[o.mode](self, o)
-
-    @property
-    def viewer(self) -> str:
-        """The side at the keyboard: the acting side (at the end, the last to act)."""
-        s = self.game.state
-        return s.side if s.result is None else (s.result.winner or s.side)
-
-    @property
-    def cursor(self) -> HexId:
-        return self.query_one(MapView).cursor
-
-    def compose(self) -> ComposeResult:
-        art = TinyMap(self.game.board)
-        with Horizontal(id="tiny-main"):
-            view = MapView(art, units_by_hex(self.game.state), cursor=self._cursor, id="tiny-map")
-            view.styles.width = 54  # the whole map (the app's CSS gives a map 1fr)
-            yield view
-            yield Static("", id="tiny-panel", markup=False)
-        yield Static("", id="tiny-status", markup=False)
-
-    def on_mount(self) -> None:
-        self.query_one(MapView).focus()
-        self._show()
-
-    def panel(self) -> str:
-        return "\n".join(panel_lines(self.game.board, self.game.state, self.viewer))
-
-    def status(self) -> str:
-        return f"{self.message}\n{self.mode.hint}".strip("\n")
-
-    def _show(self) -> None:
-        self.query_one(MapView).units = units_by_hex(self.game.state)
-        self.query_one("#tiny-panel", Static).update(self.panel())
-        self.query_one("#tiny-status", Static).update(self.status())
-
-    def _give(self, command: tiny.Command | str | None) -> None:
-        if command is None:
-            return
-        if isinstance(command, str):
-            self.message = command
-        else:
-            r = self.game.push(command)
-            if isinstance(r, Rejection):
-                self.message = r.message
-            else:
-                self.message = "; ".join(event_text(e) for e in r.events) or "Done"
-                self.mode = self._mode()
-                self.morale = 1  # the next side picks its own
-                if self.stored is not None:
-                    self.stored.save(self.game)
-        self._show()
-
-    def action_enter(self) -> None:
-        self._give(self.mode.enter())
-
-    def action_key(self, key: str) -> None:
-        self._give(self.mode.key(key))
-
-    def action_write(self) -> None:
-        if self.save_path is None:
-            self.message = "No save path"
-        else:
-            saves.save_game(self.game, self.save_path)
-            self.message = f"Written to {self.save_path.name}"
-        self._show()
-
-    def action_playback(self) -> None:
-        from ardennes_tui.screens.playback import PlaybackScreen
-
-        self.app.push_screen(PlaybackScreen(self.game, title="Tiny"))
-
-
 def event_text(e: Any) -> str:
     """One event in words (a morale picked is not said: it is hidden)."""
     if isinstance(e, tiny.Picked):
@@ -328,6 +139,26 @@ def event_text(e: Any) -> str:
     if isinstance(e, tiny.GameEnded):
         return e.verdict.reason
     return type(e).__name__
+
+
+class TinyHelp:
+    """Tiny's help pages in the shell's help frame: its rules (the ruleset's docstring) and
+    its keys (this module's); it opens at the rules during set-up."""
+
+    sections: Final = (("rules", "Rules", "The rules of Tiny"), ("keys", "Keys", "The keys"))
+
+    def text(self, section: str, context: Any) -> str:
+        """The rules: the cases TINY-1..5 of :mod:`tests.kit.tiny`; the keys: this module's."""
+        doc = tiny.__doc__ if section == "rules" else __doc__
+        assert doc is not None
+        start = doc.index("The game (rule cases" if section == "rules" else "The keys of")
+        return doc[start:].split("\n\n*Tiny percent*")[0].strip()
+
+    def first(self, context: Any) -> str | None:
+        return "rules" if context == "setup" else None
+
+
+TINY_HELP: Final = TinyHelp()
 
 
 class TinyPlayback:
@@ -437,7 +268,11 @@ class TinyKit:
         stored: Any,
         handover: bool,
     ) -> Any:
-        return TinyPlayScreen(game, cursor=cursor, save_path=save_path, stored=stored)
+        from tests.kit.tiny_screen import TinyPlayScreen
+
+        return TinyPlayScreen(
+            game, cursor=cursor, save_path=save_path, stored=stored, handover=handover
+        )
 
     def email_screen(
         self, session: Any, *, cursor: HexId | None, zoom: Zoom, has_smtp: bool, outgoing: Any

@@ -2,7 +2,8 @@
 of the tests (:mod:`tests.kit.tiny`, its UI kit :mod:`tests.kit.tiny_ui`) plays in it as the AO
 does: a hot-seat game from the app's entry point (``ArdennesApp(game=...)``, as ``play``
 makes it), driven by keys under Pilot to its verdict; the map (the shell's map widget, drawn by
-Tiny's kit) and the side panel as the screen shows them, a side's hidden morale never shown to
+Tiny's kit) and the side panel as the screen shows them; the shell's hand-over, help frame and
+command palette on Tiny's pages and commands, a side's hidden morale never shown to
 the other (TINY-2, :meth:`rules.ruleset.Ruleset.public_view`); the record written and loaded
 again (:mod:`ardennes_tui.games.saves`); the game kept in the store after every command, read
 by the store's list and the start screen and resumed (:mod:`ardennes_tui.games.hotseat`); the
@@ -18,8 +19,11 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
+from textual.command import CommandPalette
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widgets import DataTable
 
 import rules
@@ -28,6 +32,8 @@ from ardennes_tui.app import ArdennesApp
 from ardennes_tui.games import hotseat, saves
 from ardennes_tui.present import audit_view, game_list
 from ardennes_tui.screens.audit import AuditScreen
+from ardennes_tui.screens.handover import HandoverScreen
+from ardennes_tui.screens.help import HelpScreen
 from ardennes_tui.screens.playback import PlaybackScreen
 from ardennes_tui.screens.start import StartScreen
 from ardennes_tui.widgets.map_view import MapView
@@ -35,9 +41,16 @@ from pbem import sources
 from pbem.core import verify as checking
 from pbem.store import Store
 from tests.kit import tiny
-from tests.kit.tiny_ui import TINY_KIT, TinyPlayScreen
+from tests.kit.tiny_screen import TinyPlayScreen
+from tests.kit.tiny_ui import TINY_KIT
 
 SEED = "tiny-3"
+
+
+def on_top(app: ArdennesApp, screen: Screen[Any]) -> bool:
+    """``screen`` is the app's top screen (a function: mypy would narrow ``app.screen`` and
+    keep it narrowed across the keys that change it)."""
+    return app.screen is screen
 
 
 def lines(app: ArdennesApp) -> list[str]:
@@ -151,7 +164,7 @@ def test_a_whole_tiny_game_by_keys_with_its_record_playback_and_audit(tmp_path: 
             await press(pilot, "home")
             assert "|blue-1 |" in shown(app)  # step 0: both units back at the start
             await press(pilot, "escape")
-            assert app.screen is screen
+            assert on_top(app, screen)
 
     asyncio.run(main())
 
@@ -203,6 +216,67 @@ def test_a_whole_tiny_game_by_keys_with_its_record_playback_and_audit(tmp_path: 
             assert isinstance(app2.screen, PlaybackScreen) and app2.screen.step == 8
 
     asyncio.run(audit_main())
+
+
+def test_the_shells_hand_over_help_frame_and_palette_serve_tiny() -> None:
+    """Hot seat (``handover``, as ``play`` runs it): after Red's pick the shell's hand-over
+    screen hides the map and Red's panel until Blue presses Enter; ``?`` opens the shell's help
+    frame on Tiny's two pages (at the rules during set-up); Ctrl+P offers Tiny's commands valid
+    now and runs the one typed."""
+    game = saves.new_game(1, SEED, ruleset="tiny")
+    app = ArdennesApp(game.board, cursor="0101", game=game, handover=True)
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            play = app.screen
+            assert isinstance(play, TinyPlayScreen)
+            await press(pilot, "question_mark")
+            assert isinstance(app.screen, HelpScreen)
+            text = shown(app)
+            assert "Help   1 Rules  2 Keys" in text
+            assert "1-2 sections, Up/Down/PgUp/PgDn scroll, Escape q ? close" in text
+            assert app.screen.section == "rules"
+            assert "TINY-2 Morale (hidden)" in text
+            await press(pilot, "escape")
+            assert on_top(app, play)
+
+            assert [c.title for c in play.palette_commands()] == [
+                "Pick morale 1",
+                "The next morale to pick",
+                "Write the record",
+                "Play the game back",
+                "Help: the rules and the keys",
+                "Quit",
+            ]
+            await press(pilot, "ctrl+p")
+            assert isinstance(app.screen, CommandPalette)
+            for ch in "next morale":
+                await pilot.press("space" if ch == " " else ch)
+            for _ in range(5):
+                await pilot.pause(0.05)
+            await press(pilot, "enter")
+            for _ in range(3):
+                await pilot.pause()
+            assert on_top(app, play) and play.morale == 2
+            assert "Morale to pick: 2" in shown(app)
+
+            await press(pilot, "enter")  # Red picks 2: the hand-over
+            hand = app.screen
+            assert isinstance(hand, HandoverScreen)
+            text = shown(app)
+            assert "Blue player's turn: hand over, press Enter" in text
+            assert "Turn 1, Blue setup" in text
+            assert "morale" not in text and "red-1" not in text  # nothing of Red's screen
+            await press(pilot, "enter")
+            assert on_top(app, play)
+            text = shown(app)
+            assert "Seen by: Blue" in text and "Red morale: ?" in text
+            await press(pilot, "e")
+            assert "TINY-2: both sides pick their morale first" in shown(app)
+            assert game.state.morale == (2, 0)
+
+    asyncio.run(main())
 
 
 async def press(pilot: Pilot[None], *keys: str) -> None:
