@@ -52,3 +52,16 @@ def test_the_shell_contract_lists_every_module_of_the_app_but_the_plug_ins() -> 
     plug_ins = {"ardennes_tui.rulesets", "ardennes_tui.cli", "ardennes_tui.__main__"}
     assert set(contract["source_modules"]) == children - plug_ins
     assert contract["forbidden_modules"] == ["rules.ao", "rules.breakthrough", "scenarios"]
+
+
+def test_the_shells_keys_are_the_maps_the_aos_screens_add_their_own() -> None:
+    """The shell's key table holds the map widget's keys only; the AO's screens' table is the
+    shell's, then the AO's own (ids unique, so a user keymap names each once)."""
+    from ardennes_tui.present import keymap as shell
+    from ardennes_tui.rulesets.ao.present import keymap as ao
+
+    assert {kb.scope for kb in shell.KEYMAP} == {"map"} and len(shell.KEYMAP) == 10
+    assert ao.KEYMAP[: len(shell.KEYMAP)] == shell.KEYMAP
+    assert {kb.scope for kb in ao.AO_KEYS} == {"app", "play", "decide", "email", "versus"}
+    ids = [kb.id for kb in ao.KEYMAP]
+    assert len(ids) == len(set(ids))

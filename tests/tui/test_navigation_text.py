@@ -8,7 +8,7 @@ import pytest
 from rich.text import Text
 
 import rules.ao
-from ardennes_tui.present import keymap
+from ardennes_tui.rulesets.ao.present import keymap
 from ardennes_tui.rulesets.ao.present.help_text import (
     SAMPLE_UNITS,
     SECTIONS,

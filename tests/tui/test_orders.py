@@ -159,13 +159,13 @@ def test_the_acting_side_sets_and_clears_its_orders_in_the_record() -> None:
 
 
 def test_o_in_the_keys_help() -> None:
-    from ardennes_tui.present import keymap
+    from ardennes_tui.rulesets.ao.present import keymap
     from ardennes_tui.widgets.bindings import bindings
 
     rows = dict(keymap.help_rows())
     assert rows["O"].startswith("standing orders")
     assert rows["s"].startswith("where the game is saved")
-    assert [b.id for b in bindings("play") if b.key == "O"] == ["play.orders"]
+    assert [b.id for b in bindings("play", keymap.KEYMAP) if b.key == "O"] == ["play.orders"]
 
 
 def test_waive_all_ticks_every_hex_and_each_line_says_what_it_means() -> None:

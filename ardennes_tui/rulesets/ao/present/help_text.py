@@ -10,7 +10,7 @@
 - :func:`terrain_chart`: the Terrain Effects Chart (AO-11); the combat factors are the engine's
   own (``rules.ao.defence_factor``, ``rules.ao.attack_factor`` on the sample map's West Wall and
   fortified hexes);
-- :func:`key_list`: every binding of :data:`ardennes_tui.present.keymap.KEYMAP`, by scope.
+- :func:`key_list`: every binding of the AO's screens (:data:`.keymap.KEYMAP`), by scope.
 
 :class:`HelpContext` says what to mark (the phase, the CRT in use, the odds column).
 """
@@ -28,9 +28,9 @@ import msgspec
 from rich.text import Text
 
 import rules.ao
-from ardennes_tui.present import keymap
 from ardennes_tui.present.render.palette import rich_style
 from ardennes_tui.present.render.picture import Line
+from ardennes_tui.rulesets.ao.present import keymap
 from ardennes_tui.rulesets.ao.present.game_view import PHASE_NAMES, turn_date
 from ardennes_tui.rulesets.ao.render import draw_detail, legend_lines
 from ardennes_tui.rulesets.ao.render.counters import counter_long, counter_short

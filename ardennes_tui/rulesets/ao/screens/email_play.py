@@ -34,6 +34,7 @@ from ardennes_tui.rulesets.ao.modes import Mode
 from ardennes_tui.rulesets.ao.narrow import ao_game, ao_side
 from ardennes_tui.rulesets.ao.present import game_view
 from ardennes_tui.rulesets.ao.present.effects import event_log
+from ardennes_tui.rulesets.ao.present.keymap import KEYMAP
 from ardennes_tui.rulesets.ao.screens.email_incoming import IncomingScreen
 from ardennes_tui.rulesets.ao.screens.play_screen import PlayScreen
 from ardennes_tui.screens.palette import PaletteCommand
@@ -46,7 +47,7 @@ class EmailPlayScreen(IncomingScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         *PlayScreen.BINDINGS,
-        *bindings("email"),
+        *bindings("email", KEYMAP),
     ]
     ORDERS_NEVER_ASK = True
 

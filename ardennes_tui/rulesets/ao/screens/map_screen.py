@@ -26,6 +26,7 @@ from ardennes_tui.games import settings
 from ardennes_tui.games.settings import keep_numbers
 from ardennes_tui.kits import Zoom
 from ardennes_tui.rulesets.ao.present.help_text import HelpContext
+from ardennes_tui.rulesets.ao.present.keymap import KEYMAP
 from ardennes_tui.rulesets.ao.render import UnitsByHex
 from ardennes_tui.rulesets.ao.render.art import AoMap
 from ardennes_tui.rulesets.ao.screens.commands import town_commands, view_commands
@@ -45,7 +46,7 @@ PANEL_WIDTH: Final = 28
 class MapScreen(Screen[None]):
     """Attributes down (cursor hex to panel and status line), messages up from the map."""
 
-    BINDINGS: ClassVar[list[BindingType]] = bindings("app")  # type: ignore[assignment]
+    BINDINGS: ClassVar[list[BindingType]] = bindings("app", KEYMAP)  # type: ignore[assignment]
     HIDES_WHEN_SMALL: ClassVar[bool] = True
     """Below 80x24 the screen hides its map itself (the app pushes no notice over it)."""
 

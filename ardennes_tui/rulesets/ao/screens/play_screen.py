@@ -30,6 +30,7 @@ from ardennes_tui.rulesets.ao.present import aids, game_view, navigation
 from ardennes_tui.rulesets.ao.present.combat_text import combat_log, orders_text
 from ardennes_tui.rulesets.ao.present.effects import effect_notes, event_log
 from ardennes_tui.rulesets.ao.present.help_text import HelpContext
+from ardennes_tui.rulesets.ao.present.keymap import KEYMAP
 from ardennes_tui.rulesets.ao.screens.commands import help_context, play_commands
 from ardennes_tui.rulesets.ao.screens.map_screen import MapScreen
 from ardennes_tui.rulesets.ao.screens.play_aids import PlayAids
@@ -44,8 +45,8 @@ class PlayScreen(PlayAids, MapScreen):
     set-up; place reinforcements; attack, resolve and answer the combat decisions."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        *bindings("play"),
-        *bindings("decide"),
+        *bindings("play", KEYMAP),
+        *bindings("decide", KEYMAP),
     ]
 
     ORDERS_NEVER_ASK: ClassVar[bool] = False

@@ -35,6 +35,7 @@ from ardennes_tui.rulesets.ao.modes.computer import ComputerMode
 from ardennes_tui.rulesets.ao.present import game_view, playback_text
 from ardennes_tui.rulesets.ao.present.combat_text import side_name
 from ardennes_tui.rulesets.ao.present.effects import effect_notes
+from ardennes_tui.rulesets.ao.present.keymap import KEYMAP
 from ardennes_tui.rulesets.ao.present.playback_text import Names
 from ardennes_tui.rulesets.ao.screens.play_screen import PlayScreen
 from ardennes_tui.screens.palette import PaletteCommand
@@ -71,7 +72,7 @@ class VersusPlayScreen(PlayScreen):
     """Play ``vs.human``'s side of ``game`` against the computer ``vs``."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        *bindings("versus"),
+        *bindings("versus", KEYMAP),
         *PlayScreen.BINDINGS,
     ]
 
