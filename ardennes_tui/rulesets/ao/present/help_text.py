@@ -2,7 +2,7 @@
 
 - :func:`counter_key`: sample hexes drawn by the map's own renderer (:func:`ardennes_tui.
   render.draw_detail`) on a five-hex sample map, what each counter says, and the map legend
-  (:func:`ardennes_tui.present.render.legend_lines`): the help shows what the map really draws;
+  (:func:`ardennes_tui.rulesets.ao.render.legend_lines`): the help shows what the map really draws;
 - :func:`sequence_of_play`: set-up, the two player-turns of a Game-Turn and their phases
   (``rules.ao.Phase``), the current one marked;
 - :func:`crt_tables`: both CRTs (``rules.ao.crt.TABLES``), the one in use named, the odds column

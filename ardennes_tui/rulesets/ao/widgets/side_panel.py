@@ -25,7 +25,8 @@ from rules.hexgrid import HexId
 
 
 class SidePanel(ScrollView):
-    """Shows :func:`ardennes_tui.present.render.describe_hex` for ``hex_id`` (set by the screen)."""
+    """Shows :func:`ardennes_tui.rulesets.ao.render.describe_hex` for ``hex_id`` (set by the
+    screen)."""
 
     DEFAULT_CSS = """
     SidePanel {
