@@ -65,3 +65,24 @@ def test_the_shells_keys_are_the_maps_the_aos_screens_add_their_own() -> None:
     assert {kb.scope for kb in ao.AO_KEYS} == {"app", "play", "decide", "email", "versus"}
     ids = [kb.id for kb in ao.KEYMAP]
     assert len(ids) == len(set(ids))
+
+
+def test_a_stored_game_of_a_ruleset_without_a_kit_is_listed_not_read() -> None:
+    """One bad item never blocks the others: a hot-seat record naming a ruleset this program
+    has no UI kit for is listed with ``?`` where it stands, beside a readable game."""
+    import msgspec
+
+    from ardennes_tui.games import saves
+    from ardennes_tui.present import game_list
+    from pbem.store import Store
+    from rules import record
+
+    store = Store()
+    good = saves.new_game(1, "listed")
+    store.save_local("good", record.encode(good.record()))
+    data = record.encode(good.record()).replace(b'"rules":"', b'"ruleset":"zzz","rules":"', 1)
+    assert msgspec.json.decode(data.splitlines()[0], type=record.Header).ruleset == "zzz"
+    store.save_local("odd", data)
+    rows = {r["id"]: r for r in game_list.rows(store)}
+    assert rows["odd"]["to_move"] == "?" and rows["odd"]["opponent"] == ""
+    assert rows["good"]["to_move"] == "GT1 Set-up"
