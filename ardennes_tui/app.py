@@ -40,16 +40,15 @@ THEME = "ansi-dark"
 
 
 class ArdennesApp(App[None]):
-    """The game. With ``screen``: the screen it makes (the start screen, a playback, an
-    audit). With ``email``: that game by email (``EmailPlayScreen``). With a ``game`` against
-    the computer (one side a bot, :func:`ardennes_tui.rulesets.ao.games.versus.opponent_of`): the
-    player's side
-    of it (``VersusPlayScreen``). With another ``game``:
-    hot-seat play of it (:class:`PlayScreen`; ``loaded``: what ``--load`` or ``--resume``
-    found; ``stored``: its place in the store, written after every command, None for a game
-    kept nowhere); without, the map viewer, and ``units`` (hex -> stack) are drawn when
-    given. Each comes from the UI kit of the game's ruleset (``ruleset``: the viewer's, the
-    start screen's)."""
+    """The game, its screens from the UI kit of its ruleset (:mod:`ardennes_tui.kits`). With
+    ``screen``: the screen it makes (the start screen, a playback, an audit). With ``email``:
+    that game by email (the AO's ``EmailPlayScreen``). With a ``game``: its kit's play screen
+    (the AO's: against the computer when one side is a bot,
+    :func:`ardennes_tui.rulesets.ao.games.versus.opponent_of`, ``VersusPlayScreen``; else
+    hot-seat, ``PlayScreen``; ``loaded``: what ``--load`` or ``--resume`` found; ``stored``:
+    its place in the store, written after every command, None for a game kept nowhere);
+    without, the kit's map viewer (``ruleset``'s), and ``units`` (hex -> stack) are drawn when
+    given."""
 
     TITLE = "The Ardennes Offensive"
     CSS_PATH = "app.tcss"

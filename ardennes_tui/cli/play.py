@@ -39,8 +39,7 @@ def run_app(
     unique start of one, or ``""``: the most recent) a hot-seat game of the store
     (:func:`ardennes_tui.games.hotseat.resume`). ``versus`` (your side, the level, the bot's kind):
     a new game against the computer (:func:`ardennes_tui.rulesets.ao.games.versus.new_game`). A bad
-    file or name
-    is one line and exit status 1."""
+    file or name is one line and exit status 1."""
     if versus is not None:
         side, level, kind = versus
         try:

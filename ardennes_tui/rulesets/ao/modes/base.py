@@ -7,10 +7,9 @@ prompt) and what the play keys do (Enter, Space, Tab, r, a, -/+, w, y/n, the dig
 screen (:class:`Host`) owns the game and what every mode shares (undo, end of phase, save, the
 combat log) and passes the mode's answers down to the widgets.
 
-A mode lives for one state of the game: after every accepted or undone command the screen
-makes a new one (:func:`ardennes_tui.rulesets.ao.modes.mode_for`), so its view state never outlives
-the
-state it was built on. A key a mode does not take raises ``SkipAction`` (Textual then tries
+A mode lives for one state of the game: after every accepted or undone command the screen makes
+a new one (:func:`ardennes_tui.rulesets.ao.modes.mode_for`), so its view state never outlives
+the state it was built on. A key a mode does not take raises ``SkipAction`` (Textual then tries
 the key's next binding: ``r`` is Road Mode outside combat, resolve in it; ``y``/``n`` and the
 digits answer a decision, else move the cursor).
 """

@@ -22,9 +22,8 @@ from pbem.core.errors import PbemError
 
 class IncomingScreen(SealedBatchScreen):
     """The play screen's import, store polling, playback and audit by email (the base of
-    :class:`ardennes_tui.rulesets.ao.screens.email_play.EmailPlayScreen`, which sets the attributes
-    below
-    and reads the store again, :meth:`reload`)."""
+    :class:`ardennes_tui.rulesets.ao.screens.email_play.EmailPlayScreen`, which sets the
+    attributes below and reads the store again, :meth:`reload`)."""
 
     POLL: ClassVar[float] = 2.0
     """Seconds between two looks at the store for packets stored by another program."""
