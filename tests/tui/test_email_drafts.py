@@ -18,10 +18,10 @@ import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.cli import main
 from ardennes_tui.games.email_session import EmailSession
+from ardennes_tui.rulesets.ao.narrow import ao_game, ao_side
 from ardennes_tui.screens.address import AddressDialog
 from ardennes_tui.screens.send import SendScreen
 from pbem import drafts
-from pbem.aoplay import ao_game, ao_side
 from pbem.drafts import SavedDraft
 from pbem.store import StoreError
 from rules.ao.bots import BotRng, bots_for
