@@ -1,4 +1,5 @@
-"""The Textual app: a thin shell that opens the play screen (or the bare map viewer).
+"""The Textual app: a thin shell that opens a game's play screen (or the bare map viewer),
+found through its ruleset's UI kit (:mod:`ardennes_tui.kits`): it knows no ruleset.
 
 It uses the ``ansi-dark`` theme, so the UI is drawn in the terminal's own 16 ANSI colours
 (right over SSH and on any terminal), and the map in 256 colours where the terminal has them
@@ -21,31 +22,32 @@ from textual.command import Provider
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar
 
-import rules.ao
-from ardennes_tui import wire
+from ardennes_tui import kits, wire
 from ardennes_tui.errors import UserError
 from ardennes_tui.games import hotseat, saves
 from ardennes_tui.games.email_session import EmailSession, Outgoing
-from ardennes_tui.present.render import UnitsByHex
-from ardennes_tui.screens.map_screen import MapScreen
+from ardennes_tui.kits import Zoom
 from ardennes_tui.screens.palette import Palette, ScreenCommands
 from ardennes_tui.screens.too_small import TooSmallScreen, too_small
 from ardennes_tui.widgets.ascii_scrollbar import AsciiScrollBarRender
-from ardennes_tui.widgets.map_view import Zoom
 from pbem.store import GameLocked
+from rules.game import Game
 from rules.hexgrid import HexId
+
+AnyGame = Game[Any, Any, Any, Any, Any, Any, Any, Any]
 
 THEME = "ansi-dark"
 
 
 class ArdennesApp(App[None]):
-    """The game. With ``screen``: the screen it makes (the start screen, a playback, an
-    audit). With ``email``: that game by email (``EmailPlayScreen``). With a ``game`` against
-    the computer (one side a bot, :func:`ardennes_tui.games.versus.opponent_of`): the player's side
-    of it (``VersusPlayScreen``). With another ``game``:
-    hot-seat play of it (:class:`PlayScreen`; ``loaded``: what ``--load`` or ``--resume``
-    found; ``stored``: its place in the store, written after every command, None for a game
-    kept nowhere); without, the map viewer, and ``units`` (hex -> stack) are drawn when
+    """The game, its screens from the UI kit of its ruleset (:mod:`ardennes_tui.kits`). With
+    ``screen``: the screen it makes (the start screen, a playback, an audit). With ``email``:
+    that game by email (the AO's ``EmailPlayScreen``). With a ``game``: its kit's play screen
+    (the AO's: against the computer when one side is a bot,
+    :func:`ardennes_tui.rulesets.ao.games.versus.opponent_of`, ``VersusPlayScreen``; else
+    hot-seat, ``PlayScreen``; ``loaded``: what ``--load`` or ``--resume`` found; ``stored``:
+    its place in the store, written after every command, None for a game kept nowhere);
+    without, the kit's map viewer (``ruleset``'s), and ``units`` (hex -> stack) are drawn when
     given."""
 
     TITLE = "The Ardennes Offensive"
@@ -56,12 +58,12 @@ class ArdennesApp(App[None]):
 
     def __init__(
         self,
-        game_map: rules.ao.GameMap,
-        units: UnitsByHex | None = None,
+        game_map: Any,
+        units: Any = None,
         *,
         cursor: HexId | None = None,
         zoom: Zoom = "detail",
-        game: rules.ao.Game | None = None,
+        game: AnyGame | None = None,
         loaded: saves.Loaded | None = None,
         save_path: Path | None = None,
         stored: hotseat.StoredGame | None = None,
@@ -70,6 +72,7 @@ class ArdennesApp(App[None]):
         outgoing: Outgoing | None = None,
         screen: Callable[[], Screen[Any]] | None = None,
         handover: bool = False,
+        ruleset: str = "ao",
     ) -> None:
         # Native ANSI colours from the start: with NO_COLOR, Textual then strips colours
         # (NoColor) instead of mapping them to greys, which a 16-colour TERM shows as black.
@@ -97,6 +100,10 @@ class ArdennesApp(App[None]):
         """Makes the screen to open instead (the start screen, a playback, an audit)."""
         self.handover = handover
         """Hot-seat: the hand-over screen between the sides (:func:`play` turns it on)."""
+        self.ruleset = game.ruleset.id if game is not None else ruleset
+        """The id of the ruleset shown (the game's, else the viewer's)."""
+        self.kit = kits.get(self.ruleset)
+        self.title = self.kit.title
 
     def action_command_palette(self) -> None:
         """Ctrl+P: the commands valid now (:mod:`ardennes_tui.screens.palette`)."""
@@ -112,7 +119,8 @@ class ArdennesApp(App[None]):
         wire.forget()
         small = too_small(event.size.width, event.size.height)
         top = self.screen
-        if small and not isinstance(top, (MapScreen, TooSmallScreen)):
+        hides = getattr(top, "HIDES_WHEN_SMALL", False)
+        if small and not hides and not isinstance(top, TooSmallScreen):
             self.push_screen(TooSmallScreen())
         elif not small and isinstance(top, TooSmallScreen):
             self.pop_screen()
@@ -125,10 +133,8 @@ class ArdennesApp(App[None]):
             self.push_screen(self.first_screen())
             return
         if self.email is not None:
-            from ardennes_tui.screens.email_play import EmailPlayScreen
-
             self.push_screen(
-                EmailPlayScreen(
+                self.kit.email_screen(
                     self.email,
                     cursor=self._cursor,
                     zoom=self._zoom,
@@ -138,27 +144,8 @@ class ArdennesApp(App[None]):
             )
             return
         if self.game is not None:
-            from ardennes_tui.games.versus import opponent_of
-            from ardennes_tui.screens.play_screen import PlayScreen
-
-            vs = opponent_of(self.game)
-            if vs is not None:
-                from ardennes_tui.screens.versus_play import VersusPlayScreen
-
-                self.push_screen(
-                    VersusPlayScreen(
-                        self.game,
-                        vs,
-                        cursor=self._cursor,
-                        zoom=self._zoom,
-                        loaded=self.loaded,
-                        save_path=self.save_path,
-                        stored=self.stored,
-                    )
-                )
-                return
             self.push_screen(
-                PlayScreen(
+                self.kit.play_screen(
                     self.game,
                     cursor=self._cursor,
                     zoom=self._zoom,
@@ -169,16 +156,18 @@ class ArdennesApp(App[None]):
                 )
             )
             return
-        self.push_screen(MapScreen(self.game_map, self.units, cursor=self._cursor, zoom=self._zoom))
+        self.push_screen(
+            self.kit.viewer_screen(self.game_map, self.units, cursor=self._cursor, zoom=self._zoom)
+        )
 
 
-def default_cursor(game_map: rules.ao.GameMap) -> HexId:
-    """Start on Bastogne when the map has it, else on the first hex."""
-    return game_map.towns().get("Bastogne", next(iter(game_map)))
+def default_cursor(game_map: Any, ruleset: str = "ao") -> HexId:
+    """Where the cursor starts on ``game_map`` (the AO's: on Bastogne)."""
+    return kits.get(ruleset).default_cursor(game_map)
 
 
 def play(
-    game: rules.ao.Game,
+    game: AnyGame,
     loaded: saves.Loaded | None = None,
     stored: hotseat.StoredGame | None = None,
 ) -> int:
@@ -187,7 +176,8 @@ def play(
     as ``stored`` (default: under a new name), its session held all along: a game open in
     another process is a :class:`UserError` (one line) and the app does not start."""
     stored = stored if stored is not None else hotseat.StoredGame.new()
-    game_map = game.board.game_map
+    kit = kits.get(game.ruleset.id)
+    game_map = kit.game_map(game.board)
     with contextlib.ExitStack() as stack:
         try:
             stack.enter_context(stored.session())
@@ -200,7 +190,7 @@ def play(
             raise UserError(f"cannot open hot-seat game {stored.name}: {exc}", 1) from None
         ArdennesApp(
             game_map,
-            cursor=default_cursor(game_map),
+            cursor=kit.default_cursor(game_map),
             game=game,
             loaded=loaded,
             stored=stored,
@@ -215,10 +205,11 @@ def play_email(
     """Play game ``session`` by email (``ardennes --email GAME``) until the player quits;
     ``has_smtp``: the config file has an ``[smtp]`` table (the send screen can mail);
     ``outgoing``: text to send first (the send screen opens on it: ``--email new|accept``)."""
-    game_map = session.game.board.game_map
+    kit = kits.get(session.game.ruleset.id)
+    game_map = kit.game_map(session.game.board)
     ArdennesApp(
         game_map,
-        cursor=default_cursor(game_map),
+        cursor=kit.default_cursor(game_map),
         email=session,
         has_smtp=has_smtp,
         outgoing=outgoing,
@@ -226,7 +217,7 @@ def play_email(
     return 0
 
 
-def run_screen(screen: Callable[[], Screen[Any]], game_map: rules.ao.GameMap) -> None:
+def run_screen(screen: Callable[[], Screen[Any]], game_map: Any, ruleset: str = "ao") -> None:
     """Run the app on the screen ``screen`` makes (``game_map``: the map of the game it shows,
-    or the shipped map) until it quits."""
-    ArdennesApp(game_map, screen=screen).run()
+    or the shipped map; ``ruleset``: its ruleset's id) until it quits."""
+    ArdennesApp(game_map, screen=screen, ruleset=ruleset).run()

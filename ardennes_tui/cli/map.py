@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from ardennes_tui.errors import UserError
-from ardennes_tui.present.render.counters import UnitsByHex
-from ardennes_tui.present.scenario_view import get_map, scenario_or_error, setup_units
+from ardennes_tui.rulesets.ao.present.scenario_view import get_map, scenario_or_error, setup_units
+from ardennes_tui.rulesets.ao.render.counters import UnitsByHex
 from rules.ao import GameMap, encode_map, map_graph
 
 if TYPE_CHECKING:
@@ -96,8 +96,8 @@ def render_text(
     units: UnitsByHex | None = None,
 ) -> str:
     """The map and legend as one string (ANSI colour or plain ASCII)."""
-    from ardennes_tui.present.render import draw_detail, draw_overview, legend_lines
-    from ardennes_tui.present.render.legend import overview_legend_lines
+    from ardennes_tui.rulesets.ao.render import draw_detail, draw_overview, legend_lines
+    from ardennes_tui.rulesets.ao.render.legend import overview_legend_lines
 
     legend: list[Line]
     if overview:
@@ -120,8 +120,8 @@ def render_text(
 def overview_parts(lines: Sequence[Line], columns: int, width: int = OVERVIEW_WIDTH) -> list[Line]:
     """The overview's lines in parts of whole hex columns, each at most ``width`` cells wide
     with the row numbers, under a heading naming its columns."""
-    from ardennes_tui.present.render import overview
     from ardennes_tui.present.render.picture import crop_line
+    from ardennes_tui.rulesets.ao.render import overview
     from rules import hexgrid
 
     per_part = (width - overview.LEFT - 2) // 2

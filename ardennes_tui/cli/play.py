@@ -13,8 +13,8 @@ from ardennes_tui.cli.email import invitation_input, player_identity
 from ardennes_tui.errors import UserError
 from ardennes_tui.games import hotseat, saves
 from ardennes_tui.games.email_session import EmailSession, Outgoing
-from ardennes_tui.games.versus import new_game as vs_game
-from ardennes_tui.present.scenario_view import scenario_or_error
+from ardennes_tui.rulesets.ao.games.versus import new_game as vs_game
+from ardennes_tui.rulesets.ao.present.scenario_view import scenario_or_error
 from pbem import config
 from pbem.core.errors import PbemError
 from pbem.core.protocol import Identity
@@ -37,8 +37,8 @@ def run_app(
     in the store under a new name, the file is never written), or with ``resume`` (a name, a
     unique start of one, or ``""``: the most recent) a hot-seat game of the store
     (:func:`ardennes_tui.games.hotseat.resume`). ``versus`` (your side, the level, the bot's kind):
-    a new game against the computer (:func:`ardennes_tui.games.versus.new_game`). A bad file or name
-    is one line and exit status 1."""
+    a new game against the computer (:func:`ardennes_tui.rulesets.ao.games.versus.new_game`). A bad
+    file or name is one line and exit status 1."""
     if versus is not None:
         side, level, kind = versus
         try:

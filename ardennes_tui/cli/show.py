@@ -25,9 +25,9 @@ from typing import Any
 import rules.ao
 from ardennes_tui.cli.email import key_options, player_identity
 from ardennes_tui.errors import UserError
-from ardennes_tui.present import game_view
-from ardennes_tui.present.render import detail
 from ardennes_tui.present.render.picture import crop_line
+from ardennes_tui.rulesets.ao.present import game_view
+from ardennes_tui.rulesets.ao.render import detail
 from pbem.core.errors import PbemError
 from pbem.core.protocol import Identity
 from pbem.games import Service

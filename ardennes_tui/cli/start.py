@@ -18,7 +18,7 @@ from collections.abc import Callable
 from ardennes_tui.app import run_screen
 from ardennes_tui.errors import UserError
 from ardennes_tui.present import audit_view, game_list
-from ardennes_tui.present.scenario_view import get_map
+from ardennes_tui.rulesets.ao.present.scenario_view import get_map
 from ardennes_tui.screens.start import Launch, StartScreen
 from pbem.store import Store
 from rules.ao.bots.registry import DEFAULT

@@ -23,10 +23,8 @@ from __future__ import annotations
 
 import email.utils
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-import rules.ao
-from ardennes_tui.rulesets.ao.narrow import ao_game, ao_side
 from pbem import addresses, config, drafts, endings, mail
 from pbem.core.authoring import Draft
 from pbem.core.errors import PbemError
@@ -139,15 +137,16 @@ class EmailSession:
         self.unsaved = ""
 
     @property
-    def game(self) -> rules.ao.Game:
-        """What the map shows: the draft's scratch copy, else the game as stored."""
+    def game(self) -> Any:
+        """What the map shows: the draft's scratch copy, else the game as stored (a
+        :class:`rules.game.Game` of the ruleset its invitation names)."""
         if self.draft is not None:
-            return ao_game(self.draft.scratch)
-        game = self.service.load(self.game_id).game
-        if game is None:  # not accepted yet: the scenario's start
-            board = self.service.board(self.service.load(self.game_id).scenario)
-            return rules.ao.Game.new(board)
-        return ao_game(game)
+            return self.draft.scratch
+        email = self.service.load(self.game_id)
+        if email.game is None:  # not accepted yet: the scenario's start
+            board = self.service.board(email.scenario)
+            return email.game_class.new(board, ruleset=email.ruleset)
+        return email.game
 
     @property
     def kind(self) -> str | None:
@@ -211,7 +210,8 @@ class EmailSession:
         opponent's resolution... and during our own batch follow them)."""
         if self.draft is None or not self.batch_waits():
             return False
-        return self.game.state.combat.orders(ao_side(self.draft.body.author)) is None
+        game = self.game
+        return not game.ruleset.orders_given(game.state, self.draft.body.author)
 
     def missing(self) -> str | None:
         """Why the draft may not be sealed now, in the protocol's words (None: it may);
@@ -219,17 +219,6 @@ class EmailSession:
         if self.draft is None:
             return self.waiting()
         return self.draft.play.end_refusal()
-
-    def gt1_unmet(self) -> tuple[int, int]:
-        """Game-Turn 1, German Combat Phase: how many German units are in no declared attack
-        and how many US units no declared attack aims at, of those bound by AO-4.2h*; (0, 0)
-        elsewhere."""
-        o = self.game.options()
-        state = self.game.state
-        aimed = {h for a in state.combat.declared for h in a.defenders}
-        busy = {u for a in state.combat.declared for u in a.attackers}
-        us = [u for u in o.must_be_attacked if state.unit(u).hex not in aimed]
-        return len([u for u in o.must_attack if u not in busy]), len(us)
 
     def waiting(self) -> str:
         """One line: whose move it is (with since when when we wait)."""
@@ -242,18 +231,18 @@ class EmailSession:
 
     # -- writing the packet ------------------------------------------------------------------
 
-    def push(self, cmd: rules.ao.Command) -> rules.ao.Applied | str:
+    def push(self, cmd: Any) -> Any:
         """Add ``cmd`` to the draft (the protocol's checks, then the rules'); else why not."""
         if self.draft is None:
             return self.waiting()
         if self.draft.ended() and self.draft.body.kind != "reply":
             return f"Packet {self.draft.body.seq} is complete: x seals and sends it"
-        r: rules.ao.Applied | str = self.draft.push(cmd)
+        r = self.draft.push(cmd)
         if not isinstance(r, str):
             self._save()
         return r
 
-    def undo(self) -> rules.ao.Command | str:
+    def undo(self) -> Any:
         """Take back the draft's last command (rebuilding the draft without it): the command,
         or why not (a die roll, an end of phase, nothing in this packet)."""
         if self.draft is None:
@@ -264,7 +253,7 @@ class EmailSession:
         if why is not None:
             return why
         keep = [s.command for s in self.draft.steps[:-1]]
-        last: rules.ao.Command = self.draft.steps[-1].command
+        last = self.draft.steps[-1].command
         draft = self.service.draft(self.game_id, self.me, self.draft.body.comment)
         for cmd in keep:
             r = draft.push(cmd)

@@ -3,7 +3,9 @@
 One format: the app keeps every hot-seat game in the store (:mod:`ardennes_tui.games.hotseat`,
 ``rules.record.encode(game.record())`` after every command), ``s`` also exports a copy to a file,
 and ``ardennes --load FILE`` reads any record (a hot-seat export, a self-play game) with
-:func:`rules.record.decode` and replays it with :meth:`rules.ao.Game.replay`, which checks the hash
+:func:`rules.record.decode` and replays it with :meth:`rules.game.Game.replay` of the ruleset its
+header names, on the board its UI kit builds (:meth:`ardennes_tui.kits.UiKit.board`; no
+ruleset is known here), which checks the hash
 after every command: a record whose replay fails is refused with one line naming the first
 diverging command, never loaded silently::
 
@@ -23,32 +25,47 @@ import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
-import rules.ao
-from rules import record
-from rules.ao.bots.registry import KINDS
-from scenarios import load_board, scenario_numbers
+import rules
+from ardennes_tui import kits
+from ardennes_tui.errors import UserError
+from rules import record, registry
+from rules.game import Game, Replayed
+
+AnyGame = Game[Any, Any, Any, Any, Any, Any, Any, Any]
+"""A game of any ruleset. The functions that make or read a game return ``Any``: a
+:class:`rules.game.Game` of the ruleset its record names, which each ruleset's UI takes as its
+own bound class (the AO's :class:`rules.ao.Game`)."""
 
 MAX_LOAD_BYTES: Final = 64 << 20
 """The largest file ``--load`` reads (a whole 18-turn game is about 0.4 MB)."""
 
-HOT_SEAT: Final = {"german": rules.Player(), "allied": rules.Player()}
-"""Who plays in the app: two humans at one keyboard."""
+
+def hot_seat(sides: tuple[str, str]) -> dict[str, rules.Player]:
+    """Who plays in the app: two humans at one keyboard, one per side."""
+    return {s: rules.Player() for s in sides}
+
+
+HOT_SEAT: Final = hot_seat(("german", "allied"))
+"""The AO's hot seat (:func:`hot_seat` of its sides), the default of the AO's games."""
 
 
 class SaveRefused(ValueError):
     """``s`` would overwrite a file it must not; the message is one line for the player."""
 
 
-def bot_side(players: rules.Players) -> rules.ao.Side | None:
+def bot_side(players: rules.Players, ruleset: str = "ao") -> str | None:
     """The computer's side of a game against the computer: one side a bot of a kind this
-    program has (:data:`rules.ao.bots.registry.KINDS`), the other a human; else None."""
-    g, a = record.player(players, "german"), rules.record.player(players, "allied")
-    if g.kind == "bot" and a.kind == "human" and g.name in KINDS:
-        return "german"
-    if a.kind == "bot" and g.kind == "human" and a.name in KINDS:
-        return "allied"
+    program has for ``ruleset`` (:meth:`ardennes_tui.kits.UiKit.opponents`: the AO's
+    :data:`rules.ao.bots.registry.KINDS`), the other a human; else None."""
+    kinds = kits.get(ruleset).opponents()
+    one, two = registry.get(ruleset).sides
+    first, second = record.player(players, one), record.player(players, two)
+    if first.kind == "bot" and second.kind == "human" and first.name in kinds:
+        return one
+    if second.kind == "bot" and first.kind == "human" and second.name in kinds:
+        return two
     return None
 
 
@@ -57,29 +74,46 @@ def random_seed() -> str:
     return os.urandom(8).hex()
 
 
-def _board(scenario: int) -> rules.ao.Board:
-    """The board of ``scenario`` (:func:`scenarios.load_board`); ``ValueError`` for a scenario
-    that does not exist."""
-    if scenario not in scenario_numbers():
-        raise ValueError(f"scenario {scenario} does not exist")
-    return load_board(scenario)
+def game_class(ruleset: str) -> type[AnyGame]:
+    """The game class of ``ruleset``: its bound one (:class:`rules.ao.Game`) or the generic
+    :class:`rules.game.Game` (then given ``ruleset=``); ``ValueError`` for a ruleset this
+    program does not play."""
+    try:
+        cls = registry.game_class(ruleset)
+    except KeyError:
+        raise ValueError(f"ruleset {ruleset!r} is not one this program plays") from None
+    return cls if cls is not None else Game
 
 
-def new_game(scenario: int, seed: str | None = None) -> rules.ao.Game:
-    """A new hot-seat game of ``scenario``, its dice :class:`rules.SeededDice` of the UTF-8 of
-    ``seed`` (default: :func:`random_seed`)."""
+def _board(scenario: int, ruleset: str = "ao") -> Any:
+    """The board of ``scenario`` of ``ruleset`` (its UI kit's: the AO's
+    :func:`scenarios.load_board`); ``ValueError`` for a scenario that does not exist."""
+    try:
+        kit = kits.get(ruleset)
+    except UserError as exc:
+        raise ValueError(str(exc)) from None
+    return kit.board(scenario)
+
+
+def new_game(scenario: int, seed: str | None = None, ruleset: str = "ao") -> Any:
+    """A new hot-seat game of ``scenario`` of ``ruleset``, its dice :class:`rules.SeededDice`
+    of the UTF-8 of ``seed`` (default: :func:`random_seed`)."""
     text = seed if seed is not None else random_seed()
-    return rules.ao.Game.new(
-        _board(scenario),
+    rs = registry.get(ruleset)
+    return game_class(ruleset).new(
+        _board(scenario, ruleset),
         dice=rules.SeededDice(text.encode()),
         dice_spec=rules.DiceSpec.seeded(text.encode(), text),
-        players=HOT_SEAT,
+        players=hot_seat(rs.sides),
+        ruleset=rs,
     )
 
 
-def _replay(rec: rules.Record) -> rules.ao.Replayed:
-    """:meth:`rules.ao.Game.replay` of ``rec`` on its scenario's board."""
-    return rules.ao.Game.replay(rec, _board(rec.header.scenario))
+def _replay(rec: rules.Record) -> Replayed[AnyGame]:
+    """:meth:`rules.game.Game.replay` of ``rec`` on its scenario's board, by its ruleset."""
+    ruleset = rec.header.ruleset
+    board = _board(rec.header.scenario, ruleset)
+    return game_class(ruleset).replay(rec, board, ruleset=registry.get(ruleset))
 
 
 def short_name(name: str) -> str:
@@ -106,10 +140,11 @@ class Loaded:
     resumed: str | None = None
     """The name of the hot-seat game of the store that ``--resume`` reopened (None: a file)."""
 
-    def opening(self, game: rules.ao.Game) -> str:
+    def opening(self, game: AnyGame) -> str:
         """The first message of the app."""
         seed = f"Dice seed {game.dice_spec.label}."
-        side = bot_side(self.players)
+        kit = kits.get(game.ruleset.id)
+        side = bot_side(self.players, game.ruleset.id)
         if side is not None and game.players == self.players:
             bot = record.player(self.players, side)
             what = (
@@ -118,7 +153,7 @@ class Loaded:
                 else f"record {self.path.name} loaded"
             )
             return (
-                f"Against the computer ({bot.label}, the {side.capitalize()}): {what}, "
+                f"Against the computer ({bot.label}, the {kit.side_name(side)}): {what}, "
                 f"{self.commands} orders replayed and checked. {seed}"
             )
         if self.resumed is not None:
@@ -126,12 +161,12 @@ class Loaded:
                 f"Hot-seat game {short_name(self.resumed)} resumed: {self.commands} orders "
                 f"replayed and checked. {seed}"
             )
-        if self.players == HOT_SEAT:
+        if self.players == hot_seat(game.ruleset.sides):
             return seed
-        g, a = (record.player(self.players, s).label for s in ("german", "allied"))
+        g, a = (f"{record.player(self.players, s).label} ({kit.side_name(s)})" for s in kit.sides)
         return (
-            f"Record of {g} (German) vs {a} (Allied), scenario "
-            f"{game.start.scenario}: {self.commands} orders replayed and checked; "
+            f"Record of {g} vs {a}, scenario "
+            f"{game.ruleset.scenario(game.start)}: {self.commands} orders replayed and checked; "
             f"s saves to {self.save_path}. {seed}"
         )
 
@@ -146,12 +181,12 @@ def read_game_file(path: Path) -> bytes:
     return data
 
 
-def replay_data(data: bytes, label: str) -> tuple[rules.ao.Game, rules.Record]:
+def replay_data(data: bytes, label: str) -> tuple[Any, rules.Record]:
     """The game of the record ``data``, replayed and checked, to go on between two humans (a
     game against the computer goes on against it: its players are kept, :func:`bot_side`);
     and the record. Raises ``ValueError`` with one line that starts with ``label``: not a
     record (:func:`rules.record.decode` names the problem), an unknown scenario or dice, or a
-    replay that fails (:attr:`rules.ao.Replayed.error`: the first refused or diverging command,
+    replay that fails (:attr:`rules.game.Replayed.error`: the first refused or diverging command,
     e.g. ``game.jsonl: command 39 (move) diverges: state hash ... where the record has ...``)."""
     try:
         rec = record.decode(data)
@@ -161,12 +196,12 @@ def replay_data(data: bytes, label: str) -> tuple[rules.ao.Game, rules.Record]:
     if replayed.error is not None:
         raise ValueError(f"{label}: {replayed.error}")
     game = replayed.game
-    if bot_side(game.players) is None:
-        game.players = HOT_SEAT
+    if bot_side(game.players, game.ruleset.id) is None:
+        game.players = hot_seat(game.ruleset.sides)
     return game, rec
 
 
-def load_game(path: Path) -> tuple[rules.ao.Game, Loaded]:
+def load_game(path: Path) -> tuple[Any, Loaded]:
     """``ardennes --load FILE``: the game of the record in ``path``, replayed and checked
     (:func:`replay_data`; the ``ValueError`` starts with the path, also for a file unreadable
     or too large). The file is never written: ``s`` exports to a file of its own."""
@@ -181,12 +216,13 @@ def load_game(path: Path) -> tuple[rules.ao.Game, Loaded]:
     return game, Loaded(path, rec.header.players, len(rec.lines), save_path)
 
 
-def _same_game(rec: rules.Record, game: rules.ao.Game) -> bool:
+def _same_game(rec: rules.Record, game: AnyGame) -> bool:
     """``rec`` is a record of ``game`` (same scenario, dice and players; one's commands are
     the start of the other's)."""
     head = rec.header
-    if (head.scenario, head.dice, head.players) != (
-        game.start.scenario,
+    if (head.ruleset, head.scenario, head.dice, head.players) != (
+        game.ruleset.id,
+        game.ruleset.scenario(game.start),
         game.dice_spec,
         game.players,
     ):
@@ -196,7 +232,7 @@ def _same_game(rec: rules.Record, game: rules.ao.Game) -> bool:
     return mine[:n] == theirs[:n]
 
 
-def save_refusal(game: rules.ao.Game, path: Path, known: str | None = None) -> str | None:
+def save_refusal(game: AnyGame, path: Path, known: str | None = None) -> str | None:
     """Why ``s`` must not write ``game`` to ``path``, or None: a missing file, the bytes whose
     SHA-256 is ``known`` (this game read or wrote them) or the same game's record may be
     overwritten; any other file is never overwritten."""
@@ -219,7 +255,7 @@ def save_refusal(game: rules.ao.Game, path: Path, known: str | None = None) -> s
     return None
 
 
-def save_game(game: rules.ao.Game, path: Path, known: str | None = None) -> str:
+def save_game(game: AnyGame, path: Path, known: str | None = None) -> str:
     """Write the record of ``game`` to ``path`` (through a temporary file, then renamed);
     the SHA-256 of the bytes written (pass it back as ``known`` next time). Raises
     :class:`SaveRefused` (:func:`save_refusal`) or ``OSError``."""
@@ -234,14 +270,14 @@ def save_game(game: rules.ao.Game, path: Path, known: str | None = None) -> str:
 
 
 def default_save_path(
-    game: rules.ao.Game, directory: Path | None = None, *, avoid: Path | None = None
+    game: AnyGame, directory: Path | None = None, *, avoid: Path | None = None
 ) -> Path:
     """Where ``s`` exports a copy of ``game``: ``ardennes-sN.jsonl`` in ``directory``
     (default: the working directory), or when that file may not be overwritten
     (:func:`save_refusal`) or is ``avoid`` (the file the game was loaded from, never written)
     the first ``ardennes-sN-K.jsonl`` (K = 2, 3, ...) that may."""
     base = directory if directory is not None else Path()
-    n = game.start.scenario
+    n = game.ruleset.scenario(game.start)
     path = base / f"ardennes-s{n}.jsonl"
     k = 2
     avoided = avoid.resolve() if avoid is not None else None

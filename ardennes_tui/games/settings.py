@@ -13,6 +13,7 @@ read is the defaults (the app must open); a write that fails is said by the call
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal
@@ -93,3 +94,8 @@ def next_pace(pace: Pace, step: int) -> Pace:
     order: list[Pace] = ["slow", "normal", "fast", "instant"]
     i = max(0, min(len(order) - 1, order.index(pace) + step))
     return order[i]
+
+
+def keep_numbers(numbers: bool) -> str | None:
+    """Keep the hex numbers' setting (``#`` on a map); None, or why not."""
+    return save(dataclasses.replace(load(), hex_numbers=numbers))

@@ -22,9 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-import rules.ao
+from ardennes_tui import kits
 from ardennes_tui.games import hotseat
-from ardennes_tui.rulesets.ao.narrow import ao_game
+from ardennes_tui.games.saves import AnyGame
+from ardennes_tui.kits import UiKit
 from pbem import audit, sources
 from pbem.audit import DiceStats, Roll, Verified
 from pbem.core import stats
@@ -33,6 +34,8 @@ from pbem.core.protocol import EmailGame, fingerprint_of
 from pbem.core.rolls import FEW_ROLLS
 from pbem.games import comments
 from pbem.store import Store
+from rules import registry
+from rules.record import LEGACY_RULESET
 
 __all__ = [
     "ROLL_COLUMNS",
@@ -53,18 +56,6 @@ ROLL_COLUMNS: Final = ("PKT", "GT", "PHASE", "PURPOSE", "D", "EFFECT", "KNOWN FR
 """The audit table's columns (``PKT``: the packet that rolled; ``PHASE``: the player-turn's
 side and phase; ``D``: the value; ``KNOWN FROM``: the packet from which the author, then both
 players, could have known the roll)."""
-
-PHASES: Final = {
-    "setup_allied": "set-up",
-    "setup_german": "set-up",
-    "reinforcement": "reinf.",
-    "supply_judgment": "supply",
-    "initial_movement": "init.mv",
-    "combat": "combat",
-    "mechanized_movement": "mech.mv",
-    "game_over": "over",
-}
-"""Phase names short enough for the table."""
 
 
 def load(arg: str, store: Store | None = None) -> Verified:
@@ -107,13 +98,19 @@ class AuditView:
     """One line per side: the pinned fingerprint, ``(yours: NAME)`` when it is the player's."""
     rolls: tuple[Roll, ...]
     stats: tuple[DiceStats, ...]
-    """The German's, the Allied's, all (:func:`pbem.audit.statistics`)."""
-    game: rules.ao.Game | None
+    """Each side's (the AO's German, then Allied), all (:func:`pbem.audit.statistics`)."""
+    game: AnyGame | None
     """The game as far as it verified (for a playback)."""
     comments: tuple[str, ...] = ()
     """What the players wrote to each other, one line per packet (:func:`comment_line`)."""
     notes: Mapping[int, tuple[str, ...]] | None = None
     """The comments by the playback's step where their packet begins (:func:`comment_steps`)."""
+    ruleset: str = LEGACY_RULESET
+    """The id of the game's ruleset, whose UI kit words its rolls (:func:`roll_row`)."""
+
+    @property
+    def kit(self) -> UiKit:
+        return kits.get(self.ruleset)
 
 
 def view(v: Verified, mine: Mapping[str, str] | None = None) -> AuditView:
@@ -121,6 +118,8 @@ def view(v: Verified, mine: Mapping[str, str] | None = None) -> AuditView:
     failed its check shows its rolls as far as it verified, and says so."""
     mine = mine or {}
     email, game = v.email, v.game
+    ruleset = game.ruleset.id if game is not None else LEGACY_RULESET
+    kit = kits.get(ruleset)
     found = audit.rolls(email if email is not None else game) if game is not None else []
     commands = len(game.history) if game is not None else 0
     key_lines: list[str] = []
@@ -129,7 +128,7 @@ def view(v: Verified, mine: Mapping[str, str] | None = None) -> AuditView:
             f"Game {email.game_id[:8]}: scenario {email.scenario}, {email.mode} dice, "
             f"{len(email.packets)} packets, {commands} commands"
         )
-        for side in ("german", "allied"):
+        for side in kit.sides:
             party = email.parties.get(side)
             if party is None:
                 key_lines.append(f"{side.capitalize():<7}(not yet accepted)")
@@ -160,10 +159,11 @@ def view(v: Verified, mine: Mapping[str, str] | None = None) -> AuditView:
         check=check,
         keys=tuple(key_lines),
         rolls=tuple(found),
-        stats=tuple(audit.statistics(found)),
-        game=ao_game(game) if game is not None else None,
+        stats=tuple(audit.statistics(found, registry.get(ruleset).sides)),
+        game=game,
         comments=tuple(comment_line(seq, side, text) for seq, side, text in said),
         notes=comment_steps(email) if email is not None else None,
+        ruleset=ruleset,
     )
 
 
@@ -196,42 +196,35 @@ def known_short(r: Roll) -> str:
     return f"{author} {r.author_from}, both {r.all_from}"
 
 
-def effect_short(r: Roll) -> str:
-    """The effect of roll ``r`` in a few words: ``7-1 Initial: Dr3``, ``-> Standard CRT``,
-    ``de-vdh lands 3119``."""
-    e = r.event
-    if isinstance(e, rules.ao.CombatResolved):
-        return f"{e.column} {e.table.capitalize()}: {e.result}"
-    if isinstance(e, rules.ao.CrtSwitchRolled):
-        verb = "keeps" if r.effect.startswith("keeps") else "->"
-        return f"{verb} {e.crt.capitalize()} CRT"
-    if isinstance(e, rules.ao.UnitPlaced):
-        return f"{e.unit} lands {e.hex}"
-    if isinstance(e, rules.ao.UnitEliminated):
-        return f"{e.unit} eliminated"
-    return r.effect
+def effect_short(r: Roll, kit: UiKit | None = None) -> str:
+    """The effect of roll ``r`` in a few words, as its ruleset's UI kit says it
+    (:meth:`ardennes_tui.kits.UiKit.roll_effect`; the AO's: ``7-1 Initial: Dr3``,
+    ``-> Standard CRT``, ``de-vdh lands 3119``)."""
+    return (kit or kits.get(LEGACY_RULESET)).roll_effect(r.event, r.effect)
 
 
-def roll_row(r: Roll) -> tuple[str, ...]:
-    """The table row of roll ``r`` (:data:`ROLL_COLUMNS`)."""
+def roll_row(r: Roll, kit: UiKit | None = None) -> tuple[str, ...]:
+    """The table row of roll ``r`` (:data:`ROLL_COLUMNS`), in the words of ``kit`` (the UI
+    kit of the game's ruleset; default: the AO's)."""
+    kit = kit or kits.get(LEGACY_RULESET)
     return (
         "-" if r.packet is None else str(r.packet),
         str(r.turn),
-        f"{r.side[:1].upper()} {PHASES.get(r.phase, r.phase)}",
+        f"{r.side[:1].upper()} {kit.audit_phase(r.phase)}",
         r.purpose,
         str(r.value),
-        effect_short(r),
+        effect_short(r, kit),
         known_short(r),
     )
 
 
-def roll_detail(r: Roll) -> str:
+def roll_detail(r: Roll, kit: UiKit | None = None) -> str:
     """The whole story of roll ``r`` in three lines of at most 78 columns: the die, for whom,
     where and what for, its effect; where its seed came from; who could have known it when."""
     turn = f"{r.side.capitalize()} " if r.side != r.of else ""
     head = (
         f"Die {r.index} = {r.value} for the {r.of.capitalize()}: GT{r.turn} {turn}"
-        f"{r.phase.replace('_', ' ')}, {r.purpose} -> {effect_short(r)}"
+        f"{r.phase.replace('_', ' ')}, {r.purpose} -> {effect_short(r, kit)}"
     )
     if r.packet is None:
         return f"{head}\nSeed: the record's dice, {r.seed[:16]}\nKnown: recorded."

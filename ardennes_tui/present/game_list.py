@@ -17,12 +17,12 @@ from typing import Any, Final
 
 import msgspec
 
-import rules.ao
+from ardennes_tui import kits
+from ardennes_tui.errors import UserError
 from ardennes_tui.games.saves import bot_side
-from ardennes_tui.present.game_view import PHASE_NAMES
-from ardennes_tui.rulesets.ao.narrow import ao_side
 from pbem import invitations, keys
 from pbem.core.errors import PbemError
+from pbem.core.packets import DEFAULT_RULESET
 from pbem.exchange import fingerprint_of
 from pbem.games import Service
 from pbem.store import LocalInfo, Store
@@ -51,20 +51,32 @@ def _local_standing(store: Store, info: LocalInfo) -> tuple[int | None, str, str
         header = msgspec.json.decode(lines[0], type=record.Header)
     except (IndexError, msgspec.DecodeError):
         return None, "?", ""
-    side = bot_side(header.players)
+    try:
+        kit = kits.get(header.ruleset)
+    except UserError:  # a ruleset this program does not play: listed, not read
+        return header.scenario, "?", ""
+    side = bot_side(header.players, header.ruleset)
     computer = ""
     if side is not None:
         bot = record.player(header.players, side)
-        computer = f"{bot.label} ({side.capitalize()})"
+        computer = f"{bot.label} ({kit.side_name(side)})"
     try:
         footer = msgspec.json.decode(lines[-1], type=record.Footer)
     except msgspec.DecodeError:
         return header.scenario, "?", computer
     if footer.phase == "game_over":
         return header.scenario, "over", computer
-    names: dict[str, str] = {k: v for k, v in PHASE_NAMES.items()}
-    phase = names.get(footer.phase, footer.phase)
+    phase = kit.phase_name(footer.phase)
     return header.scenario, f"GT{footer.turn} {phase}", computer
+
+
+def _other(ruleset: str, side: str) -> str:
+    """The side that is not ``side`` in ``ruleset`` (``?``: a ruleset this program does not
+    play)."""
+    try:
+        return kits.get(ruleset).other_side(side)
+    except UserError:
+        return "?"
 
 
 def rows(store: Store) -> list[dict[str, Any]]:
@@ -109,7 +121,7 @@ def rows(store: Store) -> list[dict[str, Any]]:
                 "id": kept.game_id,
                 "kind": "invitation",
                 "scenario": b.scenario,
-                "side": rules.ao.other_side(ao_side(b.author)),
+                "side": _other(b.ruleset or DEFAULT_RULESET, b.author),
                 "to_move": "accept it",
                 "last_activity": kept.kept_at,
                 "opponent": fingerprint_of(b.key) if b.key else "",

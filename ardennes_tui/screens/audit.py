@@ -95,7 +95,7 @@ class AuditScreen(Screen[None]):
         table: DataTable[str] = self.query_one(DataTable)
         table.add_columns(*audit_view.ROLL_COLUMNS)
         for i, r in enumerate(self.view.rolls):
-            table.add_row(*audit_view.roll_row(r), key=str(i))
+            table.add_row(*audit_view.roll_row(r, self.view.kit), key=str(i))
         if not self.view.rolls:
             self.query_one("#au-detail", Static).update("No die was rolled.")
         table.focus()
@@ -103,7 +103,7 @@ class AuditScreen(Screen[None]):
 
     def _detail(self, i: int) -> None:
         if 0 <= i < len(self.view.rolls):
-            text = audit_view.roll_detail(self.view.rolls[i])
+            text = audit_view.roll_detail(self.view.rolls[i], self.view.kit)
             self.query_one("#au-detail", Static).update(Text(text))
 
     @on(DataTable.RowHighlighted)

@@ -17,7 +17,7 @@ from ardennes_tui.widgets.text_box import TextBox
 
 class CombatLogScreen(ModalScreen[None]):
     """Every combat of the game so far and what the rules did by themselves, by player-turn,
-    newest last (:func:`ardennes_tui.present.effects.event_log`)."""
+    newest last (:func:`ardennes_tui.rulesets.ao.present.effects.event_log`)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,c", "dismiss", "close", id="log.close"),

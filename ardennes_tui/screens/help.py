@@ -1,16 +1,20 @@
-"""The help screen (``?``, and the command palette's ``Help: ...``): five sections in one
-scrolling box that fits 80x24 (:mod:`ardennes_tui.present.help_text` writes them).
+"""The help screen (``?``, and the command palette's ``Help: ...``): a ruleset's help pages
+in one scrolling box that fits 80x24 (:class:`HelpPages`: the AO's are
+:mod:`ardennes_tui.rulesets.ao.help`, five sections written by
+:mod:`ardennes_tui.rulesets.ao.present.help_text`).
 
-1 the counter key and the map symbols, 2 the sequence of play with the current phase marked,
-3 both CRTs with the odds column of the attack being built lit, 4 the terrain effects chart,
-5 every key. ``1``-``5`` jump to a section; the arrows, ``j``/``k``, PgUp/PgDn, Home/End and
-Space scroll; Escape, ``q`` or ``?`` close it. It opens at the section asked for, else at the
-CRTs while an attack is being built, else at the top.
+The AO's: 1 the counter key and the map symbols, 2 the sequence of play with the current phase
+marked, 3 both CRTs with the odds column of the attack being built lit, 4 the terrain effects
+chart, 5 every key. ``1``-``9`` jump to a section (as many as there are); the arrows,
+``j``/``k``, PgUp/PgDn, Home/End and Space scroll; Escape, ``q`` or ``?`` close it. It opens at
+the section asked for, else where the pages say (the AO's: at the CRTs while an attack is being
+built), else at the top.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Sequence
+from typing import Any, ClassVar, Protocol
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -18,19 +22,31 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ardennes_tui.present.help_text import SECTIONS, HelpContext, section_text
 
-SECTION_IDS = tuple(s for s, _, _ in SECTIONS)
+class HelpPages(Protocol):
+    """A ruleset's help: its sections (id, short name, title) and their text, marked for a
+    ``context`` of its own (the AO's: the phase, the CRT, the odds)."""
+
+    @property
+    def sections(self) -> Sequence[tuple[str, str, str]]: ...
+
+    def text(self, section: str, context: Any) -> Any:
+        """The text of ``section`` (Rich text or a string) for ``context``."""
+        ...
+
+    def first(self, context: Any) -> str | None:
+        """The section to open at when none is asked for (None: the top)."""
+        ...
 
 
 class HelpScreen(ModalScreen[None]):
-    """The help, marked for ``context`` (the phase, the CRT, the odds), at ``section``."""
+    """``pages`` marked for ``context``, at ``section``."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,question_mark", "dismiss", "close", id="help.close"),
         *(
-            Binding(str(i), f"section({i})", title, id=f"help.section{i}")
-            for i, (_, _, title) in enumerate(SECTIONS, 1)
+            Binding(str(i), f"section({i})", f"section {i}", id=f"help.section{i}")
+            for i in range(1, 10)
         ),
         Binding("down,j", "scroll('down')", "scroll down", id="help.down"),
         Binding("up,k", "scroll('up')", "scroll up", id="help.up"),
@@ -70,23 +86,24 @@ class HelpScreen(ModalScreen[None]):
     }
     """
 
-    def __init__(self, context: HelpContext | None = None, section: str | None = None) -> None:
+    def __init__(self, pages: HelpPages, context: Any, section: str | None = None) -> None:
         super().__init__()
-        self.context = context or HelpContext()
-        if section is None and self.context.column is not None:
-            section = "crt"
-        self.section = section
+        self.pages = pages
+        self.context = context
+        self.section = section if section is not None else pages.first(context)
         """The section shown first (None: the top)."""
 
     def compose(self) -> ComposeResult:
-        bar = "  ".join(f"{i} {short}" for i, (_, short, _) in enumerate(SECTIONS, 1))
+        sections = self.pages.sections
+        bar = "  ".join(f"{i} {short}" for i, (_, short, _) in enumerate(sections, 1))
         with Vertical(id="help-frame"):
             yield Static(f"Help   {bar}", id="help-bar")
             with VerticalScroll(id="help-scroll", can_focus=False):
-                for sid, _, title in SECTIONS:
+                for sid, _, title in sections:
                     yield Static(title, id=f"help-{sid}", classes="title")
-                    yield Static(section_text(sid, self.context), id=f"help-{sid}-text")
-            yield Static("1-5 sections, Up/Down/PgUp/PgDn scroll, Escape q ? close", classes="hint")
+                    yield Static(self.pages.text(sid, self.context), id=f"help-{sid}-text")
+            hint = f"1-{len(sections)} sections, Up/Down/PgUp/PgDn scroll, Escape q ? close"
+            yield Static(hint, classes="hint")
 
     def on_mount(self) -> None:
         if self.section is not None:
@@ -102,7 +119,8 @@ class HelpScreen(ModalScreen[None]):
         self.box.scroll_to_widget(title, top=True, animate=False, immediate=True)
 
     def action_section(self, n: int) -> None:
-        self.show_section(SECTION_IDS[n - 1])
+        if n <= len(self.pages.sections):
+            self.show_section(self.pages.sections[n - 1][0])
 
     def action_scroll(self, how: str) -> None:
         box = self.box

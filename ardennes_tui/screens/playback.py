@@ -5,7 +5,8 @@ The screen holds a finished-or-not :class:`rules.ao.Game` (a record watched with
 ``k`` (0: the start; ``k``: after the ``k``-th command, ``game.state_at(k)``, whose hash is
 ``game.history[k - 1].hash``). Each step lights the hexes it touched (a move's path, the
 attackers and defenders, retreats, advances, placements, the drop) and puts the map's cursor on
-the main one; the panel says what happened (:mod:`ardennes_tui.present.playback_text`: every order
+the main one; the panel says what happened (:mod:`ardennes_tui.rulesets.ao.present.playback_text`:
+every order
 and decision, every die with the CRT cell it read and the result). Nothing here changes the game.
 
 Keys: Right/Space/``.`` next step, Left/Backspace/``,`` back, Home/End the first and last,
@@ -18,7 +19,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import ClassVar, Final
+from typing import Any, ClassVar, Final
 
 from rich.text import Text
 from textual import on
@@ -30,17 +31,16 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Static
 
-import rules.ao
+from ardennes_tui import kits
 from ardennes_tui.games import settings
-from ardennes_tui.present import game_view, playback_text
-from ardennes_tui.present.game_view import summary_forms
-from ardennes_tui.present.render import UnitsByHex, describe_hex
+from ardennes_tui.games.settings import keep_numbers
 from ardennes_tui.present.wrap import fit_words
-from ardennes_tui.screens.map_screen import keep_numbers
 from ardennes_tui.screens.palette import PaletteCommand
 from ardennes_tui.widgets.map_view import MapView
 from ardennes_tui.widgets.text_box import TextBox
+from rules.game import Game
 from rules.hexgrid import HexId
+from rules.ruleset import state_hash_of
 
 KEYS_HELP: Final = (
     ("Right Space .", "next step"),
@@ -97,18 +97,18 @@ class PlaybackScreen(Screen[None]):
 
     step: var[int] = var(0, init=False)
     """The step shown (0: the start)."""
-    units: var[UnitsByHex | None] = var(None, init=False)
+    units: var[Mapping[HexId, Sequence[Any]] | None] = var(None, init=False)
     highlight: var[frozenset[HexId]] = var(frozenset(), init=False)
 
     def __init__(
         self,
-        game: rules.ao.Game,
+        game: Game[Any, Any, Any, Any, Any, Any, Any, Any],
         *,
         start: int = 0,
         title: str = "",
         since: int | None = None,
         alone: bool = False,
-        names: playback_text.Names | None = None,
+        names: Mapping[str, str] | None = None,
         notes: Mapping[int, Sequence[str]] | None = None,
     ) -> None:
         super().__init__()
@@ -120,14 +120,17 @@ class PlaybackScreen(Screen[None]):
         """Lines to show at a step (by email: the comment of the packet beginning there)."""
         self.names = names
         """Who played each side, as the texts name them (the computer)."""
-        self.title_text = title or f"Scenario {game.start.scenario}"
+        self.title_text = title or f"Scenario {game.ruleset.scenario(game.start)}"
         self.since = since
         self.alone = alone
-        self._phases = playback_text.turn_starts(game)
+        self.kit = kits.get(game.ruleset.id)
+        self.text = self.kit.playback(game)
+        """The game's steps in words and on the map (its ruleset's, :mod:`ardennes_tui.kits`)."""
+        self._phases = self.text.turn_starts()
         start = max(0, min(start, self.last))
         self.set_reactive(PlaybackScreen.step, start)
-        self.set_reactive(PlaybackScreen.units, playback_text.units_at(game, start))
-        self.set_reactive(PlaybackScreen.highlight, playback_text.step_hexes(game, start))
+        self.set_reactive(PlaybackScreen.units, self.text.units_at(start))
+        self.set_reactive(PlaybackScreen.highlight, self.text.step_hexes(start))
 
     @property
     def last(self) -> int:
@@ -135,7 +138,7 @@ class PlaybackScreen(Screen[None]):
         return len(self.game.history)
 
     @property
-    def shown_state(self) -> rules.ao.GameState:
+    def shown_state(self) -> Any:
         """The state on the map: after step :attr:`step`."""
         return self.game.state_at(self.step)
 
@@ -143,16 +146,14 @@ class PlaybackScreen(Screen[None]):
     def shown_hash(self) -> str:
         """The state hash of the step shown (the record's hash after that command)."""
         if self.step == 0:
-            return rules.ao.state_hash(self.game.start)
+            return state_hash_of(self.game.ruleset, self.game.start)
         return self.game.history[self.step - 1].hash
 
     def compose(self) -> ComposeResult:
-        game_map = self.game.board.game_map
-        cursor = playback_text.focus_hex(self.game, self.step) or game_map.towns().get(
-            "Bastogne", next(iter(game_map))
-        )
+        cursor = self.text.focus_hex(self.step) or self.text.start_cursor()
         with Horizontal(id="pb-main"):
-            yield MapView(game_map, self.units, cursor=cursor).data_bind(
+            art = self.kit.map_art(self.game.board)
+            yield MapView(art, self.units, cursor=cursor).data_bind(
                 PlaybackScreen.units, PlaybackScreen.highlight
             )
             with VerticalScroll(id="pb-panel"):
@@ -175,18 +176,9 @@ class PlaybackScreen(Screen[None]):
     def _show_hex(self, hex_id: HexId) -> None:
         """Under what happened, the hex under the cursor and its units as they stand at the
         step shown (their state: road, moved, supply...), as in play."""
-        state = self.shown_state
-        defs = self.game.board.defs
-        notes = {
-            u.id: game_view.unit_note(u, rules.ao.movement_allowance(defs[u.id], u))
-            for u in state.units
-            if u.hex == hex_id
-        }
         width = self.query_one("#pb-hex", TextBox).size.width or 27
         text = Text("\n")
-        text.append(
-            describe_hex(self.game.board.game_map, hex_id, self.units, width=width, notes=notes)
-        )
+        text.append(self.text.hex_text(self.step, hex_id, self.units, width))
         self.query_one("#pb-hex", TextBox).update(text)
 
     # -- playing on by itself ------------------------------------------------------------------
@@ -244,11 +236,11 @@ class PlaybackScreen(Screen[None]):
         return [
             self.title_text,
             f"Step {k} of {n}{new}",
-            playback_text.position_line(self.game, k),
+            self.text.position_forms(k)[0],
             f"state {self.shown_hash[:16]}",
             *self.notes.get(k, ()),
             "",
-            *playback_text.step_lines(self.game, k, self.names),
+            *self.text.step_lines(k, self.names),
         ]
 
     def status_text(self, width: int = 80) -> Text:
@@ -258,7 +250,7 @@ class PlaybackScreen(Screen[None]):
         k, n = self.step, self.last
         text = Text(no_wrap=True, overflow="crop")
         step = f" {k}/{n} "
-        forms = summary_forms(playback_text.position_line(self.game, k))
+        forms = self.text.position_forms(k)
         room = width - len(step) - 2
         position = next((f for f in forms if len(f) <= room), forms[-1])
         text.append(step, "reverse")
@@ -267,7 +259,7 @@ class PlaybackScreen(Screen[None]):
         if len(step) + len(position) + 2 + len(title) <= width:
             text.append(title)
         text.append("\n")
-        headline = f" {playback_text.headline(self.game, k, self.names)}" if k else f" {HINT}"
+        headline = f" {self.text.headline(k, self.names)}" if k else f" {HINT}"
         text.append(fit_words(headline, width))
         return text
 
@@ -281,11 +273,11 @@ class PlaybackScreen(Screen[None]):
         self.call_after_refresh(self._show)
 
     def watch_step(self, k: int) -> None:
-        self.units = playback_text.units_at(self.game, k)
+        self.units = self.text.units_at(k)
         if self.is_mounted:
             self.call_after_refresh(self._show_hex, self.query_one(MapView).cursor)
-        self.highlight = playback_text.step_hexes(self.game, k)
-        focus = playback_text.focus_hex(self.game, k)
+        self.highlight = self.text.step_hexes(k)
+        focus = self.text.focus_hex(k)
         view = self.query_one(MapView)
         if focus is not None:
             view.cursor = focus

@@ -30,9 +30,9 @@ from textual.screen import Screen
 from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ardennes_tui import kits
 from ardennes_tui.games.saves import short_name
 from ardennes_tui.present import audit_view, game_list
-from ardennes_tui.present.game_view import SHORT_PHASE_NAMES
 from ardennes_tui.screens.start_dialogs import (
     AcceptDialog,
     Launch,
@@ -45,6 +45,7 @@ from pbem.audit import Verified
 from pbem.core.errors import PbemError
 from pbem.games import Service
 from pbem.store import Store
+from rules.record import LEGACY_RULESET
 
 __all__ = ["ACTIONS", "Launch", "StartScreen", "help_text"]
 
@@ -227,9 +228,10 @@ class StartScreen(Screen[None]):
         email = g["kind"] == "pbem"
         gid = g["id"][:8] if email else short_name(g["id"])
         to_move = g["to_move"] or "?"
-        for long, short in SHORT_PHASE_NAMES.items():  # the whole row in sight
-            to_move = to_move.replace(long, short)
-        if email and to_move in ("german", "allied"):
+        for kid in kits.ids():  # the whole row in sight
+            for long, short in kits.get(kid).short_phase_names().items():
+                to_move = to_move.replace(long, short)
+        if email and any(to_move in kits.get(kid).sides for kid in kits.ids()):
             ours = to_move == g["side"] or g.get("dice") == "local"
             to_move = "you" if ours else f"{to_move.capitalize()} (them)"
         kind = ("email" if g.get("dice") != "local" else "local") if email else "hot-seat"
@@ -357,13 +359,15 @@ class StartScreen(Screen[None]):
         self.app.push_screen(NewEmailDialog(names), chosen)
 
     def action_versus(self) -> None:
-        from ardennes_tui.screens.versus_dialog import VersusDialog
+        dialog = kits.get(LEGACY_RULESET).versus_dialog()
+        if dialog is None:
+            return
 
         def chosen(launch: Launch | None) -> None:
             if launch is not None:
                 self.launch(launch)
 
-        self.app.push_screen(VersusDialog(), chosen)
+        self.app.push_screen(dialog, chosen)
 
     def action_import(self) -> None:
         from ardennes_tui.screens.import_dialog import ImportDialog

@@ -22,8 +22,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ardennes_tui import kits
 from pbem.core import dicemodes
-from scenarios import scenario_specs
+from rules.record import LEGACY_RULESET
 
 LaunchKind = Literal["new", "resume", "email", "email-new", "email-accept", "versus"]
 
@@ -132,14 +133,16 @@ class ScenarioDialog(ModalScreen[int | None]):
         "ScenarioDialog OptionList { height: auto; max-height: 14; }"
     )
 
-    def __init__(self, title: str = "New hot-seat game: which scenario?") -> None:
+    def __init__(
+        self, title: str = "New hot-seat game: which scenario?", ruleset: str = LEGACY_RULESET
+    ) -> None:
         super().__init__()
         self.title_text = title
+        self.offer = kits.get(ruleset).scenarios()
+        """The scenarios of the ruleset's UI kit: number -> title and what it is about."""
 
     def compose(self) -> ComposeResult:
-        options = [
-            Option(f"{n:>2}  {spec.title}", id=str(n)) for n, spec in scenario_specs().items()
-        ]
+        options = [Option(f"{n:>2}  {s.title}", id=str(n)) for n, s in self.offer.items()]
         with Vertical():
             yield Static(self.title_text, classes="title", markup=False)
             yield OptionList(*options, id="scenario-list")
@@ -152,18 +155,14 @@ class ScenarioDialog(ModalScreen[int | None]):
     @on(OptionList.OptionHighlighted)
     def _about(self, event: OptionList.OptionHighlighted) -> None:
         assert event.option.id is not None
-        spec = scenario_specs()[int(event.option.id)]
-        self.query_one("#scenario-about", Static).update(
-            f"Allied: {spec.allied_setup} set-up, {spec.allied_rate} reinforcements. "
-            f"German: {spec.german_setup} set-up, {spec.german_rate} reinforcements. "
-            f"Expected: {spec.expectation}."
-        )
+        about = self.offer[int(event.option.id)].about
+        self.query_one("#scenario-about", Static).update(about)
 
     def on_key(self, event: events.Key) -> None:
         key = event.character
         if key is not None and key.isdigit():
             n = int(key) or 10
-            if n in scenario_specs():
+            if n in self.offer:
                 self.dismiss(n)
 
     @on(OptionList.OptionSelected)
@@ -175,7 +174,6 @@ class ScenarioDialog(ModalScreen[int | None]):
         self.dismiss(None)
 
 
-SIDES: Final = ("german", "allied")
 DICE: Final = ("sealed", "open", "local")
 DICE_WORDS: Final = dicemodes.SHORT
 
@@ -192,17 +190,20 @@ class NewEmailDialog(ModalScreen[Launch | None]):
     ]
     DEFAULT_CSS = f"NewEmailDialog {{ {DIALOG_CSS} }} NewEmailDialog OptionList {{ height: auto; }}"
 
-    def __init__(self, key_names: Sequence[str]) -> None:
+    def __init__(self, key_names: Sequence[str], ruleset: str = LEGACY_RULESET) -> None:
         super().__init__()
         self.key_names = list(key_names)
+        kit = kits.get(ruleset)
+        self.offer = kit.scenarios()
+        self.sides = kit.sides
         self.scenario = 1
-        self.side = "german"
+        self.side = self.sides[0]
         self.dice = "sealed"
         self.key = self.key_names[0] if self.key_names else ""
 
     def prompts(self) -> dict[str, str]:
         """Option id -> its line."""
-        spec = scenario_specs()[self.scenario]
+        spec = self.offer[self.scenario]
         keys = self.key or "none: make one with ardennes keygen NAME"
         return {
             "scenario": f"Scenario  < {self.scenario} > {spec.title}",
@@ -240,11 +241,12 @@ class NewEmailDialog(ModalScreen[Launch | None]):
         key = ol.get_option_at_index(ol.highlighted).id
         if key is None or key == "start":
             return
-        numbers = list(scenario_specs())
+        numbers = list(self.offer)
         if key == "scenario":
             self.scenario = numbers[(numbers.index(self.scenario) + step) % len(numbers)]
         elif key == "side":
-            self.side = SIDES[(SIDES.index(self.side) + step) % len(SIDES)]
+            sides = self.sides
+            self.side = sides[(sides.index(self.side) + step) % len(sides)]
         elif key == "dice":
             self.dice = DICE[(DICE.index(self.dice) + step) % len(DICE)]
         elif key == "key" and self.key_names:

@@ -1,18 +1,20 @@
 """The "terminal too small" notice of the screens without a map (start, audit, playback,
 hand-over, dialogs): the app pushes it over them below 80x24 and takes it away when the
 terminal is large enough again, so the screen under it keeps its focus and state. The map
-screens hide their map themselves (``map_screen.py``)."""
+screens hide their map themselves (a screen with ``HIDES_WHEN_SMALL``: the AO's
+``map_screen.py``)."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ardennes_tui.screens.map_screen import MIN_HEIGHT, MIN_WIDTH
+MIN_WIDTH: Final = 80
+MIN_HEIGHT: Final = 24
 
 
 def too_small(width: int, height: int) -> bool:

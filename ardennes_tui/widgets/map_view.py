@@ -1,6 +1,8 @@
 """The map widget: a Line-API ``ScrollView`` over a pre-drawn map picture.
 
-The picture (:mod:`ardennes_tui.present.render`) is drawn once per zoom; ``render_line`` turns one
+The picture is drawn once per zoom by the map's ruleset (:class:`ardennes_tui.kits.MapArt`:
+its hexes and counters; the AO's in :mod:`ardennes_tui.rulesets.ao.render`); the widget knows
+no ruleset, only the picture's lines and which cells belong to which hex; ``render_line`` turns one
 picture line into a ``Strip`` (cached per zoom and line) and overlays the cursor on the few
 lines the cursor hex covers. Moving the cursor refreshes only the old and the new hex's
 rectangles, so a keystroke repaints a handful of cells unless the view has to scroll; the view
@@ -16,9 +18,9 @@ two hexes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import pairwise
-from typing import ClassVar, Final, Literal
+from typing import Any, ClassVar, Final
 
 from rich.segment import Segment
 from rich.style import Style
@@ -30,21 +32,20 @@ from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ardennes_tui.present.render import Picture, UnitsByHex, draw_detail, draw_overview
-from ardennes_tui.present.render.detail import LEFT
+from ardennes_tui.kits import Hexes, MapArt, Zoom
 from ardennes_tui.present.render.palette import CURSOR, REACH, REACH_MONO, colours_of, rich_style
-from ardennes_tui.present.render.picture import PAINTED_BACKGROUND, Line, Span, crop_line
+from ardennes_tui.present.render.picture import PAINTED_BACKGROUND, Line, Picture, Span, crop_line
 from ardennes_tui.widgets.bindings import bindings
 from rules import hexgrid
-from rules.ao import GameMap
 from rules.hexgrid import HexId
 
-Zoom = Literal["detail", "overview"]
+UnitsByHex = Mapping[HexId, Sequence[Any]]
+"""The counters to draw: hex -> stack, top counter first (the ruleset's counters)."""
 NUMBERS_LINE: Final = 1
 """The detailed picture's line of column numbers (its top margin)."""
-ROW_NUMBERS: Final = (LEFT - 3, LEFT)
-"""The cells of the detailed picture's left margin that hold the row numbers (``12 ``)."""
-RULER_WIDTH: Final = ROW_NUMBERS[1] - ROW_NUMBERS[0]
+RULER_WIDTH: Final = 3
+"""The cells of the detailed picture's left margin that hold the row numbers (``12 ``), the
+last three before the map (:attr:`ardennes_tui.kits.MapArt.left`)."""
 SHIFT_SLACK: Final = 3
 """Cells between the cursor and the margin after a page turn across: the half hex by which
 the rows alternate (a cursor going down a column does not cross the margin back)."""
@@ -54,7 +55,7 @@ ROW_SLACK: Final = 0
 MOVES: dict[str, int] = {name: i for i, name in enumerate(hexgrid.DIRECTIONS)}
 
 
-def step(game_map: GameMap, hex_id: HexId, move: str) -> HexId | None:
+def step(hexes: Hexes, hex_id: HexId, move: str) -> HexId | None:
     """The hex one ``move`` away (a direction name, ``up`` or ``down``), None if off the map.
 
     ``up``/``down`` keep the column: they are NE or NW (SE or SW) depending on the row.
@@ -67,7 +68,7 @@ def step(game_map: GameMap, hex_id: HexId, move: str) -> HexId | None:
         target: HexId | None = hexgrid.make(col, row)
     else:
         target = hexgrid.neighbour(hex_id, MOVES[move])
-    return target if target is not None and target in game_map else None
+    return target if target is not None and target in hexes else None
 
 
 def _cursor_segments(text: str, style: Style, base: Style) -> list[Segment]:
@@ -86,7 +87,8 @@ def _cursor_segments(text: str, style: Style, base: Style) -> list[Segment]:
 
 
 class MapView(ScrollView, can_focus=True):
-    """Scrollable hex map with a cursor. Give it a map and, optionally, units per hex."""
+    """Scrollable hex map with a cursor. Give it a ruleset's map (:class:`MapArt`) and,
+    optionally, units per hex."""
 
     BINDINGS: ClassVar[list[BindingType]] = bindings("map")  # type: ignore[assignment]
     ALLOW_SELECT = False
@@ -136,7 +138,7 @@ class MapView(ScrollView, can_focus=True):
 
     def __init__(
         self,
-        game_map: GameMap,
+        art: MapArt,
         units: UnitsByHex | None = None,
         *,
         cursor: HexId | None = None,
@@ -146,11 +148,17 @@ class MapView(ScrollView, can_focus=True):
         classes: str | None = None,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
-        self.game_map = game_map
+        self.art = art
+        self.hexes = art.hexes
+        a = art.left
+        self._row_numbers = (a - RULER_WIDTH, a)
+        """The cells of the detailed picture's left margin that hold the row numbers."""
         self._pictures: dict[Zoom, Picture] = {}
         self._strips: dict[tuple[Zoom, int], Strip] = {}
         self._line_spans: dict[Zoom, dict[int, list[tuple[int, int, HexId]]]] = {}
-        start: HexId = cursor if cursor is not None and cursor in game_map else next(iter(game_map))
+        start: HexId = (
+            cursor if cursor is not None and cursor in self.hexes else next(iter(self.hexes))
+        )
         self.set_reactive(MapView.cursor, start)
         self.set_reactive(MapView.zoom, zoom)
         self.set_reactive(MapView.units, units)
@@ -162,10 +170,7 @@ class MapView(ScrollView, can_focus=True):
         """The drawn map for the current zoom (drawn on first use)."""
         pic = self._pictures.get(self.zoom)
         if pic is None:
-            if self.zoom == "detail":
-                pic = draw_detail(self.game_map, self.units, self.road)
-            else:
-                pic = draw_overview(self.game_map, self.units)
+            pic = self.art.draw(self.zoom, self.units, self.road)
             self._pictures[self.zoom] = pic
         return pic
 
@@ -265,7 +270,7 @@ class MapView(ScrollView, can_focus=True):
         if not self.numbers or self.zoom != "detail":
             return False, False
         scroll_x, scroll_y = self.scroll_offset
-        return scroll_y > NUMBERS_LINE, scroll_x > ROW_NUMBERS[0]
+        return scroll_y > NUMBERS_LINE, scroll_x > self._row_numbers[0]
 
     def _ruler_strip(self, width: int) -> Strip:
         """The top line: the picture's column numbers under the view, its corner blank."""
@@ -284,7 +289,7 @@ class MapView(ScrollView, can_focus=True):
             return self._ruler_strip(width)
         strip = self._map_line(line_y, scroll_x, width)
         if left and 0 <= line_y < pic.height:
-            a, b = ROW_NUMBERS
+            a, b = self._row_numbers
             numbers = self._make_strip(crop_line(pic.lines[line_y], a, b), b - a, None)
             strip = Strip.join([numbers.crop(0, RULER_WIDTH), strip.crop(RULER_WIDTH)])
         return strip
@@ -442,7 +447,7 @@ class MapView(ScrollView, can_focus=True):
 
     def action_move(self, move: str) -> None:
         """Move the cursor one hex (``NE E SE SW W NW``, or ``up``/``down`` the column)."""
-        target = step(self.game_map, self.cursor, move)
+        target = step(self.hexes, self.cursor, move)
         if target is not None:
             self.cursor = target
 

@@ -1,6 +1,7 @@
 """The computer's thinking time (``.venv/bin/pytest tests/bench/test_bench_thinking.py
 --benchmark-only -s``): whole games in which each side is the computer of a game against the
-computer (``ardennes_tui.games.versus``: a bot from the registry on a board of its own, thinking on
+computer (``ardennes_tui.rulesets.ao.games.versus``: a bot from the registry on a board of its own,
+thinking on
 a copy of the game), timing every call of ``choose``.
 
 A *phase* is what the app waits for: the bot's commands in one phase of its own player-turn
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import rules.ao
-from ardennes_tui.games import versus
+from ardennes_tui.rulesets.ao.games import versus
 from rules.ao.bots.registry import DEFAULT
 
 MEDIAN_TARGET = 2.0

@@ -9,8 +9,8 @@ import pytest
 
 from ardennes_tui import cli
 from ardennes_tui.cli import map as map_command
-from ardennes_tui.present.render import detail
-from ardennes_tui.present.render.names import town_abbreviations
+from ardennes_tui.rulesets.ao.render import detail
+from ardennes_tui.rulesets.ao.render.names import town_abbreviations
 from rules.ao.gamemap import GameMap, encode_map
 from scenarios import load_map
 from tests.kit.maps import fixture_map, fixture_map_data
@@ -116,7 +116,7 @@ def test_bad_subcommand_value_is_one_line(capsys: pytest.CaptureFixture[str]) ->
 
 @pytest.mark.rule("AO-17.a")
 def test_map_draws_the_scenario_setup(capsys: pytest.CaptureFixture[str]) -> None:
-    from ardennes_tui.present.render.counters import counter_short
+    from ardennes_tui.rulesets.ao.render.counters import counter_short
     from scenarios import load_scenario
 
     scenario = load_scenario(1)

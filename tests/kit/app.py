@@ -16,11 +16,11 @@ from textual.strip import Strip
 import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.games import saves
-from ardennes_tui.modes import Mode
-from ardennes_tui.present import game_view
-from ardennes_tui.screens.play_screen import PlayScreen
+from ardennes_tui.rulesets.ao.modes import Mode
+from ardennes_tui.rulesets.ao.present import game_view
+from ardennes_tui.rulesets.ao.screens.play_screen import PlayScreen
+from ardennes_tui.rulesets.ao.widgets.status_line import StatusLine
 from ardennes_tui.widgets.map_view import MapView
-from ardennes_tui.widgets.status_line import StatusLine
 from rules import Rejection
 from rules.ao import DeclareAttack
 from tests.kit.engine import end_phase

@@ -12,7 +12,7 @@ import pytest
 import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.games.email_session import EmailSession
-from ardennes_tui.screens.email_play import EmailPlayScreen
+from ardennes_tui.rulesets.ao.screens.email_play import EmailPlayScreen
 from pbem import keys
 from pbem.core.identity import KeyIdentity
 from pbem.games import Service

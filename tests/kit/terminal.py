@@ -16,7 +16,7 @@ ARDENNES = Path(sys.executable).with_name("ardennes")
 """The ``ardennes`` console script of this environment."""
 LAUNCH = (
     "from tests.kit.maps import fixture_map, fixture_units; "
-    "from ardennes_tui.app import ArdennesApp; "
+    "import ardennes_tui.rulesets; from ardennes_tui.app import ArdennesApp; "
     "ArdennesApp(fixture_map(), fixture_units(), cursor='0605').run()"
 )
 

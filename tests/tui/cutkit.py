@@ -30,8 +30,8 @@ from textual.visual import Visual
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, OptionList, Static, TextArea
 
-from ardennes_tui.widgets.side_panel import SidePanel
-from ardennes_tui.widgets.status_line import StatusLine
+from ardennes_tui.rulesets.ao.widgets.side_panel import SidePanel
+from ardennes_tui.rulesets.ao.widgets.status_line import StatusLine
 from ardennes_tui.widgets.text_box import TextBox
 
 

@@ -19,10 +19,11 @@ from textual.widgets import DataTable, Static
 import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.games import saves, settings
-from ardennes_tui.present import aids, audit_view, playback_text
+from ardennes_tui.present import audit_view
+from ardennes_tui.rulesets.ao.present import aids, playback_text
+from ardennes_tui.rulesets.ao.screens.play_screen import PlayScreen
 from ardennes_tui.screens.audit import AuditScreen
 from ardennes_tui.screens.handover import HandoverScreen
-from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.screens.playback import PlaybackScreen
 from ardennes_tui.screens.start_dialogs import TextDialog
 from ardennes_tui.widgets.text_box import TextBox

@@ -12,7 +12,7 @@ import re
 import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.games import saves
-from ardennes_tui.widgets.side_panel import SidePanel
+from ardennes_tui.rulesets.ao.widgets.side_panel import SidePanel
 from tests.kit.app import gt1_german_combat
 from tests.kit.engine import end_phase
 from tests.kit.realmap import needs_real_map

@@ -1,4 +1,4 @@
-"""Combat in words (``ardennes_tui.present.combat_text``) and the end-of-game screen."""
+"""Combat in words (``ardennes_tui.rulesets.ao.present.combat_text``) and the end-of-game screen."""
 
 from __future__ import annotations
 
@@ -10,7 +10,12 @@ import pytest
 import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.games import saves
-from ardennes_tui.present.combat_text import combat_log, decision_lines, decision_prompt, odds_notes
+from ardennes_tui.rulesets.ao.present.combat_text import (
+    combat_log,
+    decision_lines,
+    decision_prompt,
+    odds_notes,
+)
 from ardennes_tui.screens.combat_log import VerdictScreen
 from rules.ao.events import (
     AttackDeclared,

@@ -14,13 +14,13 @@ from textual.widgets import Input, TextArea
 
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.cli import main
+from ardennes_tui.rulesets.ao.screens.orders import OrdersScreen
+from ardennes_tui.rulesets.ao.widgets.status_line import StatusLine
 from ardennes_tui.screens.audit import AuditScreen
 from ardennes_tui.screens.comment import CommentDialog
 from ardennes_tui.screens.import_dialog import ImportDialog
-from ardennes_tui.screens.orders import OrdersScreen
 from ardennes_tui.screens.playback import PlaybackScreen
 from ardennes_tui.screens.send import SendScreen
-from ardennes_tui.widgets.status_line import StatusLine
 from tests.kit.app import message, press
 from tests.kit.email_app import german_orders, new_match, play_screen, run_as
 from tests.kit.realmap import needs_real_map

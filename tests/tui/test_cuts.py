@@ -230,7 +230,7 @@ class TestPlay:
         check(play_app(saves.new_game(1, "cuts")), steps)
 
     def test_the_standing_orders_dialog_by_email(self) -> None:
-        from ardennes_tui.screens.orders import OrdersScreen
+        from ardennes_tui.rulesets.ao.screens.orders import OrdersScreen
 
         game = saves.new_game(1, "cuts")
 
@@ -255,7 +255,7 @@ class TestPlay:
 
 class TestOtherScreens:
     def test_the_hand_over_box(self) -> None:
-        from ardennes_tui.present import game_view
+        from ardennes_tui.rulesets.ao.present import game_view
         from ardennes_tui.screens.handover import HandoverScreen
 
         summary = game_view.summary(late_game())
@@ -319,8 +319,8 @@ def test_the_first_sealed_batch_its_orders_dialog_and_the_gt1_warning(
     Game-Turn 1's obligations are unmet: the message whole (scrolled with ``}``), nothing
     cut."""
     from ardennes_tui.cli import main
-    from ardennes_tui.screens.orders import SEALED_WHY, OrdersScreen
-    from ardennes_tui.widgets.status_line import StatusLine
+    from ardennes_tui.rulesets.ao.screens.orders import SEALED_WHY, OrdersScreen
+    from ardennes_tui.rulesets.ao.widgets.status_line import StatusLine
     from rules.ao.bots import BotRng, bots_for
     from tests.kit.email_app import new_match, play_screen, run_as
 

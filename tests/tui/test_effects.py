@@ -5,7 +5,8 @@ de-1-a in Road Mode; in the Initial Movement Phase ``r`` on de-1-a (its move: it
 entry hex); ``e`` ``e``: de-2-a went back off the map without a word, nothing in the combat log
 nor in the playback. Now the first ``e`` warns, the notice line says it (and stays while the
 cursor moves), the log has it under the player-turn's header, the playback's step says it.
-Then each effect of the engine in words (:func:`ardennes_tui.present.effects.effect_notes`).
+Then each effect of the engine in words
+(:func:`ardennes_tui.rulesets.ao.present.effects.effect_notes`).
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ from textual.pilot import Pilot
 
 import rules.ao
 from ardennes_tui.app import ArdennesApp
-from ardennes_tui.present import playback_text
-from ardennes_tui.present.effects import effect_notes, event_log
+from ardennes_tui.rulesets.ao.present import playback_text
+from ardennes_tui.rulesets.ao.present.effects import effect_notes, event_log
+from ardennes_tui.rulesets.ao.screens.play_screen import PlayScreen
+from ardennes_tui.rulesets.ao.widgets.status_line import StatusLine
 from ardennes_tui.screens.combat_log import CombatLogScreen
-from ardennes_tui.screens.play_screen import PlayScreen
-from ardennes_tui.widgets.status_line import StatusLine
 from ardennes_tui.widgets.text_box import TextBox
 from tests.kit.app import gt2_german_reinforcement
 from tests.kit.realmap import needs_real_map

@@ -1,4 +1,5 @@
-"""Playing by email in the app (``ardennes --email GAME``, ``ardennes_tui.screens.email_play``):
+"""Playing by email in the app (``ardennes --email GAME``,
+``ardennes_tui.rulesets.ao.screens.email_play``):
 two players with their own stores (``ARDENNES_HOME``) play a sealed game; the app plays on the
 next packet's draft, seals it, and the send screen's text is what the opponent imports; the
 import dialog reads pasted packets; a wrong key is refused in one line before the app starts.
@@ -19,9 +20,9 @@ import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.cli import main
 from ardennes_tui.games.email_session import EmailSession, save_text
-from ardennes_tui.screens.email_play import EmailPlayScreen
+from ardennes_tui.rulesets.ao.screens.email_play import EmailPlayScreen
+from ardennes_tui.rulesets.ao.screens.orders import OrdersScreen
 from ardennes_tui.screens.import_dialog import ImportDialog
-from ardennes_tui.screens.orders import OrdersScreen
 from ardennes_tui.screens.send import SendScreen
 from ardennes_tui.widgets.text_box import TextBox
 from pbem import drafts, keys

@@ -14,9 +14,9 @@ import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.cli import main
 from ardennes_tui.games.email_session import EmailSession
+from ardennes_tui.rulesets.ao.screens.orders import OrdersScreen
 from ardennes_tui.screens.audit import AuditScreen
 from ardennes_tui.screens.import_dialog import ImportDialog
-from ardennes_tui.screens.orders import OrdersScreen
 from ardennes_tui.screens.playback import PlaybackScreen
 from rules.ao.bots import BotRng, bots_for
 from tests.kit.app import message, press
@@ -186,7 +186,7 @@ def test_an_open_game_sees_packets_stored_by_another_program(
     saying "waiting for ... since ..." until ``i``)."""
     import asyncio
 
-    from ardennes_tui.screens.email_play import EmailPlayScreen
+    from ardennes_tui.rulesets.ao.screens.email_play import EmailPlayScreen
     from pbem.games import Service
     from pbem.store import Store
 

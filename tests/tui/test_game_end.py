@@ -29,14 +29,14 @@ import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.cli.play import run_app
 from ardennes_tui.games import saves
-from ardennes_tui.modes import DecisionMode
-from ardennes_tui.present import game_view
-from ardennes_tui.present.combat_text import decision_prompt, loss_units, side_name
+from ardennes_tui.rulesets.ao.modes import DecisionMode
+from ardennes_tui.rulesets.ao.present import game_view
+from ardennes_tui.rulesets.ao.present.combat_text import decision_prompt, loss_units, side_name
+from ardennes_tui.rulesets.ao.screens.play_screen import PlayScreen
+from ardennes_tui.rulesets.ao.widgets.side_panel import SidePanel
+from ardennes_tui.rulesets.ao.widgets.status_line import StatusLine
 from ardennes_tui.screens.combat_log import VerdictScreen
-from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.map_view import MapView
-from ardennes_tui.widgets.side_panel import SidePanel
-from ardennes_tui.widgets.status_line import StatusLine
 from rules import Rejection
 from rules.ao import ChooseLosses, ChooseRetreat, Command, Decision, EndPhase, ResolveAttacks
 from rules.ao.bots.selfplay import SelfPlayGame, encode, play

@@ -13,11 +13,11 @@ from textual.widgets import Static
 import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.games import saves
-from ardennes_tui.modes import CombatMode, DecisionMode
-from ardennes_tui.present.help_text import SECTIONS
+from ardennes_tui.rulesets.ao.modes import CombatMode, DecisionMode
+from ardennes_tui.rulesets.ao.present.help_text import SECTIONS
+from ardennes_tui.rulesets.ao.screens.play_screen import PlayScreen
+from ardennes_tui.rulesets.ao.widgets.side_panel import SidePanel
 from ardennes_tui.screens.help import HelpScreen
-from ardennes_tui.screens.play_screen import PlayScreen
-from ardennes_tui.widgets.side_panel import SidePanel
 from rules import Rejection
 from rules.ao import ResolveAttacks
 from tests.kit.app import drive, gt1_german_combat, message, mode, press, view_of

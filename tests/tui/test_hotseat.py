@@ -22,9 +22,9 @@ from ardennes_tui.app import ArdennesApp
 from ardennes_tui.cli import main
 from ardennes_tui.cli.play import run_app
 from ardennes_tui.games import hotseat, saves
-from ardennes_tui.modes import ReinforcementMode
-from ardennes_tui.present import game_view
-from ardennes_tui.screens.play_screen import PlayScreen
+from ardennes_tui.rulesets.ao.modes import ReinforcementMode
+from ardennes_tui.rulesets.ao.present import game_view
+from ardennes_tui.rulesets.ao.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.map_view import MapView
 from pbem.store import Store
 from rules import record

@@ -13,10 +13,10 @@ from textual.pilot import Pilot
 import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.games import saves
-from ardennes_tui.present.combat_text import combat_log
-from ardennes_tui.screens.play_screen import PlayScreen
+from ardennes_tui.rulesets.ao.present.combat_text import combat_log
+from ardennes_tui.rulesets.ao.screens.play_screen import PlayScreen
+from ardennes_tui.rulesets.ao.widgets.side_panel import SidePanel
 from ardennes_tui.widgets.map_view import MapView
-from ardennes_tui.widgets.side_panel import SidePanel
 from tests.kit.app import gt1_german_combat
 from tests.kit.realmap import needs_real_map
 

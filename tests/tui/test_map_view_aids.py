@@ -17,8 +17,8 @@ from textual.pilot import Pilot
 import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.games import saves, settings
-from ardennes_tui.present import playback_text
-from ardennes_tui.screens.play_screen import PlayScreen
+from ardennes_tui.rulesets.ao.present import playback_text
+from ardennes_tui.rulesets.ao.screens.play_screen import PlayScreen
 from ardennes_tui.screens.playback import PlaybackScreen
 from ardennes_tui.widgets.map_view import MapView
 from tests.kit.app import gt1_german_combat, run, until

@@ -10,10 +10,16 @@ import pytest
 
 from ardennes_tui import cli
 from ardennes_tui.app import ArdennesApp
-from ardennes_tui.present import game_view
-from ardennes_tui.present.render import describe_hex, detail, draw_detail, draw_overview, overview
-from ardennes_tui.present.render.names import town_codes
-from ardennes_tui.screens.play_screen import PlayScreen
+from ardennes_tui.rulesets.ao.present import game_view
+from ardennes_tui.rulesets.ao.render import (
+    describe_hex,
+    detail,
+    draw_detail,
+    draw_overview,
+    overview,
+)
+from ardennes_tui.rulesets.ao.render.names import town_codes
+from ardennes_tui.rulesets.ao.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.map_view import MapView
 from scenarios import load_board, load_map
 from tests.kit.app import game_of
@@ -151,7 +157,7 @@ def test_road_mode_shows_on_the_map_in_the_app() -> None:
 
 
 def test_odds_off_the_table_say_what_they_count_as() -> None:
-    from ardennes_tui.present.combat_text import odds_note
+    from ardennes_tui.rulesets.ao.present.combat_text import odds_note
 
     assert odds_note(4, 27, "1-2") == "worse than 1-2 counts as 1-2"
     assert odds_note(5, 10, "1-2") == ""
@@ -168,7 +174,7 @@ def test_the_position_line_names_the_sides_of_the_vp_in_ascii() -> None:
 
 
 def test_the_supply_judgment_says_what_happens() -> None:
-    from ardennes_tui.modes.base import SupplyMode
+    from ardennes_tui.rulesets.ao.modes.base import SupplyMode
 
     hint = SupplyMode.hint(None)  # type: ignore[arg-type]
     assert "not playable" not in hint

@@ -12,11 +12,11 @@ from textual.widgets import Input, OptionList, Static
 import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.games import saves
-from ardennes_tui.modes import CombatMode, MovementMode, ReinforcementMode
-from ardennes_tui.screens.goto import GotoDialog
-from ardennes_tui.screens.play_screen import PlayScreen
+from ardennes_tui.rulesets.ao.modes import CombatMode, MovementMode, ReinforcementMode
+from ardennes_tui.rulesets.ao.screens.goto import GotoDialog
+from ardennes_tui.rulesets.ao.screens.play_screen import PlayScreen
+from ardennes_tui.rulesets.ao.widgets.side_panel import SidePanel
 from ardennes_tui.widgets.map_view import MapView
-from ardennes_tui.widgets.side_panel import SidePanel
 from rules.ao import ResolveAttacks
 from tests.kit.app import (
     allied_gt2_reinforcements,
@@ -247,7 +247,7 @@ def test_the_bare_map_goes_to_towns_and_offers_only_the_view() -> None:
     the view commands and, when typed, the towns."""
     import asyncio
 
-    from ardennes_tui.screens.map_screen import MapScreen
+    from ardennes_tui.rulesets.ao.screens.map_screen import MapScreen
     from scenarios import load_map
 
     game_map = load_map()

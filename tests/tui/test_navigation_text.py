@@ -1,6 +1,6 @@
 """The pure parts of getting around and of help: the jumps' order, the go-to places, the
-decisions' consequences and the help's sections (:mod:`ardennes_tui.present.navigation`,
-:mod:`ardennes_tui.present.help_text`), without an app."""
+decisions' consequences and the help's sections (:mod:`ardennes_tui.rulesets.ao.present.navigation`,
+:mod:`ardennes_tui.rulesets.ao.present.help_text`), without an app."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from rich.text import Text
 
 import rules.ao
-from ardennes_tui.present import keymap
-from ardennes_tui.present.help_text import (
+from ardennes_tui.rulesets.ao.present import keymap
+from ardennes_tui.rulesets.ao.present.help_text import (
     SAMPLE_UNITS,
     SECTIONS,
     WIDTH,
@@ -20,8 +20,8 @@ from ardennes_tui.present.help_text import (
     sequence_of_play,
     terrain_rows,
 )
-from ardennes_tui.present.navigation import Place, cycle_hex, cycle_unit, go_to, places
-from ardennes_tui.present.render.counters import counter_short
+from ardennes_tui.rulesets.ao.present.navigation import Place, cycle_hex, cycle_unit, go_to, places
+from ardennes_tui.rulesets.ao.render.counters import counter_short
 from rules.ao import crt
 from tests.kit.engine import make_map
 from tests.kit.realmap import needs_real_map

@@ -1,4 +1,5 @@
-"""Standing orders in the app (``O``, ``ardennes_tui.screens.orders``): the acting side sets
+"""Standing orders in the app (``O``, ``ardennes_tui.rulesets.ao.screens.orders``): the acting side
+sets
 its own; the command goes through the game (so it is in the record), the panel shows the
 orders in force during combat, and the engine then decides for that side instead of asking
 (``docs/engine.md``, "Standing orders")."""
@@ -12,11 +13,11 @@ from textual.widgets import OptionList, Static
 import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.games import saves
-from ardennes_tui.present import game_view
-from ardennes_tui.present.combat_text import orders_lines
-from ardennes_tui.screens.orders import OrdersScreen
-from ardennes_tui.screens.play_screen import PlayScreen
-from ardennes_tui.widgets.side_panel import SidePanel
+from ardennes_tui.rulesets.ao.present import game_view
+from ardennes_tui.rulesets.ao.present.combat_text import orders_lines
+from ardennes_tui.rulesets.ao.screens.orders import OrdersScreen
+from ardennes_tui.rulesets.ao.screens.play_screen import PlayScreen
+from ardennes_tui.rulesets.ao.widgets.side_panel import SidePanel
 from rules.ao import DeclareAttack, ImmunityWaived, StandingOrders
 from tests.kit.app import drive, game_of, message, press, prompt
 from tests.kit.engine import board, make_map, position, unit
@@ -158,13 +159,13 @@ def test_the_acting_side_sets_and_clears_its_orders_in_the_record() -> None:
 
 
 def test_o_in_the_keys_help() -> None:
-    from ardennes_tui.present import keymap
+    from ardennes_tui.rulesets.ao.present import keymap
     from ardennes_tui.widgets.bindings import bindings
 
     rows = dict(keymap.help_rows())
     assert rows["O"].startswith("standing orders")
     assert rows["s"].startswith("where the game is saved")
-    assert [b.id for b in bindings("play") if b.key == "O"] == ["play.orders"]
+    assert [b.id for b in bindings("play", keymap.KEYMAP) if b.key == "O"] == ["play.orders"]
 
 
 def test_waive_all_ticks_every_hex_and_each_line_says_what_it_means() -> None:
@@ -239,7 +240,7 @@ def test_every_hint_of_the_dialog_says_what_its_keys_do(by_email: bool) -> None:
     no Clear exists, and each setting's meaning offered "ask" there too. Each hint now says
     only what this dialog has: by email End goes to Give and Enter gives the orders; in
     hot-seat play End goes to Clear and Enter clears them; Escape gives nothing."""
-    from ardennes_tui.screens.orders import PROPOSED, SEALED_WHY
+    from ardennes_tui.rulesets.ao.screens.orders import PROPOSED, SEALED_WHY
 
     answers: list[rules.ao.StandingOrders | None] = []
 

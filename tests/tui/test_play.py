@@ -12,12 +12,12 @@ from textual.pilot import Pilot
 import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.games import saves
-from ardennes_tui.modes import CombatMode, DecisionMode, ReinforcementMode
-from ardennes_tui.present import game_view
-from ardennes_tui.present.combat_text import decision_prompt
-from ardennes_tui.screens.play_screen import PlayScreen
-from ardennes_tui.widgets.side_panel import SidePanel
-from ardennes_tui.widgets.status_line import StatusLine
+from ardennes_tui.rulesets.ao.modes import CombatMode, DecisionMode, ReinforcementMode
+from ardennes_tui.rulesets.ao.present import game_view
+from ardennes_tui.rulesets.ao.present.combat_text import decision_prompt
+from ardennes_tui.rulesets.ao.screens.play_screen import PlayScreen
+from ardennes_tui.rulesets.ao.widgets.side_panel import SidePanel
+from ardennes_tui.rulesets.ao.widgets.status_line import StatusLine
 from ardennes_tui.widgets.text_box import TextBox
 from rules import Rejection
 from rules import record as game_record

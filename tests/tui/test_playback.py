@@ -1,4 +1,5 @@
-"""Playback (``ardennes_tui.screens.playback``, ``ardennes_tui.present.playback_text``): a game
+"""Playback (``ardennes_tui.screens.playback``,
+``ardennes_tui.rulesets.ao.present.playback_text``): a game
 shown step by step on the map, forwards and backwards, each step's hexes lit and its story told
 (every order and decision, every die with the CRT cell it read); ``ardennes --watch FILE|GAME``."""
 
@@ -15,8 +16,8 @@ from textual.widgets import Static
 import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.cli import main
-from ardennes_tui.present import playback_text
 from ardennes_tui.present.wrap import fit_words
+from ardennes_tui.rulesets.ao.present import playback_text
 from ardennes_tui.screens.playback import PlaybackScreen
 from ardennes_tui.widgets.map_view import MapView
 from ardennes_tui.widgets.text_box import TextBox

@@ -9,9 +9,9 @@ import asyncio
 
 import rules.ao
 from ardennes_tui.app import ArdennesApp
-from ardennes_tui.modes import ReinforcementMode
-from ardennes_tui.screens.play_screen import PlayScreen
-from ardennes_tui.widgets.status_line import StatusLine
+from ardennes_tui.rulesets.ao.modes import ReinforcementMode
+from ardennes_tui.rulesets.ao.screens.play_screen import PlayScreen
+from ardennes_tui.rulesets.ao.widgets.status_line import StatusLine
 from tests.kit.realmap import needs_real_map
 from tests.kit.recordkit import record_game
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ardennes_tui.present.render import (
+from ardennes_tui.rulesets.ao.render import (
     describe_hex,
     detail,
     draw_detail,
@@ -10,7 +10,7 @@ from ardennes_tui.present.render import (
     legend_lines,
     overview,
 )
-from ardennes_tui.present.render.names import ascii_name, town_abbreviations
+from ardennes_tui.rulesets.ao.render.names import ascii_name, town_abbreviations
 from rules import hexgrid
 from tests.kit.maps import COLUMNS, ROWS, fixture_map, fixture_units
 

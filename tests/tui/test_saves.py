@@ -1,4 +1,4 @@
-"""The app's view of a game (``ardennes_tui.present.game_view``) and its saves
+"""The app's view of a game (``ardennes_tui.rulesets.ao.present.game_view``) and its saves
 (``ardennes_tui.games.saves``): new games and their dice, the one record format written by ``s``
 and read by ``ardennes --load`` (replayed and checked: a hand-edited record is refused naming
 its first diverging command), and files a save never overwrites."""
@@ -13,8 +13,8 @@ import pytest
 import rules.ao
 from ardennes_tui.cli import main
 from ardennes_tui.games import saves
-from ardennes_tui.present import game_view
-from ardennes_tui.present.effects import effect_notes
+from ardennes_tui.rulesets.ao.present import game_view
+from ardennes_tui.rulesets.ao.present.effects import effect_notes
 from rules import Rejection
 from rules import record as game_record
 from rules.ao import DeclareAttack, EndPhase, Move, ResolveAttacks

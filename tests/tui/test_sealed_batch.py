@@ -14,7 +14,7 @@ from textual.pilot import Pilot
 import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.cli import main
-from ardennes_tui.screens.orders import OrdersScreen
+from ardennes_tui.rulesets.ao.screens.orders import OrdersScreen
 from ardennes_tui.screens.send import SendScreen
 from rules.ao.bots import BotRng, bots_for
 from tests.kit.app import message, press

@@ -10,8 +10,8 @@ from textual.pilot import Pilot
 import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.games import saves
-from ardennes_tui.screens.play_screen import PlayScreen
-from ardennes_tui.widgets.side_panel import SidePanel
+from ardennes_tui.rulesets.ao.screens.play_screen import PlayScreen
+from ardennes_tui.rulesets.ao.widgets.side_panel import SidePanel
 from rules.ao import EndPhase, Place, setup_hexes
 from rules.ao.start_line import front_line, rear_area
 from scenarios import load_map

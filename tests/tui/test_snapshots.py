@@ -21,7 +21,7 @@ from textual.pilot import Pilot
 import rules.ao
 from ardennes_tui.app import ArdennesApp, default_cursor
 from ardennes_tui.games import saves
-from ardennes_tui.present import game_view
+from ardennes_tui.rulesets.ao.present import game_view
 from ardennes_tui.widgets.map_view import MapView
 from scenarios import load_map
 from tests.kit.app import game_of, gt1_german_combat
@@ -188,7 +188,7 @@ class TestOrders:
     def test_orders_asked_for_a_sealed_batch(self, snap_compare: Any) -> None:
         """By email, sealed dice: the dialog opened by itself at the first attack declared
         without standing orders (issue 21, item 1): why, and the orders proposed."""
-        from ardennes_tui.screens.orders import PROPOSED, SEALED_WHY, OrdersScreen
+        from ardennes_tui.rulesets.ao.screens.orders import PROPOSED, SEALED_WHY, OrdersScreen
 
         async def ask(pilot: Pilot[None]) -> None:
             dialog = OrdersScreen("german", [], PROPOSED, never_ask=True, why=SEALED_WHY)

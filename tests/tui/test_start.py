@@ -381,7 +381,7 @@ def test_accepting_an_invitation_from_the_start_screen_opens_the_game(
     invitation, the acceptance written and signed with the key chosen (the app opens on its
     send screen, then on the Allied set-up), and back on the start screen the invitation is
     a game by email with two packets, and no longer an invitation."""
-    from ardennes_tui.screens.email_play import EmailPlayScreen
+    from ardennes_tui.rulesets.ao.screens.email_play import EmailPlayScreen
     from ardennes_tui.screens.send import SendScreen
     from tests.kit.app import message
 

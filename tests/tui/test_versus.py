@@ -19,12 +19,13 @@ import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.cli import main
 from ardennes_tui.cli.start import run_start
-from ardennes_tui.games import hotseat, saves, versus
+from ardennes_tui.games import hotseat, saves
+from ardennes_tui.rulesets.ao.games import versus
+from ardennes_tui.rulesets.ao.screens.versus_dialog import VersusDialog
+from ardennes_tui.rulesets.ao.screens.versus_play import VersusPlayScreen
 from ardennes_tui.screens.playback import PlaybackScreen
 from ardennes_tui.screens.start import StartScreen
 from ardennes_tui.screens.start_dialogs import Launch
-from ardennes_tui.screens.versus_dialog import VersusDialog
-from ardennes_tui.screens.versus_play import VersusPlayScreen
 from pbem.store import Store
 from rules import record
 from tests.kit.app import message, press, run_app_with

@@ -18,12 +18,13 @@ from textual.pilot import Pilot
 
 import rules.ao
 from ardennes_tui.app import ArdennesApp
-from ardennes_tui.games import settings, versus
-from ardennes_tui.modes.computer import ComputerMode
+from ardennes_tui.games import settings
+from ardennes_tui.rulesets.ao.games import versus
+from ardennes_tui.rulesets.ao.modes.computer import ComputerMode
+from ardennes_tui.rulesets.ao.screens.versus_play import VersusPlayScreen
+from ardennes_tui.rulesets.ao.widgets.side_panel import SidePanel
+from ardennes_tui.rulesets.ao.widgets.status_line import StatusLine
 from ardennes_tui.screens.playback import PlaybackScreen
-from ardennes_tui.screens.versus_play import VersusPlayScreen
-from ardennes_tui.widgets.side_panel import SidePanel
-from ardennes_tui.widgets.status_line import StatusLine
 from pbem.store import Store
 from tests.kit.app import gt1_german_combat, message, press
 from tests.kit.realmap import needs_real_map
@@ -144,7 +145,7 @@ def test_after_space_the_map_shows_the_computers_last_order(
     """Its orders held 30 s apart, Space skips the show: the cursor goes to the computer's last
     order that touched the map, its hexes lit and in view (before: the cursor stayed on its
     first order, an entry hex on the map's edge)."""
-    from ardennes_tui.present import playback_text
+    from ardennes_tui.rulesets.ao.present import playback_text
     from ardennes_tui.widgets.map_view import MapView
 
     monkeypatch.setattr(VersusPlayScreen, "PACE", 30.0)

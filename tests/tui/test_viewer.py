@@ -10,11 +10,11 @@ from textual.geometry import Region
 from textual.pilot import Pilot
 
 from ardennes_tui.app import ArdennesApp
-from ardennes_tui.present.render import detail
+from ardennes_tui.rulesets.ao.render import detail
+from ardennes_tui.rulesets.ao.screens.map_screen import MapScreen
+from ardennes_tui.rulesets.ao.widgets.side_panel import SidePanel
 from ardennes_tui.screens.help import HelpScreen
-from ardennes_tui.screens.map_screen import MapScreen
 from ardennes_tui.widgets.map_view import MapView
-from ardennes_tui.widgets.side_panel import SidePanel
 from rules import hexgrid
 from rules.ao.gamemap import GameMap
 from scenarios import load_map
@@ -317,8 +317,8 @@ def test_units_can_be_set_later_and_keys_remapped() -> None:
 @pytest.mark.rule("AO-17.a")
 def test_scenario_setup_shows_in_the_viewer() -> None:
     """`ardennes --scenario 1`: the set-up's stacks are counters, the panel lists them."""
-    from ardennes_tui.present.render.counters import counter_long
-    from ardennes_tui.present.scenario_view import setup_units
+    from ardennes_tui.rulesets.ao.present.scenario_view import setup_units
+    from ardennes_tui.rulesets.ao.render.counters import counter_long
     from scenarios import load_scenario
 
     units = setup_units(load_scenario(1))

@@ -1,26 +1,8 @@
-"""Pure text rendering of the map: no Textual here, only Rich styles.
+"""What every ruleset's map drawing shares: the character :class:`Picture` with its hex spans
+(:mod:`.picture`) and the colours of its style names (:mod:`.palette`). Each ruleset draws its
+own map into a picture (the AO's: :mod:`ardennes_tui.rulesets.ao.render`), which the map widget
+(:mod:`ardennes_tui.widgets.map_view`) shows."""
 
-- :func:`draw_detail`: pointy-topped ASCII hexes with hexsides drawn (``ardennes map`` and the
-  viewer's detailed zoom).
-- :func:`draw_overview`: one text line per hex row, two cells per hex.
-- :func:`legend_lines`, :func:`describe_hex`: legend and side-panel text.
+from ardennes_tui.present.render.picture import Canvas, Picture
 
-Both drawers return a :class:`Picture` of styled runs; :mod:`.palette` turns style names into
-16-colour ANSI styles, and :meth:`Picture.plain_lines` gives plain ASCII.
-"""
-
-from ardennes_tui.present.render.counters import UnitsByHex
-from ardennes_tui.present.render.describe import describe_hex
-from ardennes_tui.present.render.detail import draw_detail
-from ardennes_tui.present.render.legend import legend_lines
-from ardennes_tui.present.render.overview import draw_overview
-from ardennes_tui.present.render.picture import Picture
-
-__all__ = [
-    "Picture",
-    "UnitsByHex",
-    "describe_hex",
-    "draw_detail",
-    "draw_overview",
-    "legend_lines",
-]
+__all__ = ["Canvas", "Picture"]
