@@ -23,3 +23,10 @@ order-of-battle facts), :mod:`.reinforcements` (BA-5.0a-5.2c), :mod:`.artillery`
 BA-7.7-7.10) and :mod:`.movement` (costs, paths, reachable hexes, BA-7.5a-7.7e, 13.5);
 readings in the notes' "Reinforcement Phase", "Unit Organization Phase", "Operation Phases".
 """
+
+from rules import registry
+from rules.breakthrough.ruleset import BREAKTHROUGH, VERSION, Game
+
+registry.register(BREAKTHROUGH, game=Game)
+
+__all__ = ["BREAKTHROUGH", "VERSION", "Game"]

@@ -1,0 +1,490 @@
+"""The sequence of play (2.3-2.4, BA-2.3a-b, BA-2.4a-e, BA-2.1h, BA-10.2a): one day's twelve
+steps driven through the pure rule functions.
+
+A turn: 1 Air (the American's menu, then the German's, each only with air points), 2 Supply,
+3 Reinforcement, 4 Unit Organization (the American's, then the German's), then the American
+and German 1st Operation Phases, each followed by its Combat Phase, then the 2nd. The phases
+that wait for a player are ``air``, ``organization`` and ``operation`` (:data:`.state.Phase`);
+:func:`end_phase` (the :class:`~.state.EndPhase` command) runs everything from the end of
+the acting side's phase to the next phase that waits for a player: the ground attacks it
+ordered, interdiction, the Supply and Reinforcement Phases, the allowances, a Combat Phase,
+the end of the turn, the next turn's weather, the end of the game (the next turn's Supply
+trace scores it, 10.2a). So every die falls inside an ``EndPhase``: a *batch* nobody decides
+anything in (``docs/rules-notes-breakthrough.md``, "The sequence of play").
+
+Turn-1 exceptions: no Air Phase (2.1h), no American Unit Organization Phase (2.4a), the
+allowances of G10 (``operations.first_allowance``, 2.4b, 2.4d-e) and no German movement in
+the 1st Operation Phase (2.4c, :func:`operations.may_move`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Final, overload
+
+import msgspec
+import msgspec.structs
+
+from rules import hexgrid
+from rules.breakthrough import (
+    air,
+    artillery,
+    organization,
+    reinforcements,
+    resolve,
+    supply,
+    victory,
+    weather,
+)
+from rules.breakthrough.air import AirPoints
+from rules.breakthrough.artillery import PoolReinforcement
+from rules.breakthrough.board import Board
+from rules.breakthrough.operations import first_allowance, second_allowance
+from rules.breakthrough.state import (
+    SIDES,
+    AirStruck,
+    BridgeBlown,
+    CombatResolved,
+    Event,
+    GameEnded,
+    InterdictionFlown,
+    PhaseBegan,
+    Reinforced,
+    State,
+    SupplyTraced,
+    TurnEnded,
+    Verdict,
+    WeatherDrawn,
+)
+from rules.breakthrough.units import PERCENT, Draws, Side, Unit, enemy_of
+from rules.dice import DiceSource, DieRoll
+from rules.hexgrid import HexId
+
+REPLACE = msgspec.structs.replace
+BLOW_CHANCE: Final = {True: 50, False: 35}
+"""6.7: an engineer blows a bridge with 50%, any other unit with 35% (BA-6.7d)."""
+
+
+class NoDiceError(Exception):
+    """A command needs a die and the game has no dice source."""
+
+
+class _Stream(Sequence[int]):
+    """The ruleset's percentage dice from draw ``start`` on, as the sequence the pure rule
+    functions read (``units.Draws``): item ``i`` is ``uniform(start + i, 100)``."""
+
+    def __init__(self, dice: DiceSource | None, start: int) -> None:
+        self.dice = dice
+        self.start = start
+
+    def __len__(self) -> int:
+        return 1 << 30
+
+    @overload
+    def __getitem__(self, i: int) -> int: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[int]: ...
+    def __getitem__(self, i: int | slice) -> int | Sequence[int]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(i.start or 0, i.stop)]
+        if self.dice is None:
+            raise NoDiceError
+        return self.dice.uniform(self.start + i, PERCENT)
+
+    def __iter__(self) -> Iterator[int]:  # pragma: no cover - never iterated whole
+        raise TypeError("an endless stream")
+
+
+class Roller:
+    """Hands out :class:`units.Draws` at the state's dice position and writes each draw
+    used as a :class:`rules.dice.DieRoll` event (``dice_drawn`` counts them)."""
+
+    def __init__(self, dice: DiceSource | None, drawn: int, events: list[Event]) -> None:
+        self.dice = dice
+        self.drawn = drawn
+        self.events = events
+
+    def draws(self) -> Draws:
+        return Draws(_Stream(self.dice, self.drawn))
+
+    def commit(self, draws: Draws, purposes: Sequence[str] | str) -> None:
+        """Record the ``draws.used`` draws taken, each with its purpose."""
+        for i in range(draws.used):
+            purpose = purposes if isinstance(purposes, str) else purposes[i]
+            self.events.append(DieRoll(self.drawn + i, draws.values[i], purpose))
+        self.drawn += draws.used
+
+    def one(self, purpose: str) -> int:
+        d = self.draws()
+        value = d.next()
+        self.commit(d, purpose)
+        return value
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+
+def owner_of(board: Board, state: State) -> dict[HexId, Side]:
+    """Who owns each hex (BA-1.4f)."""
+    german = set(state.german_hexes)
+    return {h: ("german" if h in german else "american") for h in board.terrain}
+
+
+def with_owner(state: State, owner: dict[HexId, Side]) -> State:
+    return REPLACE(state, german_hexes=tuple(sorted(h for h, s in owner.items() if s == "german")))
+
+
+def pools_of(state: State) -> dict[str, int]:
+    return dict(state.pools)
+
+
+def with_units(state: State, units: Sequence[Unit]) -> State:
+    return REPLACE(state, units=tuple(sorted(units, key=lambda u: u.id)))
+
+
+def next_to_enemy(unit: Unit, units: Sequence[Unit]) -> bool:
+    return any(
+        u.side != unit.side and u.strength > 0 and hexgrid.adjacent(u.hex, unit.hex) for u in units
+    )
+
+
+def air_of(state: State, side: Side) -> AirPoints:
+    return state.air[SIDES.index(side)]
+
+
+def with_air(state: State, side: Side, points: AirPoints) -> State:
+    pair = list(state.air)
+    pair[SIDES.index(side)] = points
+    return REPLACE(state, air=(pair[0], pair[1]))
+
+
+def _begin(state: State, phase: str, side: Side, stage: int, events: list[Event]) -> State:
+    events.append(PhaseBegan(state.turn, phase, side, stage))
+    return REPLACE(state, phase=phase, side=side, stage=stage, strikes=(), plots=(), blasts=())
+
+
+# -- the start of a game and of a turn -------------------------------------------------------
+
+
+def new_game(board: Board) -> State:
+    """The state before the first command: turn 1 of the scenario up to the first phase that
+    waits for a player (no Air Phase on 16 December, BA-2.1h; no die falls before it)."""
+    level = board.setup.level
+    pools = {
+        corps: artillery.handicapped(points, board.pool_side[corps], level)
+        for corps, points in board.pools.items()
+    }
+    committed = [sum(u.strength for u in board.start if u.side == s) for s in SIDES]
+    first, _ = board.setup.turns
+    state = State(
+        turn=first,
+        phase="air",
+        side="american",
+        stage=0,
+        units=board.start,
+        german_hexes=tuple(sorted(h for h, s in board.owner.items() if s == "german")),
+        pools=tuple(sorted(pools.items())),
+        committed=(committed[0], committed[1]),
+        scenario=board.setup.number,
+    )
+    events: list[Event] = []
+    roller = Roller(None, 0, events)
+    return start_turn(board, state, roller, events, first_of_game=True)
+
+
+def start_turn(
+    board: Board, state: State, roller: Roller, events: list[Event], first_of_game: bool = False
+) -> State:
+    """The beginning of a turn: effects of the last Air Phase end (G8), artillery goes back to
+    the pools (BA-6.4c), the pools take their points (BA-6.4h), the weather and air points
+    (BA-9.0a, BA-3.1a-c); then the Air Phase, or straight to Supply on the scenario's first
+    turn (BA-2.1h)."""
+    units = air.clear_effects(state.units)
+    units, pools = artillery.return_all(units, board.profiles, pools_of(state))
+    for side in SIDES:
+        mine = {c: p for c, p in pools.items() if board.pool_side[c] == side}
+        schedule = [PoolReinforcement(c, p, t) for c, p, t in board.pool_schedule if c in mine]
+        mine = artillery.at_turn_start(mine, side, state.turn, schedule, board.setup.level)
+        pools.update(mine)
+    state = REPLACE(
+        with_units(state, units),
+        pools=tuple(sorted(pools.items())),
+        moved=(),
+        crossed=(),
+        blow_tries=(),
+        interdicted=(),
+        air=(AirPoints(0), AirPoints(0)),
+        weather="overcast",
+    )
+    if first_of_game:
+        return after_air(board, state, roller, events)
+    draw = roller.one(f"weather:{state.turn}") if weather.needs_draw(state.turn) else None
+    kind = weather.weather(state.turn, draw)
+    level = board.setup.level
+    points = [weather.air_points(s, state.turn, kind, level) for s in SIDES]
+    events.append(WeatherDrawn(state.turn, kind, points[0], points[1]))
+    state = REPLACE(state, weather=kind, air=(AirPoints(points[0]), AirPoints(points[1])))
+    sides = air.allocating_sides(points[0], points[1])
+    if sides:
+        return _begin(state, "air", sides[0], 0, events)
+    return after_air(board, state, roller, events)
+
+
+def after_air(board: Board, state: State, roller: Roller, events: list[Event]) -> State:
+    """Interdiction (American first, BA-3.3a), then the Supply Phase (BA-4.0a, 4.4), the
+    Reinforcement Phase (BA-5.0a-5.2c), the first allowances (BA-7.4a) and the Unit
+    Organization Phase (not the American's on 16 December, BA-2.4a)."""
+    hit: set[str] = set()
+    for side in SIDES:
+        points = air_of(state, side).interdiction
+        if points:
+            d = roller.draws()
+            got = air.interdict(side, points, state.units, d)
+            roller.commit(d, f"interdiction:{side}")
+            hit |= got
+            events.append(InterdictionFlown(side, points, tuple(sorted(got))))
+    state = REPLACE(state, interdicted=tuple(sorted(hit)))
+    state = supply_phase(board, state, roller, events)
+    state = reinforcement_phase(board, state, events)
+    units = [
+        REPLACE(
+            u,
+            op=air.received(
+                first_allowance(u, board.profiles[u.id], state.turn, next_to_enemy(u, state.units)),
+                u.id in hit,
+            ),
+        )
+        for u in state.units
+    ]
+    state = with_units(state, units)
+    first_side: Side = "german" if state.turn == 1 else "american"
+    return begin_organization(board, state, first_side, events)
+
+
+def supply_phase(board: Board, state: State, roller: Roller, events: list[Event]) -> State:
+    """BA-4.0a: every unit's status traced on the same position; fuel draws from turn 5."""
+    ground = board.supply_ground(frozenset(state.blown))
+    d = roller.draws()
+    units, changes = supply.supply_phase(state.turn, state.units, ground, owner_of(board, state), d)
+    fuel = [c.unit for c in changes if c.fuel_draw is not None]
+    roller.commit(d, [f"fuel:{u}" for u in fuel])
+    shown = tuple(c for c in changes if c.before != c.after or c.fuel_draw is not None)
+    events.append(SupplyTraced(shown))
+    return with_units(state, units)
+
+
+def reinforcement_phase(board: Board, state: State, events: list[Event]) -> State:
+    """BA-5.0a-5.2c: each side's units due this turn, and those delayed before."""
+    units = list(state.units)
+    delayed: list[str] = []
+    cancelled = list(state.cancelled)
+    committed = list(state.committed)
+    exited = sum(e.strength for e in state.exited)
+    for side in SIDES:
+        due = [
+            a
+            for a in board.arrivals
+            if a.unit.side == side and (a.turn == state.turn or a.unit.id in state.delayed)
+        ]
+        if not due:
+            continue
+        got = reinforcements.reinforce(
+            side,
+            due,
+            units,
+            board.edge_roads[side],
+            exited_strength=exited if side == "american" else 0,
+            cancelled_before=len(state.cancelled),
+        )
+        units += got.entered
+        delayed += [a.unit.id for a in got.delayed]
+        cancelled += got.cancelled
+        committed[SIDES.index(side)] += sum(u.strength for u in got.entered)
+        events.append(
+            Reinforced(
+                side,
+                tuple(u.id for u in got.entered),
+                tuple(a.unit.id for a in got.delayed),
+                got.cancelled,
+            )
+        )
+    state = REPLACE(
+        state,
+        delayed=tuple(sorted(delayed)),
+        cancelled=tuple(cancelled),
+        committed=(committed[0], committed[1]),
+    )
+    return with_units(state, units)
+
+
+def begin_organization(board: Board, state: State, side: Side, events: list[Event]) -> State:
+    """A side's Unit Organization Phase, with this turn's replacement points (BA-6.5a-d:
+    never carried over)."""
+    points = organization.replacement_points(side, board.setup.level, state.turn)
+    return REPLACE(_begin(state, "organization", side, 0, events), replacements=points)
+
+
+# -- the end of each phase ---------------------------------------------------------------------
+
+
+def end_phase(board: Board, state: State, dice: DiceSource | None) -> tuple[State, list[Event]]:
+    """The acting side ends its phase: everything up to the next phase that waits."""
+    events: list[Event] = []
+    roller = Roller(dice, state.dice_drawn, events)
+    if state.phase == "air":
+        state = _fly_strikes(state, roller, events)
+        german = air_of(state, "german").received
+        if state.side == "american" and german > 0:
+            state = _begin(state, "air", "german", 0, events)
+        else:
+            state = after_air(board, state, roller, events)
+    elif state.phase == "organization":
+        state = _blow_bridges(board, state, roller, events)
+        if state.side == "american":
+            state = begin_organization(board, state, "german", events)
+        else:
+            state = begin_operation(board, state, "american", 1, events)
+    else:
+        state = combat_phase(board, state, roller, events)
+        if (state.side, state.stage) == ("american", 1):
+            state = begin_operation(board, state, "german", 1, events)
+        elif (state.side, state.stage) == ("german", 1):
+            state = begin_operation(board, state, "american", 2, events)
+        elif (state.side, state.stage) == ("american", 2):
+            state = begin_operation(board, state, "german", 2, events)
+        else:
+            state = end_turn(board, state, roller, events)
+    return REPLACE(state, dice_drawn=roller.drawn), events
+
+
+def _fly_strikes(state: State, roller: Roller, events: list[Event]) -> State:
+    """The ground attacks the side ordered, in order (BA-3.4a-d, G8)."""
+    units = list(state.units)
+    for target in state.strikes:
+        d = roller.draws()
+        units, report = air.ground_attack(state.side, target, units, d)
+        roller.commit(d, f"ground_attack:{target}")
+        events.append(AirStruck(report))
+    return REPLACE(with_units(state, units), strikes=())
+
+
+def _blow_bridges(board: Board, state: State, roller: Roller, events: list[Event]) -> State:
+    """The side's bridge-blowing attempts, in order: a draw each (BA-6.7d)."""
+    blown = set(state.blown)
+    for uid, site in state.blasts:
+        draw = roller.one(f"bridge:{site[0]}-{site[1]}")
+        engineer = board.profiles[uid].engineer
+        standing = draw > BLOW_CHANCE[engineer]
+        if not standing:
+            blown.add(site)
+        events.append(BridgeBlown(uid, site, standing, draw))
+    return REPLACE(state, blown=tuple(sorted(blown)), blasts=())
+
+
+def begin_operation(
+    board: Board, state: State, side: Side, stage: int, events: list[Event]
+) -> State:
+    """An Operation Phase; the second one gives the side's units their second allowance,
+    which replaces what they have left (BA-7.4a, BA-7.4e-i, G11)."""
+    if stage == 2:
+        hit = set(state.interdicted)
+        units = [
+            REPLACE(
+                u,
+                op=air.received(
+                    second_allowance(u, board.profiles[u.id], state.turn, u.op), u.id in hit
+                ),
+            )
+            if u.side == side
+            else u
+            for u in state.units
+        ]
+        state = with_units(state, units)
+    return _begin(state, "operation", side, stage, events)
+
+
+def combat_phase(board: Board, state: State, roller: Roller, events: list[Event]) -> State:
+    """The Combat Phase of the Operation Phase just ended: its plots in plotted order, with
+    automatic retreats and advances (BA-2.3b, BA-8.0a, G14)."""
+    if not state.plots:
+        return state
+    owner = owner_of(board, state)
+    crossed = {site: frozenset(ids) for site, ids in state.crossed}
+    mboard = board.movement_board(owner, frozenset(state.blown), state.turn, crossed)
+    d = roller.draws()
+    result = resolve.resolve_phase(state.plots, state.units, owner, board.ground(mboard), d.values)
+    purposes = [f"combat:{r.target}" for r in result.reports for _ in r.draws]
+    d.used = result.draws_used
+    roller.commit(d, purposes)
+    events.extend(CombatResolved(r) for r in result.reports)
+    left = {u.id for u in result.units}
+    gone = [u for u in state.units if u.id not in left]
+    eliminated = list(state.eliminated)
+    for u in gone:
+        p = board.profiles[u.id]
+        eliminated.append(victory.Eliminated(u.id, u.side, u.stack, p.engineer, p.battalion))
+    state = REPLACE(state, eliminated=tuple(eliminated), plots=())
+    return with_owner(with_units(state, result.units), dict(result.owner))
+
+
+def end_turn(board: Board, state: State, roller: Roller, events: list[Event]) -> State:
+    """10.1b's town points for the turn; the next turn, or the end of the game (10.2a)."""
+    owner = owner_of(board, state)
+    held = victory.towns_held(owner, board.towns)
+    state = REPLACE(state, town_points=state.town_points + held)
+    events.append(TurnEnded(state.turn, held))
+    if state.turn >= board.setup.turns[1]:
+        return game_end(board, state, events)
+    state = REPLACE(state, turn=state.turn + 1)
+    return start_turn(board, state, roller, events)
+
+
+def strength_left(state: State, side: Side) -> int:
+    """A side's combat strength on the map and exited (exited units are not lost, 10.1f)."""
+    on_map = sum(u.strength for u in state.units if u.side == side)
+    return on_map + (sum(e.strength for e in state.exited) if side == "german" else 0)
+
+
+def game_end(board: Board, state: State, events: list[Event]) -> State:
+    """BA-10.0a-10.2c: the German score and the level of victory."""
+    owner = owner_of(board, state)
+    strengths = {
+        s: victory.Strength(
+            state.committed[SIDES.index(s)],
+            state.committed[SIDES.index(s)] - strength_left(state, s),
+        )
+        for s in SIDES
+    }
+    score = victory.final_score(
+        board.setup.scenario,
+        state.town_points,
+        owner,
+        board.towns,
+        state.exited,
+        state.eliminated,
+        strengths["german"],
+        strengths["american"],
+        board.area_roads,
+        board.supply_ground(frozenset(state.blown)),
+        state.units,
+    )
+    winner: Side | None = (
+        "german"
+        if score.level.startswith("german")
+        else "american"
+        if score.level.startswith("american")
+        else None
+    )
+    verdict = Verdict(
+        winner,
+        "points",
+        f"{score.level}: German score {score.total} (BA-10.2c)",
+        score.level,
+        score.total,
+    )
+    events.append(GameEnded(verdict, score))
+    return REPLACE(state, phase="game_over", result=verdict, score=score, stage=0)
+
+
+def enemy(side: Side) -> Side:
+    return enemy_of(side)
