@@ -1,0 +1,118 @@
+"""A whole self-play game, from set-up to verdict, replays from its record (BA-1.3a, BA-10.2b,
+BA-2.1a), and the unit display (BA-13.3a-b, BA-13.1a, BA-1.5a, BA-1.5c)."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules.breakthrough as bt
+from rules import record
+from rules.breakthrough.bots import selfplay
+from rules.breakthrough.describe import describe, symbol
+from rules.breakthrough.state import EndPhase
+from rules.breakthrough.units import Unit
+from rules.dice import SeededDice
+from scenarios.breakthrough.board import load_board
+
+
+@pytest.fixture(scope="module")
+def first_seven() -> record.Record:
+    return selfplay.play(load_board("first-seven-days", 2), b"7")
+
+
+def test_a_self_play_game_reaches_a_verdict_and_replays(first_seven: record.Record) -> None:
+    rec = first_seven
+    assert rec.footer is not None and rec.footer.verdict is not None
+    assert rec.footer.turn == 7 and rec.footer.verdict.kind == "points"
+    data = record.encode(rec)
+    again = record.decode(data)
+    replayed = bt.Game.replay(again, load_board("first-seven-days"))
+    assert replayed.ok, replayed.error
+    assert replayed.game.state_hash() == rec.footer.hash
+    assert record.encode(selfplay.play(load_board("first-seven-days", 2), b"7")) == data
+
+
+@pytest.mark.rule("BA-2.1a")
+def test_a_saved_game_fixes_its_options(first_seven: record.Record) -> None:
+    head = first_seven.header
+    assert head.ruleset == "breakthrough" and head.scenario == 1
+    assert head.level == bt.BREAKTHROUGH.level(load_board("first-seven-days", 2))
+    assert (head.level.level, head.level.historical, head.level.two_player) == (2, True, False)
+    # replayed on a board loaded at level 4, the record's level 2 is applied again
+    replayed = bt.Game.replay(first_seven, load_board("first-seven-days", 4))
+    assert replayed.ok and replayed.game.board.setup.level == 2
+    # a hand-edited level does not replay
+    forged = record.Record(
+        record.Header(**{**_fields(head), "level": head.level.__class__("first-seven-days", 3)}),
+        first_seven.lines,
+        first_seven.footer,
+    )
+    assert not bt.Game.replay(forged, load_board("first-seven-days")).ok
+
+
+def _fields(head: record.Header) -> dict[str, object]:
+    return {f: getattr(head, f) for f in head.__struct_fields__}
+
+
+@pytest.mark.rule("BA-1.3a")
+def test_a_game_saved_mid_turn_restarts_exactly() -> None:
+    g = bt.Game.new(
+        load_board(), dice=SeededDice(b"s"), dice_spec=record.DiceSpec.seeded(b"s")
+    )
+    for _ in range(13):  # into 18 December's Unit Organization Phase
+        g.push(EndPhase())
+    saved = record.decode(record.encode(g.record()))
+    back = bt.Game.replay(saved, load_board())
+    assert back.ok and back.game.state == g.state
+    g.push(EndPhase())
+    back.game.push(EndPhase())
+    assert back.game.state_hash() == g.state_hash()
+
+
+@pytest.mark.rule("BA-10.2b")
+def test_after_the_verdict_units_can_still_be_examined(first_seven: record.Record) -> None:
+    g = bt.Game.replay(first_seven, load_board("first-seven-days")).game
+    assert g.options().mode == "game_over" and g.state.units
+    u = g.state.units[0]
+    assert describe(u, g.board.names[u.id][0]).startswith(
+        ("GER ", "US ")
+    )
+    refused = g.push(EndPhase())
+    assert isinstance(refused, bt.ruleset.Rejection) and refused.case == "BA-10.2a"
+
+
+@pytest.mark.rule("BA-13.3a", "BA-13.3b", "BA-1.5a")
+def test_the_unit_display_of_13_3() -> None:
+    div = Unit(
+        "de-116pz", "german", "1307", 105, artillery=30, op=20, fort=2, stack=2, divisional=True
+    )
+    line = describe(div, "116 PZ DIV")
+    assert line == (
+        "GER 116 PZ DIV ADVANCE-N COMBAT: 105 ARTILLERY: 30 OPERATION: 20 FORT:2 EFF: 100% "
+        "STACK: 2 NORMAL SUPPLIED"
+    )
+    assert describe(div, "116 PZ DIV", ("LVIII", 40)).endswith(
+        "NORMAL SUPPLIED LVIII CORPS ARTILLERY: 40"
+    )
+    us = Unit("us-422-106", "american", "2412", 40, efficiency=73, mode="travel", supply="isolated", advance=True)
+    assert describe(us, "422/106/XVII INF") == (
+        "US 422/106/XVII INF ADVANCE-Y COMBAT: 40 ARTILLERY: 0 OPERATION: 0 FORT:0 EFF: 73% "
+        "STACK: 1 TRAVEL ISOLATED"
+    )
+
+
+@pytest.mark.rule("BA-13.1a", "BA-1.5c")
+def test_symbols_by_type_and_size() -> None:
+    p = load_board().profiles
+    assert symbol(p["us-422-106"]) == "infantry |||"
+    assert symbol(p["de-150"]) == "armor X"  # the 150th Panzer Brigade
+    assert symbol(p["us-td-a"]) == "armor ||"  # a tank-destroyer battalion
+    assert symbol(p["de-eng-iss"]) == "engineer ||"
+    assert symbol(p["de-13-5fj"]) == "airborne |||"
+    assert symbol(p["us-102"]) == "recon X"
+    assert symbol(p["de-60-116pz"], divisional=True) == "panzergrenadier XX"
+    battalions = sorted(k for k, v in p.items() if v.battalion)
+    assert battalions == [
+        "de-11", "de-519", "de-560", "de-pz-lviii", "de-pz-lxvi", "de-pz-xlvii",
+        "us-td-a", "us-td-b", "us-td-c", "us-td-d",
+    ]
