@@ -50,9 +50,7 @@ def symbol(profile: Profile, divisional: bool = False) -> str:
     return f"{TYPE_SYMBOL[profile.type]} {size(profile, divisional)}"
 
 
-def describe(
-    unit: Unit, name: str, corps_artillery: tuple[str, int] | None = None
-) -> str:
+def describe(unit: Unit, name: str, corps_artillery: tuple[str, int] | None = None) -> str:
     """13.3's line for ``unit`` named ``name`` (``116 PZ DIV``, ``422/106/XVII INF``);
     ``corps_artillery`` (corps, points) in the Unit Organization Phase for a unit of a pool
     (BA-13.3a-b)."""

@@ -34,8 +34,8 @@ from rules.breakthrough.state import (
     Artillery,
     Attack,
     BlowBridge,
-    BuildBridge,
     BridgeBlown,
+    BuildBridge,
     ChangeMode,
     Command,
     EndPhase,
@@ -61,7 +61,7 @@ REPLACE = msgspec.structs.replace
 AIR_COMMANDS = (Interdict, Strike)
 ORGANIZATION_COMMANDS = (AirDrop, Artillery, MaxArtillery, Replace, BlowBridge, BuildBridge)
 OPERATION_COMMANDS = (Move, ChangeMode, Fortify, Attack, Advance, Exit)
-PHASE_OF = {
+PHASE_OF: dict[type, str] = {
     **{c: "air" for c in AIR_COMMANDS},
     **{c: "organization" for c in ORGANIZATION_COMMANDS},
     **{c: "operation" for c in OPERATION_COMMANDS},
@@ -132,6 +132,8 @@ def _command(board: Board, state: State, cmd: Command) -> Result:
         return _organize(board, state, cmd)
     if isinstance(cmd, (BlowBridge, BuildBridge)):
         return _bridge(board, state, cmd)
+    if isinstance(cmd, EndPhase):  # pragma: no cover - apply takes it before
+        return Rejection("not-implemented", "EndPhase is the sequence's")
     unit = _own(state, cmd.unit)
     if isinstance(unit, Rejection):
         return unit
@@ -140,14 +142,18 @@ def _command(board: Board, state: State, cmd: Command) -> Result:
     if isinstance(cmd, ChangeMode):
         if state.turn == 1 and state.stage == 1 and unit.side == "german":
             return Rejection("BA-2.4c", f"{unit.id}: German units may not move on 16 December")
-        got = operations.change_mode(unit, board.profiles[unit.id])
-        return got if isinstance(got, Rejection) else (_put(state, got), [UnitChanged("mode", got)])
+        changed = operations.change_mode(unit, board.profiles[unit.id])
+        if isinstance(changed, Rejection):
+            return changed
+        return _put(state, changed), [UnitChanged("mode", changed)]
     if isinstance(cmd, Fortify):
         why = supply.check_work(unit, "fortify")
         if why is not None:
             return why
-        got = operations.fortify(unit, state.units, board.profiles)
-        return got if isinstance(got, Rejection) else (_put(state, got), [UnitChanged("fort", got)])
+        dug = operations.fortify(unit, state.units, board.profiles)
+        if isinstance(dug, Rejection):
+            return dug
+        return _put(state, dug), [UnitChanged("fort", dug)]
     if isinstance(cmd, Attack):
         plotted = operations.plot_attack(
             unit, cmd.target, state.units, 1 if state.stage == 1 else 2, state.plots

@@ -186,7 +186,8 @@ class BreakthroughRuleset:
             who = f"{v.winner.capitalize()} wins" if v.winner else "a draw"
             return f"game over, {who} ({v.level or v.kind})"
         stage = f" {state.stage}" if state.stage else ""
-        return f"{15 + state.turn} December (turn {state.turn}), {state.side.capitalize()} {state.phase}{stage}"
+        day = f"{15 + state.turn} December (turn {state.turn})"
+        return f"{day}, {state.side.capitalize()} {state.phase}{stage}"
 
     def roll_place(self, state: State, events: tuple[Any, ...], k: int) -> RollPlace:
         roll = events[k]

@@ -43,7 +43,7 @@ def scenario_name(scenario: int | str) -> ScenarioName:
         return SCENARIOS[scenario - 1]
     if scenario not in SCENARIOS:
         raise ValueError(f"no Breakthrough scenario {scenario!r}: {', '.join(SCENARIOS)}")
-    return cast(ScenarioName, scenario)
+    return scenario
 
 
 def battalion(u: OobUnit) -> bool:
@@ -77,7 +77,8 @@ def _unit(u: OobUnit, two_player: bool) -> Unit:
 def _edge(m: BreakthroughMap, u: OobUnit) -> Edge:
     edges = m.hex(u.coord).edges
     friendly = [e for e in edges if e in FRIENDLY_EDGES[u.side]]
-    return cast(Edge, (friendly or list(edges) or ["east"])[0])
+    pick: list[Edge] = friendly or list(edges)
+    return pick[0] if pick else "east"
 
 
 @cache

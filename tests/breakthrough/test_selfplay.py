@@ -12,6 +12,7 @@ from rules.breakthrough.describe import describe, symbol
 from rules.breakthrough.state import EndPhase
 from rules.breakthrough.units import Unit
 from rules.dice import SeededDice
+from rules.rejection import Rejection
 from scenarios.breakthrough.board import load_board
 
 
@@ -56,9 +57,7 @@ def _fields(head: record.Header) -> dict[str, object]:
 
 @pytest.mark.rule("BA-1.3a")
 def test_a_game_saved_mid_turn_restarts_exactly() -> None:
-    g = bt.Game.new(
-        load_board(), dice=SeededDice(b"s"), dice_spec=record.DiceSpec.seeded(b"s")
-    )
+    g = bt.Game.new(load_board(), dice=SeededDice(b"s"), dice_spec=record.DiceSpec.seeded(b"s"))
     for _ in range(13):  # into 18 December's Unit Organization Phase
         g.push(EndPhase())
     saved = record.decode(record.encode(g.record()))
@@ -74,11 +73,9 @@ def test_after_the_verdict_units_can_still_be_examined(first_seven: record.Recor
     g = bt.Game.replay(first_seven, load_board("first-seven-days")).game
     assert g.options().mode == "game_over" and g.state.units
     u = g.state.units[0]
-    assert describe(u, g.board.names[u.id][0]).startswith(
-        ("GER ", "US ")
-    )
+    assert describe(u, g.board.names[u.id][0]).startswith(("GER ", "US "))
     refused = g.push(EndPhase())
-    assert isinstance(refused, bt.ruleset.Rejection) and refused.case == "BA-10.2a"
+    assert isinstance(refused, Rejection) and refused.case == "BA-10.2a"
 
 
 @pytest.mark.rule("BA-13.3a", "BA-13.3b", "BA-1.5a")
@@ -94,7 +91,16 @@ def test_the_unit_display_of_13_3() -> None:
     assert describe(div, "116 PZ DIV", ("LVIII", 40)).endswith(
         "NORMAL SUPPLIED LVIII CORPS ARTILLERY: 40"
     )
-    us = Unit("us-422-106", "american", "2412", 40, efficiency=73, mode="travel", supply="isolated", advance=True)
+    us = Unit(
+        "us-422-106",
+        "american",
+        "2412",
+        40,
+        efficiency=73,
+        mode="travel",
+        supply="isolated",
+        advance=True,
+    )
     assert describe(us, "422/106/XVII INF") == (
         "US 422/106/XVII INF ADVANCE-Y COMBAT: 40 ARTILLERY: 0 OPERATION: 0 FORT:0 EFF: 73% "
         "STACK: 1 TRAVEL ISOLATED"
@@ -113,6 +119,14 @@ def test_symbols_by_type_and_size() -> None:
     assert symbol(p["de-60-116pz"], divisional=True) == "panzergrenadier XX"
     battalions = sorted(k for k, v in p.items() if v.battalion)
     assert battalions == [
-        "de-11", "de-519", "de-560", "de-pz-lviii", "de-pz-lxvi", "de-pz-xlvii",
-        "us-td-a", "us-td-b", "us-td-c", "us-td-d",
+        "de-11",
+        "de-519",
+        "de-560",
+        "de-pz-lviii",
+        "de-pz-lxvi",
+        "de-pz-xlvii",
+        "us-td-a",
+        "us-td-b",
+        "us-td-c",
+        "us-td-d",
     ]

@@ -134,9 +134,9 @@ def test_levels_change_pools_replacements_and_air() -> None:
         assert t3.german_air == (3 if lv == 4 else 2)
         bonus = {1: 4, 2: 2}.get(lv, 0)
         for w in weather:
-            assert w.american_air == {"overcast": 0, "fog": 2 + bonus, "clear": 6 + bonus}[
-                w.weather
-            ]
+            assert (
+                w.american_air == {"overcast": 0, "fog": 2 + bonus, "clear": 6 + bonus}[w.weather]
+            )
 
 
 @pytest.mark.rule("BA-6.5d")
@@ -146,7 +146,8 @@ def test_replacements_are_not_carried_over() -> None:
     weak = next(
         u
         for u in g.state.units
-        if u.side == "american" and g.board.profiles[u.id].type == "INF"
+        if u.side == "american"
+        and g.board.profiles[u.id].type == "INF"
         and g.board.profiles[u.id].division is not None
     )
     g2 = game()
@@ -206,11 +207,7 @@ def test_plots_resolve_in_the_combat_phase_that_ends_the_operation_phase() -> No
 def test_organization_commands_only_in_the_organization_phase() -> None:
     g = game()
     end_until(g, 2, "organization", "american")
-    front = next(
-        u
-        for u in g.state.units
-        if u.id == "us-423-106"
-    )
+    front = next(u for u in g.state.units if u.id == "us-423-106")
     assert not isinstance(g.push(MaxArtillery(front.id)), Rejection)
     pools = dict(g.state.pools)
     # XVII's pool is empty until its 90 points of 18 December: nothing to give

@@ -32,7 +32,9 @@ def dice_seed(seed: bytes) -> bytes:
 def game(board: Board, seed: bytes) -> Game:
     """The finished game (for its events and states; :func:`play` gives its record)."""
     ds = dice_seed(seed)
-    bot = Player(kind="bot", name=heuristic.NAME, version=heuristic.VERSION, level=board.setup.level)
+    bot = Player(
+        kind="bot", name=heuristic.NAME, version=heuristic.VERSION, level=board.setup.level
+    )
     g = Game.new(
         board,
         dice=SeededDice(ds),

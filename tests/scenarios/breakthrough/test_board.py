@@ -43,7 +43,9 @@ def test_a_turn_is_one_day_and_holds_every_operation() -> None:
 @pytest.mark.rule("BA-13.6a")
 def test_the_combat_modifiers_table() -> None:
     u = Unit("a", "german", "0101", 100)
-    rows = {t: strength.modified_strength(u, "defence", t) for t in ("clear", "rough", "town", "forest")}
+    rows = {
+        t: strength.modified_strength(u, "defence", t) for t in ("clear", "rough", "town", "forest")
+    }
     assert rows == {"clear": 10000, "rough": 13000, "town": 20000, "forest": 17000}
     assert strength.modified_strength(u, "attack", "forest") == 10000  # attack: terrain 1.0
     assert strength.modified_strength(u, "attack", "clear", across_river=True) == 7500
