@@ -80,6 +80,11 @@ def _near(u: Unit, state: State, radius: int) -> bool:
     return any(e.side != u.side and hexgrid.distance(e.hex, u.hex) <= radius for e in state.units)
 
 
+def _gain(path: list[HexId], start: HexId, goal: HexId) -> int:
+    """Hexes of distance to ``goal`` a path wins."""
+    return hexgrid.distance(start, goal) - hexgrid.distance(path[-1], goal) if path else 0
+
+
 class Player:
     """One side's bot over a game (``game`` a :class:`rules.breakthrough.Game`)."""
 
@@ -219,32 +224,32 @@ class Player:
         u = next((x for x in state.units if x.id == uid), None)
         if u is None or u.op <= 0 or any(p.unit == uid for p in state.plots):
             return
-        holding = bool(_adjacent_enemies(u, state))
-        if self.side == "american" and holding:
-            self._fortify(game, u)
+        if self.side == "american" and _adjacent_enemies(u, state):
+            self._fortify(game, u)  # the line holds (11.0)
             return
         goal = self._objective(board, state, u)
         if goal is None or goal == u.hex:
             self._fortify(game, u)
             return
-        if self.side == "german" and holding and u.op < 12:
-            self._fortify(game, u)
-            return
+        path = self._path(board, state, u, goal)
         profile = board.profiles[uid]
-        far = not _near(u, state, 3)
-        if u.mode == "normal" and far and profile.mobile and u.supply == "supplied":
-            if not u.divisional and u.op >= operations.mode_cost(u, profile, "travel") + 4:
-                self.push(game, ChangeMode(uid))
-        elif u.mode == "travel" and not far:
+        if u.mode == "normal" and profile.mobile and not u.divisional and not _near(u, state, 2):
+            # travel mode when the road takes it nearer than its own feet (7.7d)
+            cost = operations.mode_cost(u, profile, "travel")
+            if u.supply == "supplied" and u.op > cost:
+                trial = operations.change_mode(u, profile)
+                if not isinstance(trial, Rejection):
+                    road = self._path(board, state, trial, goal)
+                    if _gain(road, u.hex, goal) > _gain(path, u.hex, goal) + 1:
+                        self.push(game, ChangeMode(uid))
+                        path = road
+        elif u.mode == "travel" and (not path or _near(u, state, 2)):
             self.push(game, ChangeMode(uid))
-        u = next(x for x in game.state.units if x.id == uid)
-        path = self._path(board, game.state, u, goal)
-        if path:
-            self.push(game, Move(uid, tuple(path)))
-        elif u.mode == "travel":
-            self.push(game, ChangeMode(uid))
-        else:
-            self._fortify(game, u)
+            u = next(x for x in game.state.units if x.id == uid)
+            path = self._path(board, game.state, u, goal)
+        if path and self.push(game, Move(uid, tuple(path))):
+            return
+        self._fortify(game, next(x for x in game.state.units if x.id == uid))
 
     def _fortify(self, game: Any, u: Unit) -> None:
         if u.fort < 5:
