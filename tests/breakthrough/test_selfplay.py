@@ -11,7 +11,7 @@ from rules.breakthrough.bots import selfplay
 from rules.breakthrough.describe import describe, symbol
 from rules.breakthrough.state import EndPhase
 from rules.breakthrough.units import Unit
-from rules.dice import SeededDice
+from rules.dice import DieRoll, SeededDice
 from rules.rejection import Rejection
 from scenarios.breakthrough.board import load_board
 
@@ -21,27 +21,41 @@ def first_seven() -> record.Record:
     return selfplay.play(load_board("first-seven-days", 2), b"7")
 
 
-def test_a_self_play_game_reaches_a_verdict_and_replays(first_seven: record.Record) -> None:
+@pytest.fixture(scope="module")
+def replayed(first_seven: record.Record) -> bt.Game:
+    """The game replayed from its record's bytes (on a level-3 board: the record's level 2
+    is applied)."""
+    again = bt.Game.replay(
+        record.decode(record.encode(first_seven)), load_board("first-seven-days")
+    )
+    assert again.ok, again.error
+    return again.game
+
+
+def test_a_self_play_game_reaches_a_verdict_and_replays(
+    first_seven: record.Record, replayed: bt.Game
+) -> None:
     rec = first_seven
     assert rec.footer is not None and rec.footer.verdict is not None
     assert rec.footer.turn == 7 and rec.footer.verdict.kind == "points"
-    data = record.encode(rec)
-    again = record.decode(data)
-    replayed = bt.Game.replay(again, load_board("first-seven-days"))
-    assert replayed.ok, replayed.error
-    assert replayed.game.state_hash() == rec.footer.hash
-    assert record.encode(selfplay.play(load_board("first-seven-days", 2), b"7")) == data
+    assert replayed.state_hash() == rec.footer.hash
+    assert replayed.outcome() == rec.footer.verdict
+    assert replayed.board.setup.level == 2
+    # a command changed by hand is named
+    lines = list(rec.lines)
+    k = next(i for i, x in enumerate(lines) if isinstance(x.command, EndPhase) and i > 5)
+    lines[k - 1], lines[k] = lines[k], lines[k - 1]
+    forged = record.Record(rec.header, tuple(lines), rec.footer)
+    bad = bt.Game.replay(forged, load_board("first-seven-days"))
+    assert not bad.ok and bad.at in (k - 1, k)
 
 
 @pytest.mark.rule("BA-2.1a")
-def test_a_saved_game_fixes_its_options(first_seven: record.Record) -> None:
+def test_a_saved_game_fixes_its_options(first_seven: record.Record, replayed: bt.Game) -> None:
     head = first_seven.header
     assert head.ruleset == "breakthrough" and head.scenario == 1
     assert head.level == bt.BREAKTHROUGH.level(load_board("first-seven-days", 2))
     assert (head.level.level, head.level.historical, head.level.two_player) == (2, True, False)
-    # replayed on a board loaded at level 4, the record's level 2 is applied again
-    replayed = bt.Game.replay(first_seven, load_board("first-seven-days", 4))
-    assert replayed.ok and replayed.game.board.setup.level == 2
     # a hand-edited level does not replay
     forged = record.Record(
         record.Header(**{**_fields(head), "level": head.level.__class__("first-seven-days", 3)}),
@@ -69,8 +83,8 @@ def test_a_game_saved_mid_turn_restarts_exactly() -> None:
 
 
 @pytest.mark.rule("BA-10.2b")
-def test_after_the_verdict_units_can_still_be_examined(first_seven: record.Record) -> None:
-    g = bt.Game.replay(first_seven, load_board("first-seven-days")).game
+def test_after_the_verdict_units_can_still_be_examined(replayed: bt.Game) -> None:
+    g = replayed.copy()
     assert g.options().mode == "game_over" and g.state.units
     u = g.state.units[0]
     assert describe(u, g.board.names[u.id][0]).startswith(("GER ", "US "))
@@ -130,3 +144,36 @@ def test_symbols_by_type_and_size() -> None:
         "us-td-c",
         "us-td-d",
     ]
+
+
+def test_every_die_falls_in_an_end_phase_the_state_announced(replayed: bt.Game) -> None:
+    """The email contract of ``dice_wait``: a command rolls only when it is the batch's
+    resolver (``EndPhase``) and the state before it said a batch waits; every die is a
+    percentage, ``dice_drawn`` counts them."""
+    g = replayed
+    rs = g.ruleset
+    rolled = 0
+    for i, step in enumerate(g.history):
+        before = g.state_at(i)
+        dice = [e for e in step.events if isinstance(e, DieRoll)]
+        assert rs.dice_drawn(g.state_at(i + 1)) - rs.dice_drawn(before) == len(dice)
+        if dice:
+            rolled += 1
+            wait = rs.dice_wait(g.board, before)
+            assert isinstance(step.command, EndPhase) and wait.kind == "batch"
+            assert type(wait.resolver) is EndPhase
+            assert [d.index for d in dice] == list(
+                range(rs.dice_drawn(before), rs.dice_drawn(before) + len(dice))
+            )
+            assert all(1 <= d.value <= 100 for d in dice)
+    assert rolled > 10
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [b"1", b"2", b"3"])
+def test_twelve_days_of_self_play_replay_byte_for_byte(seed: bytes) -> None:
+    rec = selfplay.play(load_board(), seed)
+    assert rec.footer is not None and rec.footer.turn == 12 and rec.footer.verdict is not None
+    again = bt.Game.replay(record.decode(record.encode(rec)), load_board())
+    assert again.ok, again.error
+    assert record.encode(selfplay.play(load_board(), seed)) == record.encode(rec)

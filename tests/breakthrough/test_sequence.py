@@ -11,16 +11,22 @@ from rules import hexgrid
 from rules.breakthrough.board import LAST_SEVEN_DAYS_REFUSAL
 from rules.breakthrough.state import (
     Advance,
+    AirStruck,
     Attack,
+    BlowBridge,
+    BridgeBlown,
     CombatResolved,
     EndPhase,
     Exit,
     Fortify,
     GameEnded,
+    Interdict,
+    InterdictionFlown,
     MaxArtillery,
     Move,
     PhaseBegan,
     Replace,
+    Strike,
     TurnEnded,
     WeatherDrawn,
 )
@@ -243,3 +249,73 @@ def test_an_exited_unit_never_comes_back() -> None:
     while g.outcome() is None:
         g.push(EndPhase())
         assert "de-150" not in {u.id for u in g.state.units}
+
+
+@pytest.mark.rule("BA-3.0a", "BA-3.2a")
+def test_air_missions_fly_when_the_side_quits_its_menu() -> None:
+    g = game()
+    end_until(g, 3, "air", "american")
+    assert g.state.weather == "fog" and g.state.air[0].received == 2  # 3.1a: Fog, two
+    target = min(u.hex for u in g.state.units if u.side == "german")
+    hit = sorted(u.id for u in g.state.units if u.hex == target)
+    drawn = g.state.dice_drawn
+    assert not isinstance(g.push(Strike(target)), Rejection)
+    assert not isinstance(g.push(Interdict()), Rejection)
+    none_left = g.push(Interdict())
+    assert isinstance(none_left, Rejection) and none_left.case == "BA-3.2a"
+    assert g.state.dice_drawn == drawn and g.state.strikes == (target,)
+    wait = g.ruleset.dice_wait(g.board, g.state)
+    assert (wait.kind, wait.purpose) == ("batch", "ground_attack")
+    r = g.push(EndPhase())
+    assert not isinstance(r, Rejection)
+    struck = next(e.report for e in r.events if isinstance(e, AirStruck))
+    assert [h.unit for h in struck.hits] == hit
+    rolls = [e for e in r.events if isinstance(e, DieRoll)]
+    mine = [d for d in rolls if d.purpose == f"ground_attack:{target}"]
+    assert len(mine) == sum(1 + (h.strafe_draw is not None) for h in struck.hits)
+    assert [h.disrupted for h in struck.hits] == [h.disrupt_draw <= 50 for h in struck.hits]
+    assert not any(isinstance(e, InterdictionFlown) for e in r.events)
+    # the German has his menu; interdiction flies when both have quit: every German unit
+    # draws once against 5% for the American's one point (3.3, G8)
+    assert (g.state.phase, g.state.side) == ("air", "german")
+    germans = sum(1 for u in g.state.units if u.side == "german")
+    r = g.push(EndPhase())
+    assert not isinstance(r, Rejection)
+    flown = next(e for e in r.events if isinstance(e, InterdictionFlown))
+    assert (flown.side, flown.points) == ("american", 1)
+    draws = [e for e in r.events if isinstance(e, DieRoll) and e.purpose == "interdiction:american"]
+    assert len(draws) == germans
+    assert flown.units == tuple(
+        sorted(
+            u.id
+            for u, d in zip(
+                sorted(
+                    (u for u in g.state_at(len(g.history) - 1).units if u.side == "german"),
+                    key=lambda u: u.id,
+                ),
+                draws,
+                strict=True,
+            )
+            if d.value <= 5
+        )
+    )
+
+
+@pytest.mark.rule("BA-6.7d")
+def test_a_bridge_blowing_attempt_draws_when_the_phase_ends() -> None:
+    g = game()
+    end_until(g, 3, "organization", "american")
+    eng = next(u for u in g.state.units if u.id == "us-1111")
+    assert eng.hex == "1808" and g.board.profiles[eng.id].engineer
+    assert not isinstance(g.push(BlowBridge(eng.id, "1708")), Rejection)
+    after = next(u for u in g.state.units if u.id == eng.id)
+    assert after.op == eng.op - 5  # 13.5n: non-mobile 5
+    again = g.push(BlowBridge(eng.id, "1807"))
+    assert isinstance(again, Rejection) and again.case == "BA-6.7d"
+    r = g.push(EndPhase())
+    assert not isinstance(r, Rejection)
+    blast = next(e for e in r.events if isinstance(e, BridgeBlown))
+    roll = next(e for e in r.events if isinstance(e, DieRoll))
+    assert roll.purpose == "bridge:1708-1808" and blast.draw == roll.value
+    assert blast.standing == (roll.value > 50)  # an engineer: 50%
+    assert (("1708", "1808") in g.state.blown) == (not blast.standing)

@@ -91,6 +91,7 @@ class Player:
     def __init__(self, side: Side, rng: BotRng) -> None:
         self.side = side
         self.rng = rng
+        self._threats: dict[tuple[int, int], HexId | None] = {}
 
     def push(self, game: Any, cmd: Command) -> bool:
         r = game.push(cmd)
@@ -208,15 +209,27 @@ class Player:
             if state.turn >= EXIT_TURN:
                 goals += sorted(board.exits)
         else:
-            germans = [e.hex for e in state.units if e.side == "german"]
-            towns = [h for h in board.towns if owner[h] == "american"]
-            if not towns or not germans:
+            threat = self._threat(board, state, owner)
+            if threat is None:
                 return None
-            threat = min(towns, key=lambda h: (min(hexgrid.distance(h, g) for g in germans), h))
             goals = [threat]
         if not goals:
             return None
         return min(goals, key=lambda h: (hexgrid.distance(u.hex, h), h))
+
+    def _threat(self, board: Board, state: State, owner: dict[HexId, Side]) -> HexId | None:
+        """The American-owned victory town the Germans are nearest to (once a phase: the
+        Germans do not move in the American's)."""
+        key = (state.turn, state.stage)
+        if key not in self._threats:
+            germans = {e.hex for e in state.units if e.side == "german"}
+            towns = [h for h in board.towns if owner[h] == "american"]
+            self._threats[key] = (
+                min(towns, key=lambda h: (min(hexgrid.distance(h, g) for g in germans), h))
+                if towns and germans
+                else None
+            )
+        return self._threats[key]
 
     def _maneuver(self, game: Any, uid: str) -> None:
         state: State = game.state
