@@ -177,3 +177,19 @@ def test_twelve_days_of_self_play_replay_byte_for_byte(seed: bytes) -> None:
     again = bt.Game.replay(record.decode(record.encode(rec)), load_board())
     assert again.ok, again.error
     assert record.encode(selfplay.play(load_board(), seed)) == record.encode(rec)
+
+
+def test_the_balance_row_of_a_game(replayed: bt.Game) -> None:
+    from rules.breakthrough.bots import balance
+
+    s = replayed.state
+    r = balance.row(7, replayed.board, s)
+    assert s.score is not None and (r.score, r.level) == (s.score.total, s.score.level)
+    on_map = [sum(u.strength for u in s.units if u.side == side) for side in ("american", "german")]
+    out = sum(e.strength for e in s.exited)
+    assert r.american_lost == s.committed[0] - on_map[0]
+    assert r.german_lost == s.committed[1] - on_map[1] - out
+    assert r.american_men == 111 * r.american_lost
+    lines = balance.table([r])
+    assert lines[2].startswith(f"| 7 | {r.score} | {r.level} |")
+    assert lines[-3].startswith("| history | | | | | 270 / 29,970 | 320 / 32,640 |")
