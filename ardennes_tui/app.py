@@ -21,7 +21,7 @@ from textual.command import Provider
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar
 
-import rules
+import rules.ao
 from ardennes_tui import wire
 from ardennes_tui.errors import UserError
 from ardennes_tui.games import hotseat, saves
@@ -56,12 +56,12 @@ class ArdennesApp(App[None]):
 
     def __init__(
         self,
-        game_map: rules.GameMap,
+        game_map: rules.ao.GameMap,
         units: UnitsByHex | None = None,
         *,
         cursor: HexId | None = None,
         zoom: Zoom = "detail",
-        game: rules.Game | None = None,
+        game: rules.ao.Game | None = None,
         loaded: saves.Loaded | None = None,
         save_path: Path | None = None,
         stored: hotseat.StoredGame | None = None,
@@ -172,13 +172,13 @@ class ArdennesApp(App[None]):
         self.push_screen(MapScreen(self.game_map, self.units, cursor=self._cursor, zoom=self._zoom))
 
 
-def default_cursor(game_map: rules.GameMap) -> HexId:
+def default_cursor(game_map: rules.ao.GameMap) -> HexId:
     """Start on Bastogne when the map has it, else on the first hex."""
     return game_map.towns().get("Bastogne", next(iter(game_map)))
 
 
 def play(
-    game: rules.Game,
+    game: rules.ao.Game,
     loaded: saves.Loaded | None = None,
     stored: hotseat.StoredGame | None = None,
 ) -> int:
@@ -226,7 +226,7 @@ def play_email(
     return 0
 
 
-def run_screen(screen: Callable[[], Screen[Any]], game_map: rules.GameMap) -> None:
+def run_screen(screen: Callable[[], Screen[Any]], game_map: rules.ao.GameMap) -> None:
     """Run the app on the screen ``screen`` makes (``game_map``: the map of the game it shows,
     or the shipped map) until it quits."""
     ArdennesApp(game_map, screen=screen).run()

@@ -11,27 +11,27 @@ from __future__ import annotations
 
 from typing import Any
 
-import rules
+import rules.ao
 from pbem.core.errors import PbemError
 
-AO_SIDES: tuple[rules.Side, rules.Side] = ("allied", "german")
+AO_SIDES: tuple[rules.ao.Side, rules.ao.Side] = ("allied", "german")
 
 
-def ao_game(game: Any) -> rules.Game:
+def ao_game(game: Any) -> rules.ao.Game:
     """``game`` as an AO game; :class:`PbemError` for a game of another ruleset."""
-    if not isinstance(game, rules.Game):
+    if not isinstance(game, rules.ao.Game):
         rid = getattr(getattr(game, "ruleset", None), "id", "?")
         raise PbemError(f"this is a game of the ruleset {rid!r}: only AO games are shown here")
     return game
 
 
-def ao_side(side: str) -> rules.Side:
+def ao_side(side: str) -> rules.ao.Side:
     """``side`` as an AO side; :class:`PbemError` for another ruleset's."""
     if side not in AO_SIDES:
         raise PbemError(f"{side!r} is not a side of The Ardennes Offensive")
     return side
 
 
-def ao_other(side: str) -> rules.Side:
+def ao_other(side: str) -> rules.ao.Side:
     """The other AO side."""
-    return rules.other_side(ao_side(side))
+    return rules.ao.other_side(ao_side(side))

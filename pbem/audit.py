@@ -4,7 +4,7 @@ account for every die it rolled.
 :func:`verify` replays a :class:`pbem.core.verify.Source` from the invitation on, every check of
 ``docs/pbem-protocol.md`` section 5 (signatures against the pinned keys, the chain, the
 revealed links, every command through the rules, every state hash), or a game record through
-the rules (:meth:`rules.Game.replay`), and answers in one line: the summary, or the first
+the rules (:meth:`rules.ao.Game.replay`), and answers in one line: the summary, or the first
 failure.
 
 :func:`rolls` lists every die of a verified game (each :class:`rules.DieRoll` event of its

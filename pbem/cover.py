@@ -18,7 +18,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import NamedTuple
 
-import rules
+import rules.ao
 from pbem.aoplay import ao_other, ao_side
 from pbem.core.packets import Packet
 from pbem.core.protocol import EmailGame
@@ -39,7 +39,7 @@ class Cover(NamedTuple):
     note: str
 
 
-def who(side: rules.Side, label: str) -> str:
+def who(side: rules.ao.Side, label: str) -> str:
     """``hans (German)``, or ``The German player`` without a label."""
     return f"{label} ({side.capitalize()})" if label else f"The {side.capitalize()} player"
 
@@ -68,7 +68,7 @@ def _what(packets: Sequence[Packet]) -> str:
     return f"the {turn} orders"
 
 
-def _todo(game: EmailGame, reader: rules.Side) -> str:
+def _todo(game: EmailGame, reader: rules.ao.Side) -> str:
     """What the reader of the mail does next: ``your reply is due (...)``, ``your move
     (Allied reinforcement)``, ``wait for ...``, or the verdict."""
     want = game.expects()
@@ -85,7 +85,7 @@ def _todo(game: EmailGame, reader: rules.Side) -> str:
     return f"your move ({next_packet(game)})"
 
 
-def cover(game: EmailGame, packets: Sequence[Packet], labels: dict[rules.Side, str]) -> Cover:
+def cover(game: EmailGame, packets: Sequence[Packet], labels: dict[rules.ao.Side, str]) -> Cover:
     """The cover of a mail holding ``packets`` (the sender's, the last ones of ``game`` as
     stored after them); ``labels``: the players' names as the store knows them ("" for
     none). An invitation alone: :func:`invitation_cover`."""

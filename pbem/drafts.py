@@ -27,7 +27,7 @@ from typing import Final
 
 import msgspec
 
-import rules
+import rules.ao
 from pbem.aoplay import ao_side
 from pbem.atomic import fsync_dir, read_limited, write_atomic
 from pbem.core import packets
@@ -63,9 +63,9 @@ class SavedDraft(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     game: str
     seq: int
     prev: str
-    author: rules.Side
+    author: rules.ao.Side
     comment: str = ""
-    commands: tuple[rules.Command, ...] = ()
+    commands: tuple[rules.ao.Command, ...] = ()
 
     @classmethod
     def of(cls, draft: Draft) -> SavedDraft:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-import rules
+import rules.ao
 from pbem.aoplay import ao_side
 from pbem.core import authoring, packets
 from pbem.core.errors import PbemError
@@ -28,7 +28,7 @@ __all__ = ["DrawAction", "draw", "resign"]
 DrawAction = Literal["offer", "accept", "decline"]
 
 
-def _side(service: Service, game_id: str, game: EmailGame) -> rules.Side:
+def _side(service: Service, game_id: str, game: EmailGame) -> rules.ao.Side:
     """Who speaks for us: our side; in a local game, the side to move (both are ours)."""
     if game.mode != "local":
         return service.store.meta(game_id).our_side

@@ -17,7 +17,7 @@ from typing import Literal
 
 import msgspec
 
-import rules
+import rules.ao
 from pbem import keys
 from pbem.core import packets
 from pbem.core.errors import PbemError, one_line
@@ -108,7 +108,7 @@ def phase_words(phase: str) -> str:
     return "set-up" if phase.startswith("setup_") else phase.replace("_", " ")
 
 
-def verdict_text(verdict: rules.Verdict | None) -> str:
+def verdict_text(verdict: rules.ao.Verdict | None) -> str:
     """``German wins (immediate), VP 12-3: ...`` or ``draw ...``."""
     if verdict is None:
         return "game over"
@@ -148,7 +148,7 @@ def batch_words(game: EmailGame, kind: str) -> str:
     return "paratroop drop (its survival die)" if drop else "combat resolution"
 
 
-def next_move(game: EmailGame, our_side: rules.Side, label: str = "") -> str:
+def next_move(game: EmailGame, our_side: rules.ao.Side, label: str = "") -> str:
     """Who writes the next packet, as we read it: ``your move (German combat)``, ``waiting
     for the allied player (joe): Allied reply to the declared attacks`` or ``game over:
     ...``. In a local game every move is ours."""
@@ -181,10 +181,10 @@ def game_record(game: EmailGame, german: str, allied: str) -> bytes:
         last = g.state_at(starts[k + 1]).dice_drawn
         values.extend(str(dice.d6(i)) for i in range(first, last))
     spec = rules.DiceSpec(kind="listed", detail={"values": "".join(values)})
-    players = rules.record.Players(
-        german=rules.record.Player(kind="human", name=german),
-        allied=rules.record.Player(kind="human", name=allied),
-    )
+    players: rules.record.Players = {
+        "german": rules.record.Player(kind="human", name=german),
+        "allied": rules.record.Player(kind="human", name=allied),
+    }
     rec = rules.record.make_record(
         scenario=game.scenario,
         dice=spec,
@@ -192,6 +192,7 @@ def game_record(game: EmailGame, german: str, allied: str) -> bytes:
         steps=g.history,
         final=g.state,
         meta={"game": game.game_id, "mode": game.mode},
+        ruleset=g.ruleset,
     )
     if game.ending is not None and rec.footer is not None:  # a resignation, a draw agreed
         footer = msgspec.structs.replace(rec.footer, verdict=game.ending)

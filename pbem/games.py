@@ -31,7 +31,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-import rules
+import rules.ao
 import scenarios
 from pbem import drafts, invitations, mail, scripting, snapshots
 from pbem.aoplay import ao_other, ao_side
@@ -69,7 +69,7 @@ __all__ = [
     "local_partner",
 ]
 
-_SIDES: tuple[rules.Side, ...] = ("german", "allied")
+_SIDES: tuple[rules.ao.Side, ...] = ("german", "allied")
 _MODES = ("sealed", "open", "local")
 
 
@@ -103,7 +103,7 @@ def local_partner(me: Identity, game_id: str, pinned: str | None = None) -> KeyI
 
 
 @functools.cache
-def _shipped_board(scenario: int) -> rules.Board:
+def _shipped_board(scenario: int) -> rules.ao.Board:
     """The board of a shipped scenario, built once per process (its derived tables, built on
     first use, are then shared by every game of that scenario)."""
     return scenarios.load_board(scenario)
@@ -114,16 +114,16 @@ class Service:
     scenario's board (default :func:`scenarios.load_board`)."""
 
     def __init__(
-        self, store: Store, *, board_for: Callable[[int], rules.Board] | None = None
+        self, store: Store, *, board_for: Callable[[int], rules.ao.Board] | None = None
     ) -> None:
         self.store = store
         self._board_for = board_for if board_for is not None else _shipped_board
-        self._boards: dict[int, rules.Board] = {}
+        self._boards: dict[int, rules.ao.Board] = {}
         self._games: dict[str, EmailGame] = {}
 
     # -- helpers ---------------------------------------------------------------------------
 
-    def board(self, scenario: int) -> rules.Board:
+    def board(self, scenario: int) -> rules.ao.Board:
         """The board of ``scenario`` (built once per service)."""
         board = self._boards.get(scenario)
         if board is None:
@@ -169,7 +169,7 @@ class Service:
                 meta = self.store.meta(game_id)
             return meta
 
-    def _label(self, meta: GameMeta, side: rules.Side) -> str:
+    def _label(self, meta: GameMeta, side: rules.ao.Side) -> str:
         return meta.german if side == "german" else meta.allied
 
     def check_going(self, game_id: str, meta: GameMeta) -> None:
@@ -187,7 +187,7 @@ class Service:
         me: Identity,
         *,
         scenario: int,
-        side: rules.Side,
+        side: rules.ao.Side,
         mode: DiceMode,
         opponent: str = "",
         comment: str = "",
@@ -226,7 +226,7 @@ class Service:
             local_seed=seed,
             comment=comment,
         )
-        other = rules.other_side(side)
+        other = rules.ao.other_side(side)
         if mode == "local":
             _, acceptance = authoring.accept(local_partner(me, game_id), invitation, self.board)
             game.receive(acceptance)
@@ -413,7 +413,7 @@ class Service:
         self,
         game_id: str,
         me: Identity,
-        commands: Sequence[rules.Command],
+        commands: Sequence[rules.ao.Command],
         comment: str = "",
     ) -> Ordered:
         """Script our next packets with ``commands`` (``ardennes orders``): see
@@ -432,7 +432,7 @@ class Service:
     def unseen(self, game_id: str) -> list[Packet]:
         """The packets the opponent has not seen: those after his last packet."""
         game = self.load(game_id, history=False)
-        opponent = rules.other_side(self.store.meta(game_id).our_side)
+        opponent = rules.ao.other_side(self.store.meta(game_id).our_side)
         last = max((p.body.seq for p in game.packets if p.body.author == opponent), default=-1)
         return list(game.packets[last + 1 :])
 
@@ -454,7 +454,7 @@ class Service:
         raw = data.encode("utf-8") if isinstance(data, str) else data
         return mail.read_armored(raw)
 
-    def comments(self, game_id: str) -> list[tuple[int, rules.Side, str]]:
+    def comments(self, game_id: str) -> list[tuple[int, rules.ao.Side, str]]:
         """:func:`comments` of the stored game ``game_id``."""
         return comments(self.load(game_id))
 
@@ -473,7 +473,7 @@ class Service:
         return import_received(self, mail.read_armored(source))
 
 
-def comments(game: EmailGame) -> list[tuple[int, rules.Side, str]]:
+def comments(game: EmailGame) -> list[tuple[int, rules.ao.Side, str]]:
     """``(seq, author, comment)`` of each packet of ``game`` that carries a comment, in order
     (what a player wrote to his opponent: ``orders --comment``, the app's ``m``)."""
     return [

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-import rules
+import rules.ao
 from pbem.aoplay import ao_side
 from pbem.core import dicemodes
 from pbem.core.packets import DiceMode, PacketKind
@@ -15,7 +15,7 @@ from pbem.store import GameMeta
 
 __all__ = ["Status", "status_of"]
 
-_SIDES: tuple[rules.Side, ...] = ("german", "allied")
+_SIDES: tuple[rules.ao.Side, ...] = ("german", "allied")
 
 
 @dataclass(frozen=True)
@@ -25,14 +25,14 @@ class Status:
     game_id: str
     scenario: int
     mode: DiceMode
-    our_side: rules.Side
-    keys: Mapping[rules.Side, str]
+    our_side: rules.ao.Side
+    keys: Mapping[rules.ao.Side, str]
     """The pinned keys' fingerprints (the Allied one missing until the acceptance)."""
-    labels: Mapping[rules.Side, str]
+    labels: Mapping[rules.ao.Side, str]
     turn: int
     phase: str
     packets: int
-    to_move: rules.Side | None
+    to_move: rules.ao.Side | None
     """Who writes the next packet (None once the game is over)."""
     expects: PacketKind | None
     """Which kind of packet comes next."""
@@ -44,7 +44,7 @@ class Status:
     """The last activity (ISO 8601 UTC): since when we wait."""
     next: str
     """Who moves next, in words (:func:`pbem.exchange.next_move`)."""
-    verdict: rules.Verdict | None
+    verdict: rules.ao.Verdict | None
     state: str
     """``meta.json``'s status (``equivocation`` for a stopped game)."""
     evidence: int
@@ -83,7 +83,7 @@ class Status:
 def status_of(game_id: str, game: EmailGame, meta: GameMeta, evidence: int) -> Status:
     """The :class:`Status` of ``game`` (``meta`` its ``meta.json``, ``evidence`` how many
     files its ``evidence/`` holds)."""
-    label: dict[rules.Side, str] = {"german": meta.german, "allied": meta.allied}
+    label: dict[rules.ao.Side, str] = {"german": meta.german, "allied": meta.allied}
     want = game.expects()
     side, kind = want if want is not None else (None, None)
     ours = side is not None and (game.mode == "local" or side == meta.our_side)

@@ -15,7 +15,7 @@ from typing import Protocol
 
 import msgspec
 
-import rules
+import rules.ao
 from pbem import invitations
 from pbem.core import dicemodes, packets
 from pbem.core.errors import PbemError
@@ -44,7 +44,7 @@ class Games(Protocol):
 
     def load(self, game_id: str, *, history: bool = True) -> EmailGame: ...
 
-    def board(self, scenario: int) -> rules.Board: ...
+    def board(self, scenario: int) -> rules.ao.Board: ...
 
     def forget(self, game_id: str) -> None: ...
 

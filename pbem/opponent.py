@@ -10,7 +10,7 @@ the text a human sent it (an invitation, packets), :meth:`BotOpponent.answer`:
 2. accepts each invitation found (:meth:`pbem.games.Service.accept`, the bot's kind and version
    in the acceptance's comment);
 3. for every game touched, while the next packet is the bot's to write: drafts it, lets the bot
-   (:func:`rules.bots.registry.make_bot`, batch combat, level 3: an email game has no levels)
+   (:func:`rules.ao.bots.registry.make_bot`, batch combat, level 3: an email game has no levels)
    choose its commands on the draft's copy of the game (:func:`pbem.selfplay.bot_fill`), and
    seals it (its own hash chain: sealed and open dice work as between two humans);
 4. returns the armoured text the human has not seen (:meth:`pbem.games.Service.export`): the
@@ -27,15 +27,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-import rules
+import rules.ao
 from pbem import keys
 from pbem.core.errors import PbemError
 from pbem.core.identity import KeyIdentity
 from pbem.games import Service
 from pbem.selfplay import bot_fill
 from pbem.store import Store
-from rules.bots import BotRng
-from rules.bots.registry import DEFAULT, make_bot
+from rules.ao.bots import BotRng
+from rules.ao.bots.registry import DEFAULT, make_bot
 
 __all__ = ["KEY_NAME", "Answer", "BotOpponent", "default_home"]
 
@@ -65,7 +65,7 @@ class Answer:
 
 class BotOpponent:
     """The computer as a player by email (see the module docstring): ``kind`` of bot
-    (:data:`rules.bots.registry.KINDS`) in ``home``."""
+    (:data:`rules.ao.bots.registry.KINDS`) in ``home``."""
 
     def __init__(self, home: Path | None = None, kind: str = DEFAULT) -> None:
         self.home = home if home is not None else default_home()
@@ -85,11 +85,11 @@ class BotOpponent:
             keys.save(keys.generate(), KEY_NAME, home=self.home, comment="ardennes bot")
         return KeyIdentity(keys.load_private_key(path))
 
-    def _bot(self, me: KeyIdentity, game_id: str, side: rules.Side) -> rules.bots.Bot:
+    def _bot(self, me: KeyIdentity, game_id: str, side: rules.ao.Side) -> rules.ao.bots.Bot:
         seed = hashlib.sha256(
             b"ardennes-bot-opponent/1" + me.raw_private + bytes.fromhex(game_id)
         ).digest()
-        return make_bot(self.kind, side, rules.levels.HISTORICAL, BotRng(seed), batch=True)
+        return make_bot(self.kind, side, rules.ao.levels.HISTORICAL, BotRng(seed), batch=True)
 
     def answer(self, data: str | bytes, game: str | None = None) -> Answer:
         """Import ``data`` (armoured text: an invitation, packets), accept the invitations,

@@ -22,7 +22,7 @@ from typing import Final
 
 import msgspec
 
-import rules
+import rules.ao
 from pbem.atomic import fsync_dir, read_limited, write_atomic
 from pbem.core import packets
 from pbem.store import Store, StoreError
@@ -44,14 +44,14 @@ class Rest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     game: str
     seq: int
     comment: str = ""
-    commands: tuple[rules.Command, ...] = ()
+    commands: tuple[rules.ao.Command, ...] = ()
 
 
 _ENC: Final = msgspec.json.Encoder()
 _DEC: Final = msgspec.json.Decoder(Rest)
 
 
-def make(game_id: str, seq: int, commands: list[rules.Command], comment: str = "") -> Rest:
+def make(game_id: str, seq: int, commands: list[rules.ao.Command], comment: str = "") -> Rest:
     return Rest(FORMAT, VERSION, game_id, seq, comment, tuple(commands))
 
 

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
-import rules
+import rules.ao
 from pbem import drafts, orders_rest
 from pbem.aoplay import ao_side
 from pbem.core import packets
@@ -47,14 +47,14 @@ class Filled:
     used: int = 0
     sealed: int = 0
     open: Draft | None = None
-    rest: list[rules.Command] = field(default_factory=list)
+    rest: list[rules.ao.Command] = field(default_factory=list)
 
 
 def fill(
     game: EmailGame,
-    our_side: rules.Side,
+    our_side: rules.ao.Side,
     draft_for: Callable[[str], Draft],
-    cmds: Sequence[rules.Command],
+    cmds: Sequence[rules.ao.Command],
     comment: str,
 ) -> Filled:
     """Seal our next packets on ``game`` (in memory only) with ``cmds`` in order.
@@ -83,9 +83,9 @@ def fill(
         d = draft_for(comment if not out.sealed else "")
         where = f"packet {d.body.seq} ({side} {kind})"
         first = cmds[i] if i < len(cmds) else None
-        own = isinstance(first, rules.StandingOrders) and first.side == side
+        own = isinstance(first, rules.ao.StandingOrders) and first.side == side
         if d.scratch.state.combat.orders(side) is None and not own:
-            r = d.push(rules.StandingOrders(side=ao_side(side), advance="strongest"))
+            r = d.push(rules.ao.StandingOrders(side=ao_side(side), advance="strongest"))
             if isinstance(r, str):
                 raise PbemError(f"{where}: the default standing orders: {r}")
         if kind == "resolution" and game.mode == "sealed":
@@ -96,12 +96,14 @@ def fill(
                     raise PbemError(f"{where}: resolving the batch: {r}")
         begun = i
         if kind == "reply":  # standing orders only; the reply may end at once
-            while i < len(cmds) and isinstance(cmds[i], rules.StandingOrders):
+            while i < len(cmds) and isinstance(cmds[i], rules.ao.StandingOrders):
                 _push(d, cmds, i, where)
                 i += 1
         else:
             while not d.ended():
-                if d.complete() and (i == len(cmds) or isinstance(cmds[i], rules.ResolveAttacks)):
+                if d.complete() and (
+                    i == len(cmds) or isinstance(cmds[i], rules.ao.ResolveAttacks)
+                ):
                     break  # sealed: a batch declared waits for the reply; the rest after it
                 if i == len(cmds):
                     if i == begun:
@@ -118,7 +120,7 @@ def fill(
         out.sealed += 1
 
 
-def _push(d: Draft, cmds: Sequence[rules.Command], i: int, where: str) -> None:
+def _push(d: Draft, cmds: Sequence[rules.ao.Command], i: int, where: str) -> None:
     r = d.push(cmds[i])
     if isinstance(r, str):
         raise PbemError(
@@ -144,7 +146,7 @@ def orders(
     service: OrdersService,
     game_id: str,
     me: Identity,
-    commands: Sequence[rules.Command],
+    commands: Sequence[rules.ao.Command],
     comment: str = "",
 ) -> Ordered:
     """Script our next packets: the ``commands`` fill the drafts of our consecutive
@@ -212,7 +214,7 @@ def orders(
 
 def _kept_orders(
     service: OrdersService, game_id: str, game: EmailGame, meta: GameMeta, me: Identity
-) -> tuple[list[rules.Command], str]:
+) -> tuple[list[rules.ao.Command], str]:
     """The commands kept by the last ``orders`` that still apply (the draft of the next
     packet, else the rest kept for it), and one line saying so (or why they were set
     aside)."""

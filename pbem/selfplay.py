@@ -3,7 +3,7 @@ store, exchanging only armoured text (``ardennes selfplay --dice sealed|open|loc
 
 :func:`play` runs two :class:`pbem.games.Service` on two stores (in a temporary directory
 unless ``root`` is given): the German invites, the Allied accepts, and from then on the player
-whose packet comes next drafts it, lets his bot (:func:`rules.bots.bots_for`) choose every
+whose packet comes next drafts it, lets his bot (:func:`rules.ao.bots.bots_for`) choose every
 command on the draft's scratch game, seals it, and the other imports the armoured text he was
 sent (:meth:`pbem.games.Service.import_text`); nothing else passes between them. A ``local``
 game has one player and one store (the second side signed with the derived partner key, as
@@ -18,9 +18,9 @@ byte (Ed25519 signatures are deterministic, and packets carry no time):
 * the game id: the first 16 bytes of ``SHA-256("ardennes-selfplay-game/1" || scenario "/"
   mode "/" seed)`` (:func:`selfplay_game_id`);
 * a local game's dice seed: the record self-play's, ``SHA-256("ardennes-selfplay-dice/1" ||
-  seed)`` (:func:`rules.bots.selfplay.dice_seed`); sealed and open dice come from the two
+  seed)`` (:func:`rules.ao.bots.selfplay.dice_seed`); sealed and open dice come from the two
   players' hash chains, which derive from their keys and the game id;
-* the bots' tie-breaks: :class:`rules.bots.BotRng` of ``rules.bots.selfplay.bot_seed(seed)``,
+* the bots' tie-breaks: :class:`rules.ao.bots.BotRng` of ``rules.ao.bots.selfplay.bot_seed(seed)``,
   as in the record self-play.
 
 The game differs from the record self-play of the same seed: its dice are the protocol's,
@@ -39,7 +39,7 @@ from typing import Final
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-import rules
+import rules.ao
 from pbem.aoplay import ao_game, ao_side
 from pbem.core.authoring import Draft
 from pbem.core.errors import PbemError
@@ -49,8 +49,8 @@ from pbem.core.turn import batch_command
 from pbem.exchange import armor_packets
 from pbem.games import Service
 from pbem.store import Store
-from rules.bots import Bot, BotRng, bots_for
-from rules.bots.selfplay import bot_seed, dice_seed
+from rules.ao.bots import Bot, BotRng, bots_for
+from rules.ao.bots.selfplay import bot_seed, dice_seed
 
 __all__ = [
     "MAX_PACKETS",
@@ -66,7 +66,7 @@ __all__ = [
 MAX_PACKETS: Final = 20_000
 """A safety net: a whole sealed game of 18 Game-Turns writes a few hundred packets."""
 
-_SIDES: Final[tuple[rules.Side, ...]] = ("german", "allied")
+_SIDES: Final[tuple[rules.ao.Side, ...]] = ("german", "allied")
 
 
 class SelfPlayError(PbemError):
@@ -74,7 +74,7 @@ class SelfPlayError(PbemError):
     the other refused (a bug, never a player's error)."""
 
 
-def player_key(side: rules.Side, seed: int | str) -> KeyIdentity:
+def player_key(side: rules.ao.Side, seed: int | str) -> KeyIdentity:
     """The self-play player's key of ``side``, derived from the seed (see the module doc)."""
     raw = hashlib.sha256(b"ardennes-selfplay-key/1" + side.encode() + str(seed).encode())
     return KeyIdentity(Ed25519PrivateKey.from_private_bytes(raw.digest()))
@@ -90,7 +90,7 @@ def selfplay_game_id(scenario: int, mode: DiceMode, seed: int | str) -> str:
 class Mailing:
     """One armoured text one player sent the other (a local game: one sealed draft)."""
 
-    author: rules.Side
+    author: rules.ao.Side
     seqs: tuple[int, ...]
     """The packets it holds."""
     text: str
@@ -112,11 +112,11 @@ class EmailSelfPlay:
     final_hash: str
     turn: int
     phase: str
-    verdict: rules.Verdict | None
+    verdict: rules.ao.Verdict | None
     """None when the game was cut short by ``turns``."""
     vp: tuple[int, int] | None
     """The last tabulation (German, Allied VP), None before the first."""
-    fingerprints: dict[rules.Side, str]
+    fingerprints: dict[rules.ao.Side, str]
 
     def text(self) -> str:
         """Every packet, in order, as armour blocks (what ``-o FILE`` holds)."""
@@ -148,40 +148,40 @@ class _Table:
         # each player's own bots, from the same derivation as the record self-play; they
         # declare a Combat Phase's attacks together (one reply per phase in sealed mode)
         bots = bots_for(BotRng(bot_seed(seed)), batch=True)
-        self.bots: dict[rules.Side, Bot] = {s: bots[s] for s in _SIDES}
+        self.bots: dict[rules.ao.Side, Bot] = {s: bots[s] for s in _SIDES}
         self.mailings: list[Mailing] = []
         self.vp: tuple[int, int] | None = None
 
-    def deliver(self, author: rules.Side, text: str, *, read: bool = True) -> None:
+    def deliver(self, author: rules.ao.Side, text: str, *, read: bool = True) -> None:
         """The other player imports ``text`` (unless ``read`` is false: the invitation, which
         he accepts); every packet in it must go in."""
         seqs = tuple(int(line[5:]) for line in text.splitlines() if line.startswith("Seq: "))
         self.mailings.append(Mailing(author, seqs, text))
         if self.mode == "local" or not read:
             return
-        report = self.svc[rules.other_side(author)].import_text(text)
+        report = self.svc[rules.ao.other_side(author)].import_text(text)
         bad = [i for i in report.items if i.outcome not in ("accepted", "duplicate")]
         if bad or not report.items:
             lines = "; ".join(report.lines()) or "nothing found"
-            raise SelfPlayError(f"the {rules.other_side(author)} player refused: {lines}")
+            raise SelfPlayError(f"the {rules.ao.other_side(author)} player refused: {lines}")
 
     def write(self, draft: Draft) -> None:
         """The bot of the draft's author fills it."""
         for e in bot_fill(draft, self.bots[ao_side(draft.body.author)]):
-            if isinstance(e, rules.VictoryPointsTabulated):
+            if isinstance(e, rules.ao.VictoryPointsTabulated):
                 self.vp = (e.german, e.allied)
 
 
-def bot_fill(draft: Draft, bot: Bot) -> list[rules.Event]:
+def bot_fill(draft: Draft, bot: Bot) -> list[rules.ao.Event]:
     """Let ``bot`` (playing the draft's author) write ``draft``: standing orders first where
     the author has none (engine/engine/strongest), then, in a resolution, the command that
     resolves its batch (:func:`pbem.core.turn.batch_command`), then, but in a reply (which holds
     only those), the bot's commands on the draft's scratch game until the packet ends. The events
     of every command; :class:`SelfPlayError` if one is refused (a bug in the bot)."""
     side = draft.body.author
-    events: list[rules.Event] = []
+    events: list[rules.ao.Event] = []
 
-    def push(cmd: rules.Command) -> None:
+    def push(cmd: rules.ao.Command) -> None:
         s = draft.scratch.state
         r = draft.push(cmd)
         if isinstance(r, str):
@@ -189,13 +189,13 @@ def bot_fill(draft: Draft, bot: Bot) -> list[rules.Event]:
         events.extend(r.events)
 
     if draft.scratch.state.combat.orders(side) is None:
-        push(rules.StandingOrders(side=ao_side(side), advance="strongest"))
+        push(rules.ao.StandingOrders(side=ao_side(side), advance="strongest"))
     if draft.body.kind == "resolution":  # it resolves its batch first (protocol section 4)
         push(batch_command(draft.scratch))
     if draft.body.kind != "reply":
         while not draft.ended():
             cmd = bot.choose(ao_game(draft.scratch))
-            if isinstance(cmd, rules.ResolveAttacks) and draft.complete():
+            if isinstance(cmd, rules.ao.ResolveAttacks) and draft.complete():
                 break  # sealed: the batch is declared; it goes to the opponent for his reply
             push(cmd)
     return events

@@ -2,8 +2,8 @@
 "Where a game stands").
 
 :func:`show` reads the store (every packet verified, :meth:`pbem.games.Service.load`) and
-answers through the engine's public API (``rules.position``, ``rules.preview_attack``,
-``rules.acting_side``): the position, whose move, what is pending (a sealed batch waiting for
+answers through the engine's public API (``rules.ao.position``, ``rules.ao.preview_attack``,
+``rules.ao.acting_side``): the position, whose move, what is pending (a sealed batch waiting for
 the reply, the CRT switch die, a draw offer), and what ``ardennes orders`` or the app keeps for
 the next packet (a draft, the commands kept for after the reply). With the player's key the
 kept draft is also played on a fresh draft of the next packet, so that its position (its dice
@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
-import rules
+import rules.ao
 from pbem import drafts, orders_rest
 from pbem.aoplay import ao_game, ao_other
 from pbem.core.errors import PbemError
@@ -35,13 +35,13 @@ __all__ = ["FORMAT", "show"]
 FORMAT: Final = "ardennes-show/1"
 
 
-def _attacks(game: rules.Game) -> list[dict[str, Any]]:
+def _attacks(game: rules.ao.Game) -> list[dict[str, Any]]:
     """The declared attacks of ``game``'s state, each with its odds now."""
     s = game.state
     out: list[dict[str, Any]] = []
     for a in s.combat.declared:
-        p = rules.preview_attack(game.board, s, list(a.attackers), list(a.defenders))
-        odds = p.column if isinstance(p, rules.Preview) else None
+        p = rules.ao.preview_attack(game.board, s, list(a.attackers), list(a.defenders))
+        odds = p.column if isinstance(p, rules.ao.Preview) else None
         row: dict[str, Any] = {
             "attackers": list(a.attackers),
             "defenders": list(a.defenders),
@@ -92,7 +92,7 @@ def show(service: Service, game_id: str, me: Identity | None = None) -> dict[str
     game = email.game
     if game is None:
         board = service.board(email.scenario)
-        game = rules.Game.new(board)
+        game = rules.ao.Game.new(board)
     verdict = email.verdict
     out: dict[str, Any] = {
         "format": FORMAT,
@@ -117,7 +117,7 @@ def show(service: Service, game_id: str, me: Identity | None = None) -> dict[str
             "reason": verdict.reason,
             "text": verdict_text(verdict),
         },
-        "position": json.loads(rules.position.dumps(game.state)),
+        "position": json.loads(rules.ao.position.dumps(game.state)),
         "draft": _draft(service, game_id, me, st.ours),
         "kept": None,
     }
@@ -152,5 +152,5 @@ def _draft(
         if isinstance(d.push(cmd), str):
             out["stale"] = "a kept order is refused"
             return out
-    out["position"] = json.loads(rules.position.dumps(d.scratch.state))
+    out["position"] = json.loads(rules.ao.position.dumps(d.scratch.state))
     return out

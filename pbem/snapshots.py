@@ -16,7 +16,7 @@ from typing import Final
 
 import msgspec
 
-import rules
+import rules.ao
 from pbem.atomic import read_limited, write_atomic
 from pbem.core.protocol import EmailGame
 from pbem.store import Store, StoreError
@@ -33,7 +33,7 @@ class Snapshot(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     packets: int
     hash: str
-    state: rules.GameState
+    state: rules.ao.GameState
 
 
 _DEC: Final = msgspec.json.Decoder(Snapshot)
@@ -44,12 +44,12 @@ def write(store: Store, game_id: str, game: EmailGame) -> None:
     if game.game is None:
         return
     state = game.game.state
-    snap = Snapshot(packets=len(game.packets), hash=rules.state_hash(state), state=state)
+    snap = Snapshot(packets=len(game.packets), hash=rules.ao.state_hash(state), state=state)
     with store.transaction(game_id):
         write_atomic(store.game_dir(game_id) / SNAPSHOT_FILE, msgspec.json.encode(snap))
 
 
-def read(store: Store, game_id: str, packets: int) -> rules.GameState | None:
+def read(store: Store, game_id: str, packets: int) -> rules.ao.GameState | None:
     """The snapshot's state when it describes ``packets`` packets and its hash is its own;
     None otherwise (to be replayed)."""
     path = store.game_dir(game_id) / SNAPSHOT_FILE
@@ -58,6 +58,6 @@ def read(store: Store, game_id: str, packets: int) -> rules.GameState | None:
         snap = _DEC.decode(data)
     except (OSError, StoreError, msgspec.DecodeError, RecursionError):
         return None
-    if snap.packets != packets or rules.state_hash(snap.state) != snap.hash:
+    if snap.packets != packets or rules.ao.state_hash(snap.state) != snap.hash:
         return None
     return snap.state

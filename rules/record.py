@@ -29,12 +29,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, Final, Generic, Literal, TypeVar
+from typing import Any, Final, Generic, Literal, TypeAlias, TypeVar
 
 import msgspec
 
 from rules import registry
-from rules.dice import DiceSource, ScriptedDice, SeededDice
+from rules.dice import MAX_FACES, DiceSource, ScriptedDice, SeededDice
 from rules.ruleset import Ruleset, state_hash_of
 from rules.ruleset import tag as tag
 
@@ -57,7 +57,8 @@ MAX_COMMANDS: Final = 100_000
 
 _HASH: Final = re.compile(r"[0-9a-f]{64}")
 _HEX: Final = re.compile(r"(?:[0-9a-f]{2})+")
-_DIGITS: Final = re.compile(r"[1-6]*")
+_DIGITS: Final = re.compile(r"[1-9]*")
+_LIST: Final = re.compile(r"[1-9][0-9]{0,2}(?:,[1-9][0-9]{0,2})*")
 _RULESET_ID: Final = re.compile(r"[a-z][a-z0-9]{0,15}")
 
 C = TypeVar("C")
@@ -76,8 +77,8 @@ class DiceSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_def
 
     ``kind``: ``"seeded"`` (:class:`rules.dice.SeededDice` of the bytes ``seed``, written as
     lowercase hex; ``text`` is the seed as the player typed it, when it has one), ``"listed"``
-    (every die of the game in order, ``detail["values"]`` a string of digits 1-6: how an email
-    game is exported as a record that replays on its own, its dice checked by the packets) or
+    (every die of the game in order, :meth:`listed`: how an email game is exported as a record
+    that replays on its own, its dice checked by the packets) or
     ``"none"`` (a game that never rolled). Email play adds its own kinds with their parameters in
     ``detail``; :func:`dice_for` builds only the kinds the engine knows, and other kinds are
     replayed with the dice source their provider passes in.
@@ -92,6 +93,18 @@ class DiceSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_def
     def seeded(cls, seed: bytes, text: str | None = None) -> DiceSpec:
         """:class:`SeededDice` of ``seed`` (``text``: the seed as typed, if any)."""
         return cls(kind="seeded", seed=seed.hex(), text=text)
+
+    @classmethod
+    def listed(cls, values: Sequence[int]) -> DiceSpec:
+        """Every die of a game, in order, in its one canonical spelling: ``detail["values"]``
+        a string of one digit a die when every value is 1-9 (the AO's d6: the records written
+        before percentage dice read unchanged), else ``detail["list"]``, the values in decimal
+        separated by commas (*Breakthrough*'s percentages: ``"37,5,100"``)."""
+        if any(not 1 <= v <= MAX_FACES for v in values):
+            raise ValueError(f"a die is 1 to {MAX_FACES}")
+        if all(v <= 9 for v in values):
+            return cls(kind="listed", detail={"values": "".join(map(str, values))})
+        return cls(kind="listed", detail={"list": ",".join(map(str, values))})
 
     @property
     def label(self) -> str:
@@ -119,11 +132,16 @@ class Player(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defau
         return self.name or "human"
 
 
-class Players(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """Who played each side."""
+Players: TypeAlias = dict[str, Player]
+"""Who played each side, by the ruleset's side names (a side not named: a human, ``Player()``;
+:func:`player`). A header written before the seam named the AO's ``german`` and ``allied``
+in that order; the same JSON object reads as this mapping, and it is written with its keys
+sorted (record format 1 unchanged: a reader never depended on the order)."""
 
-    german: Player = Player()
-    allied: Player = Player()
+
+def player(players: Players, side: str) -> Player:
+    """Who played ``side`` (a human when the header names nobody)."""
+    return players.get(side, Player())
 
 
 class Header(
@@ -142,7 +160,7 @@ class Header(
     rules: str
     scenario: int
     dice: DiceSpec
-    players: Players = Players()
+    players: Players = {}
     meta: dict[str, str] = {}
     """Free-form facts the writer adds (self-play seed, a title); never read by the rules."""
     level: L | None = None
@@ -221,12 +239,11 @@ def make_record(
     final: Any,
     meta: dict[str, str],
     level: Any = None,
-    ruleset: AnyRuleset | None = None,
+    ruleset: AnyRuleset,
 ) -> Record:
-    """The record of a game of ``ruleset`` (default: the AO's, transitional until ``pbem``
-    passes its game's ruleset, phase 2 of issue 23): its header, its steps and a footer for
-    the state ``final``."""
-    rs = ruleset if ruleset is not None else registry.get(LEGACY_RULESET)
+    """The record of a game of ``ruleset``: its header, its steps and a footer for the state
+    ``final``."""
+    rs = ruleset
     header: Header[Any] = Header(
         format=FORMAT,
         version=VERSION,
@@ -394,19 +411,33 @@ def decode(data: bytes) -> Record:
 
 def _check_level(rs: AnyRuleset, head: Header[Any]) -> None:
     """The header's level of play and its players' levels agree (the ruleset decides)."""
-    bots = {
-        side: p.level
-        for side, p in (("german", head.players.german), ("allied", head.players.allied))
-        if p.level is not None
-    }
+    unknown = sorted(set(head.players) - set(rs.sides))
+    if unknown:
+        raise RecordError(f"the header names players of {unknown[0]!r}, not a side of {rs.id!r}")
+    bots = {side: p.level for side, p in sorted(head.players.items()) if p.level is not None}
     why = rs.check_header(head.level, bots)
     if why is not None:
         raise RecordError(why)
 
 
+def _listed_values(spec: DiceSpec) -> list[int]:
+    """The dice of a ``listed`` spec, checked canonical (:meth:`DiceSpec.listed`)."""
+    keys = sorted(spec.detail)
+    if keys == ["values"] and _DIGITS.fullmatch(spec.detail["values"]):
+        return [int(c) for c in spec.detail["values"]]
+    if keys == ["list"] and _LIST.fullmatch(spec.detail["list"]):
+        values = [int(v) for v in spec.detail["list"].split(",")]
+        if max(values) <= MAX_FACES and DiceSpec.listed(values).detail == spec.detail:
+            return values
+    raise RecordError(
+        "the header's listed dice are neither one digit 1-9 a die (values) nor, when one is "
+        f"over 9, decimals 1-{MAX_FACES} separated by commas (list)"
+    )
+
+
 def _check_dice(spec: DiceSpec) -> None:
-    if spec.kind == "listed" and not _DIGITS.fullmatch(spec.detail.get("values", "")):
-        raise RecordError("the header's listed dice are not digits 1-6")
+    if spec.kind == "listed":
+        _listed_values(spec)
     if spec.kind == "seeded":
         if spec.seed is None or not _HEX.fullmatch(spec.seed):
             raise RecordError("the header's dice seed is not lowercase hex")
@@ -424,5 +455,6 @@ def dice_for(spec: DiceSpec) -> DiceSource | None:
     if spec.kind == "none":
         return None
     if spec.kind == "listed":
-        return ScriptedDice([int(c) for c in spec.detail.get("values", "")])
+        values = _listed_values(spec)
+        return ScriptedDice(values, faces=max([6, *values]))
     raise RecordError(f"dice of kind {spec.kind!r} need their own provider to replay")

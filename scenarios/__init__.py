@@ -4,7 +4,7 @@ The engine (:mod:`rules`) defines the types and never reads a file; this package
 checks the shipped data and builds the engine's :class:`rules.ao.state.Board`::
 
     board = scenarios.load_board(1)          # the map is loaded once per process
-    state = rules.new_game(board)
+    state = rules.ao.new_game(board)
 
 Modules: :mod:`.loader` (the data files and the map), :mod:`.placement` (lat/lon to hexes),
 :mod:`.setup` (the historical set-up and each unit's line), :mod:`.boards` (one scenario,

@@ -31,8 +31,8 @@ from ardennes_tui.cli import rules as rules_command
 from ardennes_tui.cli import show as show_command
 from ardennes_tui.errors import UserError
 from pbem.core.dicemodes import ALLOWS
-from rules.bots.registry import DEFAULT, kind_names
-from rules.levels import HISTORICAL, NUMBERS
+from rules.ao.bots.registry import DEFAULT, kind_names
+from rules.ao.levels import HISTORICAL, NUMBERS
 
 __all__ = ["UserError", "build_parser", "main"]
 

@@ -21,7 +21,7 @@ from typing import Any
 from ardennes_tui.cli.inputs import read_input
 from ardennes_tui.errors import UserError
 from pbem.core.errors import PbemError
-from rules.bots.registry import DEFAULT, kind_names
+from rules.ao.bots.registry import DEFAULT, kind_names
 
 MAX_INPUT = 64 << 20
 

@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-import rules
+import rules.ao
 from ardennes_tui.cli.inputs import read_input
 from ardennes_tui.cli.keys import read_passphrase_file
 from ardennes_tui.errors import UserError
@@ -344,7 +344,7 @@ def run_accept(args: argparse.Namespace) -> int:
         say(
             f"game {sent.game_id}: accepted, scenario {st.scenario}, you play the "
             f"{st.our_side.capitalize()}, {st.mode} dice; opponent's key "
-            f"{st.keys[rules.other_side(st.our_side)]}: compare it out of band"
+            f"{st.keys[rules.ao.other_side(st.our_side)]}: compare it out of band"
         )
         if st.warning:
             say(st.warning)

@@ -19,7 +19,7 @@ import msgspec
 from ardennes_tui.errors import UserError
 from ardennes_tui.present.render.counters import UnitsByHex
 from ardennes_tui.present.scenario_view import get_map, scenario_or_error, setup_units
-from rules import GameMap, encode_map, map_graph
+from rules.ao import GameMap, encode_map, map_graph
 
 if TYPE_CHECKING:
     from ardennes_tui.present.render.picture import Line

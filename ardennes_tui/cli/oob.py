@@ -19,7 +19,7 @@ from typing import Any
 import msgspec
 
 from ardennes_tui.errors import UserError
-from rules import Arrival, Scenario, UnitDef
+from rules.ao import Arrival, Scenario, UnitDef
 from scenarios import load_scenario, scenario_numbers
 
 

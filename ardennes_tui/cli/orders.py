@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-import rules
+import rules.ao
 from ardennes_tui.cli import email as cli_email
 from ardennes_tui.errors import UserError
 from pbem.core.errors import PbemError
@@ -47,14 +47,14 @@ def register(subparsers: Any) -> None:
     orders.set_defaults(func=run_orders)
 
 
-def _read_commands(path: Path) -> list[rules.Command]:
+def _read_commands(path: Path) -> list[rules.ao.Command]:
     text = cli_email.read_packet_input(str(path)).decode("utf-8", "replace")
     out = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            out.append(rules.decode_command(line))
+            out.append(rules.ao.decode_command(line))
         except (msgspec.ValidationError, msgspec.DecodeError) as exc:
             raise UserError(f"{path}: line {number}: not a command: {exc}", 2) from None
     return out
@@ -77,7 +77,7 @@ def run_orders(args: argparse.Namespace) -> int:
         if done.sealed:
             cli_email.say(f"game {short}: {which} sealed and stored")
         if done.rest:
-            other = rules.other_side(store.meta(game_id).our_side).capitalize()
+            other = rules.ao.other_side(store.meta(game_id).our_side).capitalize()
             cli_email.say(
                 f"game {short}: {done.rest} command(s) kept for packet {after + 1}, after the "
                 f"{other} reply to your batch: import it, then: ardennes orders {short}"

@@ -8,7 +8,7 @@ import argparse
 import sys
 from pathlib import Path
 
-import rules
+import rules.ao
 from ardennes_tui.app import play, play_email
 from ardennes_tui.cli.email import invitation_input, player_identity
 from ardennes_tui.errors import UserError
@@ -135,7 +135,7 @@ def _start(args: argparse.Namespace, service: Service) -> tuple[str, Identity, O
     me = player_identity(args)
     sent = service.accept(me, data, opponent=args.opponent or "")
     st = service.status(sent.game_id)
-    other = st.keys[rules.other_side(st.our_side)]
+    other = st.keys[rules.ao.other_side(st.our_side)]
     title = (
         f"Game {sent.game_id[:8]} accepted (scenario {st.scenario}, you play the "
         f"{st.our_side.capitalize()}, {st.mode} dice; opponent's key {other}: compare it out "

@@ -6,15 +6,15 @@
     Applies a JSONL file of commands in order. Prints one JSON line per command (its events
     and the state hash after it, or its rejection), then the final position as one JSON line.
 ``ardennes rules options --position P``
-    JSON: what may be done now and by whom (``rules.Game.options()``).
+    JSON: what may be done now and by whom (``rules.ao.Game.options()``).
 ``ardennes rules supply --position P [--side S]``
     JSON: each unit's supply marker, what a Supply Judgment would mark now, its supply as a
-    defender now, and its supply path (``rules.supply_report``); both sides by default.
+    defender now, and its supply path (``rules.ao.supply_report``); both sides by default.
 ``ardennes rules interdiction --position P``
-    JSON: the bridges interdicted for each side, stored and now (``rules.interdiction_report``).
+    JSON: the bridges interdicted for each side, stored and now (``rules.ao.interdiction_report``).
 ``ardennes rules odds --position P --attackers A,B --defenders HEX[,HEX]``
     JSON: the attack hex by hex and class by class, the odds and the CRT, and the refusal a
-    declaration would get (``rules.odds_report``); exit 1 when it would be refused.
+    declaration would get (``rules.ao.odds_report``); exit 1 when it would be refused.
 
 Instead of ``--position P`` (a position file, ``docs/position-format.md``; ``-`` reads stdin),
 ``--scenario N`` starts from scenario N before the Allied set-up. Commands that roll (combat,
@@ -37,15 +37,11 @@ import msgspec
 
 from ardennes_tui.cli.inputs import read_input
 from ardennes_tui.errors import UserError
-from rules import (
+from rules import DiceError, DiceSource, Rejection, ScriptedDice, SeededDice
+from rules.ao import (
     Board,
-    DiceError,
-    DiceSource,
     Game,
     GameState,
-    Rejection,
-    ScriptedDice,
-    SeededDice,
     Side,
     apply,
     decode_command,

@@ -10,10 +10,10 @@
     armoured, for ``ardennes verify FILE`` and ``ardennes audit FILE``. Same seed, same bytes.
 ``--german BOT`` / ``--allied BOT``
     Which bot plays each side (``heuristic``, the default, ``planner`` or ``planner-hist``,
-    :mod:`rules.bots.registry`); the record's header names each side's bot and version. Not
+    :mod:`rules.ao.bots.registry`); the record's header names each side's bot and version. Not
     with ``--dice`` (the email game plays the heuristic bots) or ``--replay``.
 ``--level L --computer SIDE`` (with either of the above, or ``--summary``)
-    The game at level of play L (1-4, :mod:`rules.levels`), the bot of SIDE playing the
+    The game at level of play L (1-4, :mod:`rules.ao.levels`), the bot of SIDE playing the
     computer (at level L) and the other the human (at level 3): the board set up for the
     level, the record's header naming it (by email: not offered, an email game has no levels).
 ``ardennes selfplay --replay FILE``
@@ -42,7 +42,7 @@ from typing import Any, Final
 
 import msgspec
 
-import rules
+import rules.ao
 from ardennes_tui.cli.inputs import read_input
 from ardennes_tui.cli.selfplay_summary import (
     MAX_GAMES,
@@ -59,9 +59,9 @@ from ardennes_tui.errors import UserError
 from pbem import selfplay as email_selfplay
 from pbem.core.errors import PbemError
 from pbem.core.packets import DiceMode
-from rules import LAST_TURN
-from rules.bots.registry import kind_names
-from rules.bots.selfplay import SELFPLAY_BOT, encode, play, replay
+from rules.ao import LAST_TURN
+from rules.ao.bots.registry import kind_names
+from rules.ao.bots.selfplay import SELFPLAY_BOT, encode, play, replay
 from scenarios import load_board, scenario_numbers
 
 MAX_LOG_BYTES = rules.record.MAX_RECORD_BYTES
@@ -102,7 +102,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--level",
         type=int,
-        choices=rules.levels.NUMBERS,
+        choices=rules.ao.levels.NUMBERS,
         help="play at this level of play (3: the rules as written; 4 helps the human's side, "
         "2 and 1 the computer's): needs --computer",
     )
@@ -282,7 +282,7 @@ def _replay(path: Path) -> int:
     return 1
 
 
-def _board(number: int) -> rules.Board:
+def _board(number: int) -> rules.ao.Board:
     if number not in scenario_numbers():
         raise ValueError(f"the header names scenario {number}, which does not exist")
     return load_board(number)

@@ -20,10 +20,10 @@ from typing import Final
 import msgspec
 
 from ardennes_tui.errors import UserError
-from rules import LAST_TURN, Side, Verdict, levels
-from rules.bots.registry import make_bot
-from rules.bots.rng import BotRng
-from rules.bots.selfplay import SELFPLAY_BOT, BotError, SelfPlayGame, TurnVP, play
+from rules.ao import LAST_TURN, Side, Verdict, levels
+from rules.ao.bots.registry import make_bot
+from rules.ao.bots.rng import BotRng
+from rules.ao.bots.selfplay import SELFPLAY_BOT, BotError, SelfPlayGame, TurnVP, play
 from scenarios import load_board, scenario_numbers, scenario_specs
 
 MAX_GAMES: Final = 2000
@@ -73,7 +73,7 @@ AtLevel = tuple[int, Side] | None
 
 
 def level_of(scenario: int, at: AtLevel) -> levels.Level | None:
-    """The levers of ``at`` in ``scenario`` (:func:`rules.levels.level_for`)."""
+    """The levers of ``at`` in ``scenario`` (:func:`rules.ao.levels.level_for`)."""
     if at is None:
         return None
     return levels.level_for(scenario_specs()[scenario], at[0], at[1])
@@ -168,7 +168,7 @@ def play_one(
     game: tuple[int, str, AtLevel], german: str = SELFPLAY_BOT, allied: str = SELFPLAY_BOT
 ) -> tuple[GameResult, float]:
     """Play one game of a batch (in a worker process) with the bots ``german`` and ``allied``
-    (:data:`rules.bots.registry.KINDS`): its result and the seconds it took."""
+    (:data:`rules.ao.bots.registry.KINDS`): its result and the seconds it took."""
     t0 = time.perf_counter()
     record = play(
         load_board(game[0]),

@@ -18,7 +18,7 @@ import sys
 import textwrap
 from typing import Any
 
-import rules
+import rules.ao
 from ardennes_tui.cli.email import key_options, player_identity
 from ardennes_tui.errors import UserError
 from ardennes_tui.present import game_view
@@ -51,7 +51,7 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def _focus(game: rules.Game, data: dict[str, Any]) -> rules.HexId | None:
+def _focus(game: rules.ao.Game, data: dict[str, Any]) -> rules.HexId | None:
     """The hex the excerpt centres on: the first declared attack's target, the drop's hex,
     else the first (by id) of our units next to an enemy unit, else our first unit."""
     for item in data["pending"]:
@@ -70,7 +70,7 @@ def _focus(game: rules.Game, data: dict[str, Any]) -> rules.HexId | None:
     return mine[0][1] if mine else None
 
 
-def excerpt(game: rules.Game, focus: rules.HexId, width: int = WIDTH) -> list[str]:
+def excerpt(game: rules.ao.Game, focus: rules.HexId, width: int = WIDTH) -> list[str]:
     """The detailed map around ``focus``: :data:`EXCERPT_ROWS` hex rows, as many columns as
     fit in ``width``, the map's own row numbers on the left and column numbers on top."""
     pic = detail.draw_detail(
@@ -93,7 +93,7 @@ def excerpt(game: rules.Game, focus: rules.HexId, width: int = WIDTH) -> list[st
     return out
 
 
-def _units(game: rules.Game, side: rules.Side) -> list[str]:
+def _units(game: rules.ao.Game, side: rules.ao.Side) -> list[str]:
     s = game.state
     out = []
     for u in sorted(s.units, key=lambda u: u.id):
@@ -113,11 +113,11 @@ def _units(game: rules.Game, side: rules.Side) -> list[str]:
     return out
 
 
-def text(data: dict[str, Any], game: rules.Game) -> str:
+def text(data: dict[str, Any], game: rules.ao.Game) -> str:
     """The text form of :func:`pbem.show.show`'s ``data`` (``game`` at its position)."""
     short = data["game"][:8]
     ours = data["our_side"]
-    other = rules.other_side(ours)
+    other = rules.ao.other_side(ours)
     label = data["players"].get(other) or other
     out = [
         f"Game {short}: scenario {data['scenario']}, {data['dice']} dice, you play the "
@@ -182,8 +182,8 @@ def run(args: argparse.Namespace) -> int:
     board = email.game.board if email.game is not None else service.board(data["scenario"])
     draft = data["draft"]
     position = draft["position"] if draft and draft["position"] else data["position"]
-    state = rules.position.loads(json.dumps(position))
-    game = rules.Game(board, state)
+    state = rules.ao.position.loads(json.dumps(position))
+    game = rules.ao.Game(board, state)
     if draft and draft["position"]:
         sys.stdout.write(f"(the position after your {draft['orders']} unsent order(s))\n")
     sys.stdout.write(text(data, game))

@@ -21,7 +21,7 @@ from ardennes_tui.present import audit_view, game_list
 from ardennes_tui.present.scenario_view import get_map
 from ardennes_tui.screens.start import Launch, StartScreen
 from pbem.store import Store
-from rules.bots.registry import DEFAULT
+from rules.ao.bots.registry import DEFAULT
 
 Runner = Callable[[Launch], int]
 

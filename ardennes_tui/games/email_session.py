@@ -13,7 +13,7 @@ packet is not ours the session shows the game as the store holds it, read-only, 
 :meth:`status` says who we wait for and since when.
 
     session = EmailSession(Service(Store()), game_id, me)
-    session.push(rules.EndPhase())         # Applied, or why not (one line)
+    session.push(rules.ao.EndPhase())         # Applied, or why not (one line)
     if session.ended():
         sent = session.seal()              # stored; sent.text is the armoured text to send
         path = save_text(sent.text, game_id, seq, Path.cwd())
@@ -25,7 +25,7 @@ import email.utils
 from pathlib import Path
 from typing import NamedTuple
 
-import rules
+import rules.ao
 from pbem import addresses, config, drafts, endings, mail
 from pbem.aoplay import ao_game, ao_side
 from pbem.core.authoring import Draft
@@ -139,14 +139,14 @@ class EmailSession:
         self.unsaved = ""
 
     @property
-    def game(self) -> rules.Game:
+    def game(self) -> rules.ao.Game:
         """What the map shows: the draft's scratch copy, else the game as stored."""
         if self.draft is not None:
             return ao_game(self.draft.scratch)
         game = self.service.load(self.game_id).game
         if game is None:  # not accepted yet: the scenario's start
             board = self.service.board(self.service.load(self.game_id).scenario)
-            return rules.Game.new(board)
+            return rules.ao.Game.new(board)
         return ao_game(game)
 
     @property
@@ -242,18 +242,18 @@ class EmailSession:
 
     # -- writing the packet ------------------------------------------------------------------
 
-    def push(self, cmd: rules.Command) -> rules.Applied | str:
+    def push(self, cmd: rules.ao.Command) -> rules.ao.Applied | str:
         """Add ``cmd`` to the draft (the protocol's checks, then the rules'); else why not."""
         if self.draft is None:
             return self.waiting()
         if self.draft.ended() and self.draft.body.kind != "reply":
             return f"Packet {self.draft.body.seq} is complete: x seals and sends it"
-        r: rules.Applied | str = self.draft.push(cmd)
+        r: rules.ao.Applied | str = self.draft.push(cmd)
         if not isinstance(r, str):
             self._save()
         return r
 
-    def undo(self) -> rules.Command | str:
+    def undo(self) -> rules.ao.Command | str:
         """Take back the draft's last command (rebuilding the draft without it): the command,
         or why not (a die roll, an end of phase, nothing in this packet)."""
         if self.draft is None:
@@ -264,7 +264,7 @@ class EmailSession:
         if why is not None:
             return why
         keep = [s.command for s in self.draft.steps[:-1]]
-        last: rules.Command = self.draft.steps[-1].command
+        last: rules.ao.Command = self.draft.steps[-1].command
         draft = self.service.draft(self.game_id, self.me, self.draft.body.comment)
         for cmd in keep:
             r = draft.push(cmd)

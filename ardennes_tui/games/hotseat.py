@@ -19,7 +19,7 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from typing import Final
 
-import rules
+import rules.ao
 from ardennes_tui.games import saves
 from pbem.store import Store, StoreError, new_game_id
 from rules import record
@@ -51,7 +51,7 @@ class StoredGame:
         :class:`pbem.store.GameLocked` when another process has it open."""
         return self.store.local_session(self.name)
 
-    def save(self, game: rules.Game) -> None:
+    def save(self, game: rules.ao.Game) -> None:
         """Write ``game``'s record (atomically); raises one of :data:`SAVE_ERRORS`."""
         self.store.save_local(self.name, record.encode(game.record()))
 
@@ -75,7 +75,7 @@ def find_local(store: Store, prefix: str | None) -> str:
 
 def resume(
     prefix: str | None, store: Store | None = None
-) -> tuple[rules.Game, saves.Loaded, StoredGame]:
+) -> tuple[rules.ao.Game, saves.Loaded, StoredGame]:
     """``ardennes --resume [NAME]``: the hot-seat game ``prefix`` names (:func:`find_local`),
     replayed and checked like ``--load`` (:func:`ardennes_tui.games.saves.replay_data`: a record
     edited by hand is refused naming its first diverging command). ``ValueError``: one line."""

@@ -3,7 +3,7 @@
 One format: the app keeps every hot-seat game in the store (:mod:`ardennes_tui.games.hotseat`,
 ``rules.record.encode(game.record())`` after every command), ``s`` also exports a copy to a file,
 and ``ardennes --load FILE`` reads any record (a hot-seat export, a self-play game) with
-:func:`rules.record.decode` and replays it with :meth:`rules.Game.replay`, which checks the hash
+:func:`rules.record.decode` and replays it with :meth:`rules.ao.Game.replay`, which checks the hash
 after every command: a record whose replay fails is refused with one line naming the first
 diverging command, never loaded silently::
 
@@ -25,15 +25,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-import rules
+import rules.ao
 from rules import record
-from rules.bots.registry import KINDS
+from rules.ao.bots.registry import KINDS
 from scenarios import load_board, scenario_numbers
 
 MAX_LOAD_BYTES: Final = 64 << 20
 """The largest file ``--load`` reads (a whole 18-turn game is about 0.4 MB)."""
 
-HOT_SEAT: Final = rules.Players(german=rules.Player(), allied=rules.Player())
+HOT_SEAT: Final = {"german": rules.Player(), "allied": rules.Player()}
 """Who plays in the app: two humans at one keyboard."""
 
 
@@ -41,10 +41,10 @@ class SaveRefused(ValueError):
     """``s`` would overwrite a file it must not; the message is one line for the player."""
 
 
-def bot_side(players: rules.Players) -> rules.Side | None:
+def bot_side(players: rules.Players) -> rules.ao.Side | None:
     """The computer's side of a game against the computer: one side a bot of a kind this
-    program has (:data:`rules.bots.registry.KINDS`), the other a human; else None."""
-    g, a = players.german, players.allied
+    program has (:data:`rules.ao.bots.registry.KINDS`), the other a human; else None."""
+    g, a = record.player(players, "german"), rules.record.player(players, "allied")
     if g.kind == "bot" and a.kind == "human" and g.name in KINDS:
         return "german"
     if a.kind == "bot" and g.kind == "human" and a.name in KINDS:
@@ -57,7 +57,7 @@ def random_seed() -> str:
     return os.urandom(8).hex()
 
 
-def _board(scenario: int) -> rules.Board:
+def _board(scenario: int) -> rules.ao.Board:
     """The board of ``scenario`` (:func:`scenarios.load_board`); ``ValueError`` for a scenario
     that does not exist."""
     if scenario not in scenario_numbers():
@@ -65,11 +65,11 @@ def _board(scenario: int) -> rules.Board:
     return load_board(scenario)
 
 
-def new_game(scenario: int, seed: str | None = None) -> rules.Game:
+def new_game(scenario: int, seed: str | None = None) -> rules.ao.Game:
     """A new hot-seat game of ``scenario``, its dice :class:`rules.SeededDice` of the UTF-8 of
     ``seed`` (default: :func:`random_seed`)."""
     text = seed if seed is not None else random_seed()
-    return rules.Game.new(
+    return rules.ao.Game.new(
         _board(scenario),
         dice=rules.SeededDice(text.encode()),
         dice_spec=rules.DiceSpec.seeded(text.encode(), text),
@@ -77,9 +77,9 @@ def new_game(scenario: int, seed: str | None = None) -> rules.Game:
     )
 
 
-def _replay(rec: rules.Record) -> rules.Replayed:
-    """:meth:`rules.Game.replay` of ``rec`` on its scenario's board."""
-    return rules.Game.replay(rec, _board(rec.header.scenario))
+def _replay(rec: rules.Record) -> rules.ao.Replayed:
+    """:meth:`rules.ao.Game.replay` of ``rec`` on its scenario's board."""
+    return rules.ao.Game.replay(rec, _board(rec.header.scenario))
 
 
 def short_name(name: str) -> str:
@@ -106,12 +106,12 @@ class Loaded:
     resumed: str | None = None
     """The name of the hot-seat game of the store that ``--resume`` reopened (None: a file)."""
 
-    def opening(self, game: rules.Game) -> str:
+    def opening(self, game: rules.ao.Game) -> str:
         """The first message of the app."""
         seed = f"Dice seed {game.dice_spec.label}."
         side = bot_side(self.players)
         if side is not None and game.players == self.players:
-            bot = self.players.german if side == "german" else self.players.allied
+            bot = record.player(self.players, side)
             what = (
                 f"game {short_name(self.resumed)} resumed"
                 if self.resumed is not None
@@ -128,9 +128,9 @@ class Loaded:
             )
         if self.players == HOT_SEAT:
             return seed
-        p = self.players
+        g, a = (record.player(self.players, s).label for s in ("german", "allied"))
         return (
-            f"Record of {p.german.label} (German) vs {p.allied.label} (Allied), scenario "
+            f"Record of {g} (German) vs {a} (Allied), scenario "
             f"{game.start.scenario}: {self.commands} orders replayed and checked; "
             f"s saves to {self.save_path}. {seed}"
         )
@@ -146,12 +146,12 @@ def read_game_file(path: Path) -> bytes:
     return data
 
 
-def replay_data(data: bytes, label: str) -> tuple[rules.Game, rules.Record]:
+def replay_data(data: bytes, label: str) -> tuple[rules.ao.Game, rules.Record]:
     """The game of the record ``data``, replayed and checked, to go on between two humans (a
     game against the computer goes on against it: its players are kept, :func:`bot_side`);
     and the record. Raises ``ValueError`` with one line that starts with ``label``: not a
     record (:func:`rules.record.decode` names the problem), an unknown scenario or dice, or a
-    replay that fails (:attr:`rules.Replayed.error`: the first refused or diverging command,
+    replay that fails (:attr:`rules.ao.Replayed.error`: the first refused or diverging command,
     e.g. ``game.jsonl: command 39 (move) diverges: state hash ... where the record has ...``)."""
     try:
         rec = record.decode(data)
@@ -166,7 +166,7 @@ def replay_data(data: bytes, label: str) -> tuple[rules.Game, rules.Record]:
     return game, rec
 
 
-def load_game(path: Path) -> tuple[rules.Game, Loaded]:
+def load_game(path: Path) -> tuple[rules.ao.Game, Loaded]:
     """``ardennes --load FILE``: the game of the record in ``path``, replayed and checked
     (:func:`replay_data`; the ``ValueError`` starts with the path, also for a file unreadable
     or too large). The file is never written: ``s`` exports to a file of its own."""
@@ -181,7 +181,7 @@ def load_game(path: Path) -> tuple[rules.Game, Loaded]:
     return game, Loaded(path, rec.header.players, len(rec.lines), save_path)
 
 
-def _same_game(rec: rules.Record, game: rules.Game) -> bool:
+def _same_game(rec: rules.Record, game: rules.ao.Game) -> bool:
     """``rec`` is a record of ``game`` (same scenario, dice and players; one's commands are
     the start of the other's)."""
     head = rec.header
@@ -196,7 +196,7 @@ def _same_game(rec: rules.Record, game: rules.Game) -> bool:
     return mine[:n] == theirs[:n]
 
 
-def save_refusal(game: rules.Game, path: Path, known: str | None = None) -> str | None:
+def save_refusal(game: rules.ao.Game, path: Path, known: str | None = None) -> str | None:
     """Why ``s`` must not write ``game`` to ``path``, or None: a missing file, the bytes whose
     SHA-256 is ``known`` (this game read or wrote them) or the same game's record may be
     overwritten; any other file is never overwritten."""
@@ -219,7 +219,7 @@ def save_refusal(game: rules.Game, path: Path, known: str | None = None) -> str 
     return None
 
 
-def save_game(game: rules.Game, path: Path, known: str | None = None) -> str:
+def save_game(game: rules.ao.Game, path: Path, known: str | None = None) -> str:
     """Write the record of ``game`` to ``path`` (through a temporary file, then renamed);
     the SHA-256 of the bytes written (pass it back as ``known`` next time). Raises
     :class:`SaveRefused` (:func:`save_refusal`) or ``OSError``."""
@@ -234,7 +234,7 @@ def save_game(game: rules.Game, path: Path, known: str | None = None) -> str:
 
 
 def default_save_path(
-    game: rules.Game, directory: Path | None = None, *, avoid: Path | None = None
+    game: rules.ao.Game, directory: Path | None = None, *, avoid: Path | None = None
 ) -> Path:
     """Where ``s`` exports a copy of ``game``: ``ardennes-sN.jsonl`` in ``directory``
     (default: the working directory), or when that file may not be overwritten

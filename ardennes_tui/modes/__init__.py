@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-import rules
+import rules.ao
 from ardennes_tui.modes.arrival import DropMode, ReinforcementMode, RollMode
 from ardennes_tui.modes.base import Host, Mode, SupplyMode
 from ardennes_tui.modes.combat import CombatMode
@@ -13,7 +13,7 @@ from ardennes_tui.modes.game_over import GameOverMode
 from ardennes_tui.modes.movement import MovementMode
 from ardennes_tui.modes.setup import SetupMode
 
-MODES: Final[dict[rules.Mode, type[Mode]]] = {
+MODES: Final[dict[rules.ao.Mode, type[Mode]]] = {
     "setup": SetupMode,
     "reinforcement": ReinforcementMode,
     "supply": SupplyMode,
@@ -24,10 +24,10 @@ MODES: Final[dict[rules.Mode, type[Mode]]] = {
     "decision": DecisionMode,
     "game_over": GameOverMode,
 }
-"""The mode of each kind of input the engine waits for (``rules.Options.mode``)."""
+"""The mode of each kind of input the engine waits for (``rules.ao.Options.mode``)."""
 
 
-def mode_for(host: Host, options: rules.Options) -> Mode:
+def mode_for(host: Host, options: rules.ao.Options) -> Mode:
     """A new mode for the state ``options`` describes."""
     return MODES[options.mode](host, options)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-import rules
+import rules.ao
 from ardennes_tui.modes.base import Host, Mode, said_after
 from rules import hexgrid
 
@@ -15,7 +15,7 @@ from rules import hexgrid
 class ReinforcementMode(Mode):
     """The Reinforcement Phase: the due units (``options().reinforcements``) one at a time."""
 
-    def __init__(self, host: Host, options: rules.Options) -> None:
+    def __init__(self, host: Host, options: rules.ao.Options) -> None:
         super().__init__(host, options)
         due = options.reinforcements
         self.placing: str | None = due[0].unit if due else None
@@ -68,7 +68,7 @@ class ReinforcementMode(Mode):
         if self.placing is None:
             self.host.say(self.hint())
             return
-        r = self.host.play(rules.Place(self.placing, self.host.cursor))
+        r = self.host.play(rules.ao.Place(self.placing, self.host.cursor))
         if r is not None:
             self.host.say(said_after(self.host, r))
 
@@ -119,10 +119,10 @@ class ReinforcementMode(Mode):
         nothing played): ``, staging -2 road hexes (AO-14.2B)``, or ""."""
         if self.placing is None:
             return ""
-        r = rules.apply(self.game.board, self.game.state, rules.Place(self.placing, hex_id))
+        r = rules.ao.apply(self.game.board, self.game.state, rules.ao.Place(self.placing, hex_id))
         if isinstance(r, rules.Rejection):
             return ""
-        staging = next((e.staging for e in r.events if isinstance(e, rules.UnitPlaced)), None)
+        staging = next((e.staging for e in r.events if isinstance(e, rules.ao.UnitPlaced)), None)
         return f", staging -{staging} road hexes (AO-14.2B)" if staging else ""
 
     def cycle(self) -> None:
@@ -166,7 +166,7 @@ class DropMode(Mode):
 
     def select(self) -> None:
         """Enter: drop on the cursor hex (its die is rolled next, :class:`RollMode`)."""
-        r = self.host.play(rules.Drop(self.host.cursor))
+        r = self.host.play(rules.ao.Drop(self.host.cursor))
         if r is not None:
             self.host.say(said_after(self.host, r))
 
@@ -198,7 +198,7 @@ class RollMode(Mode):
 
     def select(self) -> None:
         """Enter: roll the die."""
-        r = self.host.play(rules.Roll())
+        r = self.host.play(rules.ao.Roll())
         if r is not None:
             self.host.say(said_after(self.host, r))
 

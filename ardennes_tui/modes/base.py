@@ -22,7 +22,7 @@ from typing import Final, Protocol
 from rich.text import Text
 from textual.actions import SkipAction
 
-import rules
+import rules.ao
 from ardennes_tui.present import game_view, navigation
 
 WAIVE_KEY: Final = "w"
@@ -31,7 +31,7 @@ WAIVE_KEY: Final = "w"
 class Host(Protocol):
     """What a mode may ask of the play screen."""
 
-    game: rules.Game
+    game: rules.ao.Game
     mode: Mode
 
     @property
@@ -53,7 +53,7 @@ class Host(Protocol):
     def redraw(self) -> None:
         """The mode's view state changed: pass its highlight, panel and prompt down."""
 
-    def play(self, command: rules.Command) -> rules.Applied | None:
+    def play(self, command: rules.ao.Command) -> rules.ao.Applied | None:
         """Push ``command``; on a refusal say the rule and return None. An accepted command
         makes a new mode (:attr:`mode`) and passes the new state down."""
 
@@ -64,7 +64,7 @@ class Host(Protocol):
 class Mode:
     """A kind of phase (the defaults suit one with nothing to choose)."""
 
-    def __init__(self, host: Host, options: rules.Options) -> None:
+    def __init__(self, host: Host, options: rules.ao.Options) -> None:
         self.host = host
         self.options = options
         """``game.options()`` of the state this mode was made for."""
@@ -72,7 +72,7 @@ class Mode:
         """The unit selected (movement, set-up) or marked ``>`` (combat)."""
 
     @property
-    def game(self) -> rules.Game:
+    def game(self) -> rules.ao.Game:
         return self.host.game
 
     @property
@@ -178,8 +178,8 @@ class Mode:
             self.host.say("Select a unit first (Enter on it)")
             return
         us = self.game.state.unit(unit)
-        step = rules.LEAVE_ROAD_MODE if us.road_mode else rules.ENTER_ROAD_MODE
-        if self.host.play(rules.Move(unit, (step,))) is None:
+        step = rules.ao.LEAVE_ROAD_MODE if us.road_mode else rules.ao.ENTER_ROAD_MODE
+        if self.host.play(rules.ao.Move(unit, (step,))) is None:
             return
         now = self.game.state.unit(unit)
         verb = "entered" if now.road_mode else "left"
@@ -224,7 +224,7 @@ class SupplyMode(Mode):
         )
 
 
-def said_after(host: Host, applied: rules.Applied) -> str:
+def said_after(host: Host, applied: rules.ao.Applied) -> str:
     """What an order that ended or changed the phase says: the new hint (what the rules did
     by themselves is on the notice line: :func:`ardennes_tui.present.effects.effect_notes`)."""
     return host.mode.hint()

@@ -1,6 +1,6 @@
 """Combat orders (AO-9): build an attack (``a`` on an enemy hex, Enter on your units), see the
-engine's odds live (:func:`rules.preview_attack`) and its refusal before Enter
-(:func:`rules.check_attack`), lower the odds (``-``/``+``), waive the attackers' immunity
+engine's odds live (:func:`rules.ao.preview_attack`) and its refusal before Enter
+(:func:`rules.ao.check_attack`), lower the odds (``-``/``+``), waive the attackers' immunity
 (``w``), declare (Enter on the target) and resolve the batch (``r``).
 
 The attack being built is view state of the mode (targets, attackers, odds asked, waiver);
@@ -12,7 +12,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.actions import SkipAction
 
-import rules
+import rules.ao
 from ardennes_tui.modes.base import WAIVE_KEY, Host, Mode
 from ardennes_tui.present import game_view
 from ardennes_tui.present.combat_text import (
@@ -22,10 +22,11 @@ from ardennes_tui.present.combat_text import (
     odds_notes,
     orders_lines,
 )
-from rules import crt, hexgrid
+from rules import hexgrid
+from rules.ao import crt
 
 
-def append_orders(text: Text, state: rules.GameState) -> None:
+def append_orders(text: Text, state: rules.ao.GameState) -> None:
     """The standing orders in force, at the end of the panel's lines in combat (``O`` sets
     the acting side's)."""
     text.append("Standing orders (O)", "bold")
@@ -34,7 +35,7 @@ def append_orders(text: Text, state: rules.GameState) -> None:
         text.append(line + "\n")
 
 
-def result_message(applied: rules.Applied) -> str:
+def result_message(applied: rules.ao.Applied) -> str:
     """Every combat of a resolution, whole, one to a line (the message area wraps them and
     scrolls when they do not fit; ``c`` shows them again in the combat log)."""
     lines = combat_log(applied.events)
@@ -46,7 +47,7 @@ def result_message(applied: rules.Applied) -> str:
 class CombatMode(Mode):
     """The Combat Phase with no decision pending."""
 
-    def __init__(self, host: Host, options: rules.Options) -> None:
+    def __init__(self, host: Host, options: rules.ao.Options) -> None:
         super().__init__(host, options)
         self.targets: list[rules.HexId] = []
         """The hexes of the attack being built (empty: none)."""
@@ -84,25 +85,27 @@ class CombatMode(Mode):
         eligible = set(self.eligible_attackers())
         return any(u in eligible for u in game_view.own_units(self.game, hex_id))
 
-    def _preview(self) -> rules.Preview | rules.Rejection | None:
+    def _preview(self) -> rules.ao.Preview | rules.Rejection | None:
         if not self.building() or not self.attackers:
             return None
-        return rules.preview_attack(self.game.board, self.game.state, self.attackers, self.targets)
+        return rules.ao.preview_attack(
+            self.game.board, self.game.state, self.attackers, self.targets
+        )
 
-    def _check(self, odds: str | None = None) -> rules.Preview | rules.Rejection:
-        attack = rules.Attack(
+    def _check(self, odds: str | None = None) -> rules.ao.Preview | rules.Rejection:
+        attack = rules.ao.DeclareAttack(
             attackers=tuple(self.attackers),
             defenders=tuple(self.targets),
             odds=odds,
             waive=self.waived_hexes(),
         )
-        return rules.check_attack(self.game.board, self.game.state, attack)
+        return rules.ao.check_attack(self.game.board, self.game.state, attack)
 
     def immune_attacker_hexes(self) -> list[rules.HexId]:
         """The hexes of the attack's units that are immune to Ar (AO-11.f*), sorted."""
         if not self.building():
             return []
-        return list(rules.immune_hexes(self.game.board, self.game.state, self.attackers))
+        return list(rules.ao.immune_hexes(self.game.board, self.game.state, self.attackers))
 
     def waived_hexes(self) -> tuple[rules.HexId, ...]:
         """The attackers' hexes whose immunity the declaration waives (``DeclareAttack.waive``)."""
@@ -202,7 +205,7 @@ class CombatMode(Mode):
             if not self.attackers:
                 text.append(" (no attacker yet)\n")
             p = self._preview()
-            if isinstance(p, rules.Preview):
+            if isinstance(p, rules.ao.Preview):
                 text.append(f"{p.attack} vs {p.defence} = {p.column}", "bold")
                 text.append(f" {TABLE_NAMES.get(p.table, p.table)}\n")
                 note = odds_note(p.attack, p.defence, p.column)
@@ -243,8 +246,8 @@ class CombatMode(Mode):
             board, state = self.game.board, self.game.state
             out = []
             for a in state.combat.declared:
-                p = rules.preview_attack(board, state, list(a.attackers), list(a.defenders))
-                odds = p.column if isinstance(p, rules.Preview) else "?"
+                p = rules.ao.preview_attack(board, state, list(a.attackers), list(a.defenders))
+                odds = p.column if isinstance(p, rules.ao.Preview) else "?"
                 if a.odds:
                     odds = f"{odds} asked {a.odds}"
                 out.append(f" {'+'.join(a.defenders)} {odds} <- {' '.join(a.attackers)}")
@@ -367,7 +370,7 @@ class CombatMode(Mode):
                 f"No attacker yet: Enter on your units next to {self.targets[0]} adds them"
             )
             return False
-        cmd = rules.DeclareAttack(
+        cmd = rules.ao.DeclareAttack(
             tuple(self.attackers),
             tuple(self.targets),
             odds=self.odds_asked,
@@ -388,7 +391,7 @@ class CombatMode(Mode):
             super().odds(step)
             return
         p = self._preview()
-        if not isinstance(p, rules.Preview):
+        if not isinstance(p, rules.ao.Preview):
             self.host.say(self.attack_summary())
             return
         real = crt.ODDS_COLUMNS.index(p.column)
@@ -430,6 +433,6 @@ class CombatMode(Mode):
         if not self.game.state.combat.declared:
             self.host.say("No attack declared: a on an enemy hex starts one")
             return
-        r = self.host.play(rules.ResolveAttacks())
+        r = self.host.play(rules.ao.ResolveAttacks())
         if r is not None:
             self.host.say(result_message(r))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-import rules
+import rules.ao
 from ardennes_tui.modes.base import Host, Mode
 from ardennes_tui.present import game_view
 from ardennes_tui.present.combat_text import side_name
@@ -24,7 +24,7 @@ DECISION_WORDS = {
 class ComputerMode(Mode):
     """Any state in which the computer (``side``) gives the next command."""
 
-    def __init__(self, host: Host, options: rules.Options, side: rules.Side) -> None:
+    def __init__(self, host: Host, options: rules.ao.Options, side: rules.ao.Side) -> None:
         super().__init__(host, options)
         self.computer = side
 

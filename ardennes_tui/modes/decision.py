@@ -27,10 +27,10 @@ from ardennes_tui.present.render.counters import counter_short
 class DecisionMode(Mode):
     """The engine waits for ``decision`` (answered by its side: hot-seat, one keyboard)."""
 
-    def __init__(self, host: Host, options: rules.Options) -> None:
+    def __init__(self, host: Host, options: rules.ao.Options) -> None:
         super().__init__(host, options)
         assert options.decision is not None
-        self.decision: rules.Decision = options.decision
+        self.decision: rules.ao.Decision = options.decision
         self.pending: rules.ao.PendingDecision | None = options.pending
         """The decision typed by kind: its ``answer`` builds the command (the engine's one
         table, :mod:`rules.ao.decisions`)."""
@@ -124,7 +124,7 @@ class DecisionMode(Mode):
             if u in units:
                 self.pick(units.index(u) + 1)
 
-    def _answer(self, command: rules.Command) -> None:
+    def _answer(self, command: rules.ao.Command) -> None:
         r = self.host.play(command)
         if r is not None:
             self.host.say(result_message(r))
@@ -179,16 +179,18 @@ class DecisionMode(Mode):
 # -- the choices and what each leads to ----------------------------------------------------------
 
 
-def supply_after_retreat(game: rules.Game, unit: str, end: rules.HexId) -> rules.Supply:
+def supply_after_retreat(game: rules.ao.Game, unit: str, end: rules.HexId) -> rules.ao.Supply:
     """The supply ``unit`` would have in ``end`` (the end of a retreat path), judged as at
-    the moment of combat (:func:`rules.defender_supply` on the state with the unit there)."""
+    the moment of combat (:func:`rules.ao.defender_supply` on the state with the unit there)."""
     state = game.state
     there = state.replace_units([msgspec.structs.replace(state.unit(unit), hex=end)])
     side = game.board.defs[unit].side
-    return rules.defender_supply(game.board, there, side).get(unit, "supplied")
+    return rules.ao.defender_supply(game.board, there, side).get(unit, "supplied")
 
 
-def choice_lines(game: rules.Game, d: rules.Decision, chosen: Sequence[str] = ()) -> list[str]:
+def choice_lines(
+    game: rules.ao.Game, d: rules.ao.Decision, chosen: Sequence[str] = ()
+) -> list[str]:
     """The choices of ``d`` numbered for the panel, each with what it leads to: a retreat
     path's end hex and the supply the unit has there, each unit's printed strength for Ex
     losses (and the total ticked against the need), the advancing unit and the hex it enters,

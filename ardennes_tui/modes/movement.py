@@ -3,11 +3,11 @@ shows the cost of the cheapest path, Enter on a lit hex moves it; ``r`` toggles 
 
 from __future__ import annotations
 
-import rules
+import rules.ao
 from ardennes_tui.modes.base import Mode
 from ardennes_tui.present import game_view
 
-_ROAD_STEPS = (rules.ENTER_ROAD_MODE, rules.LEAVE_ROAD_MODE)
+_ROAD_STEPS = (rules.ao.ENTER_ROAD_MODE, rules.ao.LEAVE_ROAD_MODE)
 
 
 class MovementMode(Mode):
@@ -70,7 +70,7 @@ class MovementMode(Mode):
             return
         stack = game_view.stack(self.game, hex_id)
         if stack:
-            bad = rules.may_move(self.game.board, self.game.state, stack[0])
+            bad = rules.ao.may_move(self.game.board, self.game.state, stack[0])
             self.host.say(bad.message if bad else f"{stack[0]}: Enter again to select it")
         else:
             self.host.say(f"No unit of yours in {hex_id}")
@@ -79,18 +79,18 @@ class MovementMode(Mode):
         super().choose(unit)
         if unit is None:
             return
-        bad = rules.may_move(self.game.board, self.game.state, unit)
+        bad = rules.ao.may_move(self.game.board, self.game.state, unit)
         if bad is not None:
             self.host.say(f"{unit}: {bad.message}")
             return
         us = self.game.state.unit(unit)
-        left = rules.movement_allowance(self.game.board.defs[unit], us) - us.mp_spent
+        left = rules.ao.movement_allowance(self.game.board.defs[unit], us) - us.mp_spent
         n = len(self.highlight())
         self.host.say(f"{unit}: {left} MP, {n} hexes lit. Enter on one moves it, r road mode")
 
     def _move(self, unit: str, hex_id: rules.HexId) -> None:
         start = self.game.state.unit(unit).hex
-        if self.host.play(rules.Move(unit, game_view.path_to(self.game, unit, hex_id))) is None:
+        if self.host.play(rules.ao.Move(unit, game_view.path_to(self.game, unit, hex_id))) is None:
             return
         cost = self.game.state.unit(unit).mp_spent
         self.host.say(f"{unit} moved {start} -> {hex_id} ({cost} MP). Backspace/U undoes")

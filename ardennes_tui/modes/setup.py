@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-import rules
+import rules.ao
 from ardennes_tui.modes.base import Mode
 from ardennes_tui.present import game_view
 
@@ -20,7 +20,7 @@ class SetupMode(Mode):
 
     @property
     def case(self) -> str:
-        return rules.FREE_SETUP_CASE[self.game.state.side]
+        return rules.ao.FREE_SETUP_CASE[self.game.state.side]
 
     def hint(self) -> str:
         if self.free:
@@ -38,7 +38,7 @@ class SetupMode(Mode):
         """The hexes the selected unit may be placed in (the engine's own check)."""
         if self.selected is None or not self.free:
             return frozenset()
-        return rules.setup_hexes(self.game.board, self.game.state, self.selected)
+        return rules.ao.setup_hexes(self.game.board, self.game.state, self.selected)
 
     def header(self) -> Text | None:
         if not self.free:
@@ -103,7 +103,7 @@ class SetupMode(Mode):
 
     def _place(self, unit: str, hex_id: rules.HexId) -> None:
         start = self.game.state.unit(unit).hex
-        if self.host.play(rules.Place(unit, hex_id)) is None:
+        if self.host.play(rules.ao.Place(unit, hex_id)) is None:
             return
         self.host.say(
             f"{unit} placed {start} -> {hex_id}. Backspace/U undoes, e accepts the set-up"

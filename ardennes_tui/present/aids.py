@@ -1,7 +1,7 @@
 """The aids a wargamer keeps beside the map, as text; no Textual.
 
 - :func:`zoc_hexes`: the hexes a side's zones of control cover (AO-7; the engine's
-  :func:`rules.enemy_controlled`), for the ZOC overlay (``Z``);
+  :func:`rules.ao.enemy_controlled`), for the ZOC overlay (``Z``);
 - :func:`turn_track`: the turn record track with the reinforcement schedule: each Game-Turn,
   its date, the VP tabulated at its end, the CRT switch, and the units due, entered, delayed
   (``T``);
@@ -19,17 +19,17 @@ import textwrap
 from collections.abc import Iterable
 from typing import Final
 
-import rules
+import rules.ao
 from ardennes_tui.present.combat_text import TABLE_NAMES, side_name
 from ardennes_tui.present.game_view import PHASE_NAMES, turn_date
 
 __all__ = ["turn_track", "vp_lines", "zoc_hexes"]
 
 
-def zoc_hexes(game: rules.Game, side: rules.Side) -> frozenset[rules.HexId]:
+def zoc_hexes(game: rules.ao.Game, side: rules.ao.Side) -> frozenset[rules.HexId]:
     """The hexes ``side``'s units control now and the other side's units do not negate
     (AO-7.2B): where an enemy unit must stop."""
-    return rules.enemy_controlled(game.board, game.state, rules.other_side(side))
+    return rules.ao.enemy_controlled(game.board, game.state, rules.ao.other_side(side))
 
 
 WIDTH: Final = 70
@@ -42,7 +42,7 @@ def _wrapped(line: str) -> list[str]:
     return textwrap.wrap(line, WIDTH, subsequent_indent=indent, break_on_hyphens=False) or [""]
 
 
-def _events(game: rules.Game) -> Iterable[rules.Event]:
+def _events(game: rules.ao.Game) -> Iterable[rules.ao.Event]:
     return (e for events in game.events for e in events)
 
 
@@ -50,20 +50,20 @@ def _units(units: list[str]) -> str:
     return " ".join(units) if units else "-"
 
 
-def turn_track(game: rules.Game) -> list[str]:
+def turn_track(game: rules.ao.Game) -> list[str]:
     """The turn record track: per Game-Turn its date, the VP at its end once tabulated, the
     CRT switch, and each side's reinforcements (``entered``, ``due``, ``delayed to GT5``,
     ``eliminated``), the turn now marked ``>``."""
     state, board = game.state, game.board
-    tabulated: dict[int, rules.VictoryPointsTabulated] = {}
-    switch: dict[int, rules.CrtSwitchRolled] = {}
+    tabulated: dict[int, rules.ao.VictoryPointsTabulated] = {}
+    switch: dict[int, rules.ao.CrtSwitchRolled] = {}
     for e in _events(game):
-        if isinstance(e, rules.VictoryPointsTabulated):
+        if isinstance(e, rules.ao.VictoryPointsTabulated):
             tabulated[e.turn] = e
-        elif isinstance(e, rules.CrtSwitchRolled):
+        elif isinstance(e, rules.ao.CrtSwitchRolled):
             switch[e.turn] = e
     delayed = {d.unit: d.turn for d in state.delayed}
-    by_turn: dict[int, dict[rules.Side, list[str]]] = {}
+    by_turn: dict[int, dict[rules.ao.Side, list[str]]] = {}
     for unit, (turn, section) in sorted(board.schedule.items()):
         us = state.unit(unit)
         when = delayed.get(unit, turn)
@@ -77,11 +77,11 @@ def turn_track(game: rules.Game) -> list[str]:
         by_turn.setdefault(when, {"german": [], "allied": []})[side].append(what)
     phase = PHASE_NAMES[state.phase]
     out = [
-        f"Turn record: {rules.LAST_TURN} Game-Turns, now GT{state.turn} {turn_date(state.turn)}"
+        f"Turn record: {rules.ao.LAST_TURN} Game-Turns, now GT{state.turn} {turn_date(state.turn)}"
         f", {state.side.capitalize()} {phase}. Reinforcements: (section, in / eliminated / "
         "delayed); the VP tabulated at the end of each Game-Turn.",
     ]
-    for turn in range(1, rules.LAST_TURN + 1):
+    for turn in range(1, rules.ao.LAST_TURN + 1):
         mark = ">" if turn == state.turn else " "
         head = f"{mark}GT{turn} {turn_date(turn)}"
         t = tabulated.get(turn)
@@ -99,19 +99,19 @@ def turn_track(game: rules.Game) -> list[str]:
     return [line for first in out for line in (_wrapped(first) if first else [""])]
 
 
-def vp_lines(game: rules.Game) -> list[str]:
+def vp_lines(game: rules.ao.Game) -> list[str]:
     """The VP and where they came from: the units each side eliminated (one VP each,
     AO-16.A), the German's road exits at the last tabulation (AO-16.B-H), the level's
     handicap; the eliminations since the last tabulation count at the end of the Game-Turn."""
     state, board = game.state, game.board
-    scored: dict[rules.Side, list[tuple[str, int]]] = {"german": [], "allied": []}
-    last: rules.VictoryPointsTabulated | None = None
-    since: dict[rules.Side, int] = {"german": 0, "allied": 0}
+    scored: dict[rules.ao.Side, list[tuple[str, int]]] = {"german": [], "allied": []}
+    last: rules.ao.VictoryPointsTabulated | None = None
+    since: dict[rules.ao.Side, int] = {"german": 0, "allied": 0}
     for e in _events(game):
-        if isinstance(e, rules.VictoryPointsScored):
+        if isinstance(e, rules.ao.VictoryPointsScored):
             scored[e.side].append((e.unit, e.points))
             since[e.side] += e.points
-        elif isinstance(e, rules.VictoryPointsTabulated):
+        elif isinstance(e, rules.ao.VictoryPointsTabulated):
             last = e
             since = {"german": 0, "allied": 0}
     handicap = board.level.german_vp if board.level is not None else 0

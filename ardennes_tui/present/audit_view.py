@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-import rules
+import rules.ao
 from ardennes_tui.games import hotseat
 from pbem import audit, sources
 from pbem.aoplay import ao_game
@@ -108,7 +108,7 @@ class AuditView:
     rolls: tuple[Roll, ...]
     stats: tuple[DiceStats, ...]
     """The German's, the Allied's, all (:func:`pbem.audit.statistics`)."""
-    game: rules.Game | None
+    game: rules.ao.Game | None
     """The game as far as it verified (for a playback)."""
     comments: tuple[str, ...] = ()
     """What the players wrote to each other, one line per packet (:func:`comment_line`)."""
@@ -167,7 +167,7 @@ def view(v: Verified, mine: Mapping[str, str] | None = None) -> AuditView:
     )
 
 
-def comment_line(seq: int, author: rules.Side, text: str) -> str:
+def comment_line(seq: int, author: rules.ao.Side, text: str) -> str:
     """``Comment from the German player (packet 7): "GT3: the SS go in"``."""
     return f'Comment from the {author.capitalize()} player (packet {seq}): "{text}"'
 
@@ -200,14 +200,14 @@ def effect_short(r: Roll) -> str:
     """The effect of roll ``r`` in a few words: ``7-1 Initial: Dr3``, ``-> Standard CRT``,
     ``de-vdh lands 3119``."""
     e = r.event
-    if isinstance(e, rules.CombatResolved):
+    if isinstance(e, rules.ao.CombatResolved):
         return f"{e.column} {e.table.capitalize()}: {e.result}"
-    if isinstance(e, rules.CrtSwitchRolled):
+    if isinstance(e, rules.ao.CrtSwitchRolled):
         verb = "keeps" if r.effect.startswith("keeps") else "->"
         return f"{verb} {e.crt.capitalize()} CRT"
-    if isinstance(e, rules.UnitPlaced):
+    if isinstance(e, rules.ao.UnitPlaced):
         return f"{e.unit} lands {e.hex}"
-    if isinstance(e, rules.UnitEliminated):
+    if isinstance(e, rules.ao.UnitEliminated):
         return f"{e.unit} eliminated"
     return r.effect
 

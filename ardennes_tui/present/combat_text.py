@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from rules import (
+from rules import DieRoll
+from rules.ao import (
     AdvanceDeclined,
     AttackCancelled,
     AttackDeclared,
@@ -21,7 +22,6 @@ from rules import (
     CombatResolved,
     CrtSwitchRolled,
     Decision,
-    DieRoll,
     Event,
     GameState,
     ImmunityWaived,

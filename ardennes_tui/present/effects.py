@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-import rules
+import rules.ao
 from ardennes_tui.present.combat_text import TABLE_NAMES, combat_log, side_name
 from ardennes_tui.present.game_view import PHASE_NAMES, turn_date
 
@@ -32,7 +32,7 @@ __all__ = ["effect_notes", "event_log", "log_of", "player_turn_header"]
 _SUPPLY_WORDS: Final = {"unsupplied": "out of supply", "isolated": "isolated"}
 
 
-def player_turn_header(turn: int, side: rules.Side) -> str:
+def player_turn_header(turn: int, side: rules.ao.Side) -> str:
     """``== GT2 17 Dec: German player-turn ==``: a header of the log."""
     return f"== GT{turn} {turn_date(turn)}: {side_name(side)} player-turn =="
 
@@ -45,39 +45,39 @@ BRIEF_BRIDGES: Final = 4
 """A notice names this many interdicted bridges at most (the log names them all)."""
 
 
-def _effect(e: rules.Event, brief: bool = True) -> str | None:
+def _effect(e: rules.ao.Event, brief: bool = True) -> str | None:
     """One effect in one sentence, or None for an event that is no effect of its own (a move,
     a combat: their orders say them); ``brief``: a long list of bridges is counted only."""
-    if isinstance(e, rules.ReinforcementWithdrawn):
+    if isinstance(e, rules.ao.ReinforcementWithdrawn):
         return (
             f"{e.unit} goes back off the map from {e.hex}: it never left the entry hex it "
             f"shared ({e.case}); due again next Reinforcement Phase."
         )
-    if isinstance(e, rules.ReinforcementDelayed):
+    if isinstance(e, rules.ao.ReinforcementDelayed):
         return (
             f"{e.unit} delayed to GT{e.turn}: every entry hex of the {e.section} section is "
             "held by the enemy (AO-14.1b)."
         )
-    if isinstance(e, rules.PhaseSkipped):
+    if isinstance(e, rules.ao.PhaseSkipped):
         return f"{PHASE_NAMES[e.phase]} Phase lost ({e.case})."
-    if isinstance(e, rules.UnitPlaced) and e.case == "AO-15.b":
+    if isinstance(e, rules.ao.UnitPlaced) and e.case == "AO-15.b":
         return f"{e.unit} lands in {e.hex} (AO-15.b)."
-    if isinstance(e, rules.UnitPlaced) and e.case is not None:
+    if isinstance(e, rules.ao.UnitPlaced) and e.case is not None:
         staging = f", staging -{e.staging} road hexes (AO-14.2B)" if e.staging else ""
         return f"{e.unit} enters at {e.hex} in Road Mode{staging}."
-    if isinstance(e, rules.RoadModeChanged) and e.forced:
+    if isinstance(e, rules.ao.RoadModeChanged) and e.forced:
         return f"{e.unit} forced out of Road Mode in {e.hex} ({e.cost} MP, AO-6.7L*)."
-    if isinstance(e, rules.UnitEliminated) and e.case == "AO-6.7L*":
+    if isinstance(e, rules.ao.UnitEliminated) and e.case == "AO-6.7L*":
         where = f" in {e.hex}" if e.hex else ""
         return (
             f"{e.unit} eliminated{where}: it could not leave Road Mode, out of supply or short "
             "of MP (AO-6.7L*)."
         )
-    if isinstance(e, rules.UnitEliminated) and e.case == "AO-15.b":
+    if isinstance(e, rules.ao.UnitEliminated) and e.case == "AO-15.b":
         return f"{e.unit} lost in the drop (AO-15.b)."
-    if isinstance(e, rules.DormantReactivated):
+    if isinstance(e, rules.ao.DormantReactivated):
         return f"{e.unit} reactivated in {e.hex} (AO-5.3M)."
-    if isinstance(e, rules.InterdictionSet):
+    if isinstance(e, rules.ao.InterdictionSet):
         who = side_name(e.side)
         if not e.bridges:
             return f"No bridge interdicted for the {who} now ({e.case})."
@@ -87,24 +87,24 @@ def _effect(e: rules.Event, brief: bool = True) -> str | None:
         if brief and n > BRIEF_BRIDGES:
             return f"{many} ({e.case}; c: the log lists them)."
         return f"{many}: {bridges} ({e.case})."
-    if isinstance(e, rules.CrtSwitchRolled):
+    if isinstance(e, rules.ao.CrtSwitchRolled):
         table = TABLE_NAMES.get(e.crt, e.crt)
         return f"GT{e.turn} CRT roll: die {e.die}, the German uses the {table} CRT (AO-10.3a)."
     if isinstance(e, rules.DieRoll) and e.purpose == "paradrop":
         return f"Drop die {e.value}."
-    if isinstance(e, rules.VictoryPointsTabulated):
+    if isinstance(e, rules.ao.VictoryPointsTabulated):
         return f"GT{e.turn} VP: German {e.german}, Allied {e.allied}."
-    if isinstance(e, rules.GameEnded):
+    if isinstance(e, rules.ao.GameEnded):
         return "The game is over."
     return None
 
 
-def _supply(events: Iterable[rules.Event]) -> list[str]:
+def _supply(events: Iterable[rules.ao.Event]) -> list[str]:
     """Units that lost their supply, one sentence per kind: ``Out of supply (AO-12.3G):
     us-1, us-2.``."""
     lost: dict[tuple[str, str], list[str]] = {}
     for e in events:
-        if isinstance(e, rules.SupplyChanged) and e.supply in _SUPPLY_WORDS:
+        if isinstance(e, rules.ao.SupplyChanged) and e.supply in _SUPPLY_WORDS:
             lost.setdefault((e.supply, e.case), []).append(e.unit)
     return [
         f"{_SUPPLY_WORDS[supply].capitalize()} ({case}): {_units(units)}."
@@ -112,7 +112,7 @@ def _supply(events: Iterable[rules.Event]) -> list[str]:
     ]
 
 
-def effect_notes(events: Iterable[rules.Event]) -> list[str]:
+def effect_notes(events: Iterable[rules.ao.Event]) -> list[str]:
     """Every effect the rules applied by themselves among ``events``, one sentence each (supply
     grouped), in order; a combat's own results are not here (:func:`combat_log`)."""
     events = list(events)
@@ -120,7 +120,7 @@ def effect_notes(events: Iterable[rules.Event]) -> list[str]:
     return out + _supply(events)
 
 
-def event_log(game: rules.Game, more: Sequence[Sequence[rules.Event]] = ()) -> list[str]:
+def event_log(game: rules.ao.Game, more: Sequence[Sequence[rules.ao.Event]] = ()) -> list[str]:
     """The game's log: for each player-turn with something to say, its header
     (:func:`player_turn_header`), then its combats (:func:`combat_log`: declarations, results,
     retreats, eliminations, advances, VP) and the effects of the rules
@@ -129,11 +129,11 @@ def event_log(game: rules.Game, more: Sequence[Sequence[rules.Event]] = ()) -> l
     return log_of([*game.events, *more], game.start)
 
 
-def log_of(steps: Sequence[Sequence[rules.Event]], start: rules.GameState) -> list[str]:
+def log_of(steps: Sequence[Sequence[rules.ao.Event]], start: rules.ao.GameState) -> list[str]:
     """:func:`event_log` of the commands whose events are ``steps``, played from ``start``."""
     out: list[str] = []
     segment: list[str] = []
-    combat: list[rules.Event] = []
+    combat: list[rules.ao.Event] = []
     header = player_turn_header(start.turn, start.side)
 
     def flush_combat() -> None:
@@ -149,7 +149,7 @@ def log_of(steps: Sequence[Sequence[rules.Event]], start: rules.GameState) -> li
 
     for events in steps:
         for e in events:
-            if isinstance(e, rules.PhaseBegan):
+            if isinstance(e, rules.ao.PhaseBegan):
                 new = player_turn_header(e.turn, e.side)
                 if new != header:
                     flush()
@@ -159,11 +159,11 @@ def log_of(steps: Sequence[Sequence[rules.Event]], start: rules.GameState) -> li
                 continue
             note = _effect(e, brief=False)
             if note is not None and not (
-                isinstance(e, rules.UnitEliminated) and e.case not in ("AO-6.7L*", "AO-15.b")
+                isinstance(e, rules.ao.UnitEliminated) and e.case not in ("AO-6.7L*", "AO-15.b")
             ):
                 flush_combat()
                 segment.append(note)
-            elif not isinstance(e, rules.SupplyChanged):
+            elif not isinstance(e, rules.ao.SupplyChanged):
                 combat.append(e)
         flush_combat()
         segment.extend(_supply(events))

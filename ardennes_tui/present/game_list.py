@@ -53,7 +53,7 @@ def _local_standing(store: Store, info: LocalInfo) -> tuple[int | None, str, str
     side = bot_side(header.players)
     computer = ""
     if side is not None:
-        bot = header.players.german if side == "german" else header.players.allied
+        bot = record.player(header.players, side)
         computer = f"{bot.label} ({side.capitalize()})"
     try:
         footer = msgspec.json.decode(lines[-1], type=record.Footer)

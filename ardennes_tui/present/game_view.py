@@ -1,4 +1,4 @@
-"""What the app shows of a game: plain functions of a :class:`rules.Game`, no Textual.
+"""What the app shows of a game: plain functions of a :class:`rules.ao.Game`, no Textual.
 
 The engine answers "what may be done" (``game.options()``, ``game.legal_moves``, the public
 functions of :mod:`rules`); these helpers only arrange its answers for the screen::
@@ -13,10 +13,10 @@ from __future__ import annotations
 import re
 from typing import Final
 
-import rules
+import rules.ao
 from rules import hexgrid
 
-PHASE_NAMES: Final[dict[rules.Phase, str]] = {
+PHASE_NAMES: Final[dict[rules.ao.Phase, str]] = {
     "setup_allied": "Set-up",
     "setup_german": "Set-up",
     "reinforcement": "Reinforcement",
@@ -35,7 +35,7 @@ def turn_date(turn: int) -> str:
     return f"{day} Dec" if day <= 31 else f"{day - 31} Jan"
 
 
-def summary(game: rules.Game) -> str:
+def summary(game: rules.ao.Game) -> str:
     """One line in ASCII, e.g. ``GT3 17 Dec | German | Initial Movement | VP German 4, Allied
     1`` (the victory points with their sides)."""
     s = game.state
@@ -71,40 +71,40 @@ def summary_forms(summary: str) -> list[str]:
     return [summary, f"{m['gt']} {m['date']} | {tail}", f"{m['gt']} | {tail}"]
 
 
-def units_by_hex(game: rules.Game) -> dict[rules.HexId, list[rules.UnitDef]]:
+def units_by_hex(game: rules.ao.Game) -> dict[rules.HexId, list[rules.ao.UnitDef]]:
     """Counters on the map, dormant ones included: hex -> stack sorted by unit id."""
-    out: dict[rules.HexId, list[rules.UnitDef]] = {}
+    out: dict[rules.HexId, list[rules.ao.UnitDef]] = {}
     for u in game.state.units:
         if u.hex is not None and u.status in ("on_map", "dormant"):
             out.setdefault(u.hex, []).append(game.board.defs[u.id])
     return out
 
 
-def road_mode_units(game: rules.Game) -> frozenset[str]:
+def road_mode_units(game: rules.ao.Game) -> frozenset[str]:
     """The units on the map in Road Mode (marked ``r`` on the map)."""
     return frozenset(u.id for u in game.state.units if u.hex is not None and u.road_mode)
 
 
-def stack(game: rules.Game, hex_id: rules.HexId) -> list[str]:
+def stack(game: rules.ao.Game, hex_id: rules.HexId) -> list[str]:
     """Ids of the units in ``hex_id`` (dormant included), sorted."""
     return sorted(
         u.id for u in game.state.units if u.hex == hex_id and u.status in ("on_map", "dormant")
     )
 
 
-def own_units(game: rules.Game, hex_id: rules.HexId) -> list[str]:
+def own_units(game: rules.ao.Game, hex_id: rules.HexId) -> list[str]:
     """Ids of the phasing side's units in ``hex_id``."""
     side = game.state.side
     return [u for u in stack(game, hex_id) if game.board.defs[u].side == side]
 
 
-def enemy_units(game: rules.Game, hex_id: rules.HexId) -> list[str]:
+def enemy_units(game: rules.ao.Game, hex_id: rules.HexId) -> list[str]:
     """Ids of the other side's units in ``hex_id``."""
     side = game.state.side
     return [u for u in stack(game, hex_id) if game.board.defs[u].side != side]
 
 
-def path_to(game: rules.Game, unit: str, hex_id: rules.HexId) -> tuple[str, ...]:
+def path_to(game: rules.ao.Game, unit: str, hex_id: rules.HexId) -> tuple[str, ...]:
     """The path a move to ``hex_id`` takes: the cheapest legal one, else the straight line
     (which the engine then refuses with its reason)."""
     reach = game.legal_moves(unit).get(hex_id)
@@ -116,35 +116,35 @@ def path_to(game: rules.Game, unit: str, hex_id: rules.HexId) -> tuple[str, ...]
     return tuple(hexgrid.line(start, hex_id)[1:])
 
 
-def why_not(game: rules.Game, unit: str, hex_id: rules.HexId) -> rules.Rejection:
+def why_not(game: rules.ao.Game, unit: str, hex_id: rules.HexId) -> rules.Rejection:
     """Why ``unit`` cannot move to ``hex_id``: the engine's answer to a straight path."""
-    bad = rules.may_move(game.board, game.state, unit)
+    bad = rules.ao.may_move(game.board, game.state, unit)
     if bad is not None:
         return bad
-    r = rules.apply(game.board, game.state, rules.Move(unit, path_to(game, unit, hex_id)))
+    r = rules.ao.apply(game.board, game.state, rules.ao.Move(unit, path_to(game, unit, hex_id)))
     if isinstance(r, rules.Rejection):
         return r
     # legal_moves offers every reachable hex, so a straight path it did not offer is refused
     return rules.Rejection("AO-5.1A", f"{unit} cannot reach {hex_id}")  # pragma: no cover
 
 
-def why_not_place(game: rules.Game, unit: str, hex_id: rules.HexId) -> rules.Rejection | None:
+def why_not_place(game: rules.ao.Game, unit: str, hex_id: rules.HexId) -> rules.Rejection | None:
     """Why ``Place(unit, hex_id)`` would be refused now (the engine's answer), or None."""
-    r = rules.apply(game.board, game.state, rules.Place(unit, hex_id))
+    r = rules.ao.apply(game.board, game.state, rules.ao.Place(unit, hex_id))
     return r if isinstance(r, rules.Rejection) else None
 
 
-def front_line_unit(game: rules.Game, unit: str) -> bool | None:
+def front_line_unit(game: rules.ao.Game, unit: str) -> bool | None:
     """True for a front-line unit, False for a rear unit of the free set-ups (AO-17.b/c);
     None on boards without the set-up rules."""
-    areas = rules.setup_areas(game.board)
+    areas = rules.ao.setup_areas(game.board)
     if areas is None or unit not in areas.setup_units:
         return None
     return unit in areas.front_units
 
 
-def immune_hexes_held(game: rules.Game, side: rules.Side) -> list[tuple[rules.HexId, str]]:
-    """The hexes of ``side``'s units immune to Ar/Dr now (:func:`rules.immune_hexes`: towns,
+def immune_hexes_held(game: rules.ao.Game, side: rules.ao.Side) -> list[tuple[rules.HexId, str]]:
+    """The hexes of ``side``'s units immune to Ar/Dr now (:func:`rules.ao.immune_hexes`: towns,
     for the German West Wall and fortified hexes, AO-11.f/h/i), with what makes them so
     (``St. Vith``, ``West Wall``), and the hexes its standing orders waive that it no longer
     holds (``not held now``): what the standing orders dialog offers to waive."""
@@ -154,7 +154,7 @@ def immune_hexes_held(game: rules.Game, side: rules.Side) -> list[tuple[rules.He
         for u in state.units
         if u.hex is not None and u.status == "on_map" and game.board.defs[u.id].side == side
     ]
-    held = rules.immune_hexes(game.board, state, units)
+    held = rules.ao.immune_hexes(game.board, state, units)
     orders = state.combat.orders(side)
     out: list[tuple[rules.HexId, str]] = []
     for h in sorted({*held, *(orders.waive if orders is not None else ())}):
@@ -169,7 +169,7 @@ def immune_hexes_held(game: rules.Game, side: rules.Side) -> list[tuple[rules.He
     return out
 
 
-def unit_note(us: rules.UnitState, ma: int, word: str = "") -> str:
+def unit_note(us: rules.ao.UnitState, ma: int, word: str = "") -> str:
     """Status words of a unit for the side panel, e.g. ``road, moved, 4/10 MP``; ``word`` comes
     first (``attacking``, ``declared``, ``front line``...)."""
     words: list[str] = [word] if word else []
@@ -192,7 +192,7 @@ def unit_note(us: rules.UnitState, ma: int, word: str = "") -> str:
     return ", ".join(words)
 
 
-def verdict_text(game: rules.Game) -> str:
+def verdict_text(game: rules.ao.Game) -> str:
     """The verdict modal's text: winner, kind, VP and the deciding rule."""
     state = game.state
     v = game.outcome()

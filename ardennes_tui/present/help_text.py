@@ -4,11 +4,11 @@
   render.draw_detail`) on a five-hex sample map, what each counter says, and the map legend
   (:func:`ardennes_tui.present.render.legend_lines`): the help shows what the map really draws;
 - :func:`sequence_of_play`: set-up, the two player-turns of a Game-Turn and their phases
-  (``rules.Phase``), the current one marked;
-- :func:`crt_tables`: both CRTs (``rules.crt.TABLES``), the one in use named, the odds column
+  (``rules.ao.Phase``), the current one marked;
+- :func:`crt_tables`: both CRTs (``rules.ao.crt.TABLES``), the one in use named, the odds column
   of the attack being built lit;
 - :func:`terrain_chart`: the Terrain Effects Chart (AO-11); the combat factors are the engine's
-  own (``rules.defence_factor``, ``rules.attack_factor`` on the sample map's West Wall and
+  own (``rules.ao.defence_factor``, ``rules.ao.attack_factor`` on the sample map's West Wall and
   fortified hexes);
 - :func:`key_list`: every binding of :data:`ardennes_tui.present.keymap.KEYMAP`, by scope.
 
@@ -27,14 +27,14 @@ from typing import Final, get_args
 import msgspec
 from rich.text import Text
 
-import rules
+import rules.ao
 from ardennes_tui.present import keymap
 from ardennes_tui.present.game_view import PHASE_NAMES, turn_date
 from ardennes_tui.present.render import draw_detail, legend_lines
 from ardennes_tui.present.render.counters import counter_long, counter_short
 from ardennes_tui.present.render.palette import rich_style
 from ardennes_tui.present.render.picture import Line
-from rules import crt
+from rules.ao import crt
 
 SECTIONS: Final[tuple[tuple[str, str, str], ...]] = (
     ("counters", "Counters", "Counters and map symbols"),
@@ -73,8 +73,8 @@ class HelpContext:
     the Game-Turn, the German CRT (``initial`` until the switch), and while an attack is being
     built its CRT (``table``) and odds ``column``."""
 
-    phase: rules.Phase | None = None
-    side: rules.Side | None = None
+    phase: rules.ao.Phase | None = None
+    side: rules.ao.Side | None = None
     turn: int = 0
     german_crt: str = "initial"
     table: str | None = None
@@ -112,8 +112,8 @@ SAMPLE_MAP_JSON: Final = {
 
 
 def _unit(
-    uid: str, side: rules.Side, name: str, kind: str, size: str, s: int, m: int
-) -> rules.UnitDef:
+    uid: str, side: rules.ao.Side, name: str, kind: str, size: str, s: int, m: int
+) -> rules.ao.UnitDef:
     return msgspec.convert(
         {
             "id": uid,
@@ -126,11 +126,11 @@ def _unit(
             "strength": s,
             "movement": m,
         },
-        rules.UnitDef,
+        rules.ao.UnitDef,
     )
 
 
-SAMPLE_UNITS: Final[dict[rules.HexId, list[rules.UnitDef]]] = {
+SAMPLE_UNITS: Final[dict[rules.HexId, list[rules.ao.UnitDef]]] = {
     "0101": [_unit("de-fbb", "german", "FBB", "armor", "X", 10, 10)],
     "0201": [
         _unit("us-101-a", "allied", "101 A", "airborne", "III", 6, 4),
@@ -147,9 +147,9 @@ SAMPLE_UNITS: Final[dict[rules.HexId, list[rules.UnitDef]]] = {
 
 
 @cache
-def sample_map() -> rules.GameMap:
+def sample_map() -> rules.ao.GameMap:
     """The five-hex sample map (:data:`SAMPLE_MAP_JSON`)."""
-    return rules.decode_map(json.dumps(SAMPLE_MAP_JSON).encode())
+    return rules.ao.decode_map(json.dumps(SAMPLE_MAP_JSON).encode())
 
 
 def _text(line: Line, start: int, end: int) -> Text:
@@ -259,7 +259,7 @@ _PHASE_NOTES: Final[dict[str, str]] = {
 def sequence_of_play(ctx: HelpContext) -> Text:
     """Set-up, then each Game-Turn's two player-turns of five phases (AO-4.1), the current
     phase marked ``>`` and lit."""
-    phases = [p for p in get_args(rules.Phase) if p not in ("setup_allied", "setup_german")]
+    phases = [p for p in get_args(rules.ao.Phase) if p not in ("setup_allied", "setup_german")]
     turn_phases = [p for p in phases if p != "game_over"]
     out = Text()
 
@@ -271,7 +271,7 @@ def sequence_of_play(ctx: HelpContext) -> Text:
     row(ctx.phase == "setup_allied", "Allied set-up, then")
     row(ctx.phase == "setup_german", "German set-up")
     when = f": now GT{ctx.turn} ({turn_date(ctx.turn)})" if ctx.turn else ""
-    out.append(f"Each Game-Turn, GT1 16 Dec to GT{rules.LAST_TURN} 2 Jan (AO-4.1){when}\n", MARK)
+    out.append(f"Each Game-Turn, GT1 16 Dec to GT{rules.ao.LAST_TURN} 2 Jan (AO-4.1){when}\n", MARK)
     for side in ("german", "allied"):
         out.append(f"  {side.capitalize()} player-turn\n", MARK)
         if side == "german":
@@ -339,8 +339,8 @@ def crt_tables(ctx: HelpContext) -> Text:
 
 def _factors(hex_id: rules.HexId) -> str:
     m = sample_map()
-    d = rules.defence_factor(m, hex_id, "german", 2)
-    a = rules.attack_factor(m, hex_id, "german", 2)
+    d = rules.ao.defence_factor(m, hex_id, "german", 2)
+    a = rules.ao.attack_factor(m, hex_id, "german", 2)
     att = f", x{a} attacking out" if a > 1 else ""
     return f"German x{d} defending{att}; immune to Ar/Dr"
 

@@ -19,7 +19,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ardennes_tui.present.render.names import ascii_name, town_abbreviations
-from rules import GameMap, hexgrid
+from rules import hexgrid
+from rules.ao import GameMap
 from rules.hexgrid import HexId
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ardennes_tui.errors import UserError
 from ardennes_tui.present.render import UnitsByHex
-from rules import GameMap, MapError, Scenario, UnitDef, decode_map
+from rules.ao import GameMap, MapError, Scenario, UnitDef, decode_map
 from scenarios import load_map, load_scenario, scenario_numbers
 
 

@@ -14,7 +14,7 @@ gt1_warning`).
 
 from __future__ import annotations
 
-import rules
+import rules.ao
 from ardennes_tui.games.email_session import EmailSession
 from ardennes_tui.present import game_view
 from ardennes_tui.screens.play_screen import PlayScreen
@@ -55,7 +55,7 @@ class SealedBatchScreen(PlayScreen):
         dialog = OrdersScreen(side, immune, PROPOSED, never_ask=True, why=SEALED_WHY)
         self.app.push_screen(dialog, self._batch_orders_given)
 
-    def _batch_orders_given(self, command: rules.StandingOrders | None) -> None:
+    def _batch_orders_given(self, command: rules.ao.StandingOrders | None) -> None:
         if command is None:
             self.say(f"No standing orders given. {self.batch_hint()}")
             return

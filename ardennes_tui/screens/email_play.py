@@ -25,7 +25,7 @@ from typing import ClassVar
 from textual import events
 from textual.binding import BindingType
 
-import rules
+import rules.ao
 from ardennes_tui.games.email_session import EmailSession, Outgoing, mail_address, mail_text
 from ardennes_tui.modes import Mode
 from ardennes_tui.present import game_view
@@ -96,9 +96,9 @@ class EmailPlayScreen(IncomingScreen):
         """Nothing to write: the packet goes to the store when it is sealed."""
         return True
 
-    def play(self, command: rules.Command) -> rules.Applied | None:
+    def play(self, command: rules.ao.Command) -> rules.ao.Applied | None:
         s = self.session
-        if isinstance(command, rules.ResolveAttacks) and s.batch_waits():
+        if isinstance(command, rules.ao.ResolveAttacks) and s.batch_waits():
             after = "Sealed dice: the attacks are resolved after your opponent's reply."
             self.say(f"{after} {self.batch_hint()}")
             return None
@@ -330,7 +330,7 @@ class EmailPlayScreen(IncomingScreen):
         dialog = OrdersScreen(side, immune, current, never_ask=True)
         self.app.push_screen(dialog, self._give_reply)
 
-    def _give_reply(self, command: rules.StandingOrders | None) -> None:
+    def _give_reply(self, command: rules.ao.StandingOrders | None) -> None:
         if command is None:
             self.say("Your reply is due: x gives your standing orders and sends it")
             return

@@ -21,7 +21,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ardennes_tui.present.navigation import Place, go_to, places
-from rules import GameMap
+from rules.ao import GameMap
 from rules.hexgrid import HexId
 
 

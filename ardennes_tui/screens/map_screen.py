@@ -31,7 +31,7 @@ from ardennes_tui.widgets.bindings import bindings
 from ardennes_tui.widgets.map_view import MapView, Zoom
 from ardennes_tui.widgets.side_panel import SidePanel
 from ardennes_tui.widgets.status_line import StatusLine
-from rules import GameMap
+from rules.ao import GameMap
 from rules.hexgrid import HexId
 
 

@@ -1,5 +1,5 @@
 """The standing orders dialog (``O``): how the engine decides for a side when the enemy's
-combat needs its choice (``rules.StandingOrders``, ``docs/engine.md``, "Standing orders").
+combat needs its choice (``rules.ao.StandingOrders``, ``docs/engine.md``, "Standing orders").
 
 The side that acts sets its own orders: which of its immune hexes waive their immunity to
 Ar/Dr (AO-11.f*; every other immune hex keeps it), and for retreats, Ex losses and advances
@@ -25,7 +25,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-import rules
+import rules.ao
 from ardennes_tui.present.combat_text import side_name
 
 Retreat = Literal["engine", "ask"]
@@ -66,7 +66,7 @@ SEALED_WHY: Final = (
 )
 """Why the dialog opens by itself at a sealed game's first batch (the play screen by email)."""
 
-PROPOSED: Final = rules.Orders(retreat="engine", losses="engine", advance="strongest")
+PROPOSED: Final = rules.ao.Orders(retreat="engine", losses="engine", advance="strongest")
 """The standing orders proposed to a player by email who has none (as ``ardennes orders``
 adds them by itself): the engine picks retreats and Ex losses, the strongest unit advances."""
 
@@ -77,7 +77,7 @@ def choice_line(label: str, values: Sequence[str], current: str) -> str:
     return f"{label:<9} {marks}"
 
 
-class OrdersScreen(ModalScreen[rules.StandingOrders | None]):
+class OrdersScreen(ModalScreen[rules.ao.StandingOrders | None]):
     """``side``'s standing orders: ``immune`` lists the hexes it may waive (hex, what makes it
     immune), ``current`` its orders in force (None: every decision is asked). With
     ``never_ask`` (play by email: the engine must answer every choice while the opponent
@@ -96,9 +96,9 @@ class OrdersScreen(ModalScreen[rules.StandingOrders | None]):
 
     def __init__(
         self,
-        side: rules.Side,
+        side: rules.ao.Side,
         immune: Sequence[tuple[rules.HexId, str]],
-        current: rules.Orders | None,
+        current: rules.ao.Orders | None,
         *,
         never_ask: bool = False,
         why: str = "",
@@ -106,12 +106,12 @@ class OrdersScreen(ModalScreen[rules.StandingOrders | None]):
         super().__init__()
         self.why_given = why
         """Why the dialog opened by itself (a sealed batch needs orders), shown first."""
-        self.side: rules.Side = side
+        self.side: rules.ao.Side = side
         self.immune = list(immune)
         self.never_ask = never_ask
         self.retreats: tuple[Retreat, ...] = RETREATS[:1] if never_ask else RETREATS
         self.advances: tuple[Advance, ...] = ADVANCES[:2] if never_ask else ADVANCES
-        orders = current if current is not None else rules.Orders()
+        orders = current if current is not None else rules.ao.Orders()
         self.retreat: Retreat = orders.retreat if orders.retreat in self.retreats else "engine"
         self.losses: Retreat = orders.losses if orders.losses in self.retreats else "engine"
         self.advance: Advance = orders.advance if orders.advance in self.advances else "decline"
@@ -198,7 +198,7 @@ class OrdersScreen(ModalScreen[rules.StandingOrders | None]):
             self.dismiss(self.command())
             return
         if key == "clear" and not self.never_ask:
-            self.dismiss(rules.StandingOrders(side=self.side, clear=True))
+            self.dismiss(rules.ao.StandingOrders(side=self.side, clear=True))
             return
         if key == "retreat":
             self.retreat = _next(self.retreats, self.retreat)
@@ -219,9 +219,9 @@ class OrdersScreen(ModalScreen[rules.StandingOrders | None]):
             if k in prompts:
                 event.option_list.replace_option_prompt(k, Text(prompts[k]))
 
-    def command(self) -> rules.StandingOrders:
+    def command(self) -> rules.ao.StandingOrders:
         """The orders as the dialog holds them now."""
-        return rules.StandingOrders(
+        return rules.ao.StandingOrders(
             side=self.side,
             waive=tuple(sorted(self.waive)),
             retreat=self.retreat,

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from textual.app import App
 from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Provider, SearchIcon
 
-import rules
+import rules.ao
 from ardennes_tui.games.settings import Settings
 from ardennes_tui.modes import (
     CombatMode,
@@ -35,13 +35,13 @@ from ardennes_tui.present import game_view
 from ardennes_tui.present.combat_text import loss_units
 from ardennes_tui.present.help_text import SECTIONS, HelpContext
 from ardennes_tui.widgets.map_view import MapView
-from rules import crt
+from rules.ao import crt
 
 
 class ViewHost(Protocol):
     """What the view commands need of a map screen."""
 
-    game_map: rules.GameMap
+    game_map: rules.ao.GameMap
 
     @property
     def map_view(self) -> MapView: ...
@@ -59,7 +59,7 @@ class PlayHost(ViewHost, Protocol):
     """What the play commands need of the play screen: its game, mode, lit hexes, cursor and
     the actions of its keys."""
 
-    game: rules.Game
+    game: rules.ao.Game
     mode: Mode
     highlight: frozenset[rules.HexId]
 
@@ -190,13 +190,13 @@ def _bind(fn: Callable[..., Any], *args: Any) -> Callable[[], Any]:
 # -- the play screen --------------------------------------------------------------------------
 
 
-def help_context(game: rules.Game, mode: Mode) -> HelpContext:
+def help_context(game: rules.ao.Game, mode: Mode) -> HelpContext:
     """What the help marks now: the phase and side, the German CRT, the attack's odds."""
     state = game.state
     table = column = None
     if isinstance(mode, CombatMode) and mode.building() and mode.attackers:
-        p = rules.preview_attack(game.board, state, mode.attackers, mode.targets)
-        if isinstance(p, rules.Preview):
+        p = rules.ao.preview_attack(game.board, state, mode.attackers, mode.targets)
+        if isinstance(p, rules.ao.Preview):
             table, column = p.table, mode.odds_asked or p.column
     return HelpContext(
         phase=state.phase,
@@ -291,13 +291,15 @@ def _mode_commands(screen: PlayHost, mode: Mode) -> list[PaletteCommand]:
 
 def _attack_ok(mode: CombatMode, odds: str | None) -> bool:
     """The engine would accept the attack being built, at ``odds`` (None: the real odds)."""
-    attack = rules.Attack(
+    attack = rules.ao.DeclareAttack(
         attackers=tuple(mode.attackers),
         defenders=tuple(mode.targets),
         odds=odds,
         waive=mode.waived_hexes(),
     )
-    return isinstance(rules.check_attack(mode.game.board, mode.game.state, attack), rules.Preview)
+    return isinstance(
+        rules.ao.check_attack(mode.game.board, mode.game.state, attack), rules.ao.Preview
+    )
 
 
 def _combat_commands(screen: PlayHost, mode: CombatMode) -> list[PaletteCommand]:
@@ -316,8 +318,8 @@ def _combat_commands(screen: PlayHost, mode: CombatMode) -> list[PaletteCommand]
         if enemy and here not in mode.targets:
             further = f"Add {here} as a further defender"
             out.append(PaletteCommand(further, "a", screen.action_attack))
-        p = rules.preview_attack(mode.game.board, mode.game.state, mode.attackers, mode.targets)
-        if mode.attackers and isinstance(p, rules.Preview):
+        p = rules.ao.preview_attack(mode.game.board, mode.game.state, mode.attackers, mode.targets)
+        if mode.attackers and isinstance(p, rules.ao.Preview):
             ready = _attack_ok(mode, mode.odds_asked)
             if ready:
                 declare = f"Declare the attack on {targets}"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
-import rules
+import rules.ao
 from ardennes_tui.games import settings
 from ardennes_tui.modes.base import SupplyMode
 from ardennes_tui.present import aids, game_view
@@ -22,10 +22,10 @@ if TYPE_CHECKING:
 class PlayAids:
     """What :class:`PlayScreen` gives the aids (its game, mode, settings, message line)."""
 
-    game: rules.Game
+    game: rules.ao.Game
     mode: Mode
     settings: settings.Settings
-    zoc_side: rules.Side | None
+    zoc_side: rules.ao.Side | None
     highlight: frozenset[rules.HexId]
 
     if TYPE_CHECKING:
@@ -34,7 +34,7 @@ class PlayAids:
         def _key(self) -> Mode: ...
         def say(self, message: str) -> None: ...
         def redraw(self) -> None: ...
-        def play(self, command: rules.Command) -> rules.Applied | None: ...
+        def play(self, command: rules.ao.Command) -> rules.ao.Applied | None: ...
 
     def may_skip(self) -> bool:
         """Whether a phase with nothing to decide may be passed now (by email: while the
@@ -53,7 +53,7 @@ class PlayAids:
             return
         state = self.game.state
         phase = f"{state.side.capitalize()} {game_view.PHASE_NAMES[state.phase]}"
-        r = self.play(rules.EndPhase())
+        r = self.play(rules.ao.EndPhase())
         if r is not None:
             self.say(f"{phase} Phase passed: nothing to decide (S: ask again). {self.mode.hint()}")
 
@@ -64,7 +64,7 @@ class PlayAids:
         off (the mode's hexes again)."""
         self._key()
         acting = self.game.options().acting or self.game.state.side
-        order: list[rules.Side | None] = [rules.other_side(acting), acting, None]
+        order: list[rules.ao.Side | None] = [rules.ao.other_side(acting), acting, None]
         self.zoc_side = order[(order.index(self.zoc_side) + 1) % 3]
         self.redraw()
         if self.zoc_side is None:

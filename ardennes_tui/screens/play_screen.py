@@ -1,6 +1,6 @@
 """The play screen: hot-seat play of every phase on the map viewer.
 
-The screen holds the :class:`rules.Game` and the current mode (:mod:`ardennes_tui.modes`, one
+The screen holds the :class:`rules.ao.Game` and the current mode (:mod:`ardennes_tui.modes`, one
 per kind of phase, chosen by ``game.options().mode``). After every change it passes the game
 and the mode's answers down to the widgets through its reactive attributes (bound with
 ``data_bind`` in :class:`MapScreen`); the play keys go to the mode. What every mode shares
@@ -19,7 +19,7 @@ from rich.text import Text
 from textual import on
 from textual.binding import BindingType
 
-import rules
+import rules.ao
 from ardennes_tui.games import hotseat, saves, settings
 from ardennes_tui.modes import Mode, mode_for
 from ardennes_tui.modes.base import said_after
@@ -50,7 +50,7 @@ class PlayScreen(PlayAids, MapScreen):
 
     def __init__(
         self,
-        game: rules.Game,
+        game: rules.ao.Game,
         *,
         cursor: rules.HexId | None = None,
         zoom: Zoom = "detail",
@@ -89,7 +89,7 @@ class PlayScreen(PlayAids, MapScreen):
         """The phasing side last shown (a change calls for the hand-over screen)."""
         self.settings = settings.load()
         """The player's settings (the computer's pace, phases skipped, hex numbers)."""
-        self.zoc_side: rules.Side | None = None
+        self.zoc_side: rules.ao.Side | None = None
         """The side whose zones of control the map lights instead of the mode's hexes
         (``Z``), None: the overlay is off."""
         self.mode: Mode = self.make_mode(game.options())
@@ -125,7 +125,7 @@ class PlayScreen(PlayAids, MapScreen):
         mode, game = self.mode, self.game
         notes = {
             u.id: game_view.unit_note(
-                u, rules.movement_allowance(game.board.defs[u.id], u), mode.note(u.id)
+                u, rules.ao.movement_allowance(game.board.defs[u.id], u), mode.note(u.id)
             )
             for u in game.state.units
             if u.hex is not None
@@ -144,7 +144,7 @@ class PlayScreen(PlayAids, MapScreen):
         self.header = overlay + header if header is not None else overlay
         self.highlight = zoc
 
-    def play(self, command: rules.Command) -> rules.Applied | None:
+    def play(self, command: rules.ao.Command) -> rules.ao.Applied | None:
         r = self.game.push(command)
         if isinstance(r, rules.Rejection):
             self.say(r.message)
@@ -163,7 +163,7 @@ class PlayScreen(PlayAids, MapScreen):
 
         self.app.push_screen(VerdictScreen(game_view.verdict_text(self.game)))
 
-    def _changed(self, events: Sequence[rules.Event] = ()) -> None:
+    def _changed(self, events: Sequence[rules.ao.Event] = ()) -> None:
         """The game changed (a command with its ``events``, an undo): into the store, a new
         mode for the new state, then down; the notice line says what the rules did by
         themselves (:func:`ardennes_tui.present.effects.effect_notes`), until the next
@@ -179,7 +179,7 @@ class PlayScreen(PlayAids, MapScreen):
         if self.handover and state.side != self._side and state.phase != "game_over":
             self._hand_over()
         self._side = state.side
-        began = any(isinstance(e, rules.PhaseBegan) for e in events)
+        began = any(isinstance(e, rules.ao.PhaseBegan) for e in events)
         if began and self.settings.skip_empty and self.may_skip():
             self.call_after_refresh(self._skip_empty)  # a phase that began with nothing to do
 
@@ -189,7 +189,7 @@ class PlayScreen(PlayAids, MapScreen):
         side = self.game.state.side.capitalize()
         self.app.push_screen(HandoverScreen(side, game_view.summary(self.game)))
 
-    def make_mode(self, options: rules.Options) -> Mode:
+    def make_mode(self, options: rules.ao.Options) -> Mode:
         """The mode for the state ``options`` describes (against the computer: its own while
         it acts)."""
         return mode_for(self, options)
@@ -349,16 +349,16 @@ class PlayScreen(PlayAids, MapScreen):
         """What ending the phase would take from the player (the engine's answer to
         ``EndPhase`` on the state as it is, nothing played): the reinforcements that go back
         off the map (AO-6.5G), else ""."""
-        r = rules.apply(self.game.board, self.game.state, rules.EndPhase())
+        r = rules.ao.apply(self.game.board, self.game.state, rules.ao.EndPhase())
         if isinstance(r, rules.Rejection):
             return ""
-        lost = [e for e in r.events if isinstance(e, rules.ReinforcementWithdrawn)]
+        lost = [e for e in r.events if isinstance(e, rules.ao.ReinforcementWithdrawn)]
         return "".join(f" Careful: {note}" for note in effect_notes(lost))
 
     def end_phase(self) -> None:
         """End the phase (or accept the set-up) now: ``e`` ``e``, or the command palette."""
         self._confirm_end = False
-        r = self.play(rules.EndPhase())
+        r = self.play(rules.ao.EndPhase())
         if r is not None:
             self.say(said_after(self, r))
 
@@ -372,14 +372,14 @@ class PlayScreen(PlayAids, MapScreen):
             return
         self._changed()
         state = self.game.state
-        if isinstance(cmd, rules.Move):
+        if isinstance(cmd, rules.ao.Move):
             self.say(f"Undone: the move of {cmd.unit} (back in {state.unit(cmd.unit).hex})")
-        elif isinstance(cmd, rules.Place) and self.mode.options.mode == "setup":
+        elif isinstance(cmd, rules.ao.Place) and self.mode.options.mode == "setup":
             back = state.unit(cmd.unit).hex
             self.say(f"Undone: the placement of {cmd.unit} (back in {back})")
-        elif isinstance(cmd, rules.Place):
+        elif isinstance(cmd, rules.ao.Place):
             self.say(f"Undone: the placement of {cmd.unit}")
-        elif isinstance(cmd, rules.DeclareAttack):
+        elif isinstance(cmd, rules.ao.DeclareAttack):
             self.say(f"Undone: the attack on {'+'.join(cmd.defenders)}")
         else:
             self.say(f"Undone: {type(cmd).__name__}")
@@ -445,7 +445,7 @@ class PlayScreen(PlayAids, MapScreen):
         dialog = OrdersScreen(side, immune, current, never_ask=self.ORDERS_NEVER_ASK)
         self.app.push_screen(dialog, self._give_orders)
 
-    def _give_orders(self, command: rules.StandingOrders | None) -> None:
+    def _give_orders(self, command: rules.ao.StandingOrders | None) -> None:
         if command is None:
             self.say("Standing orders unchanged")
             return

@@ -1,6 +1,6 @@
 """Playback: a game shown step by step on the map, forwards and backwards.
 
-The screen holds a finished-or-not :class:`rules.Game` (a record watched with ``ardennes
+The screen holds a finished-or-not :class:`rules.ao.Game` (a record watched with ``ardennes
 --watch``, the opponent's new orders after an import, a game of the store) and the step shown,
 ``k`` (0: the start; ``k``: after the ``k``-th command, ``game.state_at(k)``, whose hash is
 ``game.history[k - 1].hash``). Each step lights the hexes it touched (a move's path, the
@@ -30,7 +30,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Static
 
-import rules
+import rules.ao
 from ardennes_tui.games import settings
 from ardennes_tui.present import game_view, playback_text
 from ardennes_tui.present.game_view import summary_forms
@@ -102,7 +102,7 @@ class PlaybackScreen(Screen[None]):
 
     def __init__(
         self,
-        game: rules.Game,
+        game: rules.ao.Game,
         *,
         start: int = 0,
         title: str = "",
@@ -135,7 +135,7 @@ class PlaybackScreen(Screen[None]):
         return len(self.game.history)
 
     @property
-    def shown_state(self) -> rules.GameState:
+    def shown_state(self) -> rules.ao.GameState:
         """The state on the map: after step :attr:`step`."""
         return self.game.state_at(self.step)
 
@@ -143,7 +143,7 @@ class PlaybackScreen(Screen[None]):
     def shown_hash(self) -> str:
         """The state hash of the step shown (the record's hash after that command)."""
         if self.step == 0:
-            return rules.state_hash(self.game.start)
+            return rules.ao.state_hash(self.game.start)
         return self.game.history[self.step - 1].hash
 
     def compose(self) -> ComposeResult:
@@ -178,7 +178,7 @@ class PlaybackScreen(Screen[None]):
         state = self.shown_state
         defs = self.game.board.defs
         notes = {
-            u.id: game_view.unit_note(u, rules.movement_allowance(defs[u.id], u))
+            u.id: game_view.unit_note(u, rules.ao.movement_allowance(defs[u.id], u))
             for u in state.units
             if u.hex == hex_id
         }

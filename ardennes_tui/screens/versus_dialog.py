@@ -3,7 +3,7 @@ side and the level of play, as ``ardennes --vs-bot --scenario N --side S --level
 
 Left/Right (or Enter) change the highlighted line; Enter on ``Play`` starts. Under the lines,
 what the level does in that scenario with the computer on the other side
-(:func:`rules.levels.levers`)."""
+(:func:`rules.ao.levels.levers`)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-import rules
+import rules.ao
 from ardennes_tui.screens.start_dialogs import DIALOG_CSS, SIDES, Launch
 from scenarios import scenario_specs
 
@@ -43,8 +43,8 @@ class VersusDialog(ModalScreen[Launch | None]):
     def __init__(self) -> None:
         super().__init__()
         self.scenario = 1
-        self.side: rules.Side = "german"
-        self.level = rules.levels.HISTORICAL
+        self.side: rules.ao.Side = "german"
+        self.level = rules.ao.levels.HISTORICAL
 
     def prompts(self) -> dict[str, str]:
         """Option id -> its line."""
@@ -59,8 +59,8 @@ class VersusDialog(ModalScreen[Launch | None]):
     def levers(self) -> str:
         """What the level changes in this scenario."""
         spec = scenario_specs()[self.scenario]
-        lv = rules.levels.level_for(spec, self.level, rules.other_side(self.side))
-        return f"Level {self.level}: {rules.levels.levers(lv, spec)}."
+        lv = rules.ao.levels.level_for(spec, self.level, rules.ao.other_side(self.side))
+        return f"Level {self.level}: {rules.ao.levels.levers(lv, spec)}."
 
     def compose(self) -> ComposeResult:
         options = [Option(Text(line), id=key) for key, line in self.prompts().items()]
@@ -84,7 +84,7 @@ class VersusDialog(ModalScreen[Launch | None]):
             return
         key = ol.get_option_at_index(ol.highlighted).id
         numbers = list(scenario_specs())
-        levels = list(rules.levels.NUMBERS)
+        levels = list(rules.ao.levels.NUMBERS)
         if key == "scenario":
             self.scenario = numbers[(numbers.index(self.scenario) + step) % len(numbers)]
         elif key == "side":

@@ -24,7 +24,7 @@ from textual.binding import BindingType
 from textual.timer import Timer
 from textual.worker import Worker, WorkerState, get_current_worker
 
-import rules
+import rules.ao
 from ardennes_tui.games import settings, versus
 from ardennes_tui.games.versus import Versus
 from ardennes_tui.modes import Mode
@@ -76,12 +76,12 @@ class VersusPlayScreen(PlayScreen):
     """Seconds between two of the computer's orders on the map, whatever the setting (the
     tests); None: the player's setting (:mod:`ardennes_tui.games.settings`, ``<`` ``>``)."""
 
-    def __init__(self, game: rules.Game, vs: Versus, **kwargs: Any) -> None:
+    def __init__(self, game: rules.ao.Game, vs: Versus, **kwargs: Any) -> None:
         self.vs = vs  # before the play screen makes its first mode (:meth:`make_mode`)
         super().__init__(game, handover=False, **kwargs)
         self.names: Names = {vs.computer: f"The computer ({side_name(vs.computer)})"}
         """How the texts name the computer's side."""
-        self.queue: list[rules.Command] = []
+        self.queue: list[rules.ao.Command] = []
         """The computer's orders thought and not yet played on the map."""
         self.thinking = False
         self.skipping = False
@@ -111,7 +111,7 @@ class VersusPlayScreen(PlayScreen):
         self.say(f"You play the {side} against the computer ({self.vs.label}). {self.message}")
         self.call_after_refresh(self.next_turn)
 
-    def make_mode(self, options: rules.Options) -> Mode:
+    def make_mode(self, options: rules.ao.Options) -> Mode:
         """While the computer acts, its own mode: no prompt with keys, its doings in its
         name."""
         if options.acting == self.vs.computer and options.mode != "game_over":
@@ -123,7 +123,7 @@ class VersusPlayScreen(PlayScreen):
         """Seconds between two of the computer's orders on the map."""
         return self.PACE if self.PACE is not None else self.settings.seconds
 
-    def _changed(self, events: Sequence[rules.Event] = ()) -> None:
+    def _changed(self, events: Sequence[rules.ao.Event] = ()) -> None:
         super()._changed(events)
         if not self.busy:
             self.call_after_refresh(self.next_turn)
@@ -148,7 +148,7 @@ class VersusPlayScreen(PlayScreen):
             exit_on_error=False,
         )
 
-    def _progress(self, state: rules.GameState, n: int) -> None:
+    def _progress(self, state: rules.ao.GameState, n: int) -> None:
         """In the worker: the phase reached, on the message line."""
         if get_current_worker().is_cancelled:
             raise Cancelled("the game was closed")
@@ -157,7 +157,7 @@ class VersusPlayScreen(PlayScreen):
         except RuntimeError as exc:  # the app is closing
             raise Cancelled(str(exc)) from None
 
-    def _thinking_said(self, state: rules.GameState, n: int) -> None:
+    def _thinking_said(self, state: rules.ao.GameState, n: int) -> None:
         where = f"GT{state.turn} {state.side.capitalize()} {game_view.PHASE_NAMES[state.phase]}"
         orders = f", {n} order{'s' if n != 1 else ''}" if n else ""
         self.say(f"The computer is thinking... ({where}{orders}; Space: skip the show)")
@@ -202,7 +202,7 @@ class VersusPlayScreen(PlayScreen):
         else:
             self._timer = self.set_timer(self.seconds, self._turn_done)
 
-    def _push(self, cmd: rules.Command) -> bool:
+    def _push(self, cmd: rules.ao.Command) -> bool:
         r = self.game.push(cmd)
         if isinstance(r, rules.Rejection):  # the bot's copy accepted it: never happens
             self.queue.clear()
@@ -252,7 +252,7 @@ class VersusPlayScreen(PlayScreen):
         ``end`` that concerns you: every effect but the computer's own arrivals, delays and
         supply (:func:`ardennes_tui.present.effects.effect_notes`)."""
         defs = self.game.board.defs
-        own = (rules.UnitPlaced, rules.ReinforcementDelayed, rules.SupplyChanged)
+        own = (rules.ao.UnitPlaced, rules.ao.ReinforcementDelayed, rules.ao.SupplyChanged)
         events = [
             e
             for step in self.game.history[start:end]

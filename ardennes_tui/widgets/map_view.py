@@ -35,7 +35,8 @@ from ardennes_tui.present.render.detail import LEFT
 from ardennes_tui.present.render.palette import CURSOR, REACH, REACH_MONO, colours_of, rich_style
 from ardennes_tui.present.render.picture import PAINTED_BACKGROUND, Line, Span, crop_line
 from ardennes_tui.widgets.bindings import bindings
-from rules import GameMap, hexgrid
+from rules import hexgrid
+from rules.ao import GameMap
 from rules.hexgrid import HexId
 
 Zoom = Literal["detail", "overview"]

@@ -20,7 +20,7 @@ from textual.strip import Strip
 
 from ardennes_tui.present.render import UnitsByHex, describe_hex
 from ardennes_tui.present.wrap import wrap
-from rules import GameMap
+from rules.ao import GameMap
 from rules.hexgrid import HexId
 
 

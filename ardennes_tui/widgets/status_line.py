@@ -26,7 +26,7 @@ from textual.widget import Widget
 
 from ardennes_tui.present.game_view import summary_forms
 from ardennes_tui.present.wrap import wrap
-from rules import GameMap
+from rules.ao import GameMap
 from rules.hexgrid import HexId
 
 SHORT_FORTS: Final = {"westwall": "WW", "fortified": "fort."}

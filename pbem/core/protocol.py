@@ -2,10 +2,10 @@
 
 ``docs/pbem-protocol.md`` sections 3-5. An :class:`EmailGame` is the chain of accepted packets
 and what follows from them: the pinned keys, each player's commitment and revealed links, and
-the :class:`rules.Game` replayed through the rules. :meth:`EmailGame.receive` checks a packet
+the :class:`rules.ao.Game` replayed through the rules. :meth:`EmailGame.receive` checks a packet
 and changes nothing unless every check passes (:mod:`pbem.core.authoring` writes them).
 
-Who writes: the side that must act in the rules (:func:`rules.acting_side`) writes an
+Who writes: the side that must act in the rules (:func:`rules.ao.acting_side`) writes an
 ``orders`` packet (or a ``resolution`` packet, sealed mode, after a reply). A packet holds
 only commands its author may give: the acting side's, and standing orders for his own side.
 It ends where the turn passes to the other player: the acting side changes, the game ends,

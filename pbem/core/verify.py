@@ -1,12 +1,13 @@
 """``ardennes verify``: a whole game checked from its first packet (``docs/pbem-protocol.md``,
 section 6): every check of section 5 over a :class:`pbem.core.verify.Source` (signatures against
 the pinned keys, the chain, the revealed links, every command through the rules, every state
-hash), or a game record through the rules (:meth:`rules.Game.replay`); one line: the summary,
+hash), or a game record through the rules (:meth:`rules.ao.Game.replay`); one line: the summary,
 or the first failure.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -16,7 +17,7 @@ from pbem.core.protocol import BoardFor, EmailGame, fingerprint_of
 from pbem.core.turn import AnyGame
 from rules import registry
 from rules.game import Game
-from rules.record import Players, Record, RecordError
+from rules.record import Players, Record, RecordError, player
 
 __all__ = ["BoardFor", "Source", "Verified", "standing", "verify"]
 
@@ -70,9 +71,9 @@ def _keys(sides: tuple[str, str], keys: dict[str, str]) -> str:
     return ", ".join(f"{s.capitalize()} key {keys.get(s, '-')}" for s in reversed(sides))
 
 
-def _players(players: Players) -> str:
-    """Who played, as a record's header says (its players are the German and the Allied)."""
-    return f"German {players.german.label}, Allied {players.allied.label}"
+def _players(players: Players, sides: Sequence[str]) -> str:
+    """Who played each of ``sides``, as a record's header says."""
+    return ", ".join(f"{s.capitalize()} {player(players, s).label}" for s in sides)
 
 
 def _replay_packets(source: Source, board_for: BoardFor) -> tuple[EmailGame | None, str | None]:
@@ -129,9 +130,10 @@ def verify(source: Source, board_for: BoardFor) -> Verified:
             return Verified(source, False, one_line(f"FAILED: {failure}", 500), game=played)
         assert played is not None and source.record is not None
         head = source.record.header
+        who = _players(head.players, played.ruleset.sides[::-1])  # the AO: German, Allied
         line = (
             f"OK: record {source.name}, scenario {head.scenario}, {head.dice.kind} dice, "
-            f"{len(played.history)} commands, {standing(played)}; {_players(head.players)}; "
+            f"{len(played.history)} commands, {standing(played)}; {who}; "
             f"final state {played.state_hash()}"
         )
         return Verified(source, True, line, game=played)

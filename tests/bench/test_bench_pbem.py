@@ -41,7 +41,7 @@ from pbem.core.packets import Packet
 from pbem.core.protocol import EmailGame
 from pbem.games import Service
 from pbem.store import Store
-from rules import Side
+from rules.ao import Side
 from tests.kit import legacy
 from tests.kit.realmap import needs_real_map
 

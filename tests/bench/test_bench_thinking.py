@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-import rules
+import rules.ao
 from ardennes_tui.games import versus
 from rules.ao.bots.registry import DEFAULT
 
@@ -70,7 +70,7 @@ def timed_game(
     spent, cpu, count = 0.0, 0.0, 0
     while game.state.phase != "game_over" and (turns is None or game.state.turn <= turns):
         s = game.state
-        side = rules.acting_side(s)
+        side = rules.ao.acting_side(s)
         assert side is not None
         here = (s.turn, s.side, s.phase, side)
         if here != key:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-import rules
+import rules.ao
 import scenarios
 from rules.ao.bots import BotRng, bots_for
 
@@ -154,10 +154,12 @@ def record_at(path: Path) -> Path:
     """A hot-seat record of scenario 1 played by the bots up to :data:`WHERE`."""
     board = scenarios.load_board(1)
     seed = b"tty-bench"
-    game = rules.Game.new(board, dice=rules.SeededDice(seed), dice_spec=rules.DiceSpec.seeded(seed))
+    game = rules.ao.Game.new(
+        board, dice=rules.SeededDice(seed), dice_spec=rules.DiceSpec.seeded(seed)
+    )
     bots = bots_for(BotRng(b"tty-bench"))
     while (game.state.turn, game.state.side, game.state.phase) != WHERE:
-        side = rules.acting_side(game.state)
+        side = rules.ao.acting_side(game.state)
         assert side is not None
         r = game.push(bots[side].choose(game))
         assert not isinstance(r, rules.Rejection), r

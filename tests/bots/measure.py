@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import rules
+import rules.ao
 from rules.ao.bots.selfplay import play
 from scenarios import load_board
 
@@ -56,9 +56,11 @@ class Tally:
     """Allied attacks of Game-Turn 1 on a German unit in a West Wall or fortified hex (where
     the readings of AO-4.2e differ, ``docs/rules-notes.md``)."""
 
-    def watch(self, board: rules.Board, state: rules.GameState, applied: rules.Applied) -> None:
+    def watch(
+        self, board: rules.ao.Board, state: rules.ao.GameState, applied: rules.ao.Applied
+    ) -> None:
         for e in applied.events:
-            if isinstance(e, rules.CombatResolved):
+            if isinstance(e, rules.ao.CombatResolved):
                 side = board.defs[e.attackers[0]].side
                 self.attacks[side] += 1
                 for i, (lo, hi) in enumerate(SPANS):
@@ -69,7 +71,7 @@ class Tally:
                     hexes = {state.unit(u).hex for u in e.defenders}
                     if any(h is not None and m.hex(h).fortification for h in hexes):
                         self.gt1_fortified += 1
-            elif isinstance(e, rules.UnitEliminated):
+            elif isinstance(e, rules.ao.UnitEliminated):
                 self.killed_in[state.side][board.defs[e.unit].side] += 1
 
 

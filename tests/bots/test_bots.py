@@ -8,7 +8,7 @@ from functools import cache
 
 import pytest
 
-import rules
+import rules.ao
 from rules.ao.bots import BotRng, HeuristicBot
 from rules.ao.bots.attack import attack_value, ex_losses
 from rules.ao.bots.combat import ALLIED_ODDS, MIN_VALUE, best_attack, min_odds
@@ -71,15 +71,15 @@ def _bot_and_board() -> tuple[HeuristicBot, object, GameState]:
     return HeuristicBot("german", BotRng(b"t")), b, s
 
 
-def _decide(bot: HeuristicBot, b: Board, s: GameState, d: Decision) -> rules.Command:
+def _decide(bot: HeuristicBot, b: Board, s: GameState, d: Decision) -> rules.ao.Command:
     """What ``bot`` answers to ``d`` in ``s`` (:func:`rules.ao.bots.decisions.decide`, on the
     decision typed by kind)."""
     return decide(bot.ctx, b, s, typed(d))
 
 
-def _choose(bot: HeuristicBot, b: object, s: GameState) -> rules.Command:
+def _choose(bot: HeuristicBot, b: object, s: GameState) -> rules.ao.Command:
     assert isinstance(b, Board)
-    return bot.choose(rules.Game(b, s))
+    return bot.choose(rules.ao.Game(b, s))
 
 
 def test_decisions() -> None:
@@ -143,7 +143,7 @@ def test_setup_is_accepted_and_the_acting_side_answers_decisions() -> None:
     _bot, b, s = _bot_and_board()
     assert s.phase == "setup_allied"
     assert _choose(HeuristicBot("allied", BotRng(b"t")), b, s) == EndPhase()
-    assert rules.acting_side(s) == "allied"
+    assert rules.ao.acting_side(s) == "allied"
 
 
 def test_gt1_obligations_are_met() -> None:
@@ -380,7 +380,7 @@ def _bot_setup(scenario: int) -> tuple[object, GameState, list[object]]:
         "allied": HeuristicBot("allied", BotRng(b"a")),
         "german": HeuristicBot("german", BotRng(b"g")),
     }
-    g = rules.Game(b, s)
+    g = rules.ao.Game(b, s)
     cmds: list[object] = []
     while g.state.phase in ("setup_allied", "setup_german"):
         cmd = bots[g.state.side].choose(g)
@@ -438,16 +438,16 @@ def test_game_turn_1_obligations_are_met_after_a_free_setup() -> None:
 def test_the_heuristic_bot_is_a_bot_and_keeps_nothing_on_the_board() -> None:
     from rules.ao.bots import Bot, bots_for
 
-    bots: dict[rules.Side, Bot] = dict(bots_for(BotRng(b"p")))
+    bots: dict[rules.ao.Side, Bot] = dict(bots_for(BotRng(b"p")))
     assert {(b.name, b.version, b.side) for b in bots.values()} == {
         ("heuristic", "4", "german"),
         ("heuristic", "4", "allied"),
     }
     b, s = scenario_start(1)
     before = set(b.cache)
-    g = rules.Game(b, s, dice=SeededDice(b"p"))
+    g = rules.ao.Game(b, s, dice=SeededDice(b"p"))
     while g.state.turn == 1:
-        side = rules.acting_side(g.state)
+        side = rules.ao.acting_side(g.state)
         assert side is not None
         assert isinstance(g.push(bots[side].choose(g)), Applied)
     assert not any(k.startswith("bots") for k in set(b.cache) - before)

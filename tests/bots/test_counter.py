@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-import rules
-from rules import DeclareAttack, Move, ResolveAttacks, apply, legal_moves
+import rules.ao
+from rules.ao import DeclareAttack, Move, ResolveAttacks, apply, legal_moves
 from rules.ao.bots import BotRng
 from rules.ao.bots.fields import Fields
 from rules.ao.bots.planner import PlannerBot
@@ -36,7 +36,7 @@ OPEN = "\n".join([". . . . . . ."] * 7)
 RING = {"0503", "0504", "0505", "0405", "0304", "0403"}
 
 
-def _open(*extra: rules.UnitDef) -> rules.Board:
+def _open(*extra: rules.ao.UnitDef) -> rules.ao.Board:
     return board(
         make_map(OPEN),
         [
@@ -49,7 +49,7 @@ def _open(*extra: rules.UnitDef) -> rules.Board:
     )
 
 
-def _counter(b: rules.Board, s: rules.GameState) -> Counter:
+def _counter(b: rules.ao.Board, s: rules.ao.GameState) -> Counter:
     movers = [u.id for u in s.units if b.defs[u.id].side == "allied"]
     reach = {uid: legal_moves(b, s, uid, road_mode=False) for uid in movers}
     return Counter(b, s, Fields(b), ALLIED_WEIGHTS, reach)
@@ -59,7 +59,7 @@ ALLIED_GT3 = {"a1": "0402", "a2": "0206", "a3": "0606"}
 """Three US 4-8 infantry two or three hexes from g, Allied Initial Movement Phase of GT3."""
 
 
-def _lone() -> tuple[rules.Board, rules.GameState]:
+def _lone() -> tuple[rules.ao.Board, rules.ao.GameState]:
     s = position({"g": "0404", **ALLIED_GT3}, turn=3, side="allied", phase="initial_movement")
     return _open(), s
 
@@ -99,22 +99,22 @@ def test_the_allied_planner_moves_the_strike_first_then_attacks_and_kills() -> N
     control, AO-7.3D)."""
     b, s = _lone()
     bot = PlannerBot("allied", BotRng(b"counter"))
-    game = rules.Game(b, s)
+    game = rules.ao.Game(b, s)
     moves = []
     while game.state.phase == "initial_movement":
         cmd = bot.choose(game)
         if isinstance(cmd, Move):
             moves.append((cmd.unit, cmd.path[-1]))
-        assert isinstance(game.push(cmd), rules.Applied)
+        assert isinstance(game.push(cmd), rules.ao.Applied)
     assert moves == [("a1", "0304"), ("a2", "0504"), ("a3", "0403")]
     assert game.state.phase == "combat"
     declare = bot.choose(game)
     assert declare == DeclareAttack(("a1", "a2"), ("0404",), odds=None)
     s2 = game.push(declare)
-    assert isinstance(s2, rules.Applied)
+    assert isinstance(s2, rules.ao.Applied)
     assert bot.choose(game) == ResolveAttacks()
     r = apply(b, game.state, ResolveAttacks(), ScriptedDice([6], start=game.state.dice_drawn))
-    assert isinstance(r, rules.Applied)
+    assert isinstance(r, rules.ao.Applied)
     assert UnitEliminated(unit="g", hex="0404", case="AO-7.3D") in r.events
 
 
@@ -127,7 +127,7 @@ German unit is unsupplied: attack halved, rounding up (AO-12.6): g 2, each panze
 ALLIED_WEST = {"a1": "0402", "a2": "0206", "a3": "0206"}
 
 
-def _with_panzers(g: int, panzers: bool) -> tuple[rules.Board, rules.GameState]:
+def _with_panzers(g: int, panzers: bool) -> tuple[rules.ao.Board, rules.ao.GameState]:
     b = board(
         make_map(OPEN),
         [
@@ -151,7 +151,7 @@ def test_the_german_reply_read_off_his_crt_at_his_supply() -> None:
     German CRT in use (here the Initial CRT); De and Ex kill the stack, Dr only one with no
     escape."""
     b, s = _with_panzers(3, True)
-    unsupplied: dict[str, rules.Supply] = {
+    unsupplied: dict[str, rules.ao.Supply] = {
         "g": "unsupplied",
         "p1": "unsupplied",
         "p2": "unsupplied",
@@ -210,7 +210,7 @@ def test_clearing_lieges_german_is_worth_the_town_and_its_two_exits() -> None:
     b0, _ = scenario_start(1)
     g = [u for u, d in sorted(b0.defs.items()) if d.side == "german"][:2]
     us = next(u for u, d in sorted(b0.defs.items()) if d.side == "allied")
-    b = rules.Board(b0.game_map, [b0.defs[g[0]], b0.defs[g[1]], b0.defs[us]])
+    b = rules.ao.Board(b0.game_map, [b0.defs[g[0]], b0.defs[g[1]], b0.defs[us]])
     m = b.game_map
     assert m.town_hex("Liège") == "1902"
     assert (m.hex("1901").exit_vp, m.hex("2001").exit_vp) == (6, 8)
@@ -238,7 +238,7 @@ def test_the_strike_retakes_an_exit_before_killing_elsewhere() -> None:
     b0, _ = scenario_start(1)
     defs = [unit("g1", strength=3), unit("g2", strength=3)]
     defs += [unit(a, "allied") for a in ("a1", "a2", "a3")]
-    b = rules.Board(b0.game_map, defs)
+    b = rules.ao.Board(b0.game_map, defs)
     allied = {"a1": "0411", "a2": "0412", "a3": "0312"}
     s = position({"g1": "0110", "g2": "0414", **allied}, turn=5, side="allied")
     assert _counter(b, s).plan() == [
@@ -276,7 +276,7 @@ def test_an_isolated_german_is_struck_first_at_its_halved_defence() -> None:
     where = {"g1": "0304", "b1": "0204", "b2": "0404", "g2": "0804"}
     where |= {"a1": "0602", "a2": "0606", "a3": "0504"}
     s = position(where, turn=3, side="allied", phase="initial_movement")
-    assert rules.defender_supply(b, s, "german") == {"g1": "isolated", "g2": "unsupplied"}
+    assert rules.ao.defender_supply(b, s, "german") == {"g1": "isolated", "g2": "unsupplied"}
     assert _counter(b, s).plan() == [
         Strike("0304", ("b1", "b2"), (("b1", "0204"), ("b2", "0404")), "4-1", 1000, 0),
         Strike(
@@ -311,7 +311,7 @@ def test_a_reserve_marches_on_the_counterattacks_places_not_on_the_nearest_germa
     bot.ctx.start_phase(b, s)
     plan = AlliedPlan(bot.ctx, b, s)
     assert plan.focus == frozenset(west.values())
-    fr = friends_of(rules.Game(b, s), "allied")
+    fr = friends_of(rules.ao.Game(b, s), "allied")
     scores = {h: plan.score("r", h, False, fr, h == "1203") for h in ("1103", "1203", "1303")}
     assert scores == {"1103": -15, "1203": -18, "1303": -21}
     assert [bot.ctx.enemy_dist[h] for h in ("1103", "1203", "1303")] == [6, 5, 4]

@@ -11,9 +11,9 @@ from fractions import Fraction
 import msgspec
 import pytest
 
-import rules
+import rules.ao
 import scenarios
-from rules import Applied, apply, front_line_units
+from rules.ao import Applied, apply, front_line_units
 from rules.ao.bots import BotRng, HeuristicBot
 from rules.ao.bots.planner import PlannerBot
 from rules.ao.bots.planner.allied import CUT_UNIT, EXIT, AlliedPlan
@@ -143,9 +143,9 @@ def test_orders_try_the_most_valuable_and_the_most_likely_to_clear_first() -> No
     ]
 
 
-def _german_setup(n: int) -> tuple[rules.Board, rules.GameState]:
+def _german_setup(n: int) -> tuple[rules.ao.Board, rules.ao.GameState]:
     b = load_board(n)
-    g = rules.Game.new(b, dice=rules.SeededDice(b"setup"))
+    g = rules.ao.Game.new(b, dice=rules.SeededDice(b"setup"))
     allied = HeuristicBot("allied", BotRng(b"a"))
     while g.state.phase != "setup_german":
         assert not isinstance(g.push(allied.choose(g)), rules.Rejection)
@@ -184,9 +184,9 @@ def test_planner_hist_keeps_the_historical_set_up() -> None:
     b, s = _german_setup(3)
     bot = make_bot("planner-hist", "german", 3, BotRng(b"h"))
     assert isinstance(bot, PlannerBot) and bot.name == "planner-hist"
-    assert bot.choose(rules.Game(b, s)) == rules.EndPhase()
+    assert bot.choose(rules.ao.Game(b, s)) == rules.ao.EndPhase()
     free = make_bot("planner", "german", 3, BotRng(b"h"))
-    assert isinstance(free.choose(rules.Game(b, s)), rules.Place)
+    assert isinstance(free.choose(rules.ao.Game(b, s)), rules.ao.Place)
 
 
 @needs_real_map
@@ -195,10 +195,10 @@ def test_planner_games_are_legal_deterministic_and_replay(german: str, allied: s
     a = play(load_board(3), "pl", turns=3, german=german, allied=allied)
     again = play(load_board(3), "pl", turns=3, german=german, allied=allied)
     assert encode(a) == encode(again)
-    assert a.record.header.players.german.name == german
-    assert a.record.header.players.allied.name == allied
+    assert a.record.header.players["german"].name == german
+    assert a.record.header.players["allied"].name == allied
     assert replay(encode(a), load_board).ok
-    attacks = [c for c in a.commands if isinstance(c, rules.DeclareAttack)]
+    attacks = [c for c in a.commands if isinstance(c, rules.ao.DeclareAttack)]
     assert attacks  # both sides fight in three Game-Turns
 
 
@@ -211,7 +211,7 @@ def test_at_level_four_the_planner_thinks_no_move_ahead() -> None:
     plain = play(load_board(3), "eff", 2, level=four, german="heuristic")
     full = play(load_board(3), "eff", 2, level=three, german="planner")
     assert easy.commands == plain.commands
-    assert easy.record.header.players.german.label == "bot planner/2 level 4"
+    assert easy.record.header.players["german"].label == "bot planner/2 level 4"
     assert full.commands != plain.commands
     bot = make_bot("planner", "german", 4, BotRng(b"x"))
     assert isinstance(bot, PlannerBot) and not bot.lookahead
@@ -221,7 +221,9 @@ def test_at_level_four_the_planner_thinks_no_move_ahead() -> None:
     )
 
 
-def _lone_pair(german_hex: str, allied_hex: str) -> tuple[rules.Board, rules.GameState, str, str]:
+def _lone_pair(
+    german_hex: str, allied_hex: str
+) -> tuple[rules.ao.Board, rules.ao.GameState, str, str]:
     """The real map with one German infantry unit and one US mechanized unit, GT3, the Allied
     Initial Movement Phase."""
     from tests.kit.engine import position, scenario_start
@@ -233,12 +235,12 @@ def _lone_pair(german_hex: str, allied_hex: str) -> tuple[rules.Board, rules.Gam
         for u, d in sorted(b0.defs.items())
         if d.side == "allied" and d.mechanized and d.nationality == "US"
     )
-    b = rules.Board(b0.game_map, [b0.defs[de], b0.defs[us]])
+    b = rules.ao.Board(b0.game_map, [b0.defs[de], b0.defs[us]])
     s = position({de: german_hex, us: allied_hex}, turn=3, side="allied", phase="initial_movement")
     return b, s, de, us
 
 
-def _allied_plan(b: rules.Board, s: rules.GameState) -> AlliedPlan:
+def _allied_plan(b: rules.ao.Board, s: rules.ao.GameState) -> AlliedPlan:
     bot = PlannerBot("allied", BotRng(b"plan"))
     bot.ctx.start_phase(b, s)
     return AlliedPlan(bot.ctx, b, s)
@@ -267,7 +269,7 @@ def test_the_allied_plan_contests_the_exits_the_german_threatens() -> None:
     b, s, _, us = _lone_pair("0310", "0413")
     plan = _allied_plan(b, s)
     assert plan.exits == {"0110": 6}
-    fr = friends_of(rules.Game(b, s), "allied")
+    fr = friends_of(rules.ao.Game(b, s), "allied")
     free = plan.score(us, "0110", False, fr, False)
     plan.claimed["0110"] = "someone else"  # another Allied unit already stands there
     assert free - plan.score(us, "0110", False, fr, False) == EXIT * 6 + plan.cut("0110")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import rules
+import rules.ao
 import scenarios
 from ardennes_tui.cli import main
 from ardennes_tui.cli.selfplay_summary import GameResult, level_of, summary_markdown
@@ -43,15 +43,15 @@ def test_player_names_bot_version_and_level() -> None:
 
 def test_players_at_a_level() -> None:
     spec = scenarios.scenario_specs()[1]
-    bots: dict[rules.Side, Bot] = {
+    bots: dict[rules.ao.Side, Bot] = {
         "german": make_bot("planner", "german", 3, BotRng(b"g")),
         "allied": make_bot("heuristic", "allied", 2, BotRng(b"a")),
     }
     p = players_at(bots, rules.ao.levels.level_for(spec, 2, "allied"))
-    assert p.allied.level == 2 and p.german.level is None
-    assert p.german.kind == p.allied.kind == "bot"
-    assert (p.german.name, p.allied.name) == ("planner", "heuristic")
-    assert players_at(bots, None).allied.level is None
+    assert p["allied"].level == 2 and p["german"].level is None
+    assert p["german"].kind == p["allied"].kind == "bot"
+    assert (p["german"].name, p["allied"].name) == ("planner", "heuristic")
+    assert players_at(bots, None)["allied"].level is None
 
 
 @needs_real_map
@@ -63,7 +63,7 @@ def test_level_three_self_play_is_the_game_of_no_level() -> None:
     )
     assert three.hashes == plain.hashes
     assert three.record.header.level is not None and plain.record.header.level is None
-    assert three.record.header.players.german.level == 3
+    assert three.record.header.players["german"].level == 3
 
 
 @needs_real_map
@@ -130,7 +130,7 @@ def test_selfplay_at_a_level_writes_it_in_the_record(
 
 
 def test_summary_names_the_level_and_its_levers() -> None:
-    verdict = rules.Verdict(
+    verdict = rules.ao.Verdict(
         winner="allied", kind="cumulative", german_vp=20, allied_vp=5, reason="x"
     )
     vp = (

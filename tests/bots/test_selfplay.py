@@ -45,7 +45,7 @@ def test_the_log_replays_to_the_final_hash() -> None:
     head = rec.header
     assert head.scenario == 1 and head.meta == {"seed": "1", "turns": "2"}
     assert head.dice.kind == "seeded" and head.dice.seed == r.dice_seed
-    assert head.players.german.label == head.players.allied.label == "bot heuristic/4"
+    assert head.players["german"].label == head.players["allied"].label == "bot heuristic/4"
     assert rec.commands == r.commands
     assert rec.footer is not None and rec.footer.hash == r.final_hash
     res = replay(data, load_board)

@@ -186,9 +186,10 @@ def test_apply_rolls_the_dice_it_is_given(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Combat needs dice: --dice scripts them, --dice-seed draws them, none is refused."""
-    from rules import Attack, Rejection
+    from rules import Rejection
     from rules.ao import combat
     from rules.ao.commands import DeclareAttack, ResolveAttacks, encode_command
+    from rules.ao.state import Attack
     from rules.dice import SeededDice
     from tests.kit.engine import scenario_gt1_german_combat
 

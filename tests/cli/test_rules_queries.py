@@ -8,7 +8,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-import rules
+import rules.ao
 from ardennes_tui import cli
 from rules.ao import position
 from rules.ao.combat import defender_supply, preview_attack
@@ -29,7 +29,7 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, dict,
 
 
 @pytest.fixture(scope="module")
-def gt1() -> tuple[rules.Board, GameState]:
+def gt1() -> tuple[rules.ao.Board, GameState]:
     """Scenario 1 at the German Combat Phase of Game-Turn 1, its AO-4.2h* obligations set."""
     b, s = scenario_start(1)
     while not (s.side == "german" and s.phase == "combat"):
@@ -45,28 +45,28 @@ def write(tmp_path: Path, state: GameState) -> str:
 
 
 def test_options_is_the_game_s_options(
-    gt1: tuple[rules.Board, GameState], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    gt1: tuple[rules.ao.Board, GameState], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     board, state = gt1
     code, out, _ = run(["rules", "options", "--position", write(tmp_path, state)], capsys)
     assert code == 0
-    o = rules.Game(board, state).options()
+    o = rules.ao.Game(board, state).options()
     assert out == json.loads(msgspec.json.encode(o))
     assert (out["mode"], out["acting"], out["hash"]) == ("combat", "german", state_hash(state))
     assert out["targets"] and out["attackers"]
 
 
-def _adjacent_attack(board: rules.Board, state: GameState) -> tuple[list[str], str]:
+def _adjacent_attack(board: rules.ao.Board, state: GameState) -> tuple[list[str], str]:
     """A legal GT1 attack: an American hex and every German unit next to it."""
     m = board.game_map
-    for target in rules.Game(board, state).options().targets:
+    for target in rules.ao.Game(board, state).options().targets:
         near = sorted(
             u.id
             for n in m.neighbours(target)
             for u in state.at(n)
             if board.defs[u.id].side == "german"
         )
-        attack = rules.Attack(attackers=tuple(near), defenders=(target,))
+        attack = rules.ao.DeclareAttack(attackers=tuple(near), defenders=(target,))
         if not isinstance(rules.ao.combat.check_attack(board, state, attack), rules.Rejection):
             return near, target
     raise AssertionError("no legal attack on the GT1 start line")
@@ -75,7 +75,7 @@ def _adjacent_attack(board: rules.Board, state: GameState) -> tuple[list[str], s
 @pytest.mark.rule("AO-4.2d")
 @pytest.mark.rule("AO-4.2e")
 def test_odds_break_the_attack_down_and_agree_with_the_engine(
-    gt1: tuple[rules.Board, GameState], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    gt1: tuple[rules.ao.Board, GameState], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     board, state = gt1
     attackers, target = _adjacent_attack(board, state)
@@ -109,7 +109,7 @@ def test_odds_break_the_attack_down_and_agree_with_the_engine(
 @pytest.mark.rule("AO-9.3J")
 @pytest.mark.rule("AO-11.h")
 def test_odds_gt1_allied_attack_on_the_west_wall_is_against_nine_times(
-    gt1: tuple[rules.Board, GameState], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    gt1: tuple[rules.ao.Board, GameState], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Scenario 1, Allied Combat Phase of Game-Turn 1, no German attack made: us-109-i (5)
     # next to de-15-pt (4) in the West Wall hex 3531. German defence: 4, West Wall x3
@@ -134,7 +134,7 @@ def test_odds_gt1_allied_attack_on_the_west_wall_is_against_nine_times(
 
 
 def test_a_refused_attack_says_its_rule_and_exits_1(
-    gt1: tuple[rules.Board, GameState], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    gt1: tuple[rules.ao.Board, GameState], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     board, state = gt1
     attackers, target = _adjacent_attack(board, state)
@@ -161,7 +161,7 @@ def test_supply_gives_marker_judgment_and_defence_with_paths(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     board = load_board(1)
-    state = rules.new_game(board)
+    state = rules.ao.new_game(board)
     # a German unit far behind the American line, its marker still "supplied": judged now, cut
     deep = next(
         u for u in state.units if u.status == "on_map" and board.defs[u.id].side == "german"
@@ -194,7 +194,7 @@ def test_supply_gives_marker_judgment_and_defence_with_paths(
 
 @pytest.mark.rule("AO-13.1A")
 def test_interdiction_stored_and_now(
-    gt1: tuple[rules.Board, GameState], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    gt1: tuple[rules.ao.Board, GameState], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     board, state = gt1
     code, out, _ = run(["rules", "interdiction", "--position", write(tmp_path, state)], capsys)
@@ -233,8 +233,8 @@ def test_units_a_position_leaves_out_are_not_in_play(
     named = ("us-109-i", "de-1128-i")
     assert {u.status for u in state.units if u.id not in named} == {"not_in_play"}
     assert position.check(board, state) == []
-    assert rules.Game(board, state).options().reinforcements == ()
-    refused = rules.apply(board, state, rules.Place(due_now[0], "0101"))
+    assert rules.ao.Game(board, state).options().reinforcements == ()
+    refused = rules.ao.apply(board, state, rules.ao.Place(due_now[0], "0101"))
     assert isinstance(refused, rules.Rejection)
     # and the full position round-trips with them
     assert position.loads(position.dumps(state)) == state
@@ -259,12 +259,12 @@ def test_a_position_s_vp_are_checked_not_ignored(
     code, _, err = run(["rules", "options", "--position", str(path)], capsys)
     assert code == 0, err
     state = position.fill(load_board(1), position.loads(path.read_text()))
-    assert state.vp == rules.VictoryPoints(german=11, allied=0)
+    assert state.vp == rules.ao.VictoryPoints(german=11, allied=0)
 
 
 @pytest.mark.rule("AO-4.2h*")
 def test_a_gt1_combat_position_without_obligations_gets_them_derived(
-    gt1: tuple[rules.Board, GameState], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    gt1: tuple[rules.ao.Board, GameState], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The engine fixes the AO-4.2h* obligations when the phase begins; a position written
     inside the phase without them gets them from its units, the same as the real game's."""
@@ -272,7 +272,7 @@ def test_a_gt1_combat_position_without_obligations_gets_them_derived(
     bare = without_gt1_obligations(state)
     code, out, _ = run(["rules", "options", "--position", write(tmp_path, bare)], capsys)
     assert code == 0
-    real = rules.Game(board, state).options()
+    real = rules.ao.Game(board, state).options()
     assert out["must_be_attacked"] == list(real.must_be_attacked) != []
     assert out["must_attack"] == list(real.must_attack) != []
     assert position.fill(board, bare).combat.obliged == state.combat.obliged

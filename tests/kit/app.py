@@ -13,7 +13,7 @@ from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.strip import Strip
 
-import rules
+import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.games import saves
 from ardennes_tui.modes import Mode
@@ -21,17 +21,18 @@ from ardennes_tui.present import game_view
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.map_view import MapView
 from ardennes_tui.widgets.status_line import StatusLine
-from rules import DeclareAttack, Rejection
+from rules import Rejection
+from rules.ao import DeclareAttack
 from tests.kit.engine import end_phase
 from tests.kit.recordkit import record_game
 
-Body = Callable[[ArdennesApp, Pilot[None], rules.Game], Awaitable[None]]
+Body = Callable[[ArdennesApp, Pilot[None], rules.ao.Game], Awaitable[None]]
 M = TypeVar("M", bound=Mode)
 
 
-def game_of(board: rules.Board, state: rules.GameState, seed: str = "test") -> rules.Game:
+def game_of(board: rules.ao.Board, state: rules.ao.GameState, seed: str = "test") -> rules.ao.Game:
     """A hot-seat game from ``state`` with the dice of text ``seed``."""
-    return rules.Game(
+    return rules.ao.Game(
         board,
         state,
         dice=rules.SeededDice(seed.encode()),
@@ -47,7 +48,7 @@ def mode(app: ArdennesApp, kind: type[M]) -> M:
     return screen.mode
 
 
-def drive(body: Body, cursor: str = "4009", session: rules.Game | None = None) -> None:
+def drive(body: Body, cursor: str = "4009", session: rules.ao.Game | None = None) -> None:
     session = session or saves.new_game(1)
     app = ArdennesApp(session.board.game_map, cursor=cursor, game=session)
 
@@ -94,7 +95,7 @@ def prompt(app: ArdennesApp) -> str:
     return app.screen.query_one(StatusLine).prompt
 
 
-def gt1_german_combat(seed: str) -> rules.Game:
+def gt1_german_combat(seed: str) -> rules.ao.Game:
     """A new game of scenario 1 with dice ``seed`` at the German GT1 Combat Phase (obligations
     in force), every American unit in contact declared against by all its German neighbours."""
     g = saves.new_game(1, seed)
@@ -110,35 +111,35 @@ def gt1_german_combat(seed: str) -> rules.Game:
     return g
 
 
-def answer_all(g: rules.Game) -> None:
+def answer_all(g: rules.ao.Game) -> None:
     """Answer each pending decision with its first choice (no advance)."""
     while (d := g.options().decision) is not None:
         if d.kind == "waive_immunity":
-            cmd: rules.Command = rules.WaiveImmunity(())
+            cmd: rules.ao.Command = rules.ao.WaiveImmunity(())
         elif d.kind == "losses":
-            cmd = rules.ChooseLosses(d.choices[0])
+            cmd = rules.ao.ChooseLosses(d.choices[0])
         elif d.kind == "retreat":
             assert d.unit is not None
-            cmd = rules.ChooseRetreat(d.unit, d.choices[0])
+            cmd = rules.ao.ChooseRetreat(d.unit, d.choices[0])
         else:
             assert d.hex is not None
-            cmd = rules.Advance(d.hex)
+            cmd = rules.ao.Advance(d.hex)
         assert not isinstance(g.push(cmd), Rejection)
 
 
-def until(g: rules.Game, kind: str) -> rules.Game:
+def until(g: rules.ao.Game, kind: str) -> rules.ao.Game:
     """Answer ``g``'s decisions with their first choice (no advance) until one of ``kind``."""
     while (d := g.options().decision) is not None and d.kind != kind:
         if d.kind == "losses":
-            cmd: rules.Command = rules.ChooseLosses(d.choices[0])
+            cmd: rules.ao.Command = rules.ao.ChooseLosses(d.choices[0])
         elif d.kind == "advance":
             assert d.hex is not None
-            cmd = rules.Advance(d.hex)
+            cmd = rules.ao.Advance(d.hex)
         elif d.kind == "retreat":
             assert d.unit is not None
-            cmd = rules.ChooseRetreat(d.unit, d.choices[0])
+            cmd = rules.ao.ChooseRetreat(d.unit, d.choices[0])
         else:
-            cmd = rules.WaiveImmunity(())
+            cmd = rules.ao.WaiveImmunity(())
         assert not isinstance(g.push(cmd), Rejection)
     assert d is not None, "no such decision"
     return g
@@ -161,15 +162,15 @@ def run_app_with(monkeypatch: pytest.MonkeyPatch, body: AppBody) -> None:
     monkeypatch.setattr(ArdennesApp, "run", run)
 
 
-def allied_gt2_reinforcements() -> rules.Game:
+def allied_gt2_reinforcements() -> rules.ao.Game:
     """Scenario 1 at the Allied GT2 Reinforcement Phase: ten units due."""
     s = gt1_german_combat("reinf")
-    assert not isinstance(s.push(rules.ResolveAttacks()), Rejection)
+    assert not isinstance(s.push(rules.ao.ResolveAttacks()), Rejection)
     answer_all(s)
     while not (s.state.turn == 2 and s.state.side == "allied" and s.state.phase == "reinforcement"):
         if s.options().mode == "drop":
-            assert not isinstance(s.push(rules.Drop(s.options().drop_hexes[0])), Rejection)
-            assert not isinstance(s.push(rules.Roll()), Rejection)
+            assert not isinstance(s.push(rules.ao.Drop(s.options().drop_hexes[0])), Rejection)
+            assert not isinstance(s.push(rules.ao.Roll()), Rejection)
         end_phase(s)
     return s
 
@@ -199,7 +200,7 @@ class RepaintSpy:
         self.regions.clear()
 
 
-def gt2_german_reinforcement() -> rules.Game:
+def gt2_german_reinforcement() -> rules.ao.Game:
     """Scenario 1 (a bots' record) at the German GT2 Reinforcement Phase, de-2-a due, with
     de-1-a (entered on GT1) still in Road Mode on the entry hex 4215."""
     record = record_game(2)
@@ -210,7 +211,7 @@ def gt2_german_reinforcement() -> rules.Game:
     )
     state = record.state_at(k)
     de1 = msgspec.structs.replace(state.unit("de-1-a"), hex="4215", road_mode=True)
-    return rules.Game(
+    return rules.ao.Game(
         record.board, state.replace_units([de1]), dice=record.dice, dice_spec=record.dice_spec
     )
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import rules
+import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.games.email_session import EmailSession
 from ardennes_tui.screens.email_play import EmailPlayScreen
@@ -49,7 +49,7 @@ def allied_set_up(tmp_path: Path) -> tuple[Match, str]:
     acc = allied.service.accept(allied.key, inv.text)
     assert german.service.import_text(acc.text).ok
     draft = allied.service.draft(inv.game_id, allied.key)
-    assert not isinstance(draft.push(rules.EndPhase()), str)
+    assert not isinstance(draft.push(rules.ao.EndPhase()), str)
     return Match(inv.game_id, german, allied), allied.service.seal(inv.game_id, draft).text
 
 
@@ -92,10 +92,10 @@ def german_orders(match: Match) -> tuple[str, int]:
     session = EmailSession(g.service, match.game_id, g.key)
     bots = bots_for(BotRng(b"email-playback"))
     assert session.draft is not None
-    session.push(rules.StandingOrders(side="german", advance="strongest"))
+    session.push(rules.ao.StandingOrders(side="german", advance="strongest"))
     while not session.ended():
         cmd = bots["german"].choose(session.game)
-        if isinstance(cmd, rules.ResolveAttacks) and session.complete():
+        if isinstance(cmd, rules.ao.ResolveAttacks) and session.complete():
             break
         assert not isinstance(session.push(cmd), str)
     assert session.draft is not None

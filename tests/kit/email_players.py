@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import rules
+import rules.ao
 from ardennes_tui import cli
 from pbem import keys
 from pbem.aoplay import ao_side
@@ -32,12 +32,12 @@ def bot_commands(service: Service, game_id: str, me: KeyIdentity, bots: dict) ->
         return []
     if d.scratch.state.combat.orders(side) is None:
         assert not isinstance(
-            d.push(rules.StandingOrders(side=ao_side(side), advance="strongest")), str
+            d.push(rules.ao.StandingOrders(side=ao_side(side), advance="strongest")), str
         )
     out = []
     while not d.ended():
         cmd = bots[side].choose(d.scratch)
-        if isinstance(cmd, rules.ResolveAttacks) and d.complete():
+        if isinstance(cmd, rules.ao.ResolveAttacks) and d.complete():
             break  # sealed: the declared batch goes to the opponent for his reply
         r = d.push(cmd)
         assert not isinstance(r, str), (cmd, r)

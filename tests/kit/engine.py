@@ -456,7 +456,7 @@ def resolved(r: Applied) -> CombatResolved:
 
 
 def end_phase(g: Any) -> None:
-    """End ``g``'s phase (a :class:`rules.Game`) after what the rules oblige first: every
+    """End ``g``'s phase (a :class:`rules.ao.Game`) after what the rules oblige first: every
     reinforcement due placed (AO-4.1b, AO-4.2b), each on the first of its open entry hexes not
     yet used in this phase (the first one when all are), and the moves owed (AO-6.7N,
     AO-14.2B), each the first the engine offers."""
@@ -471,7 +471,7 @@ def end_phase(g: Any) -> None:
             h = next((h for h in d.hexes if h not in used), d.hexes[0])
             used.add(h)
             r = g.push(Place(unit=d.unit, hex=h))
-        elif owed := rules.owed_moves(g.board, g.state):
+        elif owed := rules.ao.owed_moves(g.board, g.state):
             r = g.push(owed[0].command)
         else:
             r = g.push(EndPhase())

@@ -25,7 +25,7 @@ import pytest
 from pbem.aoplay import ao_side
 from pbem.core import packets
 from pbem.core.packets import Body, Packet, Signer
-from rules import Side
+from rules.ao import Side
 
 _ENC = msgspec.json.Encoder(order="deterministic")
 

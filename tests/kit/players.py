@@ -8,7 +8,7 @@ from functools import cache
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-import rules
+import rules.ao
 import scenarios
 from pbem.aoplay import ao_side
 from pbem.core import authoring, protocol
@@ -27,7 +27,7 @@ def PlayerKey(name: str) -> KeyIdentity:
 GAME_ID = "0f" * 16
 
 
-def board(n: int) -> rules.Board:
+def board(n: int) -> rules.ao.Board:
     return scenarios.load_board(n)
 
 
@@ -56,16 +56,19 @@ def bot_packet(g: protocol.EmailGame, keys: dict, bots: dict) -> Packet:
     side, kind = want
     d = authoring.draft(g, keys[side], side)
     if kind == "reply":
-        r = d.push(rules.StandingOrders(side=ao_side(side)))
+        r = d.push(rules.ao.StandingOrders(side=ao_side(side)))
         assert not isinstance(r, str), r
         return d.seal()
-    if rules.acting_side(d.scratch.state) == side and d.scratch.state.combat.orders(side) is None:
-        d.push(rules.StandingOrders(side=side, advance="strongest"))
+    if (
+        rules.ao.acting_side(d.scratch.state) == side
+        and d.scratch.state.combat.orders(side) is None
+    ):
+        d.push(rules.ao.StandingOrders(side=side, advance="strongest"))
     if kind == "resolution":  # a resolution resolves its batch first
         assert not isinstance(d.push(batch_command(d.scratch)), str)
     while not d.ended():
         cmd = bots[side].choose(d.scratch)
-        if isinstance(cmd, rules.ResolveAttacks) and d.complete():
+        if isinstance(cmd, rules.ao.ResolveAttacks) and d.complete():
             break  # sealed: the declared batch goes to the opponent
         r = d.push(cmd)
         assert not isinstance(r, str), (cmd, r)

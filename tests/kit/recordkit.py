@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-import rules
+import rules.ao
 import scenarios
 from ardennes_tui.games import saves
 from pbem import selfplay as email_selfplay
@@ -37,7 +37,7 @@ def packets_file(folder: Path, turns: int = 1) -> Path:
     return path
 
 
-def record_game(turns: int = 1) -> rules.Game:
+def record_game(turns: int = 1) -> rules.ao.Game:
     """The game of :func:`record_bytes`, replayed."""
     game, _ = saves.replay_data(record_bytes(turns), "selfplay")
     return game

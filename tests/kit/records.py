@@ -31,7 +31,7 @@ from typing import Final
 
 import msgspec
 
-import rules
+import rules.ao
 from ardennes_tui.cli.selfplay_summary import GameResult, game_summary
 from pbem import selfplay as email_selfplay
 from pbem import sources
@@ -80,13 +80,13 @@ def game_of(data: bytes, name: str = "the record") -> SelfPlayGame:
     """The self-play record ``data`` as :func:`rules.ao.bots.selfplay.play` returns the game:
     replayed, every state hash checked, for the VP of each Game-Turn."""
     rec = rules.record.decode(data)
-    replayed = rules.Game.replay(rec, load_board(rec.header.scenario))
+    replayed = rules.ao.Game.replay(rec, load_board(rec.header.scenario))
     if not replayed.ok:
         raise AssertionError(stale(name, str(replayed.error)))
     g = replayed.game
     vps = []
     for i, events in enumerate(g.events):
-        tab = [e for e in events if isinstance(e, rules.VictoryPointsTabulated)]
+        tab = [e for e in events if isinstance(e, rules.ao.VictoryPointsTabulated)]
         if tab:
             vps.append(turn_vp(g.board, g.state_at(i + 1), tab[-1]))
     meta = rec.header.meta

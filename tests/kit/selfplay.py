@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import cache
 
-import rules
+import rules.ao
 import scenarios
 from rules.ao.bots import BotRng, bots_for
 from rules.ao.bots.selfplay import SelfPlayGame
@@ -56,9 +56,9 @@ def check_game(r: SelfPlayGame) -> None:
     assert state_hash(s) == r.final_hash
 
 
-def seeded_game(scenario: int = 1, seed: bytes = b"game-test") -> rules.Game:
+def seeded_game(scenario: int = 1, seed: bytes = b"game-test") -> rules.ao.Game:
     """A new game of ``scenario`` with the dice of ``seed``."""
-    return rules.Game.new(
+    return rules.ao.Game.new(
         scenarios.load_board(scenario),
         dice=rules.SeededDice(seed),
         dice_spec=rules.DiceSpec.seeded(seed),
@@ -66,12 +66,12 @@ def seeded_game(scenario: int = 1, seed: bytes = b"game-test") -> rules.Game:
 
 
 @cache
-def bot_game(scenario: int, turns: int) -> rules.Game:
+def bot_game(scenario: int, turns: int) -> rules.ao.Game:
     """Scenario ``scenario`` played by the bots up to the start of Game-Turn ``turns + 1``."""
     g = seeded_game(scenario)
     bots = bots_for(BotRng(b"game-test-bots"))
     while g.state.turn <= turns and g.state.phase != "game_over":
-        side = rules.acting_side(g.state)
+        side = rules.ao.acting_side(g.state)
         assert side is not None
         r = g.push(bots[side].choose(g))
         assert not isinstance(r, rules.Rejection), r

@@ -40,7 +40,7 @@ from typing import Any, Protocol, TypeVar
 
 import msgspec
 
-import rules
+import rules.ao
 from pbem import snapshots
 from pbem.core import armor, packets, zdict
 from pbem.core.identity import KeyIdentity
@@ -388,7 +388,7 @@ def check(r: Receiver, layer: str, data: bytes) -> None:
     if accepted:  # the snapshot too: the state whose hash the last command carries
         state = snapshots.read(store, r.game_id, len(stored))
         last = [s.hash for d in stored for s in packets.decode(d).body.commands][-1:]
-        assert state is not None and [packets.step_hash(rules.state_hash(state))] == last
+        assert state is not None and [packets.step_hash(rules.ao.state_hash(state))] == last
     after = r.files()
     assert not [k for k in after if k.endswith(".tmp")], "a temporary file left"
     assert set(before) <= set(after), "a file removed"

@@ -15,7 +15,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-import rules
+import rules.ao
 import scenarios
 from ardennes_tui.cli import audit as audit_cli
 from ardennes_tui.errors import UserError
@@ -309,9 +309,9 @@ def test_the_first_combat_roll_recomputed_from_the_packets() -> None:
     assert row.known == f"nobody before packet {i - 1}; the German from it, both from packet {i}"
     # the effect: the result of that attack, as the rules resolved it
     declared = [s.command for s in sent[i - 2].body.commands]
-    attack = next(c for c in declared if isinstance(c, rules.DeclareAttack))
+    attack = next(c for c in declared if isinstance(c, rules.ao.DeclareAttack))
     assert row.purpose.startswith("combat:")
-    assert isinstance(row.event, rules.CombatResolved) and row.event.die == value
+    assert isinstance(row.event, rules.ao.CombatResolved) and row.event.die == value
     assert set(row.event.attackers) == set(attack.attackers)
     assert row.effect == f"{row.event.column} on the {row.event.table} CRT: {row.event.result}"
 
@@ -330,8 +330,8 @@ def test_the_paradrop_and_the_crt_switch_are_sealed_and_recomputed_by_hand() -> 
     assert drop.packet is not None
     res, reply, orders = sent[drop.packet], sent[drop.packet - 1], sent[drop.packet - 2]
     assert (orders.body.kind, reply.body.kind, res.body.kind) == ("orders", "reply", "resolution")
-    assert isinstance(orders.body.commands[-1].command, rules.Drop)  # the orders end there
-    assert isinstance(res.body.commands[0].command, rules.Roll)  # the resolution opens with it
+    assert isinstance(orders.body.commands[-1].command, rules.ao.Drop)  # the orders end there
+    assert isinstance(res.body.commands[0].command, rules.ao.Roll)  # the resolution opens with it
     seed = chain.batch_seed(
         bytes.fromhex(GAME_ID),
         drop.batch,
@@ -344,7 +344,7 @@ def test_the_paradrop_and_the_crt_switch_are_sealed_and_recomputed_by_hand() -> 
     assert (drop.author_from, drop.all_from) == (drop.packet - 1, drop.packet)
     assert (drop.turn, drop.phase, drop.author) == (2, "initial_movement", "german")
     assert drop.effect.startswith("de-vdh ")
-    hexes = [s.command.hex for s in orders.body.commands if isinstance(s.command, rules.Drop)]
+    hexes = [s.command.hex for s in orders.body.commands if isinstance(s.command, rules.ao.Drop)]
     assert len(hexes) == 1 and drop.effect.endswith(
         (f"lands in {hexes[0]}", f"eliminated in {hexes[0]}")
     )
@@ -355,7 +355,7 @@ def test_the_paradrop_and_the_crt_switch_are_sealed_and_recomputed_by_hand() -> 
         assert r.packet is not None
         p, prev = sent[r.packet], sent[r.packet - 1]
         assert (r.author, p.body.kind, prev.body.author) == ("german", "orders", "allied")
-        assert isinstance(p.body.commands[0].command, rules.Roll)
+        assert isinstance(p.body.commands[0].command, rules.ao.Roll)
         them = _published_before(sent, "allied", r.packet)
         seed = chain.switch_seed(
             bytes.fromhex(GAME_ID),
@@ -371,7 +371,7 @@ def test_the_paradrop_and_the_crt_switch_are_sealed_and_recomputed_by_hand() -> 
         assert r.known == (
             f"nobody before packet {r.packet - 1}; the German from it, both from packet {r.packet}"
         )
-        assert isinstance(r.event, rules.CrtSwitchRolled) and r.event.die == r.value
+        assert isinstance(r.event, rules.ao.CrtSwitchRolled) and r.event.die == r.value
         assert r.effect.endswith(f"the {r.event.crt} CRT")
         assert ("switches" in r.effect) == (r.value == 1)  # AO-10.3a
 
@@ -410,7 +410,7 @@ def test_statistics(mode: DiceMode) -> None:
     a = audited(mode)
     board = scenarios.load_board(1)
     for r in a.rolls:  # combat: the attacker's roll
-        if isinstance(r.event, rules.CombatResolved):
+        if isinstance(r.event, rules.ao.CombatResolved):
             assert {board.defs[u].side for u in r.event.attackers} == {r.of}
     by = {s.who: s for s in a.stats}
     assert list(by) == ["german", "allied", "all"]

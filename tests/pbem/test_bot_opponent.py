@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import rules
+import rules.ao
 from pbem.opponent import BotOpponent
 from pbem.store import Store
 from rules.ao.bots import BotRng, bots_for
@@ -51,7 +51,7 @@ def play(hans: Player, bot_home: Path, game_id: str, turns: int) -> int:
             return mailings
         assert want[0] == "german", want  # the bot never leaves a packet of its own unwritten
         cmds = bot_commands(hans.service(), game_id, hans.me, bots)
-        jsonl = hans.file("".join(rules.encode_command(c).decode() + "\n" for c in cmds))
+        jsonl = hans.file("".join(rules.ao.encode_command(c).decode() + "\n" for c in cmds))
         sent = hans.home / f"sent-{mailings}.txt"
         hans.ok("orders", game_id[:8], "--commands", jsonl, "-o", sent)
         answer = bot(hans, bot_home, sent)

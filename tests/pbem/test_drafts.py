@@ -10,7 +10,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-import rules
+import rules.ao
 from pbem import addresses, drafts
 from pbem.addresses import AddressError, check_address
 from pbem.drafts import SavedDraft
@@ -36,7 +36,7 @@ def draft_file(service: Service, game_id: str) -> Path:
 def saved_with(service: Service, game_id: str, **changes: object) -> SavedDraft:
     """The draft of packet 2 with one order, ``changes`` made to it, saved."""
     d = service.draft(game_id, PlayerKey("hans"), "a note")
-    assert not isinstance(d.push(rules.StandingOrders(side="allied")), str)
+    assert not isinstance(d.push(rules.ao.StandingOrders(side="allied")), str)
     saved = msgspec.structs.replace(SavedDraft.of(d), **changes)
     drafts.save(service.store, game_id, saved)
     return saved
@@ -47,7 +47,7 @@ def test_a_draft_is_saved_and_read_back(tmp_path: Path) -> None:
     assert drafts.load(service.store, gid) is None
     saved = saved_with(service, gid)
     assert saved.seq == 2 and saved.author == "allied" and saved.comment == "a note"
-    assert saved.commands == (rules.StandingOrders(side="allied"),)
+    assert saved.commands == (rules.ao.StandingOrders(side="allied"),)
     assert drafts.load(service.store, gid) == saved
     fresh = service.draft(gid, PlayerKey("hans"))
     assert saved.stale_for(fresh) == ""
@@ -118,7 +118,7 @@ def test_set_aside_keeps_every_draft_and_overwrites_none(tmp_path: Path) -> None
 def test_sealing_discards_its_own_draft_only(tmp_path: Path) -> None:
     service, gid = local_game(tmp_path / "a")
     d = service.draft(gid, PlayerKey("hans"))
-    assert not isinstance(d.push(rules.EndPhase()), str)
+    assert not isinstance(d.push(rules.ao.EndPhase()), str)
     mine = SavedDraft.of(d)
     drafts.save(service.store, gid, mine)
     service.seal(gid, d)
@@ -132,7 +132,7 @@ def test_sealing_discards_its_own_draft_only(tmp_path: Path) -> None:
     # Other orders saved for the packet sealed: left for set_aside.
     service, gid = local_game(tmp_path / "b")
     d = service.draft(gid, PlayerKey("hans"))
-    assert not isinstance(d.push(rules.EndPhase()), str)
+    assert not isinstance(d.push(rules.ao.EndPhase()), str)
     other = saved_with(service, gid)
     service.seal(gid, d)
     assert drafts.load(service.store, gid) == other

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-import rules
+import rules.ao
 import scenarios
 from ardennes_tui import cli
 from ardennes_tui.cli import email
@@ -55,7 +55,9 @@ def play(players: dict[str, Player], game_id: str, turns: int) -> int:
             return mailings
         mover, other = players[ao_side(want[0])], players[ao_other(want[0])]
         cmds = bot_commands(mover.service(), game_id, mover.me, bots)
-        jsonl = mover.file("".join(rules.encode_command(c).decode() + "\n" for c in cmds), ".jsonl")
+        jsonl = mover.file(
+            "".join(rules.ao.encode_command(c).decode() + "\n" for c in cmds), ".jsonl"
+        )
         sent = mover.ok("orders", game_id[:8], "--commands", jsonl)
         assert mover.ok("export", game_id[:8]) == sent  # the same unseen packets
         for line in other.ok("import", other.file(sent)).splitlines():
@@ -83,7 +85,9 @@ def test_a_sealed_game_by_email_for_two_game_turns(players: dict[str, Player]) -
     assert "GT3" in st
     record = hans.home / "game.jsonl"
     hans.ok("export", game_id, "--record", "-o", record)
-    replayed = rules.Game.replay(rules.record.decode(record.read_bytes()), scenarios.load_board(1))
+    replayed = rules.ao.Game.replay(
+        rules.record.decode(record.read_bytes()), scenarios.load_board(1)
+    )
     assert replayed.error is None
     assert replayed.game.state_hash() == state_hash(hans.service(), game_id)
     # the record replays on its own with the self-play checker too
@@ -115,7 +119,7 @@ def test_a_local_game(players: dict[str, Player]) -> None:
     svc = hans.service()
     for _ in range(3):
         cmds = bot_commands(svc, game_id, hans.me, bots)
-        jsonl = hans.file("".join(rules.encode_command(c).decode() + "\n" for c in cmds))
+        jsonl = hans.file("".join(rules.ao.encode_command(c).decode() + "\n" for c in cmds))
         code, out, err = hans.run("orders", game_id, "--commands", jsonl)
         assert code == 0 and out == "" and "your move" in err, err
     assert "local dice" in hans.ok("status", game_id)
@@ -179,7 +183,7 @@ def test_an_import_with_a_refused_packet_exits_1(players: dict[str, Player]) -> 
     hans, joe = players["german"], players["allied"]
     game_id = start(players, "sealed")
     cmds = bot_commands(joe.service(), game_id, joe.me, bots_for(BotRng(b"refused")))
-    jsonl = joe.file("".join(rules.encode_command(c).decode() + "\n" for c in cmds), ".jsonl")
+    jsonl = joe.file("".join(rules.ao.encode_command(c).decode() + "\n" for c in cmds), ".jsonl")
     sent = joe.ok("orders", game_id, "--commands", jsonl)
     # Joe's own packets, read back: duplicates, exit 0
     code, out, _ = joe.run("import", joe.file(sent))

@@ -10,7 +10,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-import rules
+import rules.ao
 import scenarios
 from pbem import audit, endings, sources
 from pbem.aoplay import ao_other
@@ -97,12 +97,12 @@ def test_the_record_keeps_the_verdict_and_replays() -> None:
     data = game_record(g, "hans", "joe")
     record = rules.record.decode(data)
     assert record.footer is not None and record.footer.verdict == g.verdict
-    r = rules.Game.replay(record, scenarios.load_board(1))
+    r = rules.ao.Game.replay(record, scenarios.load_board(1))
     assert r.ok, r.error
     # only the players' verdicts may end a record the rules did not end (a record is not
     # signed: the packets are what proves a resignation)
     ruled = data.replace(b'"resignation"', b'"cumulative"')
-    r = rules.Game.replay(rules.record.decode(ruled), scenarios.load_board(1))
+    r = rules.ao.Game.replay(rules.record.decode(ruled), scenarios.load_board(1))
     assert r.error == "the end line's turn, phase or verdict differ from the replay"
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-import rules
+import rules.ao
 from pbem import audit, keys
 from pbem.aoplay import ao_side
 from pbem.config import SmtpConfig
@@ -38,14 +38,14 @@ from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 
-SIDES: tuple[rules.Side, ...] = ("german", "allied")
+SIDES: tuple[rules.ao.Side, ...] = ("german", "allied")
 
 
 @dataclass
 class Player:
     """One player: his home (store and key), his address and his mbox."""
 
-    side: rules.Side
+    side: rules.ao.Side
     home: Path
     me: KeyIdentity
     svc: Service
@@ -66,13 +66,13 @@ class Player:
 class PostOffice:
     """The SMTP server on loopback and the delivery of what it receives into mboxes."""
 
-    def __init__(self, server: SmtpInbox, players: dict[rules.Side, Player]) -> None:
+    def __init__(self, server: SmtpInbox, players: dict[rules.ao.Side, Player]) -> None:
         self.server = server
         self.players = players
         self.delivered = 0
 
     def send(self, author: Player, text: str, game_id: str) -> None:
-        other = self.players[rules.other_side(author.side)]
+        other = self.players[rules.ao.other_side(author.side)]
         subject = f"Ardennes game {game_id[:8]}"
         send_smtp(author.smtp, other.addr, subject, text)
         author.mails += 1
@@ -111,7 +111,7 @@ def read_mail(p: Player) -> list[str]:
     return report.lines()
 
 
-def player(root: Path, side: rules.Side, port: int) -> Player:
+def player(root: Path, side: rules.ao.Side, port: int) -> Player:
     """The player of ``side`` with the self-play game's key, saved in his own key store."""
     home = root / side
     name = "hans" if side == "german" else "joe"
@@ -133,7 +133,7 @@ def write(draft: Draft, script: tuple[Packet, ...]) -> None:
         )
 
 
-def play_by_mail(root: Path, mode: DiceMode) -> tuple[dict[rules.Side, Player], str]:
+def play_by_mail(root: Path, mode: DiceMode) -> tuple[dict[rules.ao.Side, Player], str]:
     """The committed game of scenario 1 with ``mode`` dice through SMTP and mboxes, to the
     verdict: both players and the game id."""
     controller_module = pytest.importorskip("aiosmtpd.controller")
@@ -142,7 +142,7 @@ def play_by_mail(root: Path, mode: DiceMode) -> tuple[dict[rules.Side, Player], 
     controller = controller_module.Controller(server, hostname="127.0.0.1", port=port)
     controller.start()
     try:
-        players: dict[rules.Side, Player] = {s: player(root, s, port) for s in SIDES}
+        players: dict[rules.ao.Side, Player] = {s: player(root, s, port) for s in SIDES}
         hans, joe = players["german"], players["allied"]
         post = PostOffice(server, players)
         script = records.email_packets(mode)
@@ -167,14 +167,14 @@ def play_by_mail(root: Path, mode: DiceMode) -> tuple[dict[rules.Side, Player], 
             write(draft, script)
             sent = mover.svc.seal(gid, draft)
             post.send(mover, sent.text, gid)
-            lines = read_mail(players[rules.other_side(mover.side)])
+            lines = read_mail(players[rules.ao.other_side(mover.side)])
             assert lines and all(": accepted; " in x or "duplicate" in x for x in lines), lines
     finally:
         controller.stop()
     return players, gid
 
 
-def check_both(players: dict[rules.Side, Player], game_id: str, mode: DiceMode) -> None:
+def check_both(players: dict[rules.ao.Side, Player], game_id: str, mode: DiceMode) -> None:
     """Both stores hold the same packets; both verify and audit, with every roll listed."""
     stores = {s: Store(p.home) for s, p in players.items()}
     assert stores["german"].packets(game_id) == stores["allied"].packets(game_id)

@@ -13,7 +13,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-import rules
+import rules.ao
 import scenarios
 from pbem import drafts, keys
 from pbem.aoplay import ao_game, ao_other
@@ -117,8 +117,8 @@ def test_status_says_whose_move_and_the_pinned_keys(sealed: Match) -> None:
     assert st["german"].to_move == st["allied"].to_move
     mover = st["german"].to_move
     assert mover is not None
-    assert st[mover].ours and not st[rules.other_side(mover)].ours
-    waiting = st[rules.other_side(mover)]
+    assert st[mover].ours and not st[rules.ao.other_side(mover)].ours
+    waiting = st[rules.ao.other_side(mover)]
     assert waiting.next.startswith(f"waiting for the {mover} player")
     assert any("since" in line for line in waiting.lines())
     assert st[mover].next.startswith("your move (")
@@ -127,7 +127,7 @@ def test_status_says_whose_move_and_the_pinned_keys(sealed: Match) -> None:
 
 def test_draft_when_it_is_not_our_move(sealed: Match) -> None:
     st = sealed.service("german").status(sealed.game_id)
-    idle = rules.other_side(st.to_move or "german")
+    idle = rules.ao.other_side(st.to_move or "german")
     with pytest.raises(PbemError, match=f"not your move: waiting for the {st.to_move} player"):
         sealed.service(idle).draft(sealed.game_id, sealed.me[idle])
 
@@ -162,8 +162,8 @@ def test_the_record_replays_on_its_own(sealed: Match) -> None:
     rec = rules.record.decode(data)
     assert rec.header.dice.kind == "listed"
     assert rec.header.meta == {"game": sealed.game_id, "mode": "sealed"}
-    assert rec.header.players.german.name == "hans"
-    replayed = rules.Game.replay(rec, scenarios.load_board(1))
+    assert rec.header.players["german"].name == "hans"
+    replayed = rules.ao.Game.replay(rec, scenarios.load_board(1))
     assert replayed.error is None
     assert replayed.game.state_hash() == state_hash(svc, sealed.game_id)
 
@@ -336,15 +336,15 @@ def test_orders_refuses_a_bad_command_and_stores_nothing(sealed: Match, tmp_path
     svc = receiver(sealed, tmp_path, 2)  # the Allied set-up is next, and it is ours
     gid = sealed.game_id
     with pytest.raises(PbemError) as exc:
-        svc.orders(gid, sealed.me["allied"], [rules.Place("us-106-i", "2020")])
+        svc.orders(gid, sealed.me["allied"], [rules.ao.Place("us-106-i", "2020")])
     assert str(exc.value).startswith("command 0 (place) in packet 2 (allied orders): refused: AO-")
     assert svc.store.count(gid) == 2
     good = sealed.sent[2].body.commands
-    cmds = [s.command for s in good if not isinstance(s.command, rules.StandingOrders)]
+    cmds = [s.command for s in good if not isinstance(s.command, rules.ao.StandingOrders)]
     with pytest.raises(PbemError, match=r"1 command\(s\) left over: the turn passes to the german"):
-        svc.orders(gid, sealed.me["allied"], [*cmds, rules.EndPhase()])
+        svc.orders(gid, sealed.me["allied"], [*cmds, rules.ao.EndPhase()])
     assert svc.store.count(gid) == 2 and drafts.load(svc.store, gid) is None
-    assert cmds == [rules.EndPhase()]  # the Allied set-up as placed: accepted at once
+    assert cmds == [rules.ao.EndPhase()]  # the Allied set-up as placed: accepted at once
     with pytest.raises(PbemError, match=r"no command for packet 2 \(allied orders\)"):
         svc.orders(gid, sealed.me["allied"], [])
     assert svc.store.count(gid) == 2 and drafts.load(svc.store, gid) is None
@@ -385,7 +385,7 @@ def test_a_local_game(tmp_path: Path) -> None:
     assert st.ours and st.next.startswith("your move")
     assert st.keys["german"] != st.keys["allied"]  # the second side's key is derived from ours
     rec = rules.record.decode(svc.export_record(gid))
-    replayed = rules.Game.replay(rec, scenarios.load_board(1))
+    replayed = rules.ao.Game.replay(rec, scenarios.load_board(1))
     assert replayed.error is None and replayed.game.state_hash() == state_hash(svc, gid)
     # the same player's key plays both sides; another key plays neither
     with pytest.raises(PbemError, match="is not the allied key of game"):
@@ -402,7 +402,7 @@ def test_draft_and_seal(tmp_path: Path) -> None:
     d = joe.draft(gid, m.me["allied"], comment="my set-up")
     stale = joe.draft(gid, m.me["allied"])
     bots = bots_for(BotRng(b"seal"))
-    assert not isinstance(d.push(rules.StandingOrders(side="allied", advance="strongest")), str)
+    assert not isinstance(d.push(rules.ao.StandingOrders(side="allied", advance="strongest")), str)
     while not d.ended():
         assert not isinstance(
             d.push(bots["allied"].choose(ao_game(d.scratch))), str

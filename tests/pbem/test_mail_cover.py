@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-import rules
+import rules.ao
 from ardennes_tui import cli
 from ardennes_tui.cli import email as email_cli
 from pbem.store import Store
@@ -143,8 +143,10 @@ def test_mails_say_who_sent_what_and_what_to_do(
         hans.ok("import")
         bots = bots_for(BotRng(b"mail-cover"))
         cmds = bot_commands(hans.service(), game_id, hans.me, bots)
-        assert isinstance(cmds[-1], rules.DeclareAttack)  # sealed: the batch waits
-        jsonl = hans.file("".join(rules.encode_command(c).decode() + "\n" for c in cmds), ".jsonl")
+        assert isinstance(cmds[-1], rules.ao.DeclareAttack)  # sealed: the batch waits
+        jsonl = hans.file(
+            "".join(rules.ao.encode_command(c).decode() + "\n" for c in cmds), ".jsonl"
+        )
         hans.ok("orders", short, "--commands", jsonl, "--mailto", "joe@example.org")
         subject, body, attached = parsed(inbox.messages[-1][2])
         assert (

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import rules
+import rules.ao
 from ardennes_tui import cli
 from ardennes_tui.cli import email as email_cli
 from pbem import drafts, orders_rest
@@ -30,8 +30,8 @@ def wired(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(cli, "COMMANDS", (*cli.COMMANDS, email_cli.register))
 
 
-def jsonl(p: Player, cmds: list[rules.Command]) -> Path:
-    return p.file("".join(rules.encode_command(c).decode() + "\n" for c in cmds), ".jsonl")
+def jsonl(p: Player, cmds: list[rules.ao.Command]) -> Path:
+    return p.file("".join(rules.ao.encode_command(c).decode() + "\n" for c in cmds), ".jsonl")
 
 
 def test_orders_stop_at_the_batch_and_go_on_after_the_reply(
@@ -45,15 +45,16 @@ def test_orders_stop_at_the_batch_and_go_on_after_the_reply(
     game_id = start(players, "sealed")
     short = game_id[:8]
     hans.ok(
-        "import", hans.file(joe.ok("orders", short, "--commands", jsonl(joe, [rules.EndPhase()])))
+        "import",
+        hans.file(joe.ok("orders", short, "--commands", jsonl(joe, [rules.ao.EndPhase()]))),
     )
     bots = bots_for(BotRng(b"orders-show"))
     to_batch = bot_commands(hans.service(), game_id, hans.me, bots)
-    assert isinstance(to_batch[-1], rules.DeclareAttack)
+    assert isinstance(to_batch[-1], rules.ao.DeclareAttack)
     # The player-turn written on: the attacks resolved after the batch (before: "1 command(s)
     # left over ...; nothing stored").
     code, out, err = hans.run(
-        "orders", short, "--commands", jsonl(hans, [*to_batch, rules.ResolveAttacks()])
+        "orders", short, "--commands", jsonl(hans, [*to_batch, rules.ao.ResolveAttacks()])
     )
     assert code == 0, err
     assert "-----BEGIN ARDENNES PACKET-----" in out
@@ -65,14 +66,14 @@ def test_orders_stop_at_the_batch_and_go_on_after_the_reply(
     store = Store(hans.home)
     assert store.count(game_id) == 4
     rest = orders_rest.load(store, game_id)
-    assert rest is not None and (rest.seq, rest.commands) == (5, (rules.ResolveAttacks(),))
+    assert rest is not None and (rest.seq, rest.commands) == (5, (rules.ao.ResolveAttacks(),))
 
     # show: whose move, the batch pending with its attacks and their odds, what is kept.
     data = json.loads(hans.ok("show", short, "--json"))
     assert data["format"] == "ardennes-show/1" and data["game"] == game_id
     assert (data["to_move"], data["ours"], data["expects"]) == ("allied", False, "reply")
     (batch,) = data["pending"]
-    declared = [c for c in to_batch if isinstance(c, rules.DeclareAttack)]
+    declared = [c for c in to_batch if isinstance(c, rules.ao.DeclareAttack)]
     assert (batch["kind"], batch["what"], batch["side"], batch["waits_for"]) == (
         "batch",
         "declared attacks",
@@ -107,7 +108,7 @@ def test_orders_stop_at_the_batch_and_go_on_after_the_reply(
     assert f"game {short}: packet 5 not complete: its 1 order(s) kept as its draft" in err
     assert store.count(game_id) == 5 and orders_rest.load(store, game_id) is None
     saved = drafts.load(store, game_id)
-    assert saved is not None and (saved.seq, saved.commands) == (5, (rules.ResolveAttacks(),))
+    assert saved is not None and (saved.seq, saved.commands) == (5, (rules.ao.ResolveAttacks(),))
     data = json.loads(hans.ok("show", short, "--json", "--key", "hans"))
     assert data["draft"]["packet"] == 5 and data["draft"]["orders"] == 1
     after = data["draft"]["position"]
@@ -117,11 +118,11 @@ def test_orders_stop_at_the_batch_and_go_on_after_the_reply(
     )
     # The rest of the player-turn, written knowing the results: packet 5 sealed.
     d = hans.service().draft(game_id, hans.me)
-    assert not isinstance(d.push(rules.ResolveAttacks()), str)
-    more: list[rules.Command] = []
+    assert not isinstance(d.push(rules.ao.ResolveAttacks()), str)
+    more: list[rules.ao.Command] = []
     while not d.ended():
         cmd = bots["german"].choose(ao_game(d.scratch))
-        if isinstance(cmd, rules.ResolveAttacks) and d.complete():
+        if isinstance(cmd, rules.ao.ResolveAttacks) and d.complete():
             break
         assert not isinstance(d.push(cmd), str)
         more.append(cmd)

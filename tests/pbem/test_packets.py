@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import rules
+import rules.ao
 from pbem.core import packets, sshsig
 from pbem.core.packets import Body, PacketError, Step
 from tests.kit.players import PlayerKey
@@ -54,7 +54,7 @@ def orders(**kw: object) -> Body:
         "mode": None,
         "key": None,
         "commitment": None,
-        "commands": (Step(command=rules.EndPhase(), hash=HASH[:32]),),
+        "commands": (Step(command=rules.ao.EndPhase(), hash=HASH[:32]),),
     }
     base.update(kw)
     return invitation(**base)
@@ -175,9 +175,9 @@ def test_only_the_canonical_json_is_read(spelling: object, message: str) -> None
         (lambda: orders(turn=0), "turn 0 or phase 'setup_allied' is out of range"),
         (lambda: orders(phase="Combat!"), "is out of range"),
         (lambda: orders(comment="x" * 501), "the comment is over 500 characters"),
-        (lambda: orders(commands=(Step(rules.EndPhase(), "00"),)), "command 0: the hash"),
+        (lambda: orders(commands=(Step(rules.ao.EndPhase(), "00"),)), "command 0: the hash"),
         (
-            lambda: orders(commands=(Step(rules.EndPhase(), HASH),)),
+            lambda: orders(commands=(Step(rules.ao.EndPhase(), HASH),)),
             "command 0: the hash is not 32 hex digits",
         ),
     ],

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-import rules
+import rules.ao
 from pbem.aoplay import ao_other
 from pbem.core.protocol import EmailGame
 from pbem.exchange import next_move, next_packet
@@ -21,7 +21,7 @@ def _until_drop() -> tuple[EmailGame, dict, dict]:
     for _ in range(200):
         p = bot_packet(g, keys, bots)
         g.receive(p)
-        if any(isinstance(c.command, rules.Drop) for c in p.body.commands):
+        if any(isinstance(c.command, rules.ao.Drop) for c in p.body.commands):
             return g, keys, bots
     raise AssertionError("no paratroop drop in 200 packets")
 

@@ -10,7 +10,7 @@ from functools import cache
 import msgspec
 import pytest
 
-import rules
+import rules.ao
 from pbem.aoplay import ao_other, ao_side
 from pbem.core import authoring, chain, packets, protocol
 from pbem.core.identity import KeyIdentity
@@ -99,7 +99,7 @@ def test_sealed_no_roll_is_computable_before_the_decisions_it_can_influence() ->
             continue
         assert rolled
         if d.kind == "switch":
-            assert p.body.kind == "orders" and isinstance(steps[0].command, rules.Roll)
+            assert p.body.kind == "orders" and isinstance(steps[0].command, rules.ao.Roll)
             assert [r.purpose for r in rolled] == ["crt_switch"]
             assert published[d.author_link] == d.seq  # nobody saw it before this packet
             assert sent[d.seq - 1].body.author != p.body.author
@@ -113,7 +113,7 @@ def test_sealed_no_roll_is_computable_before_the_decisions_it_can_influence() ->
         declared = [
             st
             for st in sent[d.seq - 2].body.commands
-            if isinstance(st.command, (rules.DeclareAttack, rules.Drop))
+            if isinstance(st.command, (rules.ao.DeclareAttack, rules.ao.Drop))
         ]
         assert declared, "the batch was declared in the packet before the reply"
     assert kinds == {"none", "batch", "switch"} or kinds == {"none", "batch"}
@@ -125,13 +125,13 @@ def test_a_resolve_in_the_orders_packet_is_refused() -> None:
         k
         for k, p in enumerate(sent)
         if p.body.kind == "orders"
-        and any(isinstance(s.command, rules.DeclareAttack) for s in p.body.commands)
+        and any(isinstance(s.command, rules.ao.DeclareAttack) for s in p.body.commands)
     )
     p = sent[i]
     d = authoring.draft(fresh(sent, i), KEYS[p.body.author], p.body.author)
     for s in p.body.commands:
         assert not isinstance(d.push(s.command), str)
-    assert d.push(rules.ResolveAttacks()) == (
+    assert d.push(rules.ao.ResolveAttacks()) == (
         "a batch is resolved only after the opponent's reply: send the packet now"
     )
     assert d.complete() and not d.ended()  # more attacks may be declared, or it is sent
@@ -202,7 +202,7 @@ def test_a_reveal_that_does_not_match_the_commitment_is_refused() -> None:
 
 def test_an_illegal_move_with_a_valid_signature_is_refused_with_its_rule() -> None:
     g, p, h = _at(index=2)  # the Allied set-up: historical, no Place allowed (AO-17.a)
-    illegal = Step(command=rules.Place("us-106-i", "2020"), hash="00" * 16)
+    illegal = Step(command=rules.ao.Place("us-106-i", "2020"), hash="00" * 16)
     bad = signed_again(p, KEYS[p.body.author], commands=(illegal, *p.body.commands))
     _refused(g, bad, h, "packet 2, command 0 (place): refused: AO-")
 
@@ -218,7 +218,7 @@ def test_a_false_state_hash_is_refused() -> None:
 def test_a_command_for_the_other_side_is_refused() -> None:
     g, p, h = _at(index=_first("sealed", "reply"))
     mover = ao_other(p.body.author)
-    orders = Step(command=rules.StandingOrders(side=mover), hash="0" * 32)
+    orders = Step(command=rules.ao.StandingOrders(side=mover), hash="0" * 32)
     bad = signed_again(p, KEYS[p.body.author], commands=(orders,))
     _refused(g, bad, h, f"gives standing orders for the {mover}")
 
@@ -249,15 +249,15 @@ def test_a_resolution_resolves_its_batch_before_anything_else() -> None:
     batch, nor change his standing orders, before it is resolved to its end."""
     d = _resolution_draft()
     side = d.body.author
-    target = rules.DeclareAttack(("x",), ("0101",))
+    target = rules.ao.DeclareAttack(("x",), ("0101",))
     assert (
         d.push(target)
         == "a resolution resolves its batch first, by standing orders, and nothing else"
     )
-    assert d.push(rules.StandingOrders(side=ao_side(side), advance="decline")) == (
+    assert d.push(rules.ao.StandingOrders(side=ao_side(side), advance="decline")) == (
         "standing orders are set before the batch, not while it resolves"
     )
-    assert not isinstance(d.push(rules.ResolveAttacks()), str)
+    assert not isinstance(d.push(rules.ao.ResolveAttacks()), str)
     assert d.play.batch_done()
 
 
@@ -266,7 +266,7 @@ def test_standing_orders_are_never_cleared_and_a_reply_gives_them() -> None:
     i = _first("sealed", "reply")
     p = sent[i]
     d = authoring.draft(fresh(sent, i), KEYS[p.body.author], p.body.author)
-    clear = rules.StandingOrders(side=ao_side(p.body.author), clear=True)
+    clear = rules.ao.StandingOrders(side=ao_side(p.body.author), clear=True)
     assert (
         d.push(clear) == "email games need standing orders that never ask (and are never cleared)"
     )

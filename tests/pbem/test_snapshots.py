@@ -7,7 +7,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-import rules
+import rules.ao
 from pbem import snapshots
 from pbem.core.protocol import EmailGame
 from pbem.exchange import armor_packets
@@ -82,7 +82,7 @@ def test_a_snapshot_that_does_not_fit_is_not_used(
     else:  # another state, its own hash right: the packets' signed hashes refuse it
         vp = msgspec.structs.replace(snap.state.vp, german=snap.state.vp.german + 5)
         state = msgspec.structs.replace(snap.state, vp=vp)
-        made = snapshots.Snapshot(packets=n, hash=rules.state_hash(state), state=state)
+        made = snapshots.Snapshot(packets=n, hash=rules.ao.state_hash(state), state=state)
         path.write_bytes(msgspec.json.encode(made))
         assert snapshots.read(svc.store, gid, n) == state
     replays = _replays(monkeypatch)
@@ -92,4 +92,4 @@ def test_a_snapshot_that_does_not_fit_is_not_used(
     game = fresh.load(gid)
     assert game.game is not None
     after = snapshots.read(fresh.store, gid, n + 1)  # written again, from the replay
-    assert after is not None and rules.state_hash(after) == game.game.state_hash()
+    assert after is not None and rules.ao.state_hash(after) == game.game.state_hash()

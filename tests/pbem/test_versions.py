@@ -21,7 +21,7 @@ from pbem.core.packets import DiceMode, Packet, Signer
 from pbem.exchange import armor_headers, armor_packets
 from pbem.games import Service
 from pbem.store import Store
-from rules import Side
+from rules.ao import Side
 from tests.kit.legacy import in_version_2, sign_version_2, writing_version_2
 from tests.kit.players import board, played
 from tests.kit.realmap import needs_real_map

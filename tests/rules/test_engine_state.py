@@ -74,7 +74,7 @@ def test_state_hash_is_the_sha256_of_the_canonical_bytes() -> None:
 
 def test_state_hash_is_identical_across_processes_and_hash_seeds() -> None:
     code = (
-        "from rules import position; from rules.ao.state import state_hash; import sys;"
+        "from rules.ao import position; from rules.ao.state import state_hash; import sys;"
         "print(state_hash(position.loads(sys.stdin.read())))"
     )
     text = pos.dumps(SAMPLE)

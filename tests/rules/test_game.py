@@ -1,11 +1,11 @@
-"""``rules.Game``: push/pop/undo, options agreeing with ``apply``, outcome, state hashes."""
+"""``rules.ao.Game``: push/pop/undo, options agreeing with ``apply``, outcome, state hashes."""
 
 from __future__ import annotations
 
 import msgspec
 import pytest
 
-import rules
+import rules.ao
 import scenarios
 from tests.kit.realmap import needs_real_map
 from tests.kit.selfplay import bot_game, seeded_game
@@ -13,18 +13,20 @@ from tests.kit.selfplay import bot_game, seeded_game
 pytestmark = needs_real_map
 
 
-def step(g: rules.Game) -> rules.Command:
+def step(g: rules.ao.Game) -> rules.ao.Command:
     """Push what moves the game on without a choice of play: the first due reinforcement on
     its first open entry hex (they must all be placed, AO-4.1b), else ``EndPhase``; the
     command pushed."""
     due = g.options().reinforcements
-    cmd: rules.Command = rules.Place(due[0].unit, due[0].hexes[0]) if due else rules.EndPhase()
+    cmd: rules.ao.Command = (
+        rules.ao.Place(due[0].unit, due[0].hexes[0]) if due else rules.ao.EndPhase()
+    )
     r = g.push(cmd)
     assert not isinstance(r, rules.Rejection), r
     return cmd
 
 
-def _hex(s: rules.GameState, uid: str) -> str:
+def _hex(s: rules.ao.GameState, uid: str) -> str:
     """The hex of ``uid``, which must be on the map."""
     h = s.unit(uid).hex
     assert h is not None, uid
@@ -34,7 +36,7 @@ def _hex(s: rules.GameState, uid: str) -> str:
 def test_push_rejection_changes_nothing() -> None:
     g = seeded_game()
     h = g.state_hash()
-    r = g.push(rules.Move("de-12ss-a", ("3908", "3909")))
+    r = g.push(rules.ao.Move("de-12ss-a", ("3908", "3909")))
     assert isinstance(r, rules.Rejection)
     assert g.history == [] and g.state_hash() == h
 
@@ -43,14 +45,14 @@ def test_state_hash_after_each_push_is_recorded() -> None:
     g = seeded_game()
     for _ in range(5):  # the set-ups, de-1-a placed, the German Reinforcement Phase ended
         step(g)
-        assert g.history[-1].hash == rules.state_hash(g.state) == g.state_hash()
+        assert g.history[-1].hash == rules.ao.state_hash(g.state) == g.state_hash()
     assert len(g.commands) == 5
     assert g.state_at(0) == g.start
 
 
 def test_end_phase_is_never_undone() -> None:
     g = seeded_game()
-    g.push(rules.EndPhase())
+    g.push(rules.ao.EndPhase())
     assert not g.can_undo()
     assert g.undo_refusal() == "Nothing to undo in this phase"
     assert g.pop() is None
@@ -59,7 +61,7 @@ def test_end_phase_is_never_undone() -> None:
 
 def test_pop_undoes_a_move_inside_its_phase() -> None:
     g = bot_game(1, 2)
-    g = rules.Game.from_commands(g.board, g.commands, dice=g.dice, dice_spec=g.dice_spec)
+    g = rules.ao.Game.from_commands(g.board, g.commands, dice=g.dice, dice_spec=g.dice_spec)
     while g.options().mode != "movement" or not g.options().movable:
         step(g)
     before = g.state_hash()
@@ -69,7 +71,7 @@ def test_pop_undoes_a_move_inside_its_phase() -> None:
         for h, r in sorted(g.legal_moves(u).items())
         if h != g.state.unit(u).hex
     )
-    move = rules.Move(unit, how.path)
+    move = rules.ao.Move(unit, how.path)
     assert not isinstance(g.push(move), rules.Rejection)
     assert g.state.unit(unit).hex == dest
     assert g.can_undo()
@@ -85,10 +87,10 @@ def test_pop_never_undoes_a_die_roll() -> None:
     assert o.mode == "combat"
     target = o.targets[0]
     near = [u for u in o.attackers if target in g.board.game_map.neighbours(_hex(g.state, u))]
-    r = g.push(rules.DeclareAttack(tuple(near), (target,)))
+    r = g.push(rules.ao.DeclareAttack(tuple(near), (target,)))
     assert not isinstance(r, rules.Rejection), r
     assert g.can_undo()  # a declaration rolls nothing
-    r = g.push(rules.ResolveAttacks())
+    r = g.push(rules.ao.ResolveAttacks())
     assert not isinstance(r, rules.Rejection), r
     assert any(isinstance(e, rules.DieRoll) for e in r.events)
     assert g.undo_refusal() == "The dice have rolled: that cannot be undone"
@@ -116,25 +118,27 @@ def test_options_free_setup_lists_the_deploying_units() -> None:
     assert set(o.placeable) == own
 
 
-def _agree(g: rules.Game) -> None:
+def _agree(g: rules.ao.Game) -> None:
     """Every option offered is accepted by ``apply``, and ``end_phase`` is its verdict."""
     b, s, o = g.board, g.state, g.options()
-    r = rules.apply(b, s, rules.EndPhase(), g.dice)
+    r = rules.ao.apply(b, s, rules.ao.EndPhase(), g.dice)
     assert isinstance(r, rules.Rejection) == (o.end_phase is not None), (o.phase, o.end_phase, r)
     if o.end_phase is not None:
         assert isinstance(r, rules.Rejection) and r.case == o.end_phase.case
     for due in o.reinforcements:
         for h in due.hexes:
-            assert not isinstance(rules.apply(b, s, rules.Place(due.unit, h)), rules.Rejection)
+            assert not isinstance(
+                rules.ao.apply(b, s, rules.ao.Place(due.unit, h)), rules.Rejection
+            )
     for h in o.drop_hexes:
-        assert not isinstance(rules.apply(b, s, rules.Drop(h), g.dice), rules.Rejection)
+        assert not isinstance(rules.ao.apply(b, s, rules.ao.Drop(h), g.dice), rules.Rejection)
     for u in {x.id for x in s.units}:
-        assert (u in o.movable) == (o.mode == "movement" and rules.may_move(b, s, u) is None)
+        assert (u in o.movable) == (o.mode == "movement" and rules.ao.may_move(b, s, u) is None)
     m = b.game_map
     for h in o.targets:
         near = tuple(u for u in o.attackers if h in m.neighbours(_hex(s, u)))
-        alone = [rules.check_attack(b, s, rules.Attack((u,), (h,))) for u in near]
-        together = rules.check_attack(b, s, rules.Attack(near, (h,)))
+        alone = [rules.ao.check_attack(b, s, rules.ao.DeclareAttack((u,), (h,))) for u in near]
+        together = rules.ao.check_attack(b, s, rules.ao.DeclareAttack(near, (h,)))
         assert not isinstance(together, rules.Rejection) or any(
             not isinstance(x, rules.Rejection) for x in alone
         )
@@ -160,14 +164,14 @@ def test_options_is_cached_per_state_and_encodes() -> None:
     assert g.options() is g.options()
     raw = msgspec.json.encode(g.options())
     assert b'"mode":"setup"' in raw
-    g.push(rules.EndPhase())
+    g.push(rules.ao.EndPhase())
     assert g.options().acting == "german"
 
 
 def test_outcome_and_replay_of_a_finished_game() -> None:
     g = bot_game(3, 6)  # scenario 3 seed: a German immediate win on GT6 or a running game
     rec = g.record({"note": "test"})
-    back = rules.Game.replay(rules.record.decode(rules.record.encode(rec)), g.board)
+    back = rules.ao.Game.replay(rules.record.decode(rules.record.encode(rec)), g.board)
     assert back.ok, back.error
     assert back.game.state_hash() == g.state_hash()
     assert back.game.outcome() == g.outcome() == g.state.result

@@ -9,7 +9,7 @@ import json
 import msgspec
 import pytest
 
-import rules
+import rules.ao
 import scenarios
 from rules import record
 from rules.ao import levels
@@ -21,7 +21,7 @@ from tests.kit.realmap import needs_real_map
 from tests.kit.victory_map import ALLIES, GERMANS, state, victory_map
 
 
-def _levers(n: int, number: int, computer: rules.Side) -> tuple[str, str, int]:
+def _levers(n: int, number: int, computer: rules.ao.Side) -> tuple[str, str, int]:
     lv = level_for(scenarios.scenario_specs()[n], number, computer)
     assert (lv.number, lv.computer) == (number, computer)
     return lv.german_rate, lv.allied_rate, lv.german_vp
@@ -163,15 +163,15 @@ def test_a_synthetic_board_has_no_levels() -> None:
 # -- the record ------------------------------------------------------------------------------
 
 
-def _bot_game(board: rules.Board, commands: int) -> rules.Game:
+def _bot_game(board: rules.ao.Board, commands: int) -> rules.ao.Game:
     from rules.ao.bots import BotRng, bots_for
 
-    g = rules.Game.new(
+    g = rules.ao.Game.new(
         board, dice=rules.SeededDice(b"levels"), dice_spec=rules.DiceSpec.seeded(b"levels")
     )
     bots = bots_for(BotRng(b"levels-bots"))
     while len(g.history) < commands:
-        side = rules.acting_side(g.state)
+        side = rules.ao.acting_side(g.state)
         assert side is not None
         r = g.push(bots[side].choose(g))
         assert not isinstance(r, rules.Rejection), r
@@ -179,7 +179,7 @@ def _bot_game(board: rules.Board, commands: int) -> rules.Game:
 
 
 @pytest.fixture(scope="module")
-def level_one() -> rules.Game:
+def level_one() -> rules.ao.Game:
     spec = scenarios.scenario_specs()[1]
     return _bot_game(scenarios.load_board(1, level=level_for(spec, 1, "german")), 60)
 
@@ -194,7 +194,7 @@ def test_level_three_plays_hash_for_hash_as_written() -> None:
 
 
 @needs_real_map
-def test_the_record_keeps_the_level_and_the_replay_applies_it(level_one: rules.Game) -> None:
+def test_the_record_keeps_the_level_and_the_replay_applies_it(level_one: rules.ao.Game) -> None:
     data = record.encode(level_one.record())
     head = json.loads(data.splitlines()[0])
     assert head["level"] == {
@@ -206,28 +206,28 @@ def test_the_record_keeps_the_level_and_the_replay_applies_it(level_one: rules.G
     rec = record.decode(data)
     assert record.encode(rec) == data
     # replayed on the scenario as written: the engine sets the board up at the record's level
-    r = rules.Game.replay(rec, scenarios.load_board(1))
+    r = rules.ao.Game.replay(rec, scenarios.load_board(1))
     assert r.ok, r.error
     assert r.game.board.level == level_one.board.level
     assert r.game.state_hash() == level_one.state_hash()
 
 
 @needs_real_map
-def test_a_record_without_its_level_diverges_at_once(level_one: rules.Game) -> None:
+def test_a_record_without_its_level_diverges_at_once(level_one: rules.ao.Game) -> None:
     lines = record.encode(level_one.record()).splitlines()
     head = json.loads(lines[0])
     del head["level"]
     data = b"\n".join([json.dumps(head).encode(), *lines[1:]])
-    r = rules.Game.replay(record.decode(data), scenarios.load_board(1))
+    r = rules.ao.Game.replay(record.decode(data), scenarios.load_board(1))
     assert not r.ok and r.at == 0  # other units in the game: the first hash differs
 
 
 @needs_real_map
-def test_a_board_at_another_level_is_refused(level_one: rules.Game) -> None:
+def test_a_board_at_another_level_is_refused(level_one: rules.ao.Game) -> None:
     spec = scenarios.scenario_specs()[1]
     rec = record.decode(record.encode(_bot_game(scenarios.load_board(1), 3).record()))
     with pytest.raises(rules.RecordError, match="set up for level 2"):
-        rules.Game.replay(rec, scenarios.load_board(1, level=level_for(spec, 2, "german")))
+        rules.ao.Game.replay(rec, scenarios.load_board(1, level=level_for(spec, 2, "german")))
 
 
 def test_a_level_on_a_synthetic_board_is_refused() -> None:
@@ -243,7 +243,7 @@ def test_a_level_on_a_synthetic_board_is_refused() -> None:
         ),
     )
     with pytest.raises(rules.RecordError, match="no levels of play"):
-        rules.Game.replay(record.Record(head, (), None), b)
+        rules.ao.Game.replay(record.Record(head, (), None), b)
 
 
 def _header(**changes: object) -> bytes:
@@ -269,7 +269,7 @@ def _header(**changes: object) -> bytes:
 def test_decode_checks_the_level() -> None:
     rec = record.decode(_header())
     assert rec.header.level is not None and rec.header.level.number == 2
-    assert rec.header.players.german.label == "bot heuristic/4 level 2"
+    assert rec.header.players["german"].label == "bot heuristic/4 level 2"
     bad = {"number": 5, "computer": "german", "allied_rate": "historical", "german_rate": "x"}
     with pytest.raises(rules.RecordError, match="not a record line"):
         record.decode(_header(level=bad))

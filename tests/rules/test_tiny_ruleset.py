@@ -14,10 +14,11 @@ import pathlib
 
 import pytest
 
-import rules
+import rules.ao
 from rules import record
 from rules.dice import DieRoll, ScriptedDice
 from rules.game import UNDO_AFTER_END_PHASE, UNDO_AFTER_ROLL
+from rules.record import Player
 from rules.rejection import Rejection
 from rules.ruleset import DiceWait, Reveal
 from tests.kit import tiny
@@ -161,8 +162,7 @@ def test_the_record_names_its_ruleset_and_replays_hash_for_hash() -> None:
     head = data.split(b"\n", 1)[0]
     assert head == (
         b'{"kind":"header","format":"ardennes-record","version":1,"rules":"tiny/1",'
-        b'"scenario":1,"dice":{"kind":"listed","detail":{"values":"25"}},'
-        b'"players":{"german":{},"allied":{}},"ruleset":"tiny"}'
+        b'"scenario":1,"dice":{"kind":"listed","detail":{"values":"25"}},"ruleset":"tiny"}'
     )
     rec = record.decode(data)
     assert rec.ruleset == "tiny" and rec.commands == GAME
@@ -171,6 +171,20 @@ def test_the_record_names_its_ruleset_and_replays_hash_for_hash() -> None:
     again = Game.replay(rec, BOARD)
     assert again.ok and again.game.state_hash() == g.state_hash()
     assert [s.hash for s in again.game.history] == [s.hash for s in g.history]
+
+
+def test_the_header_names_the_players_by_the_rulesets_sides() -> None:
+    """A record's players are keyed by its ruleset's sides (Red and Blue here): the AO's
+    ``german`` in a Tiny record is refused, Tiny's own sides are read back."""
+    g = played()
+    g.players = {"red": Player(kind="bot", name="r", version="1"), "blue": Player(name="Bo")}
+    rec = record.decode(record.encode(g.record()))
+    assert record.player(rec.header.players, "red").label == "bot r/1"
+    assert record.player(rec.header.players, "blue").label == "Bo"
+    head, rest = record.encode(g.record()).split(b"\n", 1)
+    wrong = head.replace(b'"red":', b'"german":')
+    with pytest.raises(record.RecordError, match="players of 'german', not a side of 'tiny'"):
+        record.decode(wrong + b"\n" + rest)
 
 
 def test_a_changed_hidden_value_diverges_at_its_command() -> None:

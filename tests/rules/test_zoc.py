@@ -323,7 +323,8 @@ def _from_scratch(b: Board, s: GameState, side: Side) -> frozenset[str]:
 def test_zones_of_every_state_of_a_game_in_any_order(real_scenario) -> None:
     """``zoc_of_side`` follows each state from the last one asked (the rows that changed): it
     must give what a count from scratch gives, state after state, backwards and jumping."""
-    from rules import Game, SeededDice
+    from rules import SeededDice
+    from rules.ao import Game
     from rules.ao.bots.selfplay import play
 
     b, _ = real_scenario(1)

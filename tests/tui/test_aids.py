@@ -16,7 +16,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
-import rules
+import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.games import saves, settings
 from ardennes_tui.present import aids, audit_view, playback_text
@@ -45,7 +45,7 @@ def titles(app: ArdennesApp) -> list[str]:
     return [c.title for c in get()] if get is not None else []
 
 
-def played() -> rules.Game:
+def played() -> rules.ao.Game:
     """The bots' record of scenario 1 to GT3 (eliminations, VP tabulated, arrivals)."""
     return record_game(2)
 
@@ -60,7 +60,7 @@ def test_the_zoc_overlay_lights_each_side_then_goes_off() -> None:
         acting = game.options().acting
         assert acting is not None
         await keys(pilot, "Z")
-        enemy = aids.zoc_hexes(game, rules.other_side(acting))
+        enemy = aids.zoc_hexes(game, rules.ao.other_side(acting))
         assert screen.highlight == enemy and len(enemy) > 20
         assert f"ZOC overlay: the {len(enemy)} hexes the" in screen.message
         await keys(pilot, "Z")
@@ -103,8 +103,8 @@ def test_phases_with_nothing_to_decide_pass_by_themselves(ardennes_home: Path) -
     Phase passes by itself (GT1 Initial Movement is lost, AO-4.2c): the Combat Phase is next,
     and the setting is kept."""
     game = saves.new_game(1, "skip")
-    assert not isinstance(game.push(rules.EndPhase()), rules.Rejection)  # Allied set-up
-    assert not isinstance(game.push(rules.EndPhase()), rules.Rejection)  # German set-up
+    assert not isinstance(game.push(rules.ao.EndPhase()), rules.Rejection)  # Allied set-up
+    assert not isinstance(game.push(rules.ao.EndPhase()), rules.Rejection)  # German set-up
     assert game.state.phase == "reinforcement" and game.state.side == "german"
 
     async def body(app: ArdennesApp, pilot: Pilot[None]) -> None:
@@ -163,7 +163,7 @@ def test_the_playback_shows_the_hex_and_plays_on_by_itself(
     k = next(
         k
         for k, step in enumerate(game.history, start=1)
-        if any(isinstance(e, rules.CombatResolved) for e in step.events)
+        if any(isinstance(e, rules.ao.CombatResolved) for e in step.events)
     )
 
     async def body(app: ArdennesApp, pilot: Pilot[None]) -> None:
@@ -192,7 +192,7 @@ def test_the_playback_shows_the_hex_and_plays_on_by_itself(
     run(ArdennesApp(game.board.game_map, screen=lambda: PlaybackScreen(game, start=k)), body)
 
 
-def playback_text_focus(game: rules.Game, k: int) -> str:
+def playback_text_focus(game: rules.ao.Game, k: int) -> str:
     focus = playback_text.focus_hex(game, k)
     assert focus is not None
     return focus

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import re
 
-import rules
+import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.games import saves
 from ardennes_tui.widgets.side_panel import SidePanel
@@ -20,7 +20,7 @@ from tests.kit.realmap import needs_real_map
 pytestmark = needs_real_map
 
 
-def panel_after(game: rules.Game, *keys: str) -> str:
+def panel_after(game: rules.ao.Game, *keys: str) -> str:
     app = ArdennesApp(game.board.game_map, cursor="2328", game=game)
     out: list[str] = []
 
@@ -45,8 +45,8 @@ def test_every_declared_attack_with_its_odds_and_nothing_left_to_do() -> None:
     lines = [line for line in panel.splitlines() if " <- " in line]
     assert len(lines) == 10
     for a, line in zip(declared, lines, strict=True):
-        p = rules.preview_attack(game.board, game.state, list(a.attackers), list(a.defenders))
-        assert isinstance(p, rules.Preview)
+        p = rules.ao.preview_attack(game.board, game.state, list(a.attackers), list(a.defenders))
+        assert isinstance(p, rules.ao.Preview)
         assert line.split() == ["+".join(a.defenders), p.column, "<-", *a.attackers]
     assert "all in the batch: r resolves" in panel
     assert "attack:" not in panel and "attack with:" not in panel
@@ -69,7 +69,7 @@ def test_the_obligations_shrink_with_each_declaration() -> None:
         for u in game.state.units
         if u.hex in m.neighbours(h) and game.board.defs[u.id].side == "german"
     )
-    assert not isinstance(game.push(rules.DeclareAttack(tuple(near), (h,))), rules.Rejection)
+    assert not isinstance(game.push(rules.ao.DeclareAttack(tuple(near), (h,))), rules.Rejection)
     panel = panel_after(game)
     left = re.search(r"attack: (.*)", panel)
     assert left is not None and left.group(1).split() == must[1:]
@@ -95,10 +95,10 @@ def test_a_lowered_attack_says_so() -> None:
             if u.hex in m.neighbours(h) and game.board.defs[u.id].side == "german"
         )
     )
-    p = rules.preview_attack(game.board, game.state, list(near), [h])
-    assert isinstance(p, rules.Preview)
+    p = rules.ao.preview_attack(game.board, game.state, list(near), [h])
+    assert isinstance(p, rules.ao.Preview)
     lower = rules.ao.crt.ODDS_COLUMNS[rules.ao.crt.ODDS_COLUMNS.index(p.column) - 1]
-    r = game.push(rules.DeclareAttack(near, (h,), odds=lower))
+    r = game.push(rules.ao.DeclareAttack(near, (h,), odds=lower))
     if isinstance(r, rules.Rejection):  # the German floor (AO-9.4L*): nothing to lower
         return
     panel = panel_after(game)

@@ -7,7 +7,7 @@ import asyncio
 import msgspec
 import pytest
 
-import rules
+import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.games import saves
 from ardennes_tui.present.combat_text import combat_log, decision_lines, decision_prompt, odds_notes
@@ -64,7 +64,7 @@ def test_decision_prompts_say_whose_decision_and_which_keys() -> None:
 
 
 def test_the_combat_log_explains_each_result() -> None:
-    events: list[rules.Event] = [
+    events: list[rules.ao.Event] = [
         AttackDeclared(("de-1ss-a", "de-12ss-a"), ("3411",), None, 18, 4, "4-1"),
         DieRoll(index=0, value=3, purpose="combat:3411"),
         CombatResolved(
@@ -126,7 +126,7 @@ def test_the_verdict_screen_when_the_game_is_over() -> None:
         winner="german", kind="immediate", german_vp=36, allied_vp=3, reason="36 German VP"
     )
     over = msgspec.structs.replace(new.state, phase="game_over", result=verdict)
-    s = rules.Game(new.board, over, dice=new.dice, dice_spec=new.dice_spec)
+    s = rules.ao.Game(new.board, over, dice=new.dice, dice_spec=new.dice_spec)
     app = ArdennesApp(s.board.game_map, cursor="4009", game=s)
 
     async def main() -> None:

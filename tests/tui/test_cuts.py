@@ -24,7 +24,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.screen import Screen
 
-import rules
+import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.games import saves
 from ardennes_tui.present import game_list
@@ -60,7 +60,7 @@ def check(app: ArdennesApp, steps: Steps = _nothing, each: Steps | None = None) 
     assert found == []
 
 
-def play_app(game: rules.Game, cursor: str = "2328") -> ArdennesApp:
+def play_app(game: rules.ao.Game, cursor: str = "2328") -> ArdennesApp:
     return ArdennesApp(game.board.game_map, cursor=cursor, game=game)
 
 
@@ -77,7 +77,7 @@ def press(*keys: str) -> Steps:
     return steps
 
 
-def late_game(phase: rules.Phase = "mechanized_movement") -> rules.Game:
+def late_game(phase: rules.ao.Phase = "mechanized_movement") -> rules.ao.Game:
     """Scenario 1 made to stand at GT10, the German Mechanized Movement Phase, VP 12-10: the
     longest position line."""
     new = saves.new_game(1, "cuts")
@@ -86,9 +86,9 @@ def late_game(phase: rules.Phase = "mechanized_movement") -> rules.Game:
         turn=10,
         side="german",
         phase=phase,
-        vp=rules.VictoryPoints(german=12, allied=10),
+        vp=rules.ao.VictoryPoints(german=12, allied=10),
     )
-    return rules.Game(new.board, state, dice=new.dice, dice_spec=new.dice_spec)
+    return rules.ao.Game(new.board, state, dice=new.dice, dice_spec=new.dice_spec)
 
 
 # -- the start screen -------------------------------------------------------------------------
@@ -195,7 +195,7 @@ class TestPlay:
 
     def test_long_combat_result_scrolled(self) -> None:
         game = gt1_german_combat("d")
-        assert not isinstance(game.push(rules.StandingOrders(side="german")), rules.Rejection)
+        assert not isinstance(game.push(rules.ao.StandingOrders(side="german")), rules.Rejection)
         check(play_app(game), press("r", "right_curly_bracket", "right_curly_bracket"))
 
     def test_reinforcement_phase(self) -> None:
@@ -206,7 +206,7 @@ class TestPlay:
 
     def test_combat_log(self) -> None:
         game = gt1_german_combat("d")
-        assert not isinstance(game.push(rules.StandingOrders(side="german")), rules.Rejection)
+        assert not isinstance(game.push(rules.ao.StandingOrders(side="german")), rules.Rejection)
         check(play_app(game), press("r", "c"))
 
     @pytest.mark.parametrize("section", ["1", "2", "3", "4", "5"])
@@ -246,11 +246,11 @@ class TestPlay:
 
     def test_verdict(self) -> None:
         new = saves.new_game(1, "cuts")
-        verdict = rules.Verdict(
+        verdict = rules.ao.Verdict(
             winner="german", kind="immediate", german_vp=36, allied_vp=3, reason="36 German VP"
         )
         over = msgspec.structs.replace(new.state, phase="game_over", result=verdict)
-        check(play_app(rules.Game(new.board, over, dice=new.dice, dice_spec=new.dice_spec)))
+        check(play_app(rules.ao.Game(new.board, over, dice=new.dice, dice_spec=new.dice_spec)))
 
 
 class TestOtherScreens:
@@ -321,7 +321,7 @@ def test_the_first_sealed_batch_its_orders_dialog_and_the_gt1_warning(
     from ardennes_tui.cli import main
     from ardennes_tui.screens.orders import SEALED_WHY, OrdersScreen
     from ardennes_tui.widgets.status_line import StatusLine
-    from rules.bots import BotRng, bots_for
+    from rules.ao.bots import BotRng, bots_for
     from tests.kit.email_app import new_match, play_screen, run_as
 
     match = new_match(tmp_path)
@@ -334,7 +334,7 @@ def test_the_first_sealed_batch_its_orders_dialog_and_the_gt1_warning(
         bots = bots_for(BotRng(b"email-app"))
         while True:
             cmd = bots["german"].choose(screen.game)
-            if isinstance(cmd, rules.DeclareAttack):
+            if isinstance(cmd, rules.ao.DeclareAttack):
                 break
             assert screen.play(cmd) is not None
         assert screen.play(cmd) is not None
@@ -391,7 +391,7 @@ class TestNewScreens:
 
         release = threading.Event()
 
-        def load() -> rules.Game:
+        def load() -> rules.ao.Game:
             release.wait(10)
             return record_game()
 

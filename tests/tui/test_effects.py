@@ -14,7 +14,7 @@ import asyncio
 
 from textual.pilot import Pilot
 
-import rules
+import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.present import playback_text
 from ardennes_tui.present.effects import effect_notes, event_log
@@ -76,23 +76,23 @@ def test_a_withdrawn_reinforcement_is_said_logged_and_played_back() -> None:
     k = next(
         k
         for k, step in enumerate(game.history, start=1)
-        if any(isinstance(e, rules.ReinforcementWithdrawn) for e in step.events)
+        if any(isinstance(e, rules.ao.ReinforcementWithdrawn) for e in step.events)
     )
     assert any(WITHDRAWN in line for line in playback_text.step_lines(game, k))
     assert "4215" in playback_text.step_hexes(game, k)
 
 
 def test_each_effect_of_the_engine_in_words() -> None:
-    events: list[rules.Event] = [
-        rules.ReinforcementDelayed(unit="us-7-a", turn=4, section="north", delays=1),
-        rules.RoadModeChanged(unit="de-2-pz", hex="3422", road_mode=False, cost=3, forced=True),
-        rules.UnitEliminated(unit="de-9-pz", hex="3522", case="AO-6.7L*"),
-        rules.DormantReactivated(unit="us-28-i", hex="0118"),
-        rules.CrtSwitchRolled(turn=6, die=1, crt="standard"),
-        rules.SupplyChanged(unit="us-1-i", supply="unsupplied", case="AO-12.3G"),
-        rules.SupplyChanged(unit="us-2-i", supply="unsupplied", case="AO-12.3G"),
-        rules.SupplyChanged(unit="us-3-i", supply="isolated", case="AO-12.3H"),
-        rules.PhaseSkipped(turn=1, side="german", phase="initial_movement", case="AO-4.2c"),
+    events: list[rules.ao.Event] = [
+        rules.ao.ReinforcementDelayed(unit="us-7-a", turn=4, section="north", delays=1),
+        rules.ao.RoadModeChanged(unit="de-2-pz", hex="3422", road_mode=False, cost=3, forced=True),
+        rules.ao.UnitEliminated(unit="de-9-pz", hex="3522", case="AO-6.7L*"),
+        rules.ao.DormantReactivated(unit="us-28-i", hex="0118"),
+        rules.ao.CrtSwitchRolled(turn=6, die=1, crt="standard"),
+        rules.ao.SupplyChanged(unit="us-1-i", supply="unsupplied", case="AO-12.3G"),
+        rules.ao.SupplyChanged(unit="us-2-i", supply="unsupplied", case="AO-12.3G"),
+        rules.ao.SupplyChanged(unit="us-3-i", supply="isolated", case="AO-12.3H"),
+        rules.ao.PhaseSkipped(turn=1, side="german", phase="initial_movement", case="AO-4.2c"),
     ]
     assert effect_notes(events) == [
         "us-7-a delayed to GT4: every entry hex of the north section is held by the enemy "

@@ -15,7 +15,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import TextArea
 
-import rules
+import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.cli import main
 from ardennes_tui.games.email_session import EmailSession, save_text
@@ -46,7 +46,7 @@ def test_the_german_plays_a_packet_and_the_allied_imports_it(
         assert "Your move (packet 3)" in message(app)
         assert screen.game.state.phase == "setup_german"
         # A refusal of the protocol or the rules is one line, nothing changes.
-        assert screen.play(rules.ResolveAttacks()) is None
+        assert screen.play(rules.ao.ResolveAttacks()) is None
         assert message(app)
         await press(pilot, "O", "end", "enter")  # standing orders (Give), then undo them
         assert screen.session.draft is not None and len(screen.session.draft.steps) == 1
@@ -62,10 +62,10 @@ def test_the_german_plays_a_packet_and_the_allied_imports_it(
         bots = bots_for(BotRng(b"email-app"))
         session = screen.session
         if session.game.state.combat.orders("german") is None:
-            assert screen.play(rules.StandingOrders(side="german", advance="strongest"))
+            assert screen.play(rules.ao.StandingOrders(side="german", advance="strongest"))
         while not session.ended():
             cmd = bots["german"].choose(session.game)
-            if isinstance(cmd, rules.ResolveAttacks) and session.complete():
+            if isinstance(cmd, rules.ao.ResolveAttacks) and session.complete():
                 break  # sealed: the batch goes to the opponent for his reply
             assert screen.play(cmd) is not None, (cmd, message(app))
         await pilot.pause()
@@ -126,10 +126,10 @@ def test_a_reply_is_the_standing_orders_dialog_then_sent(
     session = EmailSession(g.service, match.game_id, g.key)
     bots = bots_for(BotRng(b"email-app"))
     assert session.draft is not None
-    session.push(rules.StandingOrders(side="german", advance="strongest"))
+    session.push(rules.ao.StandingOrders(side="german", advance="strongest"))
     while not session.ended():
         cmd = bots["german"].choose(session.game)
-        if isinstance(cmd, rules.ResolveAttacks) and session.complete():
+        if isinstance(cmd, rules.ao.ResolveAttacks) and session.complete():
             break  # sealed: the batch goes to the opponent for his reply
         assert not isinstance(session.push(cmd), str)
     _, sent = session.seal()
@@ -175,11 +175,11 @@ def test_a_reply_is_the_standing_orders_dialog_then_sent(
         assert "not complete" in message(app)
         await press(pilot, "r")
         assert screen.session.draft is not None
-        assert isinstance(screen.session.draft.steps[-1].command, rules.ResolveAttacks)
+        assert isinstance(screen.session.draft.steps[-1].command, rules.ao.ResolveAttacks)
         session = screen.session
         while not session.ended():
             cmd = bots["german"].choose(session.game)
-            if isinstance(cmd, rules.ResolveAttacks) and session.complete():
+            if isinstance(cmd, rules.ao.ResolveAttacks) and session.complete():
                 break  # sealed: the batch goes to the opponent for his reply
             assert screen.play(cmd) is not None, (cmd, message(app))
         await press(pilot, "x", "x")
@@ -339,9 +339,9 @@ def test_undo_rebuilds_the_draft_without_the_last_command(tmp_path: Path) -> Non
     session = EmailSession(match.german.service, match.game_id, match.german.key)
     assert session.undo() == "Nothing to undo in this packet"
     start = session.game.state_hash()
-    orders = rules.StandingOrders(side="german", advance="strongest")
+    orders = rules.ao.StandingOrders(side="german", advance="strongest")
     assert not isinstance(session.push(orders), str)
-    assert not isinstance(session.push(rules.EndPhase()), str)
+    assert not isinstance(session.push(rules.ao.EndPhase()), str)
     assert isinstance(session.undo(), str)  # never back over an end of phase
     assert session.draft is not None and len(session.draft.steps) == 2
     before = session.game.state_hash()

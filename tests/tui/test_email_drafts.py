@@ -14,7 +14,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
-import rules
+import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.cli import main
 from ardennes_tui.games.email_session import EmailSession
@@ -45,7 +45,7 @@ def german_orders(session: EmailSession, n: int) -> None:
     packet left unfinished."""
     bots = bots_for(BotRng(b"email-drafts"))
     if session.game.state.combat.orders("german") is None:
-        assert not isinstance(session.push(rules.StandingOrders(side="german")), str)
+        assert not isinstance(session.push(rules.ao.StandingOrders(side="german")), str)
     for _ in range(n):
         r = session.push(bots["german"].choose(session.game))
         assert not isinstance(r, str), r
@@ -74,7 +74,7 @@ def test_quitting_mid_packet_and_reopening_restores_the_orders(
     assert store.count(match.game_id) == 3  # nothing sealed
     commands = before["commands"]
     assert isinstance(commands, list) and len(commands) == 3
-    assert isinstance(commands[-1], rules.Place)
+    assert isinstance(commands[-1], rules.ao.Place)
 
     async def second(app: ArdennesApp, pilot: Pilot[None]) -> None:
         screen = play_screen(app)
@@ -91,7 +91,7 @@ def test_quitting_mid_packet_and_reopening_restores_the_orders(
         bots = bots_for(BotRng(b"email-drafts-2"))
         while not session.ended():
             cmd = bots["german"].choose(session.game)
-            if isinstance(cmd, rules.ResolveAttacks) and session.complete():
+            if isinstance(cmd, rules.ao.ResolveAttacks) and session.complete():
                 break  # sealed: the batch goes to the opponent for his reply
             assert screen.play(cmd) is not None, message(app)
         await press(pilot, "x", "x")
@@ -117,11 +117,11 @@ def test_a_stale_draft_is_set_aside_with_a_message(
     # Meanwhile packet 3 is written another way (``ardennes orders``): the draft is stale.
     other = EmailSession(g.service, match.game_id, g.key)
     other.draft = g.service.draft(match.game_id, g.key)
-    assert not isinstance(other.draft.push(rules.StandingOrders(side="german")), str)
+    assert not isinstance(other.draft.push(rules.ao.StandingOrders(side="german")), str)
     bots = bots_for(BotRng(b"email-stale"))
     while not other.draft.ended():
         cmd = bots["german"].choose(ao_game(other.draft.scratch))
-        if isinstance(cmd, rules.ResolveAttacks) and other.draft.complete():
+        if isinstance(cmd, rules.ao.ResolveAttacks) and other.draft.complete():
             break  # sealed: the batch goes to the opponent for his reply
         assert not isinstance(other.draft.push(cmd), str)
     g.service.seal(match.game_id, other.draft)
@@ -153,9 +153,9 @@ def local_session(tmp_path: Path) -> EmailSession:
     [
         ({"prev": "ab" * 32}, "(packet 1 is not the one it followed)"),
         ({"seq": 5}, "(it was written for packet 5, the next packet is 2)"),
-        ({"commands": (rules.ResolveAttacks(),)}, "(its command 0 is refused: "),
+        ({"commands": (rules.ao.ResolveAttacks(),)}, "(its command 0 is refused: "),
         (
-            {"commands": (rules.EndPhase(), rules.EndPhase())},
+            {"commands": (rules.ao.EndPhase(), rules.ao.EndPhase())},
             "(the packet is complete before its command 1)",
         ),
     ],
@@ -190,7 +190,7 @@ def test_a_damaged_draft_is_set_aside_and_one_that_cannot_be_is_never_overwritte
     monkeypatch.setattr(drafts, "set_aside", cannot)
     notice = session.refresh()
     assert "stay in the store (disk full): not saving" in notice, notice
-    assert not isinstance(session.push(rules.EndPhase()), str)
+    assert not isinstance(session.push(rules.ao.EndPhase()), str)
     assert session.unsaved.startswith("Not saved")  # said with every order
     assert path.read_bytes() == b"junk"  # never overwritten
 
@@ -198,11 +198,11 @@ def test_a_damaged_draft_is_set_aside_and_one_that_cannot_be_is_never_overwritte
 def test_the_comment_of_a_draft_is_kept(tmp_path: Path) -> None:
     session = local_session(tmp_path)
     d = session.service.draft(session.game_id, session.me, "hold the line")
-    assert not isinstance(d.push(rules.StandingOrders(side="allied")), str)
+    assert not isinstance(d.push(rules.ao.StandingOrders(side="allied")), str)
     drafts.save(session.service.store, session.game_id, SavedDraft.of(d))
     assert session.refresh() == "Restored your 1 unsent order of packet 2."
     assert session.draft is not None and session.draft.body.comment == "hold the line"
-    assert not isinstance(session.push(rules.EndPhase()), str)
+    assert not isinstance(session.push(rules.ao.EndPhase()), str)
     saved = drafts.load(session.service.store, session.game_id)
     assert saved is not None and saved.comment == "hold the line" and len(saved.commands) == 2
     seq, _ = session.seal()
@@ -232,7 +232,7 @@ def test_email_new_with_local_dice_plays_both_sides(
         bots = bots_for(BotRng(b"email-local"))
         while not s.ended():
             cmd = bots[ao_side(s.draft.body.author)].choose(s.game)
-            if isinstance(cmd, rules.ResolveAttacks) and s.complete():
+            if isinstance(cmd, rules.ao.ResolveAttacks) and s.complete():
                 break  # (local dice: never; a batch is resolved at once)
             assert screen.play(cmd) is not None
         await press(pilot, "x", "x")
@@ -282,7 +282,7 @@ def test_m_asks_for_a_missing_address_keeps_it_and_mails(
         bots = bots_for(BotRng(b"email-mail"))
         while not session.ended():
             cmd = bots["german"].choose(session.game)
-            if isinstance(cmd, rules.ResolveAttacks) and session.complete():
+            if isinstance(cmd, rules.ao.ResolveAttacks) and session.complete():
                 break  # sealed: the batch goes to the opponent for his reply
             assert screen.play(cmd) is not None
         await press(pilot, "x", "x")

@@ -10,7 +10,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import TextArea
 
-import rules
+import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.cli import main
 from ardennes_tui.games.email_session import EmailSession
@@ -55,7 +55,7 @@ def test_r_plays_back_the_opponents_new_orders_after_an_import(
         await press(pilot, "right")
         assert f"(new: 1 of {n})" in "\n".join(playback.step_text())
         first = stored.history[before].command
-        assert isinstance(first, rules.StandingOrders)
+        assert isinstance(first, rules.ao.StandingOrders)
         assert "German: German standing orders" in "\n".join(playback.step_text())
         await press(pilot, "end")
         assert playback.shown_hash == stored.state_hash()
@@ -127,17 +127,17 @@ def german_resolution(match: Match, orders: str) -> str:
     assert a.service.import_text(orders).ok
     reply = EmailSession(a.service, match.game_id, a.key)
     assert reply.kind == "reply"
-    assert not isinstance(reply.push(rules.StandingOrders(side="allied")), str)
+    assert not isinstance(reply.push(rules.ao.StandingOrders(side="allied")), str)
     _, sent = reply.seal()
     g = match.german
     assert g.service.import_text(sent.text).ok
     session = EmailSession(g.service, match.game_id, g.key)
     assert session.kind == "resolution"
-    assert not isinstance(session.push(rules.ResolveAttacks()), str)  # the dice roll
+    assert not isinstance(session.push(rules.ao.ResolveAttacks()), str)  # the dice roll
     bots = bots_for(BotRng(b"email-log"))
     while not session.ended():
         cmd = bots["german"].choose(session.game)
-        if isinstance(cmd, rules.ResolveAttacks) and session.complete():
+        if isinstance(cmd, rules.ao.ResolveAttacks) and session.complete():
             break  # more attacks declared: they wait for another reply
         assert not isinstance(session.push(cmd), str)
     _, resolution = session.seal()

@@ -1,5 +1,5 @@
 """Whole games in the app: committed self-play records (``tests/data/records``,
-:mod:`tests.kit.records`; ``make records`` refreshes them) replayed into a :class:`rules.Game`
+:mod:`tests.kit.records`; ``make records`` refreshes them) replayed into a :class:`rules.ao.Game`
 with the self-play dice, then finished through the keyboard with Pilot at 80x24 on the real
 map.
 
@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
-import rules
+import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.cli.play import run_app
 from ardennes_tui.games import saves
@@ -37,15 +37,8 @@ from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.map_view import MapView
 from ardennes_tui.widgets.side_panel import SidePanel
 from ardennes_tui.widgets.status_line import StatusLine
-from rules import (
-    ChooseLosses,
-    ChooseRetreat,
-    Command,
-    Decision,
-    EndPhase,
-    Rejection,
-    ResolveAttacks,
-)
+from rules import Rejection
+from rules.ao import ChooseLosses, ChooseRetreat, Command, Decision, EndPhase, ResolveAttacks
 from rules.ao.bots.selfplay import SelfPlayGame, encode, play
 from scenarios import load_board
 from tests.kit import records
@@ -79,12 +72,12 @@ def decisions_game() -> SelfPlayGame:
     return records.selfplay_game(*DECISIONS)
 
 
-def session_at(record: SelfPlayGame, n: int) -> rules.Game:
+def session_at(record: SelfPlayGame, n: int) -> rules.ao.Game:
     """A game of the record's scenario with the self-play dice, after its first ``n``
     orders."""
     seed = bytes.fromhex(record.dice_seed)
     new = saves.new_game(record.scenario)
-    s = rules.Game(
+    s = rules.ao.Game(
         new.board,
         new.start,
         dice=rules.SeededDice(seed),
@@ -113,11 +106,11 @@ def first_roll_asking(record: SelfPlayGame, kind: str) -> int:
     raise AssertionError(f"no {kind} decision in the game")
 
 
-def phase(s: rules.Game) -> str:
+def phase(s: rules.ao.Game) -> str:
     return s.state.phase
 
 
-def last(s: rules.Game) -> Command:
+def last(s: rules.ao.Game) -> Command:
     """The last order of the game (a function: no type narrowing between presses)."""
     return s.commands[-1]
 
@@ -164,7 +157,7 @@ def test_a_self_play_game_is_finished_with_e_e_and_the_verdict_shown(
     s = session_at(record, len(record.commands) - 1)
     assert s.options().decision is None
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.ao.Game) -> None:
         screen = app.screen
         assert isinstance(screen, PlayScreen)
         status = status_line(app)
@@ -232,7 +225,7 @@ def test_ex_losses_of_the_self_play_game_chosen_with_the_keys(decisions_game: Se
     assert isinstance(answer, ChooseLosses)
     s = session_at(record, k)
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.ao.Game) -> None:
         screen = app.screen
         assert isinstance(screen, PlayScreen)
         n = len(s.state.combat.declared)
@@ -280,7 +273,7 @@ def test_a_retreat_of_the_self_play_game_picked_with_the_keys(decisions_game: Se
     assert isinstance(answer, ChooseRetreat)
     s = session_at(record, k)
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.ao.Game) -> None:
         await press(pilot, "r")
         assert s.state_hash() == record.hashes[k]
         d = s.options().decision
@@ -314,7 +307,7 @@ def test_a_pending_loss_decision_always_preselects_the_first_minimal_set(
     k = first_roll_asking(record, "losses")
     s = session_at(record, k + 1 if how == "opened" else k + 2)
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.ao.Game) -> None:
         screen = app.screen
         assert isinstance(screen, PlayScreen)
         if how == "undone":
@@ -356,7 +349,7 @@ def test_a_self_play_record_opens_in_the_app_and_s_saves_it_to_a_file_of_its_own
         screen = app.screen
         assert isinstance(screen, PlayScreen) and app.loaded is not None
         s = screen.game
-        assert app.loaded.players.german.kind == "bot" and s.state_hash() == record.final_hash
+        assert app.loaded.players["german"].kind == "bot" and s.state_hash() == record.final_hash
         assert screen.save_path == saved
         status = status_line(app)
         assert status.summary.startswith(f"GT{record.final_turn} 17 Dec | ")

@@ -10,7 +10,7 @@ from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-import rules
+import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.games import saves
 from ardennes_tui.modes import CombatMode, DecisionMode
@@ -18,7 +18,8 @@ from ardennes_tui.present.help_text import SECTIONS
 from ardennes_tui.screens.help import HelpScreen
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.side_panel import SidePanel
-from rules import Rejection, ResolveAttacks
+from rules import Rejection
+from rules.ao import ResolveAttacks
 from tests.kit.app import drive, gt1_german_combat, message, mode, press, view_of
 from tests.kit.engine import end_phase
 from tests.kit.realmap import needs_real_map
@@ -26,7 +27,7 @@ from tests.kit.realmap import needs_real_map
 pytestmark = needs_real_map
 
 
-def german_gt1_combat() -> rules.Game:
+def german_gt1_combat() -> rules.ao.Game:
     """Scenario 1 at the German GT1 Combat Phase, nothing declared (AO-4.2h* in force)."""
     g = saves.new_game(1, "help")
     while g.state.phase != "combat":
@@ -59,7 +60,7 @@ def titles(app: ArdennesApp) -> list[str]:
 
 
 def test_help_sections_are_reached_by_digits_and_scroll() -> None:
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.ao.Game) -> None:
         await press(pilot, "question_mark")
         assert top_section(app) == "counters"
         for i, (sid, _, _) in enumerate(SECTIONS, 1):
@@ -82,15 +83,15 @@ def test_help_sections_are_reached_by_digits_and_scroll() -> None:
 
 
 def test_help_opens_at_the_crts_with_the_attacks_column_lit() -> None:
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.ao.Game) -> None:
         target = s.options().must_be_attacked[0]
         h = s.state.unit(target).hex
         assert h is not None
         view_of(app).cursor = h
         await press(pilot, "a", "full_stop", "enter")
         combat = mode(app, CombatMode)
-        p = rules.preview_attack(s.board, s.state, combat.attackers, combat.targets)
-        assert isinstance(p, rules.Preview)
+        p = rules.ao.preview_attack(s.board, s.state, combat.attackers, combat.targets)
+        assert isinstance(p, rules.ao.Preview)
         await press(pilot, "question_mark")
         screen = help_screen(app)
         assert (screen.context.table, screen.context.column) == (p.table, p.column)
@@ -107,7 +108,7 @@ def test_help_opens_at_the_crts_with_the_attacks_column_lit() -> None:
 
 
 def test_the_palette_offers_only_what_the_engine_accepts_now() -> None:
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.ao.Game) -> None:
         offered = titles(app)
         # GT1: the obligatory attacks are not made (AO-4.2h*): no end of phase; nothing
         # declared: nothing to resolve; nothing done: nothing to undo
@@ -125,8 +126,8 @@ def test_the_palette_offers_only_what_the_engine_accepts_now() -> None:
 
         def accepted() -> bool:
             combat = mode(app, CombatMode)
-            attack = rules.Attack(tuple(combat.attackers), tuple(combat.targets))
-            return isinstance(rules.check_attack(s.board, s.state, attack), rules.Preview)
+            attack = rules.ao.DeclareAttack(tuple(combat.attackers), tuple(combat.targets))
+            return isinstance(rules.ao.check_attack(s.board, s.state, attack), rules.ao.Preview)
 
         await press(pilot, "full_stop", "enter")  # one stack: GT1 refuses it (AO-4.2h*)
         assert not accepted() and "AO-4.2h*" in message(app)
@@ -146,7 +147,7 @@ def test_the_palette_offers_only_what_the_engine_accepts_now() -> None:
 def test_a_command_run_from_the_palette() -> None:
     """Ctrl+P, a few letters, Enter: the phase ends as with ``e`` ``e``."""
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.ao.Game) -> None:
         assert "Accept the set-up (Set-up)" in titles(app)
         await press(pilot, "ctrl+p")
         assert isinstance(app.screen, CommandPalette)
@@ -172,7 +173,7 @@ def test_decisions_show_what_each_choice_leads_to() -> None:
     g = gt1_german_combat("l")
     assert not isinstance(g.push(ResolveAttacks()), Rejection)
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.ao.Game) -> None:
         panel = app.screen.query_one(SidePanel)
         d = s.options().decision
         assert d is not None and d.kind == "losses"
@@ -207,6 +208,6 @@ def test_decisions_show_what_each_choice_leads_to() -> None:
         await press(pilot, "enter")
         for _ in range(3):
             await pilot.pause()
-        assert s.commands[-1] == rules.ChooseRetreat(d.unit, d.choices[1])
+        assert s.commands[-1] == rules.ao.ChooseRetreat(d.unit, d.choices[1])
 
     drive(body, cursor="2328", session=g)

@@ -17,7 +17,7 @@ import msgspec
 import pytest
 from textual.pilot import Pilot
 
-import rules
+import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.cli import main
 from ardennes_tui.cli.play import run_app
@@ -37,11 +37,11 @@ pytestmark = needs_real_map
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def in_store(stored: hotseat.StoredGame, game: rules.Game) -> rules.Game:
+def in_store(stored: hotseat.StoredGame, game: rules.ao.Game) -> rules.ao.Game:
     """The store's record of ``stored`` replayed (checked): the same commands and state as
     ``game``."""
     rec = record.decode(stored.store.load_local(stored.name))
-    replayed = rules.Game.replay(rec, load_board(rec.header.scenario))
+    replayed = rules.ao.Game.replay(rec, load_board(rec.header.scenario))
     assert replayed.ok, replayed.error
     assert rec.commands == game.commands
     assert replayed.game.state_hash() == game.state_hash()
@@ -67,7 +67,7 @@ def test_every_command_and_undo_is_in_the_store(ardennes_home: Path) -> None:
         entry = sorted(screen.mode.highlight())[0]
         screen.query_one(MapView).cursor = entry
         await press(pilot, "enter")
-        assert isinstance(game.commands[-1], rules.Place)
+        assert isinstance(game.commands[-1], rules.ao.Place)
         assert len(in_store(stored, game).commands) == 3
         await press(pilot, "backspace")
         assert len(game.commands) == 2
@@ -131,7 +131,7 @@ def test_quit_and_resume_in_the_same_phase(
         n = len(seen)
         assert main(argv) == 0 and seen["resumed"] and len(seen) == n + (n == 3)
     exported = record.decode(Path("ardennes-s1.jsonl").read_bytes())
-    assert exported.commands == (rules.EndPhase(), rules.EndPhase())
+    assert exported.commands == (rules.ao.EndPhase(), rules.ao.EndPhase())
     assert [g.name for g in Store(ardennes_home).list_local()] == [name]
 
 
@@ -140,7 +140,7 @@ def test_load_goes_on_in_the_store_and_never_writes_the_file(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     game = saves.new_game(1, "loaded")
-    assert not isinstance(game.push(rules.EndPhase()), rules.Rejection)
+    assert not isinstance(game.push(rules.ao.EndPhase()), rules.Rejection)
     log = Path("ardennes-s1.jsonl")
     saves.save_game(game, log)
     before = log.read_bytes()
@@ -159,7 +159,7 @@ def test_load_goes_on_in_the_store_and_never_writes_the_file(
     assert log.read_bytes() == before
     (local,) = Store(ardennes_home).list_local()
     rec = record.decode(Store(ardennes_home).load_local(local.name))
-    assert rec.commands == (rules.EndPhase(), rules.EndPhase())
+    assert rec.commands == (rules.ao.EndPhase(), rules.ao.EndPhase())
 
 
 def test_resume_refuses_an_edited_record_and_unknown_names(
@@ -177,7 +177,7 @@ def test_resume_refuses_an_edited_record_and_unknown_names(
     )
     game = saves.new_game(1, "edited")
     for _ in range(2):
-        assert not isinstance(game.push(rules.EndPhase()), rules.Rejection)
+        assert not isinstance(game.push(rules.ao.EndPhase()), rules.Rejection)
     lines = record.encode(game.record()).splitlines()
     edited = msgspec.json.decode(lines[2])  # the second command, edited by hand
     edited["hash"] = "0" * 64

@@ -12,7 +12,7 @@ from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 from textual.widgets import TextArea
 
-import rules
+import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.cli import main
 from ardennes_tui.present.import_view import report_lines, seq_ranges
@@ -34,7 +34,7 @@ def test_the_accepted_packet_first_and_the_report_scrolls_with_the_keys(
     acc = allied.service.accept(allied.key, inv.text)
     assert german.service.import_text(acc.text).ok
     draft = allied.service.draft(inv.game_id, allied.key, "my first orders")
-    assert not isinstance(draft.push(rules.EndPhase()), str)
+    assert not isinstance(draft.push(rules.ao.EndPhase()), str)
     setup = allied.service.seal(inv.game_id, draft).text
     # the mailbox as it grows: the old mails (duplicates), invitations to other games (a
     # line each), the new packet last

@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 
 from textual.pilot import Pilot
 
-import rules
+import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.games import saves
 from ardennes_tui.present.combat_text import combat_log
@@ -22,12 +22,12 @@ from tests.kit.realmap import needs_real_map
 
 pytestmark = needs_real_map
 
-Body = Callable[[ArdennesApp, Pilot[None], rules.Game], Awaitable[None]]
+Body = Callable[[ArdennesApp, Pilot[None], rules.ao.Game], Awaitable[None]]
 
 
 def drive(
     body: Body,
-    game: rules.Game | None = None,
+    game: rules.ao.Game | None = None,
     cursor: str = "4009",
     size: tuple[int, int] = (80, 24),
 ) -> None:
@@ -53,7 +53,7 @@ class TestResize:
     opened and closed)."""
 
     def test_keys_work_after_79x24_and_back(self) -> None:
-        async def body(app: ArdennesApp, pilot: Pilot[None], game: rules.Game) -> None:
+        async def body(app: ArdennesApp, pilot: Pilot[None], game: rules.ao.Game) -> None:
             view = view_of(app)
             assert app.focused is view
             await pilot.resize_terminal(79, 24)
@@ -70,7 +70,7 @@ class TestResize:
         drive(body)
 
     def test_started_too_small_then_enlarged(self) -> None:
-        async def body(app: ArdennesApp, pilot: Pilot[None], game: rules.Game) -> None:
+        async def body(app: ArdennesApp, pilot: Pilot[None], game: rules.ao.Game) -> None:
             await pilot.resize_terminal(100, 30)
             await pilot.pause()
             view = view_of(app)
@@ -109,7 +109,7 @@ class TestStatus:
     """The position line is always on screen; a long message wraps under it, whole."""
 
     def test_a_long_message_never_pushes_the_position_line_off(self) -> None:
-        async def body(app: ArdennesApp, pilot: Pilot[None], game: rules.Game) -> None:
+        async def body(app: ArdennesApp, pilot: Pilot[None], game: rules.ao.Game) -> None:
             screen = app.screen
             assert isinstance(screen, PlayScreen)
             screen.say(LONG)
@@ -124,7 +124,7 @@ class TestStatus:
     def test_the_message_area_keeps_two_lines_for_short_messages(self) -> None:
         """The map does not change size as the cursor moves over short and 2-line messages."""
 
-        async def body(app: ArdennesApp, pilot: Pilot[None], game: rules.Game) -> None:
+        async def body(app: ArdennesApp, pilot: Pilot[None], game: rules.ao.Game) -> None:
             screen = app.screen
             assert isinstance(screen, PlayScreen)
             view = view_of(app)
@@ -138,7 +138,7 @@ class TestStatus:
         drive(body)
 
     def test_a_message_longer_than_the_area_scrolls(self) -> None:
-        async def body(app: ArdennesApp, pilot: Pilot[None], game: rules.Game) -> None:
+        async def body(app: ArdennesApp, pilot: Pilot[None], game: rules.ao.Game) -> None:
             screen = app.screen
             assert isinstance(screen, PlayScreen)
             text = "\n".join(f"line {i}" for i in range(1, 11))
@@ -165,7 +165,7 @@ class TestStatus:
         are on screen whole, the first one's second loss (de-352-i) included (before: the last
         one only, cut at 80 columns: ``... [+1 mor...``)."""
 
-        async def body(app: ArdennesApp, pilot: Pilot[None], game: rules.Game) -> None:
+        async def body(app: ArdennesApp, pilot: Pilot[None], game: rules.ao.Game) -> None:
             await pilot.press("r")
             await pilot.pause()
             rows = status_rows(app)
@@ -183,7 +183,7 @@ class TestPanel:
     """The side panel starts with the hex, its town and its units; the mode's lines follow."""
 
     def test_the_attacked_hex_units_come_before_the_gt1_list(self) -> None:
-        async def body(app: ArdennesApp, pilot: Pilot[None], game: rules.Game) -> None:
+        async def body(app: ArdennesApp, pilot: Pilot[None], game: rules.ao.Game) -> None:
             target = game.options().must_be_attacked[0]
             hex_id = game.state.unit(target).hex
             assert hex_id is not None
@@ -206,7 +206,7 @@ class TestPanel:
         drive(body, gt1_german_combat("d"), cursor="2328")
 
     def test_a_town_under_units_is_named_in_the_panel(self) -> None:
-        async def body(app: ArdennesApp, pilot: Pilot[None], game: rules.Game) -> None:
+        async def body(app: ArdennesApp, pilot: Pilot[None], game: rules.ao.Game) -> None:
             panel = app.screen.query_one(SidePanel)
             assert panel.text.splitlines()[1:3] == ["Town Bastogne", "Units (1) @ Allied"]
 
@@ -248,7 +248,7 @@ class TestHandover:
         asyncio.run(main())
 
     def test_off_by_default(self) -> None:
-        async def body(app: ArdennesApp, pilot: Pilot[None], game: rules.Game) -> None:
+        async def body(app: ArdennesApp, pilot: Pilot[None], game: rules.ao.Game) -> None:
             await pilot.press("e", "e")
             await pilot.pause()
             assert isinstance(app.screen, PlayScreen) and game.state.side == "german"

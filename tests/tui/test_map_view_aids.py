@@ -14,7 +14,7 @@ import msgspec
 import pytest
 from textual.pilot import Pilot
 
-import rules
+import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.games import saves, settings
 from ardennes_tui.present import playback_text
@@ -69,7 +69,7 @@ def test_hex_numbers_in_the_margins_wherever_the_view_is() -> None:
 
 def test_the_retreat_paths_of_a_decision_are_in_view() -> None:
     game = gt1_german_combat("l")  # a retreat for the victor to pick (three paths)
-    assert not isinstance(game.push(rules.ResolveAttacks()), rules.Rejection)
+    assert not isinstance(game.push(rules.ao.ResolveAttacks()), rules.Rejection)
     until(game, "retreat")
 
     async def body(app: ArdennesApp, pilot: Pilot[None]) -> None:
@@ -112,7 +112,7 @@ def test_the_targets_of_the_unit_full_stop_goes_to_are_in_view(start: str) -> No
     assert bad == []
 
 
-def dormant_game() -> rules.Game:
+def dormant_game() -> rules.ao.Game:
     """Scenario 1 at the end of the Allied GT2 Supply Judgment Phase, an Allied unit made
     dormant on a hex beside another: ending the phase reactivates it (AO-5.3M) as the Initial
     Movement Phase begins (on GT1 it is lost, AO-4.2c)."""
@@ -138,10 +138,10 @@ def dormant_game() -> rules.Game:
         if a.hex is not None and b.hex is not None and b.hex in m.neighbours(a.hex)
     )
     state = state.replace_units([msgspec.structs.replace(b, status="dormant")])
-    game = rules.Game(record.board, state, dice=record.dice, dice_spec=record.dice_spec)
-    r = game.push(rules.EndPhase())
+    game = rules.ao.Game(record.board, state, dice=record.dice, dice_spec=record.dice_spec)
+    r = game.push(rules.ao.EndPhase())
     assert not isinstance(r, rules.Rejection)
-    assert any(isinstance(e, rules.DormantReactivated) for e in r.events)
+    assert any(isinstance(e, rules.ao.DormantReactivated) for e in r.events)
     assert a.id != b.id
     return game
 

@@ -9,7 +9,7 @@ from textual.geometry import Offset
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
 
-import rules
+import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.games import saves
 from ardennes_tui.modes import CombatMode, MovementMode, ReinforcementMode
@@ -17,7 +17,7 @@ from ardennes_tui.screens.goto import GotoDialog
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.map_view import MapView
 from ardennes_tui.widgets.side_panel import SidePanel
-from rules import ResolveAttacks
+from rules.ao import ResolveAttacks
 from tests.kit.app import (
     allied_gt2_reinforcements,
     drive,
@@ -33,7 +33,7 @@ from tests.kit.realmap import needs_real_map
 pytestmark = needs_real_map
 
 
-def german_gt1_reinforcement() -> rules.Game:
+def german_gt1_reinforcement() -> rules.ao.Game:
     """Scenario 1 at the German GT1 Reinforcement Phase: de-1-a due on the east edge."""
     g = saves.new_game(1, "nav")
     while not (g.state.phase == "reinforcement" and g.options().reinforcements):
@@ -54,7 +54,7 @@ def test_a_reinforcement_placed_in_two_keys() -> None:
     """``]`` jumps to the nearest open entry hex, Enter places the unit: 2 keys (20 before:
     19 cursor keys from Bastogne to the east edge, then Enter). ``.`` Enter does the same."""
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.ao.Game) -> None:
         view = view_of(app)
         entries = s.options().reinforcements[0].hexes
         assert view.cursor == "2328" and "] jumps to an entry hex" in message(app)
@@ -88,7 +88,7 @@ def test_ten_allied_reinforcements_in_twenty_keys() -> None:
     """``.`` Enter places the first unit due, again and again: ten units in twenty keys (301
     cursor keys and Enters before, going round the edge sections by hand)."""
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.ao.Game) -> None:
         assert len(s.options().reinforcements) == 10
         for _ in range(10):
             unit = mode(app, ReinforcementMode).placing
@@ -105,7 +105,7 @@ def test_the_next_unit_that_may_move_is_selected_by_a_full_stop() -> None:
     """In a movement phase ``.`` selects the next unit that may move (reading order), its
     reach lit, its MP said; ``,`` goes back; a unit moved leaves the list."""
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.ao.Game) -> None:
         view = view_of(app)
         movable = s.options().movable
         await press(pilot, "full_stop")
@@ -134,7 +134,7 @@ def test_an_attack_built_with_the_jumps() -> None:
     may join (its hex under the cursor), Enter adds its stack, ``r`` resolves: 2 + 2 per
     stack + 1 keys."""
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.ao.Game) -> None:
         view = view_of(app)
         await press(pilot, "full_stop")
         unit = mode(app, CombatMode).selected
@@ -162,7 +162,7 @@ def test_go_to_a_hex_or_a_town_and_the_view_centres_on_it() -> None:
     Up/Down pick among the towns, Tab completes the name; a hex off the map is said in the
     dialog; Escape goes nowhere."""
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.ao.Game) -> None:
         view = view_of(app)
         await press(pilot, "g", "3", "4", "1", "2", "enter")
         assert view.cursor == "3412" and centred(view, "3412")
@@ -194,7 +194,7 @@ def test_go_to_a_hex_or_a_town_and_the_view_centres_on_it() -> None:
 
 
 def test_c_centres_the_view_on_the_selected_unit() -> None:
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.ao.Game) -> None:
         view = view_of(app)
         await press(pilot, "full_stop")
         unit = mode(app, MovementMode).selected
@@ -216,7 +216,7 @@ def test_a_click_on_the_cursors_hex_costs_nothing() -> None:
     """A click moves the cursor; a second click on the same hex repaints nothing and changes
     nothing (no text selection on the map)."""
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.ao.Game) -> None:
         view = view_of(app)
         assert not view.allow_select
         before = view.cursor

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from rich.text import Text
 
-import rules
+import rules.ao
 from ardennes_tui.present import keymap
 from ardennes_tui.present.help_text import (
     SAMPLE_UNITS,
@@ -137,7 +137,7 @@ def test_both_crts_as_printed_with_the_attacks_column_lit() -> None:
 def test_the_terrain_chart_uses_the_engines_combat_factors() -> None:
     rows = {name: (mp, combat) for name, mp, combat, _ in terrain_rows()}
     m = sample_map()
-    ww = rules.defence_factor(m, "0401", "german", 2)
+    ww = rules.ao.defence_factor(m, "0401", "german", 2)
     assert rows["West Wall"][1].startswith(f"German x{ww} defending, x2 attacking out")
     assert rows["fortified"][1].startswith("German x2 defending")
 

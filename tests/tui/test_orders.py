@@ -9,7 +9,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
 
-import rules
+import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.games import saves
 from ardennes_tui.present import game_view
@@ -17,7 +17,7 @@ from ardennes_tui.present.combat_text import orders_lines
 from ardennes_tui.screens.orders import OrdersScreen
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.side_panel import SidePanel
-from rules import DeclareAttack, ImmunityWaived, StandingOrders
+from rules.ao import DeclareAttack, ImmunityWaived, StandingOrders
 from tests.kit.app import drive, game_of, message, press, prompt
 from tests.kit.engine import board, make_map, position, unit
 from tests.kit.realmap import needs_real_map
@@ -45,7 +45,7 @@ def panel_text(app: ArdennesApp) -> str:
     return " ".join(app.screen.query_one(SidePanel).text.split())
 
 
-def two_towns() -> rules.Game:
+def two_towns() -> rules.ao.Game:
     """A small map in the German Combat Phase: g1 attacks a1 in town A (0301), g2 attacks a2
     in town B (0501): both defenders are immune to Ar/Dr (AO-11.f); two declared attacks."""
     towns = make_map(". . . . . .", towns={"A": "0301", "B": "0501"})
@@ -71,7 +71,7 @@ def test_orders_given_at_a_decision_answer_the_later_attacks() -> None:
     the orders (0301 keeps its immunity) and the second attack is not asked: 0501 is waived
     by the orders (AO-11.f*)."""
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.ao.Game) -> None:
         assert "Standing orders (O) none: every decision is asked" in panel_text(app)
         await press(pilot, "r")
         assert prompt(app).startswith("Allied decision: waive the Ar/Dr immunity in 0301")
@@ -99,7 +99,7 @@ def test_orders_given_at_a_decision_answer_the_later_attacks() -> None:
         orders = StandingOrders(side="allied", waive=("0501",))
         assert orders in s.commands
         assert s.commands[-1] == orders  # the question was never answered by hand
-        assert not any(isinstance(c, rules.WaiveImmunity) for c in s.commands)
+        assert not any(isinstance(c, rules.ao.WaiveImmunity) for c in s.commands)
         waived = [e for e in s.events[-1] if isinstance(e, ImmunityWaived)]
         assert waived == [ImmunityWaived(side="allied", hexes=("0501",))]
         d = s.options().decision
@@ -121,7 +121,7 @@ def test_the_acting_side_sets_and_clears_its_orders_in_the_record() -> None:
     game's record; Clear takes them away."""
     game = saves.new_game(1, "orders")
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.ao.Game) -> None:
         await press(pilot, "O")
         held = game_view.immune_hexes_held(s, "allied")
         assert ("2328", "Bastogne") in held and ("3217", "St. Vith") in held
@@ -171,7 +171,7 @@ def test_waive_all_ticks_every_hex_and_each_line_says_what_it_means() -> None:
     """``waive all`` ticks every immune hex at once (again: unticks them); the line under the
     list explains the highlighted setting."""
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.ao.Game) -> None:
         await press(pilot, "r", "O")  # the Allied player is asked: his orders
         assert why(app).startswith("When your side wins a combat, the path each beaten")
         await press(pilot, "down")
@@ -198,8 +198,8 @@ def test_by_email_the_orders_never_ask_and_are_never_cleared() -> None:
     """An email game's dialog (``never_ask``): no setting offers ``ask``, no Clear line, and
     orders that asked are shown as the engine's."""
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
-        asked = rules.Orders(retreat="ask", losses="ask", advance="ask")
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.ao.Game) -> None:
+        asked = rules.ao.Orders(retreat="ask", losses="ask", advance="ask")
         app.push_screen(OrdersScreen("allied", [("0301", "A")], asked, never_ask=True))
         await pilot.pause()
         assert lines(app) == [
@@ -241,9 +241,9 @@ def test_every_hint_of_the_dialog_says_what_its_keys_do(by_email: bool) -> None:
     hot-seat play End goes to Clear and Enter clears them; Escape gives nothing."""
     from ardennes_tui.screens.orders import PROPOSED, SEALED_WHY
 
-    answers: list[rules.StandingOrders | None] = []
+    answers: list[rules.ao.StandingOrders | None] = []
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.ao.Game) -> None:
         def open_dialog() -> None:
             immune = [("0301", "A"), ("0501", "B")]
             why_given = SEALED_WHY if by_email else ""

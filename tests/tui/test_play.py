@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
-import rules
+import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.games import saves
 from ardennes_tui.modes import CombatMode, DecisionMode, ReinforcementMode
@@ -19,14 +19,9 @@ from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.side_panel import SidePanel
 from ardennes_tui.widgets.status_line import StatusLine
 from ardennes_tui.widgets.text_box import TextBox
-from rules import (
-    Advance,
-    ChooseLosses,
-    ChooseRetreat,
-    Rejection,
-)
+from rules import Rejection
 from rules import record as game_record
-from rules.ao import reinforcements
+from rules.ao import Advance, ChooseLosses, ChooseRetreat, reinforcements
 from tests.kit.app import (
     RepaintSpy,
     drive,
@@ -45,13 +40,13 @@ from tests.kit.realmap import needs_real_map
 pytestmark = needs_real_map
 
 
-def gt1_unmet(g: rules.Game) -> tuple[list[str], list[str]]:
+def gt1_unmet(g: rules.ao.Game) -> tuple[list[str], list[str]]:
     """The GT1 German obligations still to meet (AO-4.2h*): American units, German units."""
     o = g.options()
     return list(o.must_be_attacked), list(o.must_attack)
 
 
-def replayed(g: rules.Game) -> rules.Game:
+def replayed(g: rules.ao.Game) -> rules.ao.Game:
     """``g``'s record encoded, decoded and replayed from ``g``'s start (the engine's check)."""
     rec = game_record.decode(game_record.encode(g.record()))
     again = game_of(g.board, g.start, g.dice_spec.text or "")
@@ -64,7 +59,7 @@ def status(app: ArdennesApp) -> str:
     return app.screen.query_one(StatusLine).plain
 
 
-async def place_all(pilot: Pilot[None], s: rules.Game) -> None:
+async def place_all(pilot: Pilot[None], s: rules.ao.Game) -> None:
     """Place every reinforcement due by keys (AO-4.1b): ``]`` to the next lit entry hex, Enter."""
     for _ in range(40):
         if not s.options().reinforcements:
@@ -92,7 +87,7 @@ SEED = "ardennes-test-1"
 """The dice seed of the Pilot games (``ardennes --seed``): the same dice every run."""
 
 
-async def answer_decisions(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> list[str]:
+async def answer_decisions(app: ArdennesApp, pilot: Pilot[None], s: rules.ao.Game) -> list[str]:
     """Answer every pending decision with the keys (keep immunity, the offered losses, the
     first retreat path, no advance); the prompts seen."""
     prompts: list[str] = []
@@ -115,7 +110,7 @@ async def answer_decisions(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) 
 @pytest.mark.rule("AO-4.2f")
 @pytest.mark.rule("AO-5.1E")
 def test_gt1_combat_and_the_turn_played_through_the_ui() -> None:
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.ao.Game) -> None:
         screen = app.screen
         assert isinstance(screen, PlayScreen)
         view = view_of(app)
@@ -163,8 +158,8 @@ def test_gt1_combat_and_the_turn_played_through_the_ui() -> None:
                 view.cursor = s.state.unit(g).hex  # type: ignore[assignment]
                 await press(pilot, "enter")
             assert sorted(mode(app, CombatMode).attackers) == germans
-            p = rules.preview_attack(s.board, s.state, germans, [h])
-            assert isinstance(p, rules.Preview)
+            p = rules.ao.preview_attack(s.board, s.state, germans, [h])
+            assert isinstance(p, rules.ao.Preview)
             shown = f"{p.attack} vs {p.defence} = {p.column}"
             assert shown in panel.text and message(app).startswith(
                 f"{shown} ({p.table.capitalize()} CRT"
@@ -283,7 +278,7 @@ def test_gt1_combat_and_the_turn_played_through_the_ui() -> None:
 
 
 def test_cursor_move_with_a_unit_selected_repaints_two_hexes_only(tmp_path: Path) -> None:
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.ao.Game) -> None:
         await end_phases(pilot, 1)  # from the German GT1 Combat Phase (AO-4.2h* lifted)
         view = view_of(app)
         view.cursor = "3627"
@@ -351,7 +346,7 @@ def test_combat_decisions_answered_with_the_keys() -> None:
 
     s = gt1_german_combat("l")  # losses, advances, then a retreat of three paths to pick
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.ao.Game) -> None:
         screen = app.screen
         assert isinstance(screen, PlayScreen)
         view = view_of(app)
@@ -412,7 +407,7 @@ def test_reinforcements_placed_on_lit_entry_hexes() -> None:
 
     s = allied_gt2_reinforcements()
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.ao.Game) -> None:
         screen = app.screen
         assert isinstance(screen, PlayScreen)
         view = view_of(app)
@@ -465,7 +460,7 @@ def test_the_defender_answers_the_town_immunity_question(key: str, waived: tuple
     b = board(town, [unit("g", strength=8), unit("a", "allied")])
     s = game_of(b, position({"g": "0201", "a": "0301"}, phase="combat"), seed="waive")
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.ao.Game) -> None:
         screen = app.screen
         assert isinstance(screen, PlayScreen)
         view = view_of(app)
@@ -501,7 +496,7 @@ def test_the_attacker_waives_his_town_immunity_with_w(presses: int, waive: tuple
     b = board(town, [unit("g", strength=8), unit("a", "allied")])
     s = game_of(b, position({"g": "0201", "a": "0301"}, phase="combat"), seed="waive")
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.ao.Game) -> None:
         screen = app.screen
         assert isinstance(screen, PlayScreen)
         view = view_of(app)
@@ -535,7 +530,7 @@ def test_w_offers_nothing_when_no_attacker_is_immune() -> None:
     b = board(town, [unit("g", strength=8), unit("a", "allied")])
     s = game_of(b, position({"g": "0201", "a": "0301"}, phase="combat"), seed="waive")
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.ao.Game) -> None:
         screen = app.screen
         assert isinstance(screen, PlayScreen)
         await press(pilot, "w")

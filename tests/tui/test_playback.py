@@ -12,7 +12,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-import rules
+import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.cli import main
 from ardennes_tui.present import playback_text
@@ -26,7 +26,7 @@ from tests.kit.recordkit import packets_file, record_file, record_game
 pytestmark = needs_real_map
 
 
-def first(game: rules.Game, kind: type, after: int = 0) -> int:
+def first(game: rules.ao.Game, kind: type, after: int = 0) -> int:
     """The first step (1-based) after ``after`` whose command is a ``kind``."""
     for k, step in enumerate(game.history[after:], start=after + 1):
         if isinstance(step.command, kind):
@@ -34,7 +34,7 @@ def first(game: rules.Game, kind: type, after: int = 0) -> int:
     raise AssertionError(f"no {kind.__name__}")
 
 
-def first_event(game: rules.Game, kind: type) -> int:
+def first_event(game: rules.ao.Game, kind: type) -> int:
     for k, step in enumerate(game.history, start=1):
         if any(isinstance(e, kind) for e in step.events):
             return k
@@ -46,8 +46,8 @@ def first_event(game: rules.Game, kind: type) -> int:
 
 def test_a_move_lights_its_path_and_says_its_cost() -> None:
     game = record_game()
-    k = first(game, rules.Move)
-    moved = next(e for e in game.history[k - 1].events if isinstance(e, rules.UnitMoved))
+    k = first(game, rules.ao.Move)
+    moved = next(e for e in game.history[k - 1].events if isinstance(e, rules.ao.UnitMoved))
     hexes = {h for h in (moved.start, *moved.path, moved.end) if h in game.board.game_map}
     assert len(hexes) > 1
     assert playback_text.step_hexes(game, k) >= hexes
@@ -59,9 +59,9 @@ def test_a_move_lights_its_path_and_says_its_cost() -> None:
 
 def test_a_resolution_names_each_die_its_crt_cell_and_result() -> None:
     game = record_game()
-    k = first_event(game, rules.CombatResolved)
+    k = first_event(game, rules.ao.CombatResolved)
     events = game.history[k - 1].events
-    fights = [e for e in events if isinstance(e, rules.CombatResolved)]
+    fights = [e for e in events if isinstance(e, rules.ao.CombatResolved)]
     lines = playback_text.step_lines(game, k)
     text = "\n".join(lines)
     for e in fights:
@@ -81,13 +81,13 @@ def test_a_resolution_names_each_die_its_crt_cell_and_result() -> None:
 
 def test_a_decision_says_who_decided_and_a_retreat_lights_its_path() -> None:
     game = record_game()
-    k = first_event(game, rules.UnitRetreated)
-    retreat = next(e for e in game.history[k - 1].events if isinstance(e, rules.UnitRetreated))
+    k = first_event(game, rules.ao.UnitRetreated)
+    retreat = next(e for e in game.history[k - 1].events if isinstance(e, rules.ao.UnitRetreated))
     assert playback_text.step_hexes(game, k) >= {retreat.start, *retreat.path}
     decided = [
         k
         for k, s in enumerate(game.history, start=1)
-        if isinstance(s.command, rules.ChooseRetreat | rules.Advance | rules.WaiveImmunity)
+        if isinstance(s.command, rules.ao.ChooseRetreat | rules.ao.Advance | rules.ao.WaiveImmunity)
     ]
     assert decided, "a GT1 of bots decides something"
     assert " decides: " in playback_text.step_lines(game, decided[0])[0]
@@ -95,9 +95,9 @@ def test_a_decision_says_who_decided_and_a_retreat_lights_its_path() -> None:
 
 def test_units_at_each_step_are_the_state_of_that_step() -> None:
     game = record_game()
-    k = first(game, rules.Move)
+    k = first(game, rules.ao.Move)
     moved = game.history[k - 1].command
-    assert isinstance(moved, rules.Move)
+    assert isinstance(moved, rules.ao.Move)
     where = {h: [d.id for d in stack] for h, stack in playback_text.units_at(game, k).items()}
     assert moved.unit in where[game.state_at(k).unit(moved.unit).hex or ""]
     before = {h: [d.id for d in s] for h, s in playback_text.units_at(game, k - 1).items()}
@@ -110,7 +110,7 @@ def test_phase_marks_are_the_steps_where_a_phase_began() -> None:
     marks = playback_text.turn_starts(game)
     assert marks[0] == 1  # the Allied set-up's end begins the German set-up
     for k in marks:
-        assert any(isinstance(e, rules.PhaseBegan) for e in game.history[k - 1].events)
+        assert any(isinstance(e, rules.ao.PhaseBegan) for e in game.history[k - 1].events)
 
 
 # -- the screen ----------------------------------------------------------------------------------
@@ -143,7 +143,7 @@ def test_forwards_each_step_shows_its_state_hash_units_and_lit_hexes() -> None:
     async def body(pilot: Pilot[None]) -> None:
         k, panel, _, lit = shown(pilot)
         assert (k, lit) == (0, frozenset())
-        assert f"state {rules.state_hash(game.start)[:16]}" in panel
+        assert f"state {rules.ao.state_hash(game.start)[:16]}" in panel
         for want in range(1, 13):
             await pilot.press("right")
             k, panel, units, lit = shown(pilot)
@@ -151,7 +151,7 @@ def test_forwards_each_step_shows_its_state_hash_units_and_lit_hexes() -> None:
             assert f"Step {want} of {len(game.history)}" in panel
             assert f"state {game.history[want - 1].hash[:16]}" in panel
             assert screen.shown_hash == game.history[want - 1].hash
-            assert rules.state_hash(screen.shown_state) == game.history[want - 1].hash
+            assert rules.ao.state_hash(screen.shown_state) == game.history[want - 1].hash
             expect = {h: [d.id for d in s] for h, s in playback_text.units_at(game, want).items()}
             assert units == expect
             assert lit == playback_text.step_hexes(game, want)
@@ -167,7 +167,7 @@ def test_forwards_each_step_shows_its_state_hash_units_and_lit_hexes() -> None:
 
 def test_backwards_returns_to_the_exact_earlier_state() -> None:
     game = record_game()
-    k = first_event(game, rules.CombatResolved)
+    k = first_event(game, rules.ao.CombatResolved)
     screen = PlaybackScreen(game, start=k - 1)
 
     async def body(pilot: Pilot[None]) -> None:

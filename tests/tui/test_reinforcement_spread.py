@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
-import rules
+import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.modes import ReinforcementMode
 from ardennes_tui.screens.play_screen import PlayScreen
@@ -18,7 +18,7 @@ from tests.kit.recordkit import record_game
 pytestmark = needs_real_map
 
 
-def at_reinforcements(turn: int, side: rules.Side) -> rules.Game:
+def at_reinforcements(turn: int, side: rules.ao.Side) -> rules.ao.Game:
     """A bots' record of scenario 1 cut back to ``side``'s Reinforcement Phase of ``turn``."""
     record = record_game(turn)
     k = next(
@@ -63,7 +63,7 @@ def test_full_stop_enter_spreads_the_units_and_says_the_staging_loss() -> None:
     asyncio.run(main())
     assert not game.options().reinforcements
     placed = [
-        e for step in game.history[-due:] for e in step.events if isinstance(e, rules.UnitPlaced)
+        e for step in game.history[-due:] for e in step.events if isinstance(e, rules.ao.UnitPlaced)
     ]
     assert len(placed) == due
     piles: dict[str, int] = {}

@@ -10,13 +10,14 @@ from pathlib import Path
 import msgspec
 import pytest
 
-import rules
+import rules.ao
 from ardennes_tui.cli import main
 from ardennes_tui.games import saves
 from ardennes_tui.present import game_view
 from ardennes_tui.present.effects import effect_notes
-from rules import DeclareAttack, EndPhase, Move, Rejection, ResolveAttacks
+from rules import Rejection
 from rules import record as game_record
+from rules.ao import DeclareAttack, EndPhase, Move, ResolveAttacks
 from tests.kit.app import answer_all, gt1_german_combat
 from tests.kit.engine import end_phase, scenario_gt1_german_combat
 from tests.kit.realmap import needs_real_map
@@ -24,20 +25,20 @@ from tests.kit.realmap import needs_real_map
 pytestmark = needs_real_map
 
 
-def to_german_gt1_mech() -> rules.Game:
+def to_german_gt1_mech() -> rules.ao.Game:
     """Scenario 1 at the GT1 German Mechanized Movement Phase: the game starts in the
     German Combat Phase (set-ups accepted, Reinforcement and Supply Judgment passed, Initial
     Movement lost, AO-4.2c) with the AO-4.2h* attacks lifted, and ends that phase."""
     board, state = scenario_gt1_german_combat(1)
-    g = rules.Game(board, state)
+    g = rules.ao.Game(board, state)
     end_phase(g)
     return g
 
 
-_PLAYED: dict[str, rules.Game] = {}
+_PLAYED: dict[str, rules.ao.Game] = {}
 
 
-def played(seed: str = "save-seed") -> rules.Game:
+def played(seed: str = "save-seed") -> rules.ao.Game:
     """A hot-seat game through the GT1 German Combat Phase (dice rolled, decisions answered)
     and into the Mechanized Movement Phase; a fresh copy each time (replayed)."""
     if seed not in _PLAYED:
@@ -48,7 +49,7 @@ def played(seed: str = "save-seed") -> rules.Game:
         assert g.state.dice_drawn > 0 and g.state.vp.german + g.state.vp.allied > 0
         _PLAYED[seed] = g
     g = _PLAYED[seed]
-    return rules.Game.from_commands(
+    return rules.ao.Game.from_commands(
         g.board,
         g.commands,
         start=g.start,
@@ -148,7 +149,7 @@ def test_a_saved_game_is_a_record_and_loads_to_the_same_hash(
     head = rec.header
     assert (head.format, head.scenario) == ("ardennes-record", 1)
     assert head.dice == rules.DiceSpec.seeded(b"save-seed", "save-seed")
-    assert head.players == rules.Players(german=rules.Player(), allied=rules.Player())
+    assert head.players == {"german": rules.Player(), "allied": rules.Player()}
     assert rec.commands == g.commands and rec.footer is not None
     again, loaded = saves.load_game(path)
     assert again.commands == g.commands and again.state_hash() == g.state_hash()
@@ -273,12 +274,12 @@ def test_saving_never_overwrites_another_file(tmp_path: Path) -> None:
     assert saves.default_save_path(other, tmp_path) == tmp_path / "ardennes-s1.jsonl"
 
 
-def bot_record(g: rules.Game) -> bytes:
+def bot_record(g: rules.ao.Game) -> bytes:
     """``g`` recorded as a game of two bots (as self-play writes it)."""
-    bots = rules.Players(
-        german=rules.Player(kind="bot", name="heuristic", version="3"),
-        allied=rules.Player(kind="bot", name="heuristic", version="3"),
-    )
+    bots: rules.Players = {
+        "german": rules.Player(kind="bot", name="heuristic", version="3"),
+        "allied": rules.Player(kind="bot", name="heuristic", version="3"),
+    }
     rec = g.record()
     return game_record.encode(
         msgspec.structs.replace(rec, header=msgspec.structs.replace(rec.header, players=bots))
@@ -295,7 +296,7 @@ def test_a_record_of_other_players_loads_and_saves_to_a_file_of_its_own(
     before = log.read_bytes()
     again, loaded = saves.load_game(log)
     assert again.state_hash() == g.state_hash() and again.players == saves.HOT_SEAT
-    assert loaded.players.german.label == "bot heuristic/3"
+    assert loaded.players["german"].label == "bot heuristic/3"
     assert loaded.save_path == Path("ardennes-s1-2.jsonl") and loaded.resumed is None
     assert loaded.opening(again).startswith(
         "Record of bot heuristic/3 (German) vs bot heuristic/3 (Allied), scenario 1: "

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
-import rules
+import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.cli import main
 from ardennes_tui.screens.orders import OrdersScreen
@@ -36,9 +36,9 @@ def test_the_first_sealed_batch_asks_for_standing_orders_and_says_what_blocks(
         bots = bots_for(BotRng(b"email-app"))
         while True:  # the bot's orders up to its first attack of Game-Turn 1 (4 orders)
             cmd = bots["german"].choose(screen.game)
-            if isinstance(cmd, rules.DeclareAttack):
+            if isinstance(cmd, rules.ao.DeclareAttack):
                 break
-            assert not isinstance(cmd, rules.StandingOrders)
+            assert not isinstance(cmd, rules.ao.StandingOrders)
             assert screen.play(cmd) is not None, (cmd, message(app))
         assert screen.game.state.phase == "combat"
         assert screen.game.state.combat.orders("german") is None
@@ -64,7 +64,7 @@ def test_the_first_sealed_batch_asks_for_standing_orders_and_says_what_blocks(
         assert isinstance(app.screen, OrdersScreen)
         await press(pilot, "end", "enter")
         orders = screen.game.state.combat.orders("german")
-        assert orders == rules.Orders(retreat="engine", losses="engine", advance="strongest")
+        assert orders == rules.ao.Orders(retreat="engine", losses="engine", advance="strongest")
         assert "Packet 3 complete: x seals and sends it" in message(app)
         # e e does not seal a complete packet.
         await press(pilot, "e", "e")

@@ -7,12 +7,12 @@ from __future__ import annotations
 import pytest
 from textual.pilot import Pilot
 
-import rules
+import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.games import saves
 from ardennes_tui.screens.play_screen import PlayScreen
 from ardennes_tui.widgets.side_panel import SidePanel
-from rules import EndPhase, Place, setup_hexes
+from rules.ao import EndPhase, Place, setup_hexes
 from rules.ao.start_line import front_line, rear_area
 from scenarios import load_map
 from tests.kit.app import drive, end_phases, message, press, view_of
@@ -21,7 +21,7 @@ from tests.kit.realmap import needs_real_map
 pytestmark = needs_real_map
 
 
-def _empty(s: rules.Game, pool: frozenset[str]) -> str:
+def _empty(s: rules.ao.Game, pool: frozenset[str]) -> str:
     taken = {u.hex for u in s.state.units if u.hex is not None}
     return min(h for h in pool if h not in taken)
 
@@ -34,7 +34,7 @@ def test_free_set_up_select_light_place_undo_accept() -> None:
     with a rear unit."""
     gm = load_map()
 
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.ao.Game) -> None:
         screen = app.screen
         assert isinstance(screen, PlayScreen)
         view = view_of(app)
@@ -111,7 +111,7 @@ def test_free_set_up_select_light_place_undo_accept() -> None:
 
 @pytest.mark.rule("AO-17.a")
 def test_historical_set_up_lights_nothing_and_selects_nothing() -> None:
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.ao.Game) -> None:
         screen = app.screen
         assert isinstance(screen, PlayScreen)
         view = view_of(app)
@@ -132,7 +132,7 @@ def test_historical_set_up_lights_nothing_and_selects_nothing() -> None:
 @pytest.mark.rule("AO-17.a")
 @pytest.mark.rule("AO-17.c")
 def test_scenario_4_allied_free_then_german_historical() -> None:
-    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.Game) -> None:
+    async def body(app: ArdennesApp, pilot: Pilot[None], s: rules.ao.Game) -> None:
         assert "Allied free set-up (AO-17.c)" in message(app)
         await end_phases(pilot, 1)
         assert s.state.phase == "setup_german"

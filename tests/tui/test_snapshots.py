@@ -18,7 +18,7 @@ from typing import Any
 import msgspec
 from textual.pilot import Pilot
 
-import rules
+import rules.ao
 from ardennes_tui.app import ArdennesApp, default_cursor
 from ardennes_tui.games import saves
 from ardennes_tui.present import game_view
@@ -37,7 +37,7 @@ def real_app() -> ArdennesApp:
     return ArdennesApp(game_map, cursor=default_cursor(game_map))
 
 
-def play_app(game: rules.Game, cursor: rules.HexId) -> ArdennesApp:
+def play_app(game: rules.ao.Game, cursor: rules.HexId) -> ArdennesApp:
     return ArdennesApp(game.board.game_map, cursor=cursor, game=game)
 
 
@@ -114,7 +114,7 @@ class TestCombatResult:
 
     def test_long_combat_result(self, snap_compare: Any) -> None:
         game = gt1_german_combat("d")
-        assert not isinstance(game.push(rules.StandingOrders(side="german")), rules.Rejection)
+        assert not isinstance(game.push(rules.ao.StandingOrders(side="german")), rules.Rejection)
         assert snap_compare(play_app(game, "2328"), terminal_size=SIZE, press=["r"])
 
 
@@ -132,7 +132,7 @@ class TestDecision:
         from tests.kit.app import until
 
         game = gt1_german_combat("l")
-        assert not isinstance(game.push(rules.ResolveAttacks()), rules.Rejection)
+        assert not isinstance(game.push(rules.ao.ResolveAttacks()), rules.Rejection)
         until(game, "retreat")
         assert snap_compare(play_app(game, "2328"), terminal_size=SIZE)
 
@@ -142,11 +142,11 @@ class TestGameOver:
 
     def test_verdict(self, snap_compare: Any) -> None:
         new = saves.new_game(1, "snap")
-        verdict = rules.Verdict(
+        verdict = rules.ao.Verdict(
             winner="german", kind="immediate", german_vp=36, allied_vp=3, reason="36 German VP"
         )
         over = msgspec.structs.replace(new.state, phase="game_over", result=verdict)
-        game = rules.Game(new.board, over, dice=new.dice, dice_spec=new.dice_spec)
+        game = rules.ao.Game(new.board, over, dice=new.dice, dice_spec=new.dice_spec)
 
         async def settle(pilot: Pilot[None]) -> None:
             await pilot.pause()
@@ -295,7 +295,7 @@ class TestPlayback:
         k = next(
             k
             for k, s in enumerate(game.history, start=1)
-            if any(isinstance(e, rules.CombatResolved) for e in s.events)
+            if any(isinstance(e, rules.ao.CombatResolved) for e in s.events)
         )
         screen = PlaybackScreen(game, start=k, title="Record selfplay.jsonl")
         app = ArdennesApp(game.board.game_map, screen=lambda: screen)
@@ -356,7 +356,7 @@ class TestAids:
     box with ``q``."""
 
     @staticmethod
-    def game() -> rules.Game:
+    def game() -> rules.ao.Game:
         from tests.kit.recordkit import record_game
 
         return record_game(2)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-import rules
+import rules.ao
 from pbem.store import Store
 from rules import record
 from tests.kit.realmap import needs_real_map
@@ -99,7 +99,7 @@ def test_hot_seat_game_in_the_store_quit_and_resumed(tmp_path: Path) -> None:
         name = info.name[:8]
         rec = record.decode(store.load_local(info.name))  # the game record (rules.record)
         assert (rec.header.scenario, rec.header.dice.text) == (1, "7")
-        assert rec.commands == (rules.EndPhase(), rules.EndPhase())
+        assert rec.commands == (rules.ao.EndPhase(), rules.ao.EndPhase())
         pane.keys("s")
         pane.wait_for(f"Saved in the store as {name} after every order (ardennes --resume")
         assert not log.exists()

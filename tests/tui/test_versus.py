@@ -15,7 +15,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-import rules
+import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.cli import main
 from ardennes_tui.cli.start import run_start
@@ -57,12 +57,12 @@ async def until_idle(app: ArdennesApp, pilot: Pilot[None], screen: VersusPlayScr
 def test_new_game_sets_up_the_level_and_the_players() -> None:
     game = versus.new_game(1, "allied", 2, "v")
     assert game.board.level == rules.ao.levels.level_for(game.board.scenario, 2, "german")  # type: ignore[arg-type]
-    assert game.players.allied == rules.Player()
-    assert game.players.german.label == "bot planner/2 level 2"
+    assert game.players["allied"] == rules.Player()
+    assert game.players["german"].label == "bot planner/2 level 2"
     vs = versus.opponent_of(game)
     assert vs is not None and (vs.computer, vs.human, vs.level) == ("german", "allied", 2)
     assert vs.board is not game.board and vs.board.level == game.board.level
-    assert versus.opponent_of(rules.Game.new(game.board)) is None  # two humans
+    assert versus.opponent_of(rules.ao.Game.new(game.board)) is None  # two humans
     with pytest.raises(ValueError, match="scenario 11 does not exist"):
         versus.new_game(11, "german")
     with pytest.raises(ValueError, match="level 5 does not exist"):
@@ -76,8 +76,8 @@ def test_think_plays_until_the_human_must_act() -> None:
     seen: list[int] = []
     copy = game.copy(vs.board)
     cmds = versus.think(copy, vs, lambda state, n: seen.append(n))
-    assert cmds == [rules.EndPhase()] and seen == [1]
-    assert game.history == [] and rules.acting_side(copy.state) == "german"
+    assert cmds == [rules.ao.EndPhase()] and seen == [1]
+    assert game.history == [] and rules.ao.acting_side(copy.state) == "german"
 
 
 def test_against_the_computer_in_the_app(
@@ -107,7 +107,7 @@ def test_against_the_computer_in_the_app(
         assert len(game.history) == shown  # nothing happened
         await press(pilot, "space")  # skip: every order at once
         assert not screen.busy
-        assert rules.acting_side(game.state) == "allied" and game.state.turn == 1
+        assert rules.ao.acting_side(game.state) == "allied" and game.state.turn == 1
         assert game.state.phase == "reinforcement"
         assert screen.last_turn is not None and screen.last_turn[1] == len(game.history)
         n = screen.last_turn[1] - screen.last_turn[0]
@@ -127,7 +127,7 @@ def test_against_the_computer_in_the_app(
         while game.state.turn == 1:
             await press(pilot, "e", "e")
         await until_idle(app, pilot, screen)
-        assert game.state.turn == 2 and rules.acting_side(game.state) == "allied"
+        assert game.state.turn == 2 and rules.ao.acting_side(game.state) == "allied"
         assert message(app).startswith("The computer played ")
 
     async def go() -> None:
@@ -142,7 +142,7 @@ def test_against_the_computer_in_the_app(
     assert rec.commands == game.commands
 
 
-def _played(ardennes_home: Path, turns: int = 1) -> tuple[rules.Game, hotseat.StoredGame]:
+def _played(ardennes_home: Path, turns: int = 1) -> tuple[rules.ao.Game, hotseat.StoredGame]:
     """A game against the computer (the human German, level 4) played by the bots to GT
     ``turns + 1``, in the store."""
     from rules.ao.bots import BotRng, bots_for
@@ -150,7 +150,7 @@ def _played(ardennes_home: Path, turns: int = 1) -> tuple[rules.Game, hotseat.St
     game = versus.new_game(1, "german", 4, "resume")
     bots = bots_for(BotRng(b"resume"))
     while game.state.turn <= turns:
-        side = rules.acting_side(game.state)
+        side = rules.ao.acting_side(game.state)
         assert side is not None
         assert not isinstance(game.push(bots[side].choose(game)), rules.Rejection)
     stored = hotseat.StoredGame.new(Store(ardennes_home))
@@ -205,10 +205,10 @@ def test_a_decision_of_the_computer_in_the_players_combat(ardennes_home: Path) -
     game = versus.new_game(1, "german", 3, "d1")
     bots = bots_for(BotRng(b"d1"))
     while not ((d := game.state.combat.pending) and d.kind == "waive_immunity"):
-        side = rules.acting_side(game.state)
+        side = rules.ao.acting_side(game.state)
         assert side is not None and game.state.turn <= 3
         assert not isinstance(game.push(bots[side].choose(game)), rules.Rejection)
-    assert game.state.side == "german" and rules.acting_side(game.state) == "allied"
+    assert game.state.side == "german" and rules.ao.acting_side(game.state) == "allied"
     before = len(game.history)
     app = ArdennesApp(game.board.game_map, cursor="4009", game=game)
 
@@ -217,8 +217,8 @@ def test_a_decision_of_the_computer_in_the_players_combat(ardennes_home: Path) -
         screen = app.screen
         assert isinstance(screen, VersusPlayScreen)
         await until_idle(app, pilot, screen)
-        assert isinstance(game.commands[before], rules.WaiveImmunity)
-        assert rules.acting_side(game.state) == "german"
+        assert isinstance(game.commands[before], rules.ao.WaiveImmunity)
+        assert rules.ao.acting_side(game.state) == "german"
         assert message(app).startswith("The computer (Allied) decides: ")
         # R plays back its last player-turn, found in the record (not this decision)
         assert screen.last_turn is not None
@@ -249,7 +249,7 @@ def test_the_command_line_starts_a_game_against_the_computer(
     assert main(argv) == 0
     assert seen["vs"] == ("german", 1, 3)
     level = seen["level"]
-    assert isinstance(level, rules.Level) and level.computer == "allied"
+    assert isinstance(level, rules.ao.Level) and level.computer == "allied"
     for bad, said in (
         (["--level", "2"], "--level and --bot go with --vs-bot"),
         (["--vs-bot", "--dice", "open"], "--dice and --opponent go with --email new"),

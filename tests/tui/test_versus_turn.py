@@ -16,7 +16,7 @@ import pytest
 from textual.geometry import Region
 from textual.pilot import Pilot
 
-import rules
+import rules.ao
 from ardennes_tui.app import ArdennesApp
 from ardennes_tui.games import settings, versus
 from ardennes_tui.modes.computer import ComputerMode
@@ -46,13 +46,13 @@ def test_the_computers_decision_is_shown_as_its_own(monkeypatch: pytest.MonkeyPa
     release = threading.Event()
     think = versus.think
 
-    def held(*args: Any, **kwargs: Any) -> list[rules.Command]:
+    def held(*args: Any, **kwargs: Any) -> list[rules.ao.Command]:
         release.wait(30)  # the computer thinks until the test has looked
         return think(*args, **kwargs)
 
     monkeypatch.setattr(versus, "think", held)
     played = gt1_german_combat("d")
-    assert not isinstance(played.push(rules.ResolveAttacks()), rules.Rejection)
+    assert not isinstance(played.push(rules.ao.ResolveAttacks()), rules.Rejection)
     game = versus.new_game(1, "allied", 3, "d")
     for cmd in played.commands:
         assert not isinstance(game.push(cmd), rules.Rejection)
@@ -88,8 +88,8 @@ def test_r_after_a_resume_plays_back_the_computers_last_turn(
     from rules.ao.bots import BotRng, bots_for
 
     bots = bots_for(BotRng(b"r"))
-    while game.state.turn == 1 or rules.acting_side(game.state) != "german":
-        side = rules.acting_side(game.state)
+    while game.state.turn == 1 or rules.ao.acting_side(game.state) != "german":
+        side = rules.ao.acting_side(game.state)
         assert side is not None
         assert not isinstance(game.push(bots[side].choose(game)), rules.Rejection)
     turn = versus.last_turn(game, vs)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from rules import UnitDef
+from rules.ao import UnitDef
 from rules.hexgrid import HexId
 
 UnitsByHex = Mapping[HexId, Sequence[UnitDef]]

@@ -10,7 +10,8 @@ from ardennes_tui.present.render import palette as P
 from ardennes_tui.present.render.counters import UnitsByHex, counter_long
 from ardennes_tui.present.render.names import wrap_list
 from ardennes_tui.present.render.palette import rich_style
-from rules import GameMap, HexsideData, UnitDef, hexgrid
+from rules import hexgrid
+from rules.ao import GameMap, HexsideData, UnitDef
 from rules.hexgrid import HexId
 
 

@@ -44,7 +44,8 @@ from ardennes_tui.present.render.counters import (
 )
 from ardennes_tui.present.render.names import town_abbreviations, town_codes
 from ardennes_tui.present.render.picture import Canvas, Picture, Span
-from rules import GameMap, hexgrid
+from rules import hexgrid
+from rules.ao import GameMap
 from rules.hexgrid import HexId
 
 ROAD_MODE_MARK: Final = "r"

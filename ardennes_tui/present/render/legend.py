@@ -10,7 +10,8 @@ from ardennes_tui.present.render import palette as P
 from ardennes_tui.present.render.counters import TYPE_LETTER
 from ardennes_tui.present.render.names import ascii_name, town_abbreviations, town_codes, wrap_list
 from ardennes_tui.present.render.picture import Line, Run
-from rules import GameMap, hexgrid
+from rules import hexgrid
+from rules.ao import GameMap
 
 
 def _line(*runs: Run) -> Line:

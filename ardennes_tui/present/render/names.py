@@ -13,7 +13,7 @@ import re
 import unicodedata
 from typing import Final
 
-from rules import GameMap
+from rules.ao import GameMap
 
 ABBREV_LEN: Final = 5
 

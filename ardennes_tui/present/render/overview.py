@@ -19,7 +19,8 @@ from ardennes_tui.present.render import palette as P
 from ardennes_tui.present.render.counters import UnitsByHex
 from ardennes_tui.present.render.names import town_codes
 from ardennes_tui.present.render.picture import Canvas, Picture, Span
-from rules import GameMap, HexsideData, hexgrid
+from rules import hexgrid
+from rules.ao import GameMap, HexsideData
 from rules.hexgrid import HexId
 
 LEFT: Final = 3

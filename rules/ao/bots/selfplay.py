@@ -131,7 +131,7 @@ def players_at(bots: dict[ao.Side, Bot], level: ao.Level | None) -> rules.Player
         at = level.number if level is not None and level.computer == side else None
         return player(bots[side], at)
 
-    return rules.Players(german=one("german"), allied=one("allied"))
+    return {"german": one("german"), "allied": one("allied")}
 
 
 def _level_of(side: ao.Side, level: ao.Level | None) -> int:
