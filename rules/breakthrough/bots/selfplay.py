@@ -19,7 +19,7 @@ from rules.breakthrough.board import Board
 from rules.breakthrough.bots import heuristic
 from rules.breakthrough.ruleset import Game
 from rules.dice import SeededDice
-from rules.record import DiceSpec, Player, Players, Record
+from rules.record import DiceSpec, Player, Record
 
 MAX_COMMANDS: Final = 50_000
 """A safety net: a game of twelve turns is a few thousand commands."""
@@ -39,7 +39,7 @@ def game(board: Board, seed: bytes) -> Game:
         board,
         dice=SeededDice(ds),
         dice_spec=DiceSpec.seeded(ds),
-        players=Players(german=bot, allied=bot),
+        players={"american": bot, "german": bot},
     )
     bots = heuristic.players(seed)
     while g.outcome() is None:
