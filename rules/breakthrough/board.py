@@ -141,11 +141,10 @@ class Board:
             crossed,
         )
 
-    def ground(self, mboard: movement.Board) -> Ground:
-        """What retreats and advances read (BA-8.4, G4, G5)."""
-        return Ground(
-            self.terrain, self.home, movement.regular_cost(mboard, self.profiles), self.rivers
-        )
+    def ground(self, mboard: movement.Board, profiles: Mapping[str, Profile]) -> Ground:
+        """What retreats and advances read (BA-8.4, G4, G5); ``profiles`` with the game's
+        divisional units."""
+        return Ground(self.terrain, self.home, movement.regular_cost(mboard, profiles), self.rivers)
 
     def with_setup(self, setup: Setup) -> Board:
         """The same map and order of battle with other levers (a record's level)."""

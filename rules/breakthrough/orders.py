@@ -16,12 +16,15 @@ from rules import hexgrid
 from rules.breakthrough import air, artillery, bridges, movement, operations, organization, supply
 from rules.breakthrough import victory as vp
 from rules.breakthrough.board import Board
+from rules.breakthrough.reinforcements import UNIT_LIMIT
 from rules.breakthrough.sequence import (
     NoDiceError,
     air_of,
+    divisional_id,
     end_phase,
     owner_of,
     pools_of,
+    profiles,
     with_air,
     with_owner,
     with_units,
@@ -34,8 +37,10 @@ from rules.breakthrough.state import (
     Artillery,
     Attack,
     BlowBridge,
+    BreakDown,
     BridgeBlown,
     BuildBridge,
+    BuildUp,
     ChangeMode,
     Command,
     EndPhase,
@@ -59,7 +64,16 @@ from rules.rejection import Rejection
 REPLACE = msgspec.structs.replace
 
 AIR_COMMANDS = (Interdict, Strike)
-ORGANIZATION_COMMANDS = (AirDrop, Artillery, MaxArtillery, Replace, BlowBridge, BuildBridge)
+ORGANIZATION_COMMANDS = (
+    AirDrop,
+    Artillery,
+    MaxArtillery,
+    Replace,
+    BlowBridge,
+    BuildBridge,
+    BuildUp,
+    BreakDown,
+)
 OPERATION_COMMANDS = (Move, ChangeMode, Fortify, Attack, Advance, Exit)
 PHASE_OF: dict[type, str] = {
     **{c: "air" for c in AIR_COMMANDS},
@@ -132,6 +146,10 @@ def _command(board: Board, state: State, cmd: Command) -> Result:
         return _organize(board, state, cmd)
     if isinstance(cmd, (BlowBridge, BuildBridge)):
         return _bridge(board, state, cmd)
+    if isinstance(cmd, BuildUp):
+        return _build_up(board, state, cmd)
+    if isinstance(cmd, BreakDown):
+        return _break_down(board, state, cmd)
     if isinstance(cmd, EndPhase):  # pragma: no cover - apply takes it before
         return Rejection("not-implemented", "EndPhase is the sequence's")
     unit = _own(state, cmd.unit)
@@ -142,7 +160,7 @@ def _command(board: Board, state: State, cmd: Command) -> Result:
     if isinstance(cmd, ChangeMode):
         if state.turn == 1 and state.stage == 1 and unit.side == "german":
             return Rejection("BA-2.4c", f"{unit.id}: German units may not move on 16 December")
-        changed = operations.change_mode(unit, board.profiles[unit.id])
+        changed = operations.change_mode(unit, profiles(board, state)[unit.id])
         if isinstance(changed, Rejection):
             return changed
         return _put(state, changed), [UnitChanged("mode", changed)]
@@ -150,7 +168,7 @@ def _command(board: Board, state: State, cmd: Command) -> Result:
         why = supply.check_work(unit, "fortify")
         if why is not None:
             return why
-        dug = operations.fortify(unit, state.units, board.profiles)
+        dug = operations.fortify(unit, state.units, profiles(board, state))
         if isinstance(dug, Rejection):
             return dug
         return _put(state, dug), [UnitChanged("fort", dug)]
@@ -179,12 +197,14 @@ def _move(board: Board, state: State, unit: Unit, cmd: Move) -> Result:
     owner = owner_of(board, state)
     crossed = {site: frozenset(ids) for site, ids in state.crossed}
     mboard = board.movement_board(owner, frozenset(state.blown), state.turn, crossed)
-    got = movement.walk(unit, cmd.path, mboard, state.units, board.profiles, unit.id in state.moved)
+    got = movement.walk(
+        unit, cmd.path, mboard, state.units, profiles(board, state), unit.id in state.moved
+    )
     if isinstance(got, Rejection):
         return got
     walk, after = got
     pools = artillery.returned_on_move(
-        pools_of(state), board.profiles[unit.id].pool, walk.artillery_returned
+        pools_of(state), profiles(board, state)[unit.id].pool, walk.artillery_returned
     )
     new = with_owner(_put(state, walk.unit), dict(after.owner))
     new = REPLACE(
@@ -206,7 +226,7 @@ def _exit(board: Board, state: State, unit: Unit) -> Result:
     gone = vp.Exited(unit.id, unit.strength, state.turn, unit.hex)
     new = with_units(state, [u for u in state.units if u.id != unit.id])
     pools = artillery.returned_on_move(
-        pools_of(state), board.profiles[unit.id].pool, unit.artillery
+        pools_of(state), profiles(board, state)[unit.id].pool, unit.artillery
     )
     new = REPLACE(new, exited=(*state.exited, gone), pools=tuple(sorted(pools.items())))
     return new, [UnitExited(unit.id, unit.hex, unit.strength)]
@@ -229,7 +249,7 @@ def _organize(board: Board, state: State, cmd: Artillery | MaxArtillery | Replac
     unit = _own(state, cmd.unit)
     if isinstance(unit, Rejection):
         return unit
-    profile = board.profiles[unit.id]
+    profile = profiles(board, state)[unit.id]
     if isinstance(cmd, Replace):
         got = organization.replace(unit, profile, cmd.points, state.replacements, state.turn)
         if isinstance(got, Rejection):
@@ -268,7 +288,7 @@ def _bridge(board: Board, state: State, cmd: BlowBridge | BuildBridge) -> Result
         return why
     site = hexgrid.hexside(unit.hex, cmd.to)
     standing = board.sites - frozenset(state.blown)
-    profile = board.profiles[unit.id]
+    profile = profiles(board, state)[unit.id]
     tried = frozenset(state.blow_tries)
     if isinstance(cmd, BlowBridge):
         if any(s == site for _, s in state.blasts):
@@ -287,3 +307,59 @@ def _bridge(board: Board, state: State, cmd: BlowBridge | BuildBridge) -> Result
         return built
     new = REPLACE(_put(state, built.unit), blown=tuple(s for s in state.blown if s != site))
     return new, [BridgeBlown(unit.id, site, True)]
+
+
+def _build_up(board: Board, state: State, cmd: BuildUp) -> Result:
+    """6.6 (BA-6.6a, BA-6.6c-e, G21): regiments of one division in one hex build into its
+    divisional unit (one a division), or join the one in their hex."""
+    issuer = _own(state, cmd.unit)
+    if isinstance(issuer, Rejection):
+        return issuer
+    joining: list[Unit] = []
+    for uid in cmd.joining:
+        j = _own(state, uid)
+        if isinstance(j, Rejection):
+            return j
+        joining.append(j)
+    prof = profiles(board, state)
+    division = prof[issuer.id].division
+    if division is None or issuer.divisional:
+        return Rejection("BA-6.6a", f"{issuer.id}: not a regiment of a division")
+    did = divisional_id(issuer.side, division)
+    members = dict(state.divisions).get(did)
+    existing = None
+    if members is not None:
+        there = next(u for u in state.units if u.id == did)
+        if there.hex != issuer.hex:
+            return Rejection(
+                "BA-6.6a", f"the {division} divisional unit is at {there.hex}, not {issuer.hex}"
+            )
+        existing = organization.Formation(there, members)
+    built = organization.build_up(issuer, joining, prof, did, existing)
+    if isinstance(built, Rejection):
+        return built
+    gone = {issuer.id, *cmd.joining, did}
+    new = with_units(state, [*(u for u in state.units if u.id not in gone), built.unit])
+    divisions = dict(state.divisions)
+    divisions[did] = built.members
+    new = REPLACE(new, divisions=tuple(sorted(divisions.items())))
+    return new, [UnitChanged("built_up", built.unit)]
+
+
+def _break_down(board: Board, state: State, cmd: BreakDown) -> Result:
+    """6.6 (BA-6.6b, BA-6.6d): a divisional unit into its regiments, within the unit limit."""
+    unit = _own(state, cmd.unit)
+    if isinstance(unit, Rejection):
+        return unit
+    members = dict(state.divisions).get(unit.id)
+    if members is None:
+        return Rejection("BA-6.6b", f"{unit.id} is not a divisional unit")
+    on_map = sum(1 for u in state.units if u.side == unit.side)
+    parts = organization.break_down(
+        organization.Formation(unit, members), UNIT_LIMIT[unit.side], on_map
+    )
+    if isinstance(parts, Rejection):
+        return parts
+    new = with_units(state, [*(u for u in state.units if u.id != unit.id), *parts])
+    new = REPLACE(new, divisions=tuple(d for d in state.divisions if d[0] != unit.id))
+    return new, [UnitChanged("broken_down", p) for p in parts]

@@ -19,7 +19,7 @@ the 1st Operation Phase (2.4c, :func:`operations.may_move`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Final, overload
 
 import msgspec
@@ -40,6 +40,7 @@ from rules.breakthrough.air import AirPoints
 from rules.breakthrough.artillery import PoolReinforcement
 from rules.breakthrough.board import Board
 from rules.breakthrough.operations import first_allowance, second_allowance
+from rules.breakthrough.profile import Profile
 from rules.breakthrough.state import (
     SIDES,
     AirStruck,
@@ -124,6 +125,22 @@ class Roller:
 # -- helpers ----------------------------------------------------------------------------------
 
 
+def divisional_id(side: Side, division: str) -> str:
+    """The id of a division's divisional unit (``de-div-116pz``): one a division (6.6a)."""
+    return f"{'de' if side == 'german' else 'us'}-div-{division.lower()}"
+
+
+def profiles(board: Board, state: State) -> Mapping[str, Profile]:
+    """Every unit's profile: the order of battle's, and each divisional unit's from the
+    regiments built into it (G21)."""
+    if not state.divisions:
+        return board.profiles
+    out = dict(board.profiles)
+    for uid, members in state.divisions:
+        out[uid] = organization.divisional_profile(uid, [board.profiles[m.unit] for m in members])
+    return out
+
+
 def owner_of(board: Board, state: State) -> dict[HexId, Side]:
     """Who owns each hex (BA-1.4f)."""
     german = set(state.german_hexes)
@@ -200,7 +217,7 @@ def start_turn(
     (BA-9.0a, BA-3.1a-c); then the Air Phase, or straight to Supply on the scenario's first
     turn (BA-2.1h)."""
     units = air.clear_effects(state.units)
-    units, pools = artillery.return_all(units, board.profiles, pools_of(state))
+    units, pools = artillery.return_all(units, profiles(board, state), pools_of(state))
     for side in SIDES:
         mine = {c: p for c, p in pools.items() if board.pool_side[c] == side}
         schedule = [PoolReinforcement(c, p, t) for c, p, t in board.pool_schedule if c in mine]
@@ -246,11 +263,12 @@ def after_air(board: Board, state: State, roller: Roller, events: list[Event]) -
     state = REPLACE(state, interdicted=tuple(sorted(hit)))
     state = supply_phase(board, state, roller, events)
     state = reinforcement_phase(board, state, events)
+    prof = profiles(board, state)
     units = [
         REPLACE(
             u,
             op=air.received(
-                first_allowance(u, board.profiles[u.id], state.turn, next_to_enemy(u, state.units)),
+                first_allowance(u, prof[u.id], state.turn, next_to_enemy(u, state.units)),
                 u.id in hit,
             ),
         )
@@ -373,7 +391,7 @@ def _blow_bridges(board: Board, state: State, roller: Roller, events: list[Event
     blown = set(state.blown)
     for uid, site in state.blasts:
         draw = roller.one(f"bridge:{site[0]}-{site[1]}")
-        engineer = board.profiles[uid].engineer
+        engineer = profiles(board, state)[uid].engineer
         standing = draw > BLOW_CHANCE[engineer]
         if not standing:
             blown.add(site)
@@ -388,12 +406,11 @@ def begin_operation(
     which replaces what they have left (BA-7.4a, BA-7.4e-i, G11)."""
     if stage == 2:
         hit = set(state.interdicted)
+        prof = profiles(board, state)
         units = [
             REPLACE(
                 u,
-                op=air.received(
-                    second_allowance(u, board.profiles[u.id], state.turn, u.op), u.id in hit
-                ),
+                op=air.received(second_allowance(u, prof[u.id], state.turn, u.op), u.id in hit),
             )
             if u.side == side
             else u
@@ -412,7 +429,10 @@ def combat_phase(board: Board, state: State, roller: Roller, events: list[Event]
     crossed = {site: frozenset(ids) for site, ids in state.crossed}
     mboard = board.movement_board(owner, frozenset(state.blown), state.turn, crossed)
     d = roller.draws()
-    result = resolve.resolve_phase(state.plots, state.units, owner, board.ground(mboard), d.values)
+    prof = profiles(board, state)
+    result = resolve.resolve_phase(
+        state.plots, state.units, owner, board.ground(mboard, prof), d.values
+    )
     purposes = [f"combat:{r.target}" for r in result.reports for _ in r.draws]
     d.used = result.draws_used
     roller.commit(d, purposes)
@@ -421,9 +441,11 @@ def combat_phase(board: Board, state: State, roller: Roller, events: list[Event]
     gone = [u for u in state.units if u.id not in left]
     eliminated = list(state.eliminated)
     for u in gone:
-        p = board.profiles[u.id]
+        p = prof[u.id]
         eliminated.append(victory.Eliminated(u.id, u.side, u.stack, p.engineer, p.battalion))
-    state = REPLACE(state, eliminated=tuple(eliminated), plots=())
+    gone_ids = {u.id for u in gone}
+    divisions = tuple(d for d in state.divisions if d[0] not in gone_ids)
+    state = REPLACE(state, eliminated=tuple(eliminated), plots=(), divisions=divisions)
     return with_owner(with_units(state, result.units), dict(result.owner))
 
 

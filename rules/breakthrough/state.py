@@ -17,6 +17,7 @@ import msgspec
 
 from rules.breakthrough import victory
 from rules.breakthrough.air import AirPoints, GroundAttack
+from rules.breakthrough.organization import Member
 from rules.breakthrough.resolve import CombatReport, Plot
 from rules.breakthrough.supply import SupplyChange
 from rules.breakthrough.units import Side, Unit
@@ -76,6 +77,8 @@ class State(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Bridge-blowing attempts waiting for their draws (end of the side's phase)."""
     replacements: tuple[int, int] = (0, 0)
     """Infantry, armored replacement points left to the acting side this phase (BA-6.5d)."""
+    divisions: tuple[tuple[str, tuple[Member, ...]], ...] = ()
+    """Each divisional unit on the map and the regiments built into it (BA-6.6a-e), by id."""
     delayed: tuple[str, ...] = ()
     cancelled: tuple[str, ...] = ()
     exited: tuple[victory.Exited, ...] = ()
@@ -143,6 +146,20 @@ class BuildBridge(_Command, tag="build_bridge", frozen=True):
     to: HexId
 
 
+class BuildUp(_Command, tag="build_up", frozen=True):
+    """6.3 (B)uild up: ``unit`` and the regiments ``joining`` (same division, same hex) build
+    into the divisional unit, or ``unit`` joins the divisional unit in its hex."""
+
+    unit: str
+    joining: tuple[str, ...] = ()
+
+
+class BreakDown(_Command, tag="break_down", frozen=True):
+    """6.3 (B)reakdown of a divisional unit into its regiments."""
+
+    unit: str
+
+
 class Move(_Command, tag="move", frozen=True):
     """7.5: ``unit`` enters the hexes of ``path`` in order."""
 
@@ -187,6 +204,8 @@ Command = (
     | Replace
     | BlowBridge
     | BuildBridge
+    | BuildUp
+    | BreakDown
     | Move
     | ChangeMode
     | Fortify

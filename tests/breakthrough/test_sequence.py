@@ -9,12 +9,16 @@ import pytest
 import rules.breakthrough as bt
 from rules import hexgrid
 from rules.breakthrough.board import LAST_SEVEN_DAYS_REFUSAL
+from rules.breakthrough.organization import Member
 from rules.breakthrough.state import (
     Advance,
     AirStruck,
     Attack,
     BlowBridge,
+    BreakDown,
     BridgeBlown,
+    BuildUp,
+    ChangeMode,
     CombatResolved,
     EndPhase,
     Exit,
@@ -319,3 +323,40 @@ def test_a_bridge_blowing_attempt_draws_when_the_phase_ends() -> None:
     assert roll.purpose == "bridge:1708-1808" and blast.draw == roll.value
     assert blast.standing == (roll.value > 50)  # an engineer: 50%
     assert (("1708", "1808") in g.state.blown) == (not blast.standing)
+
+
+@pytest.mark.rule("BA-6.6a", "BA-6.6b", "BA-6.6f", "BA-13.3c")
+def test_building_up_and_breaking_down_in_the_organization_phase() -> None:
+    g = game()
+    assert (g.state.turn, g.state.phase, g.state.side) == (1, "organization", "german")
+    # 13.3's example: 60/116 (45) and 156/116 (60), the two units that start at 13,25
+    assert not isinstance(g.push(BuildUp("de-60-116pz", ("de-156-116pz",))), Rejection)
+    by_id = {u.id: u for u in g.state.units}
+    div = by_id["de-div-116pz"]
+    assert "de-60-116pz" not in by_id and "de-156-116pz" not in by_id
+    assert (div.hex, div.strength, div.stack, div.divisional) == ("2618", 105, 2, True)
+    assert (div.op, div.mode) == (10, "normal")
+    assert dict(g.state.divisions)["de-div-116pz"] == (
+        Member("de-60-116pz", 45),
+        Member("de-156-116pz", 60),
+    )
+    # 6.4d: 33 a stacking point on the first turns, 66; the LVIII pool holds 65
+    assert not isinstance(g.push(MaxArtillery("de-div-116pz")), Rejection)
+    assert {u.id: u.artillery for u in g.state.units}["de-div-116pz"] == 65
+    assert dict(g.state.pools)["LVIII"] == 0
+    # the 16th regiment is not in the hex: it cannot join (6.6a)
+    far = g.push(BuildUp("de-16-116pz"))
+    assert isinstance(far, Rejection) and far.case == "BA-6.6a"
+    # breakdown: strength and artillery back in proportion, 45:60 (largest remainders)
+    assert not isinstance(g.push(BreakDown("de-div-116pz")), Rejection)
+    back = {u.id: (u.strength, u.artillery) for u in g.state.units if "116pz" in u.id}
+    assert back == {"de-60-116pz": (45, 28), "de-156-116pz": (60, 37), "de-16-116pz": (55, 0)}
+    assert g.state.divisions == ()
+    not_div = g.push(BreakDown("de-60-116pz"))
+    assert isinstance(not_div, Rejection) and not_div.case == "BA-6.6b"
+    # a divisional unit may not enter travel mode (6.6f)
+    g.push(BuildUp("de-60-116pz", ("de-156-116pz",)))
+    end_until(g, 1, "operation", "german")
+    end_until(g, 2, "operation", "german")
+    travel = g.push(ChangeMode("de-div-116pz"))
+    assert isinstance(travel, Rejection) and travel.case == "BA-6.6f"

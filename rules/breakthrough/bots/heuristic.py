@@ -24,7 +24,7 @@ from typing import Any, Final
 from rules import hexgrid
 from rules.breakthrough import movement, operations, strength
 from rules.breakthrough.board import Board
-from rules.breakthrough.sequence import air_of, owner_of
+from rules.breakthrough.sequence import air_of, owner_of, profiles
 from rules.breakthrough.state import (
     Advance,
     AirDrop,
@@ -137,21 +137,22 @@ class Player:
 
     def _organize(self, game: Any) -> None:
         board: Board = game.board
+        prof = profiles(board, game.state)
         for u in _live(game.state, self.side):
-            if _adjacent_enemies(u, game.state) and board.profiles[u.id].pool is not None:
+            if _adjacent_enemies(u, game.state) and prof[u.id].pool is not None:
                 self.push(game, MaxArtillery(u.id))
         inf, arm = game.state.replacements
         if inf or arm:
             weak = sorted(
                 _live(game.state, self.side),
-                key=lambda u: (u.strength - board.profiles[u.id].full, u.id),
+                key=lambda u: (u.strength - prof[u.id].full, u.id),
             )
             for u in weak:
-                room = board.profiles[u.id].full - u.strength
+                room = prof[u.id].full - u.strength
                 if room <= 0:
                     continue
                 inf, arm = game.state.replacements
-                have = inf if board.profiles[u.id].type in ("INF", "AB", "VG", "FJ", "ENG") else arm
+                have = inf if prof[u.id].type in ("INF", "AB", "VG", "FJ", "ENG") else arm
                 if have > 0:
                     self.push(game, Replace(u.id, min(room, have)))
         for u in _live(game.state, self.side):
@@ -245,7 +246,7 @@ class Player:
             self._fortify(game, u)
             return
         path = self._path(board, state, u, goal)
-        profile = board.profiles[uid]
+        profile = profiles(board, state)[uid]
         if u.mode == "normal" and profile.mobile and not u.divisional and not _near(u, state, 2):
             # travel mode when the road takes it nearer than its own feet (7.7d)
             cost = operations.mode_cost(u, profile, "travel")
@@ -277,6 +278,7 @@ class Player:
         others = [x for x in state.units if x.id != u.id]
         zoc = movement.enemy_zoc(u.side, others)
         cur = u
+        prof = profiles(board, state)
         path: list[HexId] = []
         moved = u.id in state.moved
         while cur.op > 0 and len(path) < 30:
@@ -285,7 +287,7 @@ class Player:
             for n in hexgrid.neighbours(cur.hex):
                 if n is None or n not in board.terrain:
                     continue
-                step = movement.move(cur, n, mboard, [*others, cur], board.profiles, moved, zoc)
+                step = movement.move(cur, n, mboard, [*others, cur], prof, moved, zoc)
                 if isinstance(step, Rejection):
                     continue
                 d = hexgrid.distance(n, goal)
