@@ -29,6 +29,7 @@ from rules import hexgrid
 from rules.breakthrough import (
     air,
     artillery,
+    efficiency,
     organization,
     reinforcements,
     resolve,
@@ -212,11 +213,18 @@ def new_game(board: Board) -> State:
 def start_turn(
     board: Board, state: State, roller: Roller, events: list[Event], first_of_game: bool = False
 ) -> State:
-    """The beginning of a turn: effects of the last Air Phase end (G8), artillery goes back to
+    """The beginning of a turn: effects of the last Air Phase end (G8), efficiency recovers
+    or falls by the supply status and the points left unused (BA-8.1d-e, G6), artillery goes
+    back to
     the pools (BA-6.4c), the pools take their points (BA-6.4h), the weather and air points
     (BA-9.0a, BA-3.1a-c); then the Air Phase, or straight to Supply on the scenario's first
     turn (BA-2.1h)."""
     units = air.clear_effects(state.units)
+    if not first_of_game:
+        units = [
+            REPLACE(u, efficiency=efficiency.at_turn_start(u.efficiency, u.supply, u.op))
+            for u in units
+        ]
     units, pools = artillery.return_all(units, profiles(board, state), pools_of(state))
     for side in SIDES:
         mine = {c: p for c, p in pools.items() if board.pool_side[c] == side}

@@ -360,3 +360,25 @@ def test_building_up_and_breaking_down_in_the_organization_phase() -> None:
     end_until(g, 2, "operation", "german")
     travel = g.push(ChangeMode("de-div-116pz"))
     assert isinstance(travel, Rejection) and travel.case == "BA-6.6f"
+
+
+@pytest.mark.rule("BA-8.1d", "BA-8.1e")
+def test_efficiency_at_the_beginning_of_a_turn() -> None:
+    g = game()
+    while (g.state.turn, g.state.side, g.state.stage) != (1, "german", 2):
+        g.push(EndPhase())
+    rested, cut = "us-422-106", "us-423-106"
+    units = tuple(
+        msgspec.structs.replace(u, efficiency=80, op=7)
+        if u.id == rested
+        else msgspec.structs.replace(u, efficiency=80, op=7, supply="unsupplied")
+        if u.id == cut
+        else u
+        for u in g.state.units
+    )
+    g = bt.Game(g.board, msgspec.structs.replace(g.state, units=units), dice=g.dice)
+    assert not isinstance(g.push(EndPhase()), Rejection)
+    assert (g.state.turn, g.state.phase) == (2, "organization")
+    eff = {u.id: u.efficiency for u in g.state.units}
+    # supplied: +5 and +1 a point left unused (80 + 5 + 7); unsupplied: -5, nothing back
+    assert (eff[rested], eff[cut]) == (92, 75)
