@@ -17,8 +17,8 @@ from rules.breakthrough import air, artillery, bridges, movement, operations, or
 from rules.breakthrough import victory as vp
 from rules.breakthrough.board import Board
 from rules.breakthrough.reinforcements import UNIT_LIMIT
+from rules.breakthrough.rolls import NoDiceError
 from rules.breakthrough.sequence import (
-    NoDiceError,
     air_of,
     divisional_id,
     end_phase,

@@ -19,8 +19,8 @@ the 1st Operation Phase (2.4c, :func:`operations.may_move`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Final, overload
+from collections.abc import Mapping, Sequence
+from typing import Final
 
 import msgspec
 import msgspec.structs
@@ -42,6 +42,7 @@ from rules.breakthrough.artillery import PoolReinforcement
 from rules.breakthrough.board import Board
 from rules.breakthrough.operations import first_allowance, second_allowance
 from rules.breakthrough.profile import Profile
+from rules.breakthrough.rolls import Roller
 from rules.breakthrough.state import (
     SIDES,
     AirStruck,
@@ -58,69 +59,13 @@ from rules.breakthrough.state import (
     Verdict,
     WeatherDrawn,
 )
-from rules.breakthrough.units import PERCENT, Draws, Side, Unit, enemy_of
-from rules.dice import DiceSource, DieRoll
+from rules.breakthrough.units import Side, Unit, enemy_of
+from rules.dice import DiceSource
 from rules.hexgrid import HexId
 
 REPLACE = msgspec.structs.replace
 BLOW_CHANCE: Final = {True: 50, False: 35}
 """6.7: an engineer blows a bridge with 50%, any other unit with 35% (BA-6.7d)."""
-
-
-class NoDiceError(Exception):
-    """A command needs a die and the game has no dice source."""
-
-
-class _Stream(Sequence[int]):
-    """The ruleset's percentage dice from draw ``start`` on, as the sequence the pure rule
-    functions read (``units.Draws``): item ``i`` is ``uniform(start + i, 100)``."""
-
-    def __init__(self, dice: DiceSource | None, start: int) -> None:
-        self.dice = dice
-        self.start = start
-
-    def __len__(self) -> int:
-        return 1 << 30
-
-    @overload
-    def __getitem__(self, i: int) -> int: ...
-    @overload
-    def __getitem__(self, i: slice) -> Sequence[int]: ...
-    def __getitem__(self, i: int | slice) -> int | Sequence[int]:
-        if isinstance(i, slice):
-            return [self[k] for k in range(i.start or 0, i.stop)]
-        if self.dice is None:
-            raise NoDiceError
-        return self.dice.uniform(self.start + i, PERCENT)
-
-    def __iter__(self) -> Iterator[int]:  # pragma: no cover - never iterated whole
-        raise TypeError("an endless stream")
-
-
-class Roller:
-    """Hands out :class:`units.Draws` at the state's dice position and writes each draw
-    used as a :class:`rules.dice.DieRoll` event (``dice_drawn`` counts them)."""
-
-    def __init__(self, dice: DiceSource | None, drawn: int, events: list[Event]) -> None:
-        self.dice = dice
-        self.drawn = drawn
-        self.events = events
-
-    def draws(self) -> Draws:
-        return Draws(_Stream(self.dice, self.drawn))
-
-    def commit(self, draws: Draws, purposes: Sequence[str] | str) -> None:
-        """Record the ``draws.used`` draws taken, each with its purpose."""
-        for i in range(draws.used):
-            purpose = purposes if isinstance(purposes, str) else purposes[i]
-            self.events.append(DieRoll(self.drawn + i, draws.values[i], purpose))
-        self.drawn += draws.used
-
-    def one(self, purpose: str) -> int:
-        d = self.draws()
-        value = d.next()
-        self.commit(d, purpose)
-        return value
 
 
 # -- helpers ----------------------------------------------------------------------------------

@@ -193,3 +193,21 @@ def test_the_balance_row_of_a_game(replayed: bt.Game) -> None:
     lines = balance.table([r])
     assert lines[2].startswith(f"| 7 | {r.score} | {r.level} |")
     assert lines[-3].startswith("| history | | | | | 270 / 29,970 | 320 / 32,640 |")
+
+
+def test_the_game_replays_from_its_listed_percentages(
+    first_seven: record.Record, replayed: bt.Game
+) -> None:
+    """How an email game is exported: every die listed (``DiceSpec.listed``, comma-separated
+    decimals for percentages); the record replays to the same final state."""
+    values = [e.value for step in replayed.history for e in step.events if isinstance(e, DieRoll)]
+    assert max(values) > 9  # percentages: the comma-separated spelling
+    spec = record.DiceSpec.listed(values)
+    assert spec.detail["list"].split(",")[:3] == [str(v) for v in values[:3]]
+    head = record.Header(**{**_fields(first_seven.header), "dice": spec})
+    listed = record.decode(
+        record.encode(record.Record(head, first_seven.lines, first_seven.footer))
+    )
+    again = bt.Game.replay(listed, load_board("first-seven-days"))
+    assert again.ok, again.error
+    assert again.game.state_hash() == replayed.state_hash()
