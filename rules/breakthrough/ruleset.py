@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Final, cast
 from rules import game
 from rules.breakthrough import sequence
 from rules.breakthrough.board import Board, Setup
+from rules.breakthrough.operations import ATTACK_COST
 from rules.breakthrough.orders import apply as apply_command
 from rules.breakthrough.state import (
     SIDES,
@@ -31,6 +32,7 @@ from rules.breakthrough.state import (
     state_bytes,
 )
 from rules.dice import DiceSource, DieRoll
+from rules.hexgrid import adjacent
 from rules.rejection import Rejection
 from rules.ruleset import NO_DICE, DiceWait, Reveal, RollPlace, Ruleset
 
@@ -78,6 +80,29 @@ def options(board: Board, state: State, state_hash: str) -> Options:
         air_left=sequence.air_of(state, state.side).left,
         units=mine,
         plots=state.plots,
+        targets=_targets(state) if state.phase == "operation" else (),
+    )
+
+
+def _targets(state: State) -> tuple[str, ...]:
+    """Enemy hexes next to a unit of the acting side that may still plot (BA-7.9a-b, 4.3k)."""
+    plotted = {p.unit for p in state.plots}
+    ready = [
+        u.hex
+        for u in state.units
+        if u.side == state.side
+        and u.op >= ATTACK_COST
+        and u.supply != "isolated"
+        and u.id not in plotted
+    ]
+    return tuple(
+        sorted(
+            {
+                e.hex
+                for e in state.units
+                if e.side != state.side and any(adjacent(e.hex, h) for h in ready)
+            }
+        )
     )
 
 

@@ -338,6 +338,8 @@ class Options(msgspec.Struct, frozen=True):
     units: tuple[str, ...]
     """The acting side's units with operation points (Operation Phase) or on the map."""
     plots: tuple[Plot, ...]
+    targets: tuple[HexId, ...] = ()
+    """Enemy hexes the acting side may plot an attack on now (Operation Phase, 7.9)."""
 
 
 ENCODER: Final = msgspec.json.Encoder(order="deterministic")

@@ -3,10 +3,12 @@ BA-2.1a), and the unit display (BA-13.3a-b, BA-13.1a, BA-1.5a, BA-1.5c)."""
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 import rules.breakthrough as bt
 from rules import record
+from rules.breakthrough.board import Setup
 from rules.breakthrough.bots import selfplay
 from rules.breakthrough.describe import describe, symbol
 from rules.breakthrough.state import EndPhase
@@ -58,15 +60,11 @@ def test_a_saved_game_fixes_its_options(first_seven: record.Record, replayed: bt
     assert (head.level.level, head.level.historical, head.level.two_player) == (2, True, False)
     # a hand-edited level does not replay
     forged = record.Record(
-        record.Header(**{**_fields(head), "level": head.level.__class__("first-seven-days", 3)}),
+        msgspec.structs.replace(head, level=Setup("first-seven-days", 3)),
         first_seven.lines,
         first_seven.footer,
     )
     assert not bt.Game.replay(forged, load_board("first-seven-days")).ok
-
-
-def _fields(head: record.Header) -> dict[str, object]:
-    return {f: getattr(head, f) for f in head.__struct_fields__}
 
 
 @pytest.mark.rule("BA-1.3a")
@@ -204,7 +202,7 @@ def test_the_game_replays_from_its_listed_percentages(
     assert max(values) > 9  # percentages: the comma-separated spelling
     spec = record.DiceSpec.listed(values)
     assert spec.detail["list"].split(",")[:3] == [str(v) for v in values[:3]]
-    head = record.Header(**{**_fields(first_seven.header), "dice": spec})
+    head = msgspec.structs.replace(first_seven.header, dice=spec)
     listed = record.decode(
         record.encode(record.Record(head, first_seven.lines, first_seven.footer))
     )

@@ -180,6 +180,10 @@ def test_plots_resolve_in_the_combat_phase_that_ends_the_operation_phase() -> No
     end_until(g, 1, "operation", "german")
     assert g.state.stage == 1
     target = "2627"  # us-28-3, 15 points, next to the 5th FJ's three regiments at 2626
+    opts = g.options()
+    assert (opts.mode, opts.acting, opts.stage) == ("operation", "german", 1)
+    assert target in opts.targets and "2518" in opts.targets  # us-112-28, next to 2619
+    assert all(u.startswith("de-") for u in opts.units)
     for uid in ("de-13-5fj", "de-14-5fj"):
         assert not isinstance(g.push(Attack(uid, target)), Rejection)
     assert not isinstance(g.push(Advance("de-13-5fj")), Rejection)
