@@ -29,7 +29,7 @@ import scenarios
 from pbem.core import stats
 from pbem.core import verify as checking
 from pbem.core.protocol import fingerprint_of
-from pbem.core.rolls import FEW_ROLLS, SHORT, DiceStats, Roll, rolls, statistics
+from pbem.core.rolls import SHORT, DiceStats, Roll, rolls, statistics
 from pbem.core.turn import AnyGame
 from pbem.core.verify import BoardFor, Source, Verified, standing
 
@@ -146,27 +146,50 @@ def _row(r: Roll) -> str:
 
 
 def _stats_lines(all_stats: Sequence[DiceStats], ruleset: str) -> list[str]:
-    whose = (  # the AO's: rules.ao.AO.roll_place
-        ["Dice statistics: each player's rolls (combat: the attacker; CRT switch, paradrop: the",
-         "German) against a fair die; Pearson's chi-square, 5 degrees of freedom."]
-        if ruleset == "ao"
-        else ["Dice statistics: each player's rolls against a fair die; Pearson's chi-square,",
-              "5 degrees of freedom."]
-    )  # fmt: skip
+    """The statistics, a block per kind of die (a d6's as before; a d100's in deciles)."""
+    out: list[str] = []
+    for faces in sorted({s.faces for s in all_stats}):
+        block = [s for s in all_stats if s.faces == faces]
+        out.extend([""] * bool(out) + _stats_block(block, ruleset, faces))
+    return out
+
+
+def _stats_block(all_stats: Sequence[DiceStats], ruleset: str, faces: int) -> list[str]:
+    df = all_stats[0].df
+    few = 5 * (df + 1)
+    if faces == 6 and ruleset == "ao":  # the AO's: rules.ao.AO.roll_place
+        whose = [
+            "Dice statistics: each player's rolls (combat: the attacker; CRT switch, paradrop: the",
+            "German) against a fair die; Pearson's chi-square, 5 degrees of freedom.",
+        ]
+    elif faces == 6:
+        whose = [
+            "Dice statistics: each player's rolls against a fair die; Pearson's chi-square,",
+            "5 degrees of freedom.",
+        ]
+    else:
+        grouped = "" if faces <= stats.MAX_SINGLE else " counted in groups of faces"
+        whose = [
+            f"Dice statistics, d{faces}{grouped}: each player's rolls against a fair d{faces};",
+            f"Pearson's chi-square, {df} degrees of freedom.",
+        ]
+    width = max(5, *(len(x) for x in all_stats[0].labels))
+    w = 7 if width == 5 else 6  # ten groups of 6 and the p-value still fit in 100 columns
     out = [
         *whose,
         f"{'ROLLS OF':<8} {'N':>5} "
-        + " ".join(f"{f:>5}" for f in stats.FACES)
-        + f" {'CHI2':>7} {'P':>7}",
+        + " ".join(f"{f:>{width}}" for f in all_stats[0].labels)
+        + f" {'CHI2':>{w}} {'P':>{w}}",
     ]
     for s in all_stats:
         name = "All" if s.who == "all" else s.who.capitalize()
-        faces = " ".join(f"{c:>5}" for c in s.counts)
+        counts = " ".join(f"{c:>{width}}" for c in s.counts)
         mark = " *" if s.rough and s.n else ""
-        chi2 = f"{s.chi2:>7.2f} {s.p:>7.4f}" if s.n else f"{'-':>7} {'-':>7}"
-        out.append(f"{name:<8} {s.n:>5} {faces} {chi2}{mark}")
+        chi2 = f"{s.chi2:>{w}.2f} {s.p:>{w}.4f}" if s.n else f"{'-':>{w}} {'-':>{w}}"
+        out.append(f"{name:<8} {s.n:>5} {counts} {chi2}{mark}")
     if any(s.rough and s.n for s in all_stats):
-        out.append(f"* under {FEW_ROLLS} rolls (5 expected per face): the p-value is only a guide")
+        per = "face" if faces <= stats.MAX_SINGLE else "group"
+        out.append(f"* under {few} rolls (5 expected per {per}): the p-value is only a guide")
     return out
 
 
@@ -230,6 +253,7 @@ def _roll_json(r: Roll) -> dict[str, Any]:
         "purpose": r.purpose,
         "of": r.of,
         "draw": r.index,
+        "faces": r.faces,
         "value": r.value,
         "derivation": {
             "kind": r.derivation,
@@ -266,8 +290,9 @@ def audit_json(a: Audit) -> dict[str, Any]:
         "stats": [
             {
                 "of": s.who,
+                "faces": s.faces,
                 "n": s.n,
-                "counts": dict(zip(map(str, stats.FACES), s.counts, strict=True)),
+                "counts": dict(zip(s.labels, s.counts, strict=True)),
                 "chi2": s.chi2,
                 "p": s.p,
             }

@@ -144,14 +144,23 @@ class ScriptedDice:
 
 
 class DieRoll(
-    msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type", tag="die_rolled"
+    msgspec.Struct,
+    frozen=True,
+    forbid_unknown_fields=True,
+    omit_defaults=True,
+    tag_field="type",
+    tag="die_rolled",
 ):
-    """One die drawn: draw number, value and what it was for (``"combat:3512"``,
-    ``"crt_switch"``, ``"paradrop"``). Shaped like the events of ``rules.ao.events``."""
+    """One die drawn: draw number, value, what it was for (``"combat:3512"``,
+    ``"crt_switch"``, ``"paradrop"``) and its faces (``uniform(index, faces)``; a d6 unless
+    told, and then left out of the encoding, so the AO's events are spelled as before). Shaped
+    like the events of ``rules.ao.events``; an email packet lists each die's faces and value
+    (``docs/pbem-protocol.md`` section 3)."""
 
     index: int
     value: int
     purpose: str
+    faces: int = 6
 
 
 def draw(
@@ -162,4 +171,5 @@ def draw(
     value = source.uniform(state_dice_index, n)
     if not (type(value) is int and 1 <= value <= n):
         raise DiceError(f"dice source gave {value!r} for draw {state_dice_index}")
-    return DieRoll(index=state_dice_index, value=value, purpose=purpose), state_dice_index + 1
+    roll = DieRoll(index=state_dice_index, value=value, purpose=purpose, faces=n)
+    return roll, state_dice_index + 1

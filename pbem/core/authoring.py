@@ -18,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from pbem.core import chain, packets, sshsig
+from pbem.core import chain, dicelist, packets, sshsig
 from pbem.core.chain import Chain
 from pbem.core.packets import Body, DiceMode, Packet, PacketKind, Step, step_hash
 from pbem.core.protocol import (
@@ -30,7 +30,7 @@ from pbem.core.protocol import (
     dice_of,
     game_bytes,
 )
-from pbem.core.turn import AnyGame, PacketPlay, drawn_values, reveals
+from pbem.core.turn import AnyGame, PacketPlay, drawn_dice, reveals
 from pbem.core.typed import ruleset_of
 from rules import registry
 
@@ -58,12 +58,13 @@ def draft(game: EmailGame, me: Identity, side: str, comment: str = "") -> Draft:
 
 
 def _body(game: EmailGame, side: str, kind: PacketKind, comment: str, **more: object) -> Body[Any]:
-    """The next packet's body: the game where it stands, the rest in ``more``."""
+    """The next packet's body: the game where it stands, in the version of the packet before
+    (version 4 from the first die not a d6 on: :meth:`Draft.seal`), the rest in ``more``."""
     assert game.game is not None
     turn, phase = game.ruleset.where(game.game.state)
     return Body(
         format=packets.FORMAT,
-        version=packets.VERSION,
+        version=dicelist.version_for((), game.packets[-1].version),
         rules=game.ruleset.version,
         game=game.game_id,
         seq=game.seq,
@@ -138,9 +139,15 @@ class Draft:
         if why is not None:
             raise Refused(why)
         turn, phase = self.game.ruleset.where(self.play.game.state)
-        drawn = drawn_values(self.play.game, 0)  # the scratch game's history is the packet's
+        drawn = drawn_dice(self.play.game, 0)  # the scratch game's history is the packet's
+        version = dicelist.version_for(drawn, self.game.packets[-1].version)
         body = msgspec.structs.replace(
-            self.body, commands=tuple(self.steps), turn=turn, phase=phase, dice=drawn
+            self.body,
+            version=version,
+            commands=tuple(self.steps),
+            turn=turn,
+            phase=phase,
+            dice=dicelist.spell(drawn, version),
         )
         packet = packets.sign(body, self.me.sign)
         self.game.receive(packet)

@@ -14,6 +14,11 @@ bytes must equal :func:`canonical_bytes` of what they decode to). A packet's ide
 :attr:`Packet.hash`, is the SHA-256 of its body bytes: two copies of one signed body are one
 packet, whatever else differs; the next packet's ``prev`` names it.
 
+Version 4 is version 3 with the ``dice`` of any faces (:mod:`pbem.core.dicelist`: runs such as
+``d100:37,5 d6:4``, where version 3 lists digits 1-6); a game is written in version 3 until a
+packet lists a die that is not a d6, and in version 4 from then on
+(:func:`pbem.core.dicelist.version_for`), so the AO's and *Tiny*'s packets are as they were.
+
 Version 2 (``{"body":{...},"signature":"<base64>"}``, the signature over the body's canonical
 re-encoding) is still read as it is, never written: a game begun in version 2 verifies. Its
 JSON and its base64 must be canonical too, so a copy spelled another way is refused, never
@@ -35,13 +40,18 @@ from typing import Any, Final, Generic, Literal, TypeVar
 
 import msgspec
 
+from pbem.core import dicelist, sshsig
 from pbem.core import keyvalues as keys
-from pbem.core import sshsig
 from pbem.core.errors import PbemError, one_line
 
 FORMAT: Final = "ardennes-packet"
 VERSION: Final = 3
-"""3: the signature covers the body bytes as sent, and the identity is their hash."""
+"""3: the signature covers the body bytes as sent, and the identity is their hash; the version
+of every packet until one lists a die that is not a d6."""
+ANY_FACES: Final = dicelist.ANY_FACES_VERSION
+"""4: version 3 with ``dice`` of any faces (:mod:`pbem.core.dicelist`)."""
+WRITTEN: Final = (VERSION, ANY_FACES)
+"""The versions written (which one: :func:`pbem.core.dicelist.version_for`)."""
 LEGACY: Final = 2
 """2: read as it is, never written (the signature over a re-encoding of the body)."""
 STEP_HASH: Final = 32
@@ -94,7 +104,6 @@ FIELDS: Final[dict[str, frozenset[str]]] = {
 _HEX32: Final = re.compile(r"[0-9a-f]{32}")
 _HEX64: Final = re.compile(r"[0-9a-f]{64}")
 _KEY: Final = re.compile(r"ssh-ed25519 [A-Za-z0-9+/]{68}")
-_DICE: Final = re.compile(r"[1-6]*")
 _PHASE: Final = re.compile(r"[a-z_]{1,40}")
 _SIDE: Final = re.compile(r"[a-z]{1,20}")
 _RULESET: Final = re.compile(r"[a-z][a-z0-9]{0,15}")
@@ -129,8 +138,9 @@ class Body(msgspec.Struct, Generic[C], frozen=True, forbid_unknown_fields=True, 
     sides come with the invitation; ``key`` (the author's
     OpenSSH public key, no comment) and ``commitment`` (his chain head, hex) with the
     invitation and the acceptance; ``reveal`` is the author's next chain link (hex);
-    ``seed`` the dice seed of a local game (hex, invitation only); ``dice`` the values of the
-    dice the packet's commands drew, in order (version 3); ``accept`` answers a draw offer.
+    ``seed`` the dice seed of a local game (hex, invitation only); ``dice`` the dice the
+    packet's commands drew, in order (version 3: their values, all d6; version 4: faces and
+    values, :mod:`pbem.core.dicelist`); ``accept`` answers a draw offer.
     A field at its default is absent from the JSON (:data:`FIELDS`: which kind has which).
     """
 
@@ -217,17 +227,19 @@ def signer_of(blob: bytes, message: bytes) -> str:
 
 
 def sign(body: Body[Any], signer: Signer) -> Packet:
-    """``body`` (checked as :func:`decode` would) signed by ``signer``, as a version 3 packet;
-    the signature is checked too (an agent or a key that signs wrong is refused here)."""
+    """``body`` (checked as :func:`decode` would) signed by ``signer``, as a version 3 or 4
+    packet; the signature is checked too (an agent or a key that signs wrong is refused
+    here)."""
     check_body(body)
-    if body.version != VERSION:
-        raise PacketError(f"only version {VERSION} packets are written, not {body.version}")
+    if body.version not in WRITTEN:
+        raise PacketError(
+            f"only version {VERSION} or {ANY_FACES} packets are written, not {body.version}"
+        )
     signed = canonical_bytes(body)
     blob = signer(signed)
     who = signer_of(blob, signed)
-    return Packet(
-        body, signed, blob, who, signed + b"\n" + blob, hashlib.sha256(signed).hexdigest()
-    )
+    digest = hashlib.sha256(signed).hexdigest()
+    return Packet(body, signed, blob, who, signed + b"\n" + blob, digest, body.version)
 
 
 def encode(packet: Packet) -> bytes:
@@ -246,9 +258,10 @@ def decode(data: bytes) -> Packet:
     signed, blob = data[:cut], data[cut + 1 :]
     who = signer_of(blob, signed)
     body = decode_body(signed)
-    if body.version != VERSION:
-        raise PacketError(f"a version {VERSION} packet says version {body.version}")
-    return Packet(body, signed, blob, who, data, hashlib.sha256(signed).hexdigest())
+    if body.version not in WRITTEN:
+        raise PacketError(f"a version {VERSION} or {ANY_FACES} packet says version {body.version}")
+    digest = hashlib.sha256(signed).hexdigest()
+    return Packet(body, signed, blob, who, data, digest, body.version)
 
 
 def decode_body(data: bytes) -> Body[msgspec.Raw]:
@@ -285,9 +298,9 @@ def _present(b: Body[Any]) -> set[str]:
 
 def check_body(b: Body[Any]) -> None:
     """The checks of a body that need nothing but the body (and its version)."""
-    if b.format != FORMAT or b.version not in (LEGACY, VERSION):
+    if b.format != FORMAT or b.version not in (LEGACY, *WRITTEN):
         raise PacketError(
-            f"format {b.format[:40]!r} version {b.version} is not {FORMAT} {LEGACY} or {VERSION}"
+            f"format {b.format[:40]!r} version {b.version} is not {FORMAT} {LEGACY} to {ANY_FACES}"
         )
     where = f"packet {b.seq}"
     if not _HEX32.fullmatch(b.game):
@@ -333,10 +346,12 @@ def check_body(b: Body[Any]) -> None:
         raise PacketError(f"{where}: accept answers a draw offer, and only that")
     if len(b.comment) > MAX_COMMENT:
         raise PacketError(f"{where}: the comment is over {MAX_COMMENT} characters")
-    if len(b.commands) > MAX_COMMANDS or len(b.dice) > MAX_COMMANDS:
-        raise PacketError(f"{where}: over {MAX_COMMANDS} commands or dice")
-    if not _DICE.fullmatch(b.dice):
-        raise PacketError(f"{where}: the dice are not digits 1 to 6")
+    if len(b.commands) > MAX_COMMANDS:
+        raise PacketError(f"{where}: over {MAX_COMMANDS} commands")
+    try:
+        dicelist.parse(b.dice, b.version)
+    except dicelist.DiceListError as exc:
+        raise PacketError(f"{where}: the dice {exc}") from None
     for i, s in enumerate(b.commands):
         if not _HEX32.fullmatch(s.hash):
             raise PacketError(f"{where}, command {i}: the hash is not {STEP_HASH} hex digits")

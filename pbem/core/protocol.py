@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from pbem.core import chain, packets, seeds
+from pbem.core import chain, dicelist, packets, seeds
 from pbem.core.packets import Body, DiceMode, Packet, PacketKind, step_hash
 from pbem.core.parties import Equivocation, Identity, Party, Refused, fingerprint_of
 from pbem.core.seeds import ENDINGS, Derivation, dice_of, game_bytes
@@ -35,7 +35,7 @@ from pbem.core.turn import (
     PacketPlay,
     acting_side,
     awaits_reply,
-    drawn_values,
+    drawn_dice,
     reveals,
 )
 from pbem.core.typed import AnyRuleset, body_decoder, ruleset_of, typed
@@ -107,6 +107,11 @@ class EmailGame:
         """(turn, phase) of the new game, where the invitation and the acceptance stand."""
         if (b.turn, b.phase) != self.start_where:
             raise Refused(f"packet 0: an invitation stands where the game begins, {self._start}")
+        if invitation.version > packets.VERSION:
+            raise Refused(
+                f"packet 0: an invitation is version {packets.VERSION} (version "
+                f"{packets.ANY_FACES} begins with the first packet listing a die not a d6)"
+            )
         assert b.key is not None and b.commitment is not None
         self.game_id: str = b.game
         self.scenario: int = b.scenario
@@ -284,8 +289,9 @@ class EmailGame:
             raise Refused(f"{where} is out of order: packet {self.seq} comes next")
         if b.prev != self.hashes[-1]:
             raise Refused(f"{where} does not follow packet {self.seq - 1} (prev hash differs)")
-        if packet.version < self.packets[-1].version:
-            raise Refused(f"{where} is version {packet.version}, after a version 3 packet")
+        why = dicelist.version_refusal(b.version, self.packets[-1].version, b.dice)
+        if why is not None:
+            raise Refused(f"{where} {why}")
         if b.rules != self.ruleset.version:
             raise Refused(
                 f"{where} was written for rules {b.rules[:40]}, this is {self.ruleset.version}"
@@ -464,9 +470,6 @@ class EmailGame:
         why = play.end_refusal()
         if why is not None:
             raise Refused(f"packet {b.seq}: {why}")
-        drawn = drawn_values(self.game, history)
-        if (b.version > packets.LEGACY or b.dice) and b.dice != drawn:
-            raise Refused(
-                f"packet {b.seq}: it lists the dice {b.dice[:20] or 'none'}, its commands drew "
-                f"{drawn[:20] or 'none'}"
-            )
+        why = dicelist.listed_refusal(b.dice, b.version, drawn_dice(self.game, history))
+        if why is not None:
+            raise Refused(f"packet {b.seq}: {why}")

@@ -7,7 +7,7 @@ section 4: a sealed batch, the sealed CRT switch, an open or a local packet), wh
 computed it from which packet on, its value and the event it led to. :func:`statistics` counts
 the faces of each player's rolls (combat: the attacker's; the CRT switch and the paradrop: the
 German's) and of all of them, with Pearson's chi-square against a fair die and its p-value
-(:mod:`pbem.core.stats`).
+(:mod:`pbem.core.stats`), for each kind of die the game rolled (a d6; a d100 in deciles).
 """
 
 from __future__ import annotations
@@ -44,7 +44,8 @@ class Roll:
     record). ``turn``, ``side``, ``phase``: the player-turn and phase it was rolled in (the
     CRT switch: the first phase of its Game-Turn). ``of``: whose roll it is for the
     statistics (combat: the attacker; the CRT switch and the paradrop: the German).
-    ``index``: the game's draw number, the ``index`` of ``SeededDice(seed).d6(index)``.
+    ``index``: the game's draw number, the ``index`` of ``SeededDice(seed).uniform(index,
+    faces)``; ``faces``: the die's (6: a d6; 100: a percentage die).
 
     The derivation (protocol section 4): ``derivation`` is ``batch`` (sealed: a combat batch,
     number ``batch``: combat or the paradrop), ``switch`` (sealed: the CRT switch die at the
@@ -84,6 +85,7 @@ class Roll:
     described: str = ""
     """What the die was for, in words (:meth:`rules.ruleset.Ruleset.describe_roll`: ``the
     attack on 3512``)."""
+    faces: int = 6
 
     @property
     def kind(self) -> str:
@@ -238,6 +240,7 @@ def rolls(game: EmailGame | AnyGame) -> list[Roll]:
                     event=after,
                     other=email.other(pd.author),
                     described=described,
+                    faces=die.faces,
                 )
             )
             continue
@@ -266,6 +269,7 @@ def rolls(game: EmailGame | AnyGame) -> list[Roll]:
                 effect=effect,
                 event=after,
                 described=described,
+                faces=die.faces,
             )
         )
     return out
@@ -276,26 +280,40 @@ def rolls(game: EmailGame | AnyGame) -> list[Roll]:
 
 @dataclass(frozen=True)
 class DiceStats:
-    """The faces of one player's rolls (``who``: a side, ``german``, ``allied``) or of all of them
-    (``all``), with Pearson's chi-square against a fair die and its p-value (5 degrees of
-    freedom). ``rough`` when there are too few rolls (under 5 expected per face) for the
-    p-value to mean much."""
+    """The rolls of one player (``who``: a side, ``german``, ``allied``) or of all of them
+    (``all``) with dice of ``faces`` faces: the counts per face or group of faces
+    (:func:`pbem.core.stats.groups`: a d6 face by face, a d100 in deciles; ``labels`` names
+    them), Pearson's chi-square against a fair die and its p-value (``df`` degrees of freedom:
+    5 for a d6, 9 for a d100). ``rough`` when there are too few rolls (under 5 expected per
+    count) for the p-value to mean much."""
 
     who: str
     n: int
-    counts: tuple[int, int, int, int, int, int]
+    counts: tuple[int, ...]
     chi2: float
     p: float
+    faces: int = 6
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """What each count counts: ``1`` ... ``6``, or ``1-10`` ... ``91-100``."""
+        return stats.labels(self.faces)
+
+    @property
+    def df(self) -> int:
+        return len(self.counts) - 1
 
     @property
     def rough(self) -> bool:
-        return self.n < FEW_ROLLS
+        return self.n < 5 * len(self.counts)
 
 
-def _stats(who: str, values: Sequence[int]) -> DiceStats:
-    counts = stats.face_counts(values)
-    chi2 = stats.chi_square(counts)
-    return DiceStats(who, len(values), counts, chi2, stats.p_value(chi2))
+def _stats(who: str, values: Sequence[int], faces: int = 6) -> DiceStats:
+    counts = stats.counts(values, faces)
+    sizes = [b - a + 1 for a, b in stats.groups(faces)]
+    chi2 = stats.chi_square(counts, sizes)
+    p = stats.p_value(chi2, len(counts) - 1) if len(counts) > 1 else 1.0
+    return DiceStats(who, len(values), counts, chi2, p, faces)
 
 
 AO_SIDES: Final = ("allied", "german")
@@ -304,7 +322,12 @@ the app's audit screen does not pass its game's sides yet)."""
 
 
 def statistics(all_rolls: Sequence[Roll], sides: Sequence[str] = AO_SIDES) -> list[DiceStats]:
-    """Each side's rolls, the second side first (the AO's German, then the Allied), then all
-    of them."""
-    per_side = [_stats(s, [r.value for r in all_rolls if r.of == s]) for s in reversed(sides)]
-    return [*per_side, _stats("all", [r.value for r in all_rolls])]
+    """For each kind of die rolled, fewest faces first (a game that rolled none: the d6),
+    each side's rolls, the second side first (the AO's German, then the Allied), then all of
+    them."""
+    out: list[DiceStats] = []
+    for faces in sorted({r.faces for r in all_rolls}) or [6]:
+        mine = [r for r in all_rolls if r.faces == faces]
+        out.extend(_stats(s, [r.value for r in mine if r.of == s], faces) for s in reversed(sides))
+        out.append(_stats("all", [r.value for r in mine], faces))
+    return out

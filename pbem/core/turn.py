@@ -24,8 +24,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from pbem.core import dicelist
+from pbem.core.dicelist import Die
 from pbem.core.packets import DiceMode, PacketKind
-from rules.dice import DieRoll
 from rules.game import Game
 from rules.rejection import Rejection
 from rules.ruleset import DiceWait
@@ -192,9 +193,7 @@ class PacketPlay:
         return "the packet ends before the turn passes to the other player"
 
 
-def drawn_values(game: AnyGame, start: int) -> str:
-    """The values of the dice drawn by the commands of ``game``'s history from ``start`` on,
-    in order: a version 3 packet's ``dice`` (section 3)."""
-    return "".join(
-        str(e.value) for step in game.history[start:] for e in step.events if isinstance(e, DieRoll)
-    )
+def drawn_dice(game: AnyGame, start: int) -> tuple[Die, ...]:
+    """(faces, value) of the dice drawn by the commands of ``game``'s history from ``start``
+    on, in order: what a packet's ``dice`` lists (section 3, :mod:`pbem.core.dicelist`)."""
+    return dicelist.dice_of(e for step in game.history[start:] for e in step.events)

@@ -19,6 +19,8 @@ The game (rule cases ``TINY-n``):
   >= 4 + the defender's morale eliminates the defender. Either way both morales are revealed.
 * **TINY-5 Victory.** Eliminating the enemy unit wins at once; after turn :data:`LAST_TURN`
   the game is drawn.
+
+*Tiny percent*, Tiny with percentage dice, is :mod:`tests.kit.tiny_percent`.
 """
 
 from __future__ import annotations
@@ -181,7 +183,7 @@ def _other(side: Side) -> Side:
     return "blue" if side == "red" else "red"
 
 
-def _morale(state: State, side: Side) -> int:
+def morale_of(state: State, side: Side) -> int:
     return state.morale[SIDES.index(side)]
 
 
@@ -288,10 +290,17 @@ def _roll(state: State, dice: DiceSource | None) -> Applied | Rejection:
     target = state.unit(state.strike)
     assert target.hex is not None
     roll, drawn = draw(dice, state.dice_drawn, f"strike:{target.hex}")
-    events: list[Event] = [roll]
-    events.extend(Revealed(s, _morale(state, s)) for s in SIDES if s not in state.shown)
+    hit = roll.value + morale_of(state, state.side) >= 4 + morale_of(state, target.side)
+    return strike_end(state, target, [roll], drawn, hit)
+
+
+def strike_end(state: State, target: Unit, rolls: list[Event], drawn: int, hit: bool) -> Applied:
+    """A strike's end once its dice are drawn: both morales revealed (TINY-2), the target
+    eliminated on a hit, which wins (TINY-5)."""
+    events = rolls
+    events.extend(Revealed(s, morale_of(state, s)) for s in SIDES if s not in state.shown)
     new = msgspec.structs.replace(state, strike=None, dice_drawn=drawn, shown=SIDES)
-    if roll.value + _morale(state, state.side) >= 4 + _morale(state, target.side):
+    if hit:
         units = tuple(
             msgspec.structs.replace(u, hex=None) if u.id == target.id else u for u in state.units
         )
@@ -322,8 +331,8 @@ _ENC: Final = msgspec.json.Encoder(order="deterministic")
 class TinyRuleset:
     """*Tiny* behind :class:`rules.ruleset.Ruleset` (one instance, :data:`TINY`)."""
 
-    id: Final = "tiny"
-    version: Final = VERSION
+    id: str = "tiny"
+    version: str = VERSION
     sides: Final = SIDES
     command_type: Final[Any] = Command
     event_type: Final[Any] = Event
@@ -408,12 +417,15 @@ class TinyRuleset:
     def roll_place(self, state: State, events: tuple[Event, ...], k: int) -> RollPlace:
         """The striker's die, in his turn; its effect: the strike's outcome."""
         hit = any(isinstance(e, Eliminated) for e in events[k + 1 :])
+        if any(isinstance(e, DieRoll) for e in events[k + 1 :]):  # TINY-P1's d100, then its d6
+            return RollPlace(state.turn, state.side, state.phase, state.side, "a hit")
         target = state.unit(state.strike) if state.strike is not None else state.enemy()
         effect = f"{target.id} eliminated" if hit else f"{target.id} holds"
         return RollPlace(state.turn, state.side, state.phase, state.side, effect)
 
     def describe_roll(self, roll: DieRoll) -> str:
-        return f"the strike on {roll.purpose.partition(':')[2]}"
+        what, _, where = roll.purpose.partition(":")
+        return f"the {'elimination' if what == 'kill' else what} on {where}"
 
     def public_view(self, board: Board, state: State, side: str) -> State:
         """The other side's morale is 0 (unknown) until revealed (TINY-2)."""
@@ -429,7 +441,7 @@ class TinyRuleset:
 
     def revealed(self, board: Board, before: State, after: State) -> tuple[Reveal, ...]:
         return tuple(
-            Reveal(side=s, key=f"morale:{s}", value=_morale(after, s))
+            Reveal(side=s, key=f"morale:{s}", value=morale_of(after, s))
             for s in SIDES
             if s in after.shown and s not in before.shown
         )

@@ -133,8 +133,16 @@ def mutate_body(d: Draw, raw: bytes) -> bytes:
         else:
             steps[i] = {**steps[i], "command": {"type": pick(d, ["roll", "resolve_attacks"])}}
         obj["commands"] = steps
-    elif op == 6:  # the dice listed
+    elif op == 6 and d.integer(0, 1):  # the dice listed, as version 3 lists them
         obj["dice"] = "".join(str(d.integer(1, 6)) for _ in range(d.integer(0, 4)))
+    elif op == 6:  # as version 4 lists them, the faces and values sometimes misspelled
+        faces, values = [6, 100, 0, 257, "06", 256], [1, 6, 37, 100, 0, 101, "05", 256]
+        runs = [
+            f"d{pick(d, faces)}:" + ",".join(str(pick(d, values)) for _ in range(d.integer(1, 3)))
+            for _ in range(d.integer(1, 3))
+        ]
+        obj["version"] = pick(d, [4, 4, 3])
+        obj["dice"] = pick(d, [" ", " ", "  ", ","]).join(runs)
     elif op == 7:  # a link or hash changed
         name = pick(d, ["prev", "reveal", "commitment", "game"])
         obj[name] = f"{d.integer(0, 2**256 - 1):064x}"[: 32 if name == "game" else 64]

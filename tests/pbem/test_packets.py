@@ -152,8 +152,8 @@ def test_only_the_canonical_json_is_read(spelling: object, message: str) -> None
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        (lambda: invitation(format="other"), "is not ardennes-packet 2 or 3"),
-        (lambda: invitation(version=1), "version 1 is not ardennes-packet 2 or 3"),
+        (lambda: invitation(format="other"), "is not ardennes-packet 2 to 4"),
+        (lambda: invitation(version=1), "version 1 is not ardennes-packet 2 to 4"),
         (lambda: invitation(game="XYZ"), "game id is not 32 lowercase hex"),
         (lambda: invitation(seq=-1, prev=""), "negative"),
         (lambda: invitation(prev=HASH), "prev must be empty for the first"),
@@ -213,8 +213,8 @@ def test_decoding_is_strict() -> None:
         packets.decode(wire(b'{"format":' + b"[" * 50_000))
 
 
-def test_only_version_3_is_written() -> None:
-    with pytest.raises(PacketError, match="only version 3 packets are written, not 2"):
+def test_only_versions_3_and_4_are_written() -> None:
+    with pytest.raises(PacketError, match="only version 3 or 4 packets are written, not 2"):
         packets.sign(orders(version=2), HANS.sign)
 
 

@@ -23,66 +23,21 @@ import pytest
 
 from pbem import audit, sources
 from pbem.core import armor, authoring, packets, zdict
-from pbem.core.headers import armor_packets
 from pbem.core.packets import Packet
 from pbem.core.protocol import EmailGame, Refused
 from rules.dice import DieRoll
-from tests.kit import tiny
+from tests.kit import tiny, tiny_email
 from tests.kit.dicecheck import dice_check, needs_system_python
-from tests.kit.players import PlayerKey
 from tests.pbem import needs_ssh_keygen, ssh_keygen
 
 GAME_ID = "7a" * 16
-KEYS = {"red": PlayerKey("rosa"), "blue": PlayerKey("bert")}
-
-
-def board_for(scenario: int) -> tiny.Board:
-    assert scenario == 1
-    return tiny.Board()
-
-
-def packet(games: dict[str, EmailGame], side: str, *cmds: Any) -> Packet:
-    """``side``'s next packet with ``cmds``, sealed on his copy of the game and received on
-    the other player's (as the mail would bring it: the wire bytes, decoded)."""
-    me = games[side]
-    d = authoring.draft(me, KEYS[side], side)
-    for c in cmds:
-        r = d.push(c)
-        assert not isinstance(r, str), (c, r)
-    assert d.complete(), d.play.end_refusal()
-    sent = d.seal()
-    other = next(s for s in games if s != side)
-    games[other].receive(packets.decode(packets.encode(sent)))
-    return sent
+KEYS = tiny_email.KEYS
+board_for = tiny_email.board_for
 
 
 def play() -> tuple[dict[str, EmailGame], list[Packet]]:
-    """The game of the module docstring to its end, both players' copies, and every packet
-    sent."""
-    red, inv = authoring.invite(KEYS["red"], "red", 1, "sealed", GAME_ID, board_for, ruleset="tiny")
-    blue, acc = authoring.accept(KEYS["blue"], packets.decode(inv.wire), board_for)
-    red.receive(packets.decode(acc.wire))
-    games = {"red": red, "blue": blue}
-    sent = [inv, acc]
-    sent.append(packet(games, "red", tiny.Pick(2)))
-    sent.append(packet(games, "blue", tiny.Pick(3)))
-    sent.append(packet(games, "red", tiny.Move("red-1", "0201"), tiny.EndPhase()))
-    sent.append(packet(games, "blue", tiny.Move("blue-1", "0301"), tiny.EndPhase()))
-    while (want := red.expects()) is not None:  # from turn 2 on: each side strikes
-        side, kind = want
-        if kind == "orders":  # the strike waits for the reply: the packet ends there
-            sent.append(packet(games, side, tiny.Strike({"red": "blue-1", "blue": "red-1"}[side])))
-        elif kind == "reply":  # nothing to decide in Tiny: only the link for the die
-            sent.append(packet(games, side))
-        else:  # the resolution: the die, then the end of the turn unless it won
-            d = authoring.draft(games[side], KEYS[side], side)
-            assert not isinstance(d.push(tiny.Roll()), str)
-            if not d.ended():
-                assert not isinstance(d.push(tiny.EndPhase()), str)
-            res = d.seal()
-            games["blue" if side == "red" else "red"].receive(packets.decode(res.wire))
-            sent.append(res)
-    return games, sent
+    """The game of the module docstring to its end (:func:`tests.kit.tiny_email.play`)."""
+    return tiny_email.play(GAME_ID)
 
 
 @pytest.fixture(scope="module")
@@ -129,6 +84,7 @@ def test_both_copies_agree_and_each_strike_went_by_reply_and_resolution(game: An
         True,
     ]
     assert [p.body.dice for p in sent] == [""] * 8 + ["2", "", "", "3"]
+    assert {p.body.version for p in sent} == {3}  # d6 only: version 3, as before version 4
     s = red.game.state
     assert s.morale == (2, 3) and s.shown == ("red", "blue")  # the first strike revealed both
     assert s.unit("red-1").hex is None and s.unit("blue-1").hex == "0301"
@@ -223,9 +179,7 @@ def test_the_ruleset_field_has_one_spelling(ruleset: str, why: str) -> None:
 
 
 def _file(sent: list[Packet], tmp_path: Path) -> Path:
-    path = tmp_path / "tiny-game.txt"
-    path.write_text("Mail from Rosa:\n\n" + armor_packets(sent, "tiny"))
-    return path
+    return tiny_email.mail_file(sent, tmp_path)
 
 
 def test_the_packets_are_armoured_without_the_aos_dictionary(game: Any, tmp_path: Path) -> None:
