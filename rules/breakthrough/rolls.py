@@ -63,7 +63,7 @@ class Roller:
         """Record the ``draws.used`` draws taken, each with its purpose."""
         for i in range(draws.used):
             purpose = purposes if isinstance(purposes, str) else purposes[i]
-            self.events.append(DieRoll(self.drawn + i, draws.values[i], purpose))
+            self.events.append(DieRoll(self.drawn + i, draws.values[i], purpose, faces=PERCENT))
         self.drawn += draws.used
 
     def one(self, purpose: str) -> int:

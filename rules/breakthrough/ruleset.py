@@ -5,10 +5,11 @@ Id ``breakthrough``, version :data:`VERSION`. The board is a :class:`.board.Boar
 :class:`.board.Setup` (scenario, level 1-4, historical option, two-player values), so a replay
 applies the same levers. Dice: every draw is a percentage, ``uniform(index, 100)``, and every
 one falls inside an :class:`~.state.EndPhase` (:mod:`.sequence`): ``dice_wait`` is a
-``batch`` resolved by ``EndPhase`` whenever ending the phase may roll (plots, ground attacks
-or blowing attempts ordered, or the end of a turn, whose next Air and Supply Phases draw the
-weather, interdiction and fuel). Nobody decides anything inside it (8.4: "The computer will
-automatically retreat and advance units"): no standing orders, no hidden information.
+``batch`` resolved by ``EndPhase`` once the acting side has declared what it rolls for (plots,
+ground attacks or interdiction, blowing attempts), and the American's ``own`` roll at the
+``dawn`` of each turn (the weather, the fuel draws). Nobody decides anything inside a batch
+(8.4: "The computer will automatically retreat and advance units"): no standing orders, no
+hidden information.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 from typing import Any, ClassVar, Final, cast
 
 from rules import game
-from rules.breakthrough import sequence
+from rules.breakthrough import sequence, weather
 from rules.breakthrough.board import Board, Setup
 from rules.breakthrough.operations import ATTACK_COST
 from rules.breakthrough.orders import apply as apply_command
@@ -48,15 +49,10 @@ PURPOSE_WORDS: Final = {
 }
 
 
-def _ends_turn(state: State) -> bool:
-    return state.phase == "operation" and state.side == "german" and state.stage == 2
-
-
-def _air_ends(state: State) -> bool:
-    """Ending this Air menu runs interdiction and the Supply Phase (fuel from turn 5)."""
-    return state.phase == "air" and (
-        state.side == "german" or sequence.air_of(state, "german").received == 0
-    )
+def _dawn_rolls(board: Board, state: State) -> bool:
+    """The day's first command draws dice: the weather when uncertain (BA-9.0a, G9), the fuel
+    draws from turn 5 (BA-4.4b)."""
+    return weather.needs_draw(state.turn) or bool(sequence.fuel_due(board, state))
 
 
 def options(board: Board, state: State, state_hash: str) -> Options:
@@ -106,6 +102,17 @@ def _targets(state: State) -> tuple[str, ...]:
     )
 
 
+def _declared(state: State) -> str:
+    """What the acting side has declared that its ``EndPhase`` will roll for ("": nothing)."""
+    if state.phase == "operation" and state.plots:
+        return "combat"
+    if state.phase == "air" and (state.strikes or sequence.air_of(state, state.side).interdiction):
+        return "air"
+    if state.phase == "organization" and state.blasts:
+        return "bridge"
+    return ""
+
+
 class BreakthroughRuleset:
     """*Breakthrough in the Ardennes* (one instance, :data:`BREAKTHROUGH`)."""
 
@@ -138,8 +145,12 @@ class BreakthroughRuleset:
         return state_bytes(state)
 
     def where(self, state: State) -> tuple[int, str]:
-        stage = f" {state.stage}" if state.stage else ""
-        return state.turn, f"{state.side} {state.phase}{stage}"
+        """(turn, phase) as a record's end line and an email packet write them: lowercase
+        letters and underscores (``german_operation_second``, ``game_over``)."""
+        if state.phase == "game_over":
+            return state.turn, "game_over"
+        stage = {1: "_first", 2: "_second"}.get(state.stage, "")
+        return state.turn, f"{state.side}_{state.phase}{stage}"
 
     def scenario(self, state: State) -> int:
         return state.scenario
@@ -167,24 +178,21 @@ class BreakthroughRuleset:
         return None
 
     def dice_wait(self, board: Board, state: State) -> DiceWait:
-        """A batch when ending the phase may roll (see the module docstring)."""
-        if state.phase == "game_over":
+        """A ``batch`` once the acting side has declared what its ``EndPhase`` rolls for
+        (plots, ground attacks or interdiction, bridge-blowing attempts: nobody decides
+        anything inside it, 8.4); the day's weather and fuel are the American's ``own`` roll,
+        the first command of his turn (``dawn``), which nobody decides anything about."""
+        if state.phase == "dawn":
+            if _dawn_rolls(board, state):
+                return DiceWait(kind="own", resolver=EndPhase(), purpose="weather")
             return NO_DICE
-        purpose = ""
-        if state.plots:
-            purpose = "combat"
-        elif state.strikes:
-            purpose = "ground_attack"
-        elif state.blasts:
-            purpose = "bridge"
-        elif _ends_turn(state) or _air_ends(state):
-            purpose = "turn"
+        purpose = _declared(state)
         if not purpose:
             return NO_DICE
         return DiceWait(kind="batch", resolver=EndPhase(), purpose=purpose, extendable=True)
 
     def batch_open(self, state: State) -> bool:
-        return bool(state.plots or state.strikes or state.blasts)
+        return bool(_declared(state))
 
     def orders_side(self, command: Command) -> str | None:
         return None  # no standing orders: nothing is decided inside a batch (8.4)
@@ -217,7 +225,11 @@ class BreakthroughRuleset:
     def roll_place(self, state: State, events: tuple[Any, ...], k: int) -> RollPlace:
         roll = events[k]
         kind = roll.purpose.partition(":")[0]
-        of = state.side if kind in ("combat", "ground_attack", "bridge") else "german"
+        of = (
+            state.side
+            if kind in ("combat", "ground_attack", "bridge", "interdiction")
+            else "american"
+        )
         return RollPlace(state.turn, state.side, state.phase, of, self.describe_roll(roll))
 
     def public_view(self, board: Board, state: State, side: str) -> State:

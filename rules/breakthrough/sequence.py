@@ -59,7 +59,7 @@ from rules.breakthrough.state import (
     Verdict,
     WeatherDrawn,
 )
-from rules.breakthrough.units import Side, Unit, enemy_of
+from rules.breakthrough.units import Draws, Side, Unit, enemy_of
 from rules.dice import DiceSource
 from rules.hexgrid import HexId
 
@@ -194,6 +194,11 @@ def start_turn(
     points = [weather.air_points(s, state.turn, kind, level) for s in SIDES]
     events.append(WeatherDrawn(state.turn, kind, points[0], points[1]))
     state = REPLACE(state, weather=kind, air=(AirPoints(points[0]), AirPoints(points[1])))
+    due = fuel_due(board, state)
+    if due:
+        d = roller.draws()
+        state = REPLACE(state, fuel=tuple(d.next() for _ in due))
+        roller.commit(d, [f"fuel:{u}" for u in due])
     sides = air.allocating_sides(points[0], points[1])
     if sides:
         return _begin(state, "air", sides[0], 0, events)
@@ -201,19 +206,11 @@ def start_turn(
 
 
 def after_air(board: Board, state: State, roller: Roller, events: list[Event]) -> State:
-    """Interdiction (American first, BA-3.3a), then the Supply Phase (BA-4.0a, 4.4), the
+    """After the Air Phase (its interdiction flown with each side's menu, BA-3.3a): the
+    Supply Phase (BA-4.0a, 4.4), the
     Reinforcement Phase (BA-5.0a-5.2c), the first allowances (BA-7.4a) and the Unit
     Organization Phase (not the American's on 16 December, BA-2.4a)."""
-    hit: set[str] = set()
-    for side in SIDES:
-        points = air_of(state, side).interdiction
-        if points:
-            d = roller.draws()
-            got = air.interdict(side, points, state.units, d)
-            roller.commit(d, f"interdiction:{side}")
-            hit |= got
-            events.append(InterdictionFlown(side, points, tuple(sorted(got))))
-    state = REPLACE(state, interdicted=tuple(sorted(hit)))
+    hit = set(state.interdicted)
     state = supply_phase(board, state, roller, events)
     state = reinforcement_phase(board, state, events)
     prof = profiles(board, state)
@@ -232,16 +229,27 @@ def after_air(board: Board, state: State, roller: Roller, events: list[Event]) -
     return begin_organization(board, state, first_side, events)
 
 
-def supply_phase(board: Board, state: State, roller: Roller, events: list[Event]) -> State:
-    """BA-4.0a: every unit's status traced on the same position; fuel draws from turn 5."""
+def fuel_due(board: Board, state: State) -> tuple[str, ...]:
+    """The German units that take a fuel draw this turn (BA-4.4b), in draw order."""
+    if state.turn < supply.FUEL_FIRST_TURN:
+        return ()
     ground = board.supply_ground(frozenset(state.blown))
-    d = roller.draws()
+    return supply.fuel_rolls(state.turn, state.units, ground, owner_of(board, state))
+
+
+def supply_phase(board: Board, state: State, roller: Roller, events: list[Event]) -> State:
+    """BA-4.0a: every unit's status traced on the same position; from turn 5 the fuel draws,
+    drawn with the turn's weather (the position the Supply Phase traces is the one the turn
+    began with: the Air Phase moves nobody), so that every die of the turn's start falls in
+    one command (``docs/rules-notes-breakthrough.md``, "Every die in an EndPhase")."""
+    ground = board.supply_ground(frozenset(state.blown))
+    d = Draws(state.fuel)
     units, changes = supply.supply_phase(state.turn, state.units, ground, owner_of(board, state), d)
-    fuel = [c.unit for c in changes if c.fuel_draw is not None]
-    roller.commit(d, [f"fuel:{u}" for u in fuel])
+    if d.used != len(state.fuel):
+        raise AssertionError("the fuel draws of the turn's start do not match its Supply Phase")
     shown = tuple(c for c in changes if c.before != c.after or c.fuel_draw is not None)
     events.append(SupplyTraced(shown))
-    return with_units(state, units)
+    return REPLACE(with_units(state, units), fuel=())
 
 
 def reinforcement_phase(board: Board, state: State, events: list[Event]) -> State:
@@ -315,28 +323,46 @@ def end_phase(board: Board, state: State, dice: DiceSource | None) -> tuple[Stat
             state = begin_organization(board, state, "german", events)
         else:
             state = begin_operation(board, state, "american", 1, events)
+    elif state.phase == "operation" and state.plots:
+        state = _begin(
+            combat_phase(board, state, roller, events), "combat", state.side, state.stage, events
+        )
+    elif state.phase == "dawn":
+        state = start_turn(board, state, roller, events)
     else:
-        state = combat_phase(board, state, roller, events)
-        if (state.side, state.stage) == ("american", 1):
-            state = begin_operation(board, state, "german", 1, events)
-        elif (state.side, state.stage) == ("german", 1):
-            state = begin_operation(board, state, "american", 2, events)
-        elif (state.side, state.stage) == ("american", 2):
-            state = begin_operation(board, state, "german", 2, events)
-        else:
-            state = end_turn(board, state, roller, events)
+        state = next_operation(board, state, roller, events)
     return REPLACE(state, dice_drawn=roller.drawn), events
 
 
 def _fly_strikes(state: State, roller: Roller, events: list[Event]) -> State:
-    """The ground attacks the side ordered, in order (BA-3.4a-d, G8)."""
+    """The ground attacks the side ordered, in order (BA-3.4a-d, G8), then its interdiction
+    (BA-3.3a: each enemy unit, id order, one draw)."""
     units = list(state.units)
     for target in state.strikes:
         d = roller.draws()
         units, report = air.ground_attack(state.side, target, units, d)
         roller.commit(d, f"ground_attack:{target}")
         events.append(AirStruck(report))
-    return REPLACE(with_units(state, units), strikes=())
+    state = REPLACE(with_units(state, units), strikes=())
+    points = air_of(state, state.side).interdiction
+    if not points:
+        return state
+    d = roller.draws()
+    got = air.interdict(state.side, points, state.units, d)
+    roller.commit(d, f"interdiction:{state.side}")
+    events.append(InterdictionFlown(state.side, points, tuple(sorted(got))))
+    return REPLACE(state, interdicted=tuple(sorted({*state.interdicted, *got})))
+
+
+def next_operation(board: Board, state: State, roller: Roller, events: list[Event]) -> State:
+    """After an Operation Phase (and its Combat Phase): the next one, or the end of the turn."""
+    if (state.side, state.stage) == ("american", 1):
+        return begin_operation(board, state, "german", 1, events)
+    if (state.side, state.stage) == ("german", 1):
+        return begin_operation(board, state, "american", 2, events)
+    if (state.side, state.stage) == ("american", 2):
+        return begin_operation(board, state, "german", 2, events)
+    return end_turn(board, state, roller, events)
 
 
 def _blow_bridges(board: Board, state: State, roller: Roller, events: list[Event]) -> State:
@@ -411,7 +437,7 @@ def end_turn(board: Board, state: State, roller: Roller, events: list[Event]) ->
     if state.turn >= board.setup.turns[1]:
         return game_end(board, state, events)
     state = REPLACE(state, turn=state.turn + 1)
-    return start_turn(board, state, roller, events)
+    return _begin(state, "dawn", "american", 0, events)
 
 
 def strength_left(state: State, side: Side) -> int:

@@ -25,9 +25,11 @@ from rules.dice import DieRoll
 from rules.hexgrid import HexId, Hexside
 
 SIDES: Final[tuple[Side, Side]] = ("american", "german")
-Phase = Literal["air", "organization", "operation", "game_over"]
-"""The phases that wait for a player (BA-2.3a): Supply, Reinforcement and the Combat Phases
-are the computer's and run inside the command that ends the phase before them."""
+Phase = Literal["dawn", "air", "organization", "operation", "combat", "game_over"]
+"""The phases that wait for a player (BA-2.3a): ``dawn`` (the new day's weather and fuel,
+drawn by the American's first command of the turn), ``air``, ``organization``, ``operation``
+and ``combat`` (the Combat Phase's results, after the plots resolved); Supply and
+Reinforcement are the computer's and run inside the command that ends the phase before them."""
 
 
 class Verdict(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -75,6 +77,8 @@ class State(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Units that tried to blow a bridge this turn (BA-6.7d)."""
     blasts: tuple[tuple[str, Hexside], ...] = ()
     """Bridge-blowing attempts waiting for their draws (end of the side's phase)."""
+    fuel: tuple[int, ...] = ()
+    """The turn's fuel draws (BA-4.4b), drawn with its weather, used by its Supply Phase."""
     replacements: tuple[int, int] = (0, 0)
     """Infantry, armored replacement points left to the acting side this phase (BA-6.5d)."""
     divisions: tuple[tuple[str, tuple[Member, ...]], ...] = ()

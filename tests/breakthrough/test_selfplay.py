@@ -145,9 +145,10 @@ def test_symbols_by_type_and_size() -> None:
 
 
 def test_every_die_falls_in_an_end_phase_the_state_announced(replayed: bt.Game) -> None:
-    """The email contract of ``dice_wait``: a command rolls only when it is the batch's
-    resolver (``EndPhase``) and the state before it said a batch waits; every die is a
-    percentage, ``dice_drawn`` counts them."""
+    """The email contract of ``dice_wait``: a command rolls only when it is the resolver
+    (``EndPhase``) of a batch the acting side declared, or the American's own roll at the
+    day's dawn; a batch's resolution lands where no die waits (so the packet that resolves it
+    can end); every die is a percentage, ``dice_drawn`` counts them."""
     g = replayed
     rs = g.ruleset
     rolled = 0
@@ -158,12 +159,15 @@ def test_every_die_falls_in_an_end_phase_the_state_announced(replayed: bt.Game) 
         if dice:
             rolled += 1
             wait = rs.dice_wait(g.board, before)
-            assert isinstance(step.command, EndPhase) and wait.kind == "batch"
+            assert isinstance(step.command, EndPhase) and wait.kind in ("batch", "own")
             assert type(wait.resolver) is EndPhase
+            assert (wait.kind == "own") == (before.phase == "dawn")
+            if wait.kind == "batch":
+                assert rs.dice_wait(g.board, g.state_at(i + 1)).kind == "none"
             assert [d.index for d in dice] == list(
                 range(rs.dice_drawn(before), rs.dice_drawn(before) + len(dice))
             )
-            assert all(1 <= d.value <= 100 for d in dice)
+            assert all(d.faces == 100 and 1 <= d.value <= 100 for d in dice)
     assert rolled > 10
 
 

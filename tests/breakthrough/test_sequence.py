@@ -70,16 +70,22 @@ def test_the_first_turns_phases_in_order() -> None:
     op += [(1, "operation", "american", 2), (1, "operation", "german", 2)]
     got = phases(g)
     assert got[:4] == op
-    # 17 December: 100% Overcast, nobody has air points: no air menu (3.2)
+    # 17 December: the day begins (its weather, certain: no die), 100% Overcast, nobody has
+    # air points: no air menu (3.2)
     t2 = [p for p in got if p[0] == 2]
     assert t2 == [
+        (2, "dawn", "american", 0),
         (2, "organization", "american", 0),
         (2, "organization", "german", 0),
         *[(2, ph, s, n) for _, ph, s, n in op],
     ]
     # 18 December: the German has his two air points whatever the weather (3.1b)
     t3 = [p for p in got if p[0] == 3]
-    assert (3, "air", "german", 0) in t3
+    assert t3[:3] == [
+        (3, "dawn", "american", 0),
+        (3, "air", "american", 0),
+        (3, "air", "german", 0),
+    ]
     assert t3[-6:] == [
         (3, "organization", "american", 0),
         (3, "organization", "german", 0),
@@ -209,7 +215,17 @@ def test_plots_resolve_in_the_combat_phase_that_ends_the_operation_phase() -> No
     assert all(1 <= d.value <= 100 for d in rolls)
     assert g.state.dice_drawn == drawn + len(rolls)
     assert kinds.index("CombatResolved") < kinds.index("PhaseBegan")
-    assert g.state.plots == () and (g.state.side, g.state.stage) == ("american", 2)
+    # the Combat Phase shows its results; the German ends it, and nothing waits for dice
+    assert (g.state.phase, g.state.side, g.state.stage, g.state.plots) == (
+        "combat",
+        "german",
+        1,
+        (),
+    )
+    assert g.ruleset.dice_wait(g.board, g.state).kind == "none"
+    assert isinstance(g.push(Attack("de-15-5fj", target)), Rejection)
+    assert not isinstance(g.push(EndPhase()), Rejection)
+    assert (g.state.phase, g.state.side, g.state.stage) == ("operation", "american", 2)
     # 7.0: operation commands belong to the Operation Phases
     end_until(g, 2, "organization", "american")
     u = next(x for x in g.state.units if x.side == "american")
@@ -273,40 +289,27 @@ def test_air_missions_fly_when_the_side_quits_its_menu() -> None:
     assert isinstance(none_left, Rejection) and none_left.case == "BA-3.2a"
     assert g.state.dice_drawn == drawn and g.state.strikes == (target,)
     wait = g.ruleset.dice_wait(g.board, g.state)
-    assert (wait.kind, wait.purpose) == ("batch", "ground_attack")
+    assert (wait.kind, wait.purpose, wait.extendable) == ("batch", "air", True)
+    germans = sorted(u.id for u in g.state.units if u.side == "german")
     r = g.push(EndPhase())
     assert not isinstance(r, Rejection)
     struck = next(e.report for e in r.events if isinstance(e, AirStruck))
     assert [h.unit for h in struck.hits] == hit
     rolls = [e for e in r.events if isinstance(e, DieRoll)]
+    assert all(d.faces == 100 and 1 <= d.value <= 100 for d in rolls)
     mine = [d for d in rolls if d.purpose == f"ground_attack:{target}"]
     assert len(mine) == sum(1 + (h.strafe_draw is not None) for h in struck.hits)
     assert [h.disrupted for h in struck.hits] == [h.disrupt_draw <= 50 for h in struck.hits]
-    assert not any(isinstance(e, InterdictionFlown) for e in r.events)
-    # the German has his menu; interdiction flies when both have quit: every German unit
-    # draws once against 5% for the American's one point (3.3, G8)
-    assert (g.state.phase, g.state.side) == ("air", "german")
-    germans = sum(1 for u in g.state.units if u.side == "german")
-    r = g.push(EndPhase())
-    assert not isinstance(r, Rejection)
+    # the one point on interdiction flies with the American's menu: every German unit draws
+    # once, in id order, against 5% (3.3, G8)
     flown = next(e for e in r.events if isinstance(e, InterdictionFlown))
     assert (flown.side, flown.points) == ("american", 1)
-    draws = [e for e in r.events if isinstance(e, DieRoll) and e.purpose == "interdiction:american"]
-    assert len(draws) == germans
-    assert flown.units == tuple(
-        sorted(
-            u.id
-            for u, d in zip(
-                sorted(
-                    (u for u in g.state_at(len(g.history) - 1).units if u.side == "german"),
-                    key=lambda u: u.id,
-                ),
-                draws,
-                strict=True,
-            )
-            if d.value <= 5
-        )
-    )
+    draws = [d for d in rolls if d.purpose == "interdiction:american"]
+    assert len(draws) == len(germans) and rolls[-len(draws) :] == draws
+    hit_ids = tuple(u for u, d in zip(germans, draws, strict=True) if d.value <= 5)
+    assert flown.units == hit_ids and g.state.interdicted == hit_ids
+    assert (g.state.phase, g.state.side) == ("air", "german")
+    assert g.ruleset.dice_wait(g.board, g.state).kind == "none"  # nothing declared yet
 
 
 @pytest.mark.rule("BA-6.7d")
@@ -381,6 +384,8 @@ def test_efficiency_at_the_beginning_of_a_turn() -> None:
         for u in g.state.units
     )
     g = bt.Game(g.board, msgspec.structs.replace(g.state, units=units), dice=g.dice)
+    assert not isinstance(g.push(EndPhase()), Rejection)
+    assert (g.state.turn, g.state.phase) == (2, "dawn")
     assert not isinstance(g.push(EndPhase()), Rejection)
     assert (g.state.turn, g.state.phase) == (2, "organization")
     eff = {u.id: u.efficiency for u in g.state.units}

@@ -36,7 +36,7 @@ def test_a_turn_is_one_day_and_holds_every_operation() -> None:
         for e in step
         if isinstance(e, PhaseBegan) and e.turn == 3
     ]
-    assert {p for p, _ in t3} == {"air", "organization", "operation"}
+    assert {p for p, _ in t3} == {"dawn", "air", "organization", "operation"}
     assert g.ruleset.standing(g.state, None).startswith("19 December (turn 4), ")
 
 
