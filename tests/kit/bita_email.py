@@ -70,7 +70,7 @@ def play(
 ) -> tuple[dict[str, EmailGame], list[Packet]]:
     """The game to its end (or to the first packet that begins on ``until_turn``): both
     copies and every packet sent."""
-    bots = heuristic.players(seed)
+    bots: dict[str, heuristic.Player] = {str(k): v for k, v in heuristic.players(seed).items()}
     de, inv = authoring.invite(
         KEYS["german"], "german", scenario, "sealed", game_id, board_for, ruleset="breakthrough"
     )
