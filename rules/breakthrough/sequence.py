@@ -1,16 +1,18 @@
 """The sequence of play (2.3-2.4, BA-2.3a-b, BA-2.4a-e, BA-2.1h, BA-10.2a): one day's twelve
 steps driven through the pure rule functions.
 
-A turn: 1 Air (the American's menu, then the German's, each only with air points), 2 Supply,
-3 Reinforcement, 4 Unit Organization (the American's, then the German's), then the American
-and German 1st Operation Phases, each followed by its Combat Phase, then the 2nd. The phases
-that wait for a player are ``air``, ``organization`` and ``operation`` (:data:`.state.Phase`);
-:func:`end_phase` (the :class:`~.state.EndPhase` command) runs everything from the end of
-the acting side's phase to the next phase that waits for a player: the ground attacks it
-ordered, interdiction, the Supply and Reinforcement Phases, the allowances, a Combat Phase,
-the end of the turn, the next turn's weather, the end of the game (the next turn's Supply
-trace scores it, 10.2a). So every die falls inside an ``EndPhase``: a *batch* nobody decides
-anything in (``docs/rules-notes-breakthrough.md``, "The sequence of play").
+A turn: the day's ``dawn`` (from turn 2: the weather and the fuel draws, the American's own
+roll), 1 Air (the American's menu, then the German's, each only with air points), 2 Supply, 3
+Reinforcement, 4 Unit Organization (the American's, then the German's), then the American and
+German 1st Operation Phases, each followed by its Combat Phase when it plotted combat, then
+the 2nd. The phases that wait for a player are ``dawn``, ``air``, ``organization``,
+``operation`` and ``combat`` (:data:`.state.Phase`); :func:`end_phase` (the
+:class:`~.state.EndPhase` command) runs everything from the end of the acting side's phase to
+the next phase that waits for a player: the ground attacks and interdiction it ordered, the
+Supply and Reinforcement Phases, the allowances, a Combat Phase's resolution, the end of the
+turn, the end of the game (the next turn's Supply trace scores it, 10.2a). So every die falls
+inside an ``EndPhase``: of a batch the side declared, or of the dawn
+(``docs/rules-notes-breakthrough.md``, "Every die in an EndPhase").
 
 Turn-1 exceptions: no Air Phase (2.1h), no American Unit Organization Phase (2.4a), the
 allowances of G10 (``operations.first_allowance``, 2.4b, 2.4d-e) and no German movement in
