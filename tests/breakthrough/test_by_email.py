@@ -5,6 +5,7 @@ and the mail verifies and audits (``pbem.audit``)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from pbem.core.headers import armor_packets
 from pbem.core.packets import Packet
 from rules.dice import DieRoll
 from tests.kit import bita_email
+from tests.kit.dicecheck import dice_check, needs_system_python
 
 GAME_ID = "b1" * 16
 
@@ -78,3 +80,23 @@ def test_a_whole_first_seven_days_by_email_verifies(tmp_path: Path) -> None:
         or "game over, German wins" in v.line
         or ("game over, a draw" in v.line)
     )
+
+
+@needs_system_python
+def test_the_dice_checker_agrees_with_the_audit(three_days: Any, tmp_path: Path) -> None:
+    """``contrib/ardennes-dice-check`` (standard library only) recomputes every d100 from the
+    packets and agrees with the audit roll for roll."""
+    _, sent = three_days
+    path = _file(sent, tmp_path)
+    r = dice_check(path, "--json")
+    assert r.returncode == 0, r.stdout + r.stderr
+    mine = json.loads(r.stdout)
+    rolls = audit.audit(audit.verify(sources.load_source(str(path)), bita_email.board_for)).rolls
+    assert len(mine) == len(rolls) > 0
+    for d, roll in zip(mine, rolls, strict=True):
+        assert (d["packet"], d["draw"], d["value"], d["kind"]) == (
+            roll.packet,
+            roll.index,
+            roll.value,
+            roll.derivation,
+        )
