@@ -10,7 +10,7 @@ BA-2.1f (the corridor) and solitaire or two-player (BA-13.2c's engineer and TD v
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Final, Literal
 
@@ -102,15 +102,10 @@ class Board:
     pool_side: Mapping[str, Side]
     pool_schedule: tuple[tuple[str, int, int], ...]
     """(corps, points, turn) of 13.4's reinforcement points (BA-6.4h)."""
-    derived: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
 
     @cached_property
     def cells(self) -> frozenset[HexId]:
         return frozenset(self.terrain)
-
-    @cached_property
-    def supply_roads(self) -> frozenset[Hexside]:
-        return self.roads
 
     def supply_ground(self, blown: frozenset[Hexside]) -> SupplyGround:
         """What supply reads of the map, with the blown bridges (G16)."""
