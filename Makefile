@@ -60,6 +60,12 @@ test: tools lint typecheck imports pytest
 test-slow: $(STAMP_TEST)
 	$(BIN)/pytest -q $(XDIST) -m slow
 
+# Breakthrough's balance reading: self-play of seeds 1-20, Twelve Days, level 3, the verdicts and
+# the losses against history (docs/rules-notes-breakthrough.md, "Balance"). CPU-heavy: run it alone.
+.PHONY: balance-breakthrough
+balance-breakthrough: $(STAMP_TEST)
+	nice $(BIN)/python -m tests.kit.bita_balance 1 20 twelve-days 3
+
 # Play the committed self-play games of tests/data/ again and rewrite them (tests.kit.records):
 # tests/bots/test_records.py and make test-slow fail, naming this target, when the engine or the
 # bots would write other records. Review the diff before committing it.

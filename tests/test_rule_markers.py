@@ -85,3 +85,25 @@ def test_the_breakthrough_checklist_is_a_copy_of_the_source() -> None:
     assert BA_CHECKLIST.read_bytes() == BA_SOURCE.read_bytes(), (
         f"{copy} is stale: cp {BA_SOURCE} {copy}"
     )
+
+
+BA_APP_ONLY = (
+    "BA-1.2a",
+    "BA-6.1a",
+    "BA-6.1b",
+    "BA-6.2a",
+    "BA-6.3a",
+    "BA-7.1a",
+    "BA-7.3a",
+)
+"""The Breakthrough cases only the app can show (one-key entry, the cursor and unit menus):
+``docs/rules-notes-breakthrough.md``, "Checklist coverage by the ruleset" (issue 24: at most
+ten)."""
+
+
+def test_every_breakthrough_case_but_the_apps_is_named_by_a_test() -> None:
+    known = BA_CASE.findall(BA_CHECKLIST.read_text(encoding="utf-8"))
+    marked = ba_marked_ids()
+    unnamed = tuple(c for c in known if c not in marked)
+    assert unnamed == BA_APP_ONLY
+    assert len(BA_APP_ONLY) <= 10

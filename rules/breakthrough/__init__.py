@@ -1,4 +1,14 @@
-"""*Breakthrough in the Ardennes* (SSI, 1984): the second ruleset's rules, as pure functions.
+"""*Breakthrough in the Ardennes* (SSI, 1984): the second ruleset, ``breakthrough``.
+
+Importing this package registers :data:`BREAKTHROUGH` (:mod:`.ruleset`, the
+:class:`rules.ruleset.Ruleset`) with its bound :class:`Game`. The game: :mod:`.board` (the
+fixed part and its :class:`~.board.Setup` levers; ``scenarios.breakthrough.load_board`` builds
+it), :mod:`.state` (state, commands, events), :mod:`.sequence` (the twelve steps of a turn,
+2.3-2.4, every die inside an ``EndPhase``), :mod:`.orders` (the players' commands),
+:mod:`.describe` (13.3, 13.1) and :mod:`.bots` (a bot a side, self-play, balance). Readings in
+``docs/rules-notes-breakthrough.md`` ("The sequence of play: the ruleset").
+
+The rules, as pure functions:
 
 So far combat (checklist section 8 of ``../shared/spec/bita-rule-cases.md``, BA-8.0a to
 BA-8.4g): :mod:`.units` (the plain values a combat reads), :mod:`.strength` (efficiency,
@@ -23,3 +33,10 @@ order-of-battle facts), :mod:`.reinforcements` (BA-5.0a-5.2c), :mod:`.artillery`
 BA-7.7-7.10) and :mod:`.movement` (costs, paths, reachable hexes, BA-7.5a-7.7e, 13.5);
 readings in the notes' "Reinforcement Phase", "Unit Organization Phase", "Operation Phases".
 """
+
+from rules import registry
+from rules.breakthrough.ruleset import BREAKTHROUGH, VERSION, Game
+
+registry.register(BREAKTHROUGH, game=Game)
+
+__all__ = ["BREAKTHROUGH", "VERSION", "Game"]

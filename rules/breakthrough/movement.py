@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Final
 
 import msgspec
@@ -114,8 +115,14 @@ def enemy_zoc(side: Side, units: Sequence[Unit]) -> frozenset[HexId]:
     out: set[HexId] = set()
     for u in units:
         if u.side != side and u.strength > 0:
-            out.update(h for h in hexgrid.neighbours(u.hex) if h is not None)
+            out.update(_around(u.hex))
     return frozenset(out)
+
+
+@cache
+def _around(hex_id: HexId) -> tuple[HexId, ...]:
+    """The on-grid neighbours of ``hex_id`` (cached: ZOCs are asked for at every step)."""
+    return tuple(h for h in hexgrid.neighbours(hex_id) if h is not None)
 
 
 class Step(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -330,8 +337,9 @@ def walk(
     cur = unit
     steps: list[Step] = []
     others = [u for u in units if u.id != unit.id]
+    zoc = enemy_zoc(unit.side, others)  # the enemy does not move during a walk
     for i, to in enumerate(path):
-        step = move(cur, to, board, [*others, cur], profiles, has_moved or i > 0)
+        step = move(cur, to, board, [*others, cur], profiles, has_moved or i > 0, zoc)
         if isinstance(step, Rejection):
             return Rejection(step.case, f"step {i + 1}: {step.detail}")
         board = after_step(board, cur, step)

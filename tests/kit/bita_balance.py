@@ -1,0 +1,32 @@
+"""Print the *Breakthrough* balance table: self-play of seeds 1-20, Twelve Days, level 3
+(issue 24). CPU-heavy (about 3 s a game): ``nice make balance-breakthrough``.
+
+``python -m tests.kit.bita_balance [FIRST LAST [SCENARIO [LEVEL]]]``.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from rules.breakthrough.bots import balance
+from scenarios.breakthrough.board import load_board
+
+
+def main(argv: list[str]) -> int:
+    first, last = (int(argv[0]), int(argv[1])) if len(argv) >= 2 else (1, 20)
+    scenario = argv[2] if len(argv) >= 3 else "twelve-days"
+    level = int(argv[3]) if len(argv) >= 4 else 3
+    try:
+        board = load_board(scenario, level)
+    except ValueError as exc:
+        print(f"bita_balance: {exc}", file=sys.stderr)
+        return 2
+    rows = balance.play(board, range(first, last + 1))
+    print(f"Self-play, {scenario}, level {level}, seeds {first}-{last}:")
+    print()
+    print("\n".join(balance.table(rows)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
