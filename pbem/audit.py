@@ -19,6 +19,7 @@ fair die and its p-value (:mod:`pbem.core.stats`). :func:`format_audit` is the t
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -33,6 +34,7 @@ from pbem.core.protocol import fingerprint_of
 from pbem.core.rolls import SHORT, DiceStats, Roll, rolls, statistics
 from pbem.core.turn import AnyGame
 from pbem.core.verify import BoardFor, Source, Verified, standing
+from rules import registry
 
 __all__ = [
     "WIDTH",
@@ -178,11 +180,13 @@ def _stats_lines(all_stats: Sequence[DiceStats], ruleset: str) -> list[str]:
 def _stats_block(all_stats: Sequence[DiceStats], ruleset: str, faces: int) -> list[str]:
     df = all_stats[0].df
     few = 5 * (df + 1)
-    if faces == 6 and ruleset == "ao":  # the AO's: rules.ao.AO.roll_place
-        whose = [
-            "Dice statistics: each player's rolls (combat: the attacker; CRT switch, paradrop: the",
-            "German) against a fair die; Pearson's chi-square, 5 degrees of freedom.",
-        ]
+    owners = registry.get(ruleset).roll_owners if ruleset in registry.ids() else ""
+    if faces == 6 and owners:  # the AO's: rules.ao.AO.roll_place
+        whose = textwrap.wrap(
+            f"Dice statistics: each player's rolls ({owners}) against a fair die; Pearson's "
+            "chi-square, 5 degrees of freedom.",
+            width=88,
+        )
     elif faces == 6:
         whose = [
             "Dice statistics: each player's rolls against a fair die; Pearson's chi-square,",

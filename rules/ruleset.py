@@ -285,6 +285,13 @@ class Ruleset(Protocol[B, S, C_contra, E_co, A_co, O_co, V_co, L]):
         """How the audit names what a die was for, in words (``the CRT switch``)."""
         ...
 
+    @property
+    def roll_owners(self) -> str:
+        """Whose roll the audit's dice statistics count each die as (:class:`RollPlace`'s
+        ``of``), in words, or ``""``: always the side whose turn it is (the AO's ``combat: the
+        attacker; CRT switch, paradrop: the German``)."""
+        ...
+
     def standing(self, state: S, verdict: Any) -> str:
         """Where ``state`` stands, or how the game ended (``verdict``, the rules' or the
         players'), in a few words for ``ardennes verify`` and the audit (the AO's

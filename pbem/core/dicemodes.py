@@ -4,8 +4,9 @@ readable header and the app (``docs/pbem-protocol.md`` sections 4 and 9).
 
 Each sentence is the protocol's limit, not its hope: open dice let the mover see his dice
 before he orders; sealed dice let nobody choose a roll, but the mover learns a batch's dice
-from the reply before he sends the resolution, the German knows the CRT switch die one packet
-early, and whoever reveals last can stall; local dice stop no re-roll.
+from the reply before he sends the resolution, a player learns a die of his own one packet
+early (the AO's CRT switch: the German), and whoever reveals last can stall; local dice stop
+no re-roll. The words name no ruleset's sides: every ruleset's games show them.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ ALLOWS: Final[dict[str, str]] = {
     "sealed": (
         "sealed dice: nobody can choose a roll, but the mover learns a batch's dice from the "
         "reply, before he sends the resolution (his decisions in it follow his standing "
-        "orders), the German knows the CRT switch die one packet early, and whoever reveals "
+        "orders), a player learns a die of his own one packet early, and whoever reveals "
         "last can stall"
     ),
     "open": (

@@ -187,6 +187,8 @@ class AoRuleset:
         after = events[k + 1] if k + 1 < len(events) else None
         return RollPlace(turn, side, phase, of, _effect(after, state))
 
+    roll_owners: Final = "combat: the attacker; CRT switch, paradrop: the German"
+
     def describe_roll(self, roll: DieRoll) -> str:
         """``combat:3512`` is the attack on 3512 (AO-9), the others :data:`ROLLS`."""
         kind, _, where = roll.purpose.partition(":")

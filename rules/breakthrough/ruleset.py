@@ -208,6 +208,11 @@ class BreakthroughRuleset:
             raise ValueError(f"not a players' verdict: {winner} {kind}")
         return Verdict(cast(Any, winner), cast(Any, kind), reason)
 
+    roll_owners: Final = (
+        "combat, ground attacks, bridges, interdiction: the side whose phase it is; weather, "
+        "fuel and the rest: the American"
+    )
+
     def describe_roll(self, roll: DieRoll) -> str:
         kind, _, what = roll.purpose.partition(":")
         words = PURPOSE_WORDS.get(kind, kind)

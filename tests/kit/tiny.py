@@ -423,6 +423,8 @@ class TinyRuleset:
         effect = f"{target.id} eliminated" if hit else f"{target.id} holds"
         return RollPlace(state.turn, state.side, state.phase, state.side, effect)
 
+    roll_owners: Final = ""
+
     def describe_roll(self, roll: DieRoll) -> str:
         what, _, where = roll.purpose.partition(":")
         return f"the {'elimination' if what == 'kill' else what} on {where}"
