@@ -16,7 +16,7 @@ import hashlib
 from typing import Final
 
 from rules.breakthrough.board import Board
-from rules.breakthrough.bots import heuristic
+from rules.breakthrough.bots import heuristic, planned
 from rules.breakthrough.ruleset import Game
 from rules.dice import SeededDice
 from rules.record import DiceSpec, Player, Record
@@ -32,16 +32,14 @@ def dice_seed(seed: bytes) -> bytes:
 def game(board: Board, seed: bytes) -> Game:
     """The finished game (for its events and states; :func:`play` gives its record)."""
     ds = dice_seed(seed)
-    bot = Player(
-        kind="bot", name=heuristic.NAME, version=heuristic.VERSION, level=board.setup.level
-    )
+    bot = Player(kind="bot", name=planned.NAME, version=planned.VERSION, level=board.setup.level)
     g = Game.new(
         board,
         dice=SeededDice(ds),
         dice_spec=DiceSpec.seeded(ds),
         players={"american": bot, "german": bot},
     )
-    bots = heuristic.players(seed)
+    bots = planned.players(seed)
     while g.outcome() is None:
         if len(g.history) > MAX_COMMANDS:
             raise RuntimeError(f"self-play passed {MAX_COMMANDS} commands")
