@@ -21,10 +21,13 @@ def main(argv: list[str]) -> int:
     except ValueError as exc:
         print(f"bita_balance: {exc}", file=sys.stderr)
         return 2
-    rows = balance.play(board, range(first, last + 1))
+    games = balance.play_with_census(board, range(first, last + 1))
+    rows = [g.row for g in games]
     print(f"Self-play, {scenario}, level {level}, seeds {first}-{last}:")
     print()
     print("\n".join(balance.table(rows)))
+    print()
+    print("\n".join(balance.census_table(games)))
     return 0
 
 

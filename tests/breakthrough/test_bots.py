@@ -1,0 +1,217 @@
+"""The planned bots of *Breakthrough* (``rules.breakthrough.bots.planned``, issue 24): the route
+fields they steer by, the German plan's axes and exits, the American's reinforcement of the
+threatened sector, their determinism, and what seed-pinned games of them do."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+import rules.breakthrough as bt
+from rules import hexgrid, record
+from rules.breakthrough.board import Board, Setup
+from rules.breakthrough.bots import balance, heuristic, planned, selfplay
+from rules.breakthrough.bots.plan import AXES, Fields, axis_of
+from rules.breakthrough.state import EndPhase, State, UnitExited
+from rules.breakthrough.units import Unit
+from rules.dice import SeededDice
+from rules.rejection import Rejection
+from scenarios.breakthrough.board import load_board
+
+
+def _tiny_board() -> Board:
+    """Three hexes in a row, 0101 - 0201 - 0301: clear, forest, town; a road 0101-0201 and a
+    river 0201-0301. Only what the route field reads is filled."""
+    terrain = {"0101": "clear", "0201": "forest", "0301": "town"}
+    return Board(
+        Setup(),
+        terrain,  # type: ignore[arg-type]
+        {},
+        frozenset({hexgrid.hexside("0101", "0201")}),
+        frozenset({hexgrid.hexside("0201", "0301")}),
+        frozenset(),
+        {},
+        {},
+        frozenset(),
+        frozenset(),
+        frozenset(),
+        {},
+        {},
+        frozenset(),
+        {},
+        {},
+        (),
+        (),
+        {},
+        {},
+        (),
+    )
+
+
+def test_the_route_field_prices_roads_terrain_and_rivers() -> None:
+    """Worked by hand: from 0301, 0201 is entered over the river into forest, 3 + 5 = 8; 0101
+    by the road, 1 more: 9. To 0101: 0201 by the road, 1; 0301 over the river into the town,
+    2 + 5 more: 8."""
+    f = Fields(_tiny_board())
+    assert dict(f.to(["0301"])) == {"0301": 0, "0201": 8, "0101": 9}
+    assert dict(f.to(["0101"])) == {"0101": 0, "0201": 1, "0301": 8}
+    # two goals: each hex's nearer one
+    assert dict(f.to(["0101", "0301"])) == {"0101": 0, "0201": 1, "0301": 0}
+    assert f.cost(["0101"], "0301") == 8
+
+
+def test_the_axes_of_the_german_plan() -> None:
+    """Sixth Panzer Army north to the Meuse at Huy, Fifth through the centre by Bastogne to
+    the west edge, Seventh on the southern flank; every axis' town is a victory town and
+    every exit a map exit."""
+    board = load_board()
+    assert [a.name for a in AXES] == ["north", "centre", "south"]
+    assert axis_of("ISS").name == axis_of("IISS").name == "north"
+    assert axis_of("XLVII").name == axis_of("LVIII").name == "centre"
+    assert axis_of("LXXXV").name == "south"
+    assert axis_of("no such corps").name == "centre"
+    for a in AXES:
+        assert set(a.towns) <= set(board.towns) and set(a.exits) <= board.exits
+    assert board.town_names[AXES[0].towns[-1]] == "Huy" and "0401" in AXES[0].exits
+    assert board.town_names[AXES[1].towns[1]] == "Bastogne"
+    # every German unit of the order of battle has a corps the plan names
+    corps = {c for a in AXES for c in a.corps}
+    assert {board.names[u.id][1] for u in board.start if u.side == "german"} <= corps
+
+
+def _game_at_german_operation() -> bt.Game:
+    g = bt.Game.new(load_board(), dice=SeededDice(b"bots"))
+    while (g.state.turn, g.state.phase, g.state.side) != (2, "operation", "german"):
+        assert not isinstance(g.push(EndPhase()), Rejection)
+    return g
+
+
+def _with_units(g: bt.Game, units: list[Unit]) -> bt.Game:
+    state = msgspec.structs.replace(g.state, units=tuple(sorted(units, key=lambda u: u.id)))
+    return bt.Game(g.board, state, dice=g.dice)
+
+
+@pytest.mark.rule("BA-7.10a")
+def test_the_german_exits_a_unit_that_stands_on_an_exit_hex() -> None:
+    """The 150th Brigade put on Huy's exit (04,01) leaves the map in the German's phase."""
+    g = _game_at_german_operation()
+    units = [
+        msgspec.structs.replace(u, hex="0401") if u.id == "de-150" else u for u in g.state.units
+    ]
+    g = _with_units(g, units)
+    bot = planned.players(b"x")["german"]
+    bot.play_phase(g)
+    assert [(e.unit, e.hex, e.strength, e.turn) for e in g.state.exited] == [
+        ("de-150", "0401", 40, 2)
+    ]
+
+
+def _unit(uid: str, side: str, hex_id: str, strength: int) -> Unit:
+    return Unit(uid, side, hex_id, strength, op=10)  # type: ignore[arg-type]
+
+
+def test_the_american_sends_free_units_to_the_most_threatened_town() -> None:
+    """Worked by hand. German 60 points two hexes from Bastogne (14,24); 20 points at 04,15,
+    within 4 hexes of Marche (2), Rochefort (2) and the exits 01,16 (3) and 01,12 (4); no
+    American near any: Bastogne's need is 60, the four others' 20. The 40-point unit at 10,20
+    is 6 hexes from Bastogne, 8 from Marche, 9 from Rochefort: 60 - 20 x 6 = -60 beats
+    20 - 20 x 8 = -140, Bastogne; it answers 40 of the 60, leaving 20. The 30-point unit at
+    08,16 is 10 hexes from Bastogne, 4 from Marche, 6 from Rochefort, 7 and 9 from the exits:
+    20 - 80 = -60 is the best, Marche."""
+    g = _game_at_german_operation()
+    units = [
+        _unit("de-150", "german", "1624", 60),
+        _unit("de-11", "german", "0415", 20),
+        _unit("us-cca-9a", "american", "1020", 40),
+        _unit("us-ccb-9a", "american", "0816", 30),
+    ]
+    g = _with_units(g, units)
+    state: State = msgspec.structs.replace(g.state, side="american")
+    assert (hexgrid.distance("1624", "1424"), hexgrid.distance("0415", "0514")) == (2, 2)
+    assert (hexgrid.distance("1020", "1424"), hexgrid.distance("1020", "0514")) == (6, 8)
+    assert (hexgrid.distance("0816", "1424"), hexgrid.distance("0816", "0514")) == (10, 4)
+    us = planned.players(b"x")["american"]
+    assert isinstance(us, planned.American)
+    orders = us._assign(g.board, state)
+    assert orders == {"us-cca-9a": "1424", "us-ccb-9a": "0514"}
+
+
+def test_the_planned_bots_are_deterministic_and_named_in_the_record() -> None:
+    """Same seed, same record byte for byte; another seed, another game; each side's bot is
+    named with its version; the record replays alone."""
+    board = load_board("first-seven-days")
+    one = selfplay.play(board, b"11")
+    assert record.encode(selfplay.play(board, b"11")) == record.encode(one)
+    assert record.encode(selfplay.play(board, b"12")) != record.encode(one)
+    players = one.header.players
+    assert {(p.name, p.version) for p in (players["american"], players["german"])} == {
+        (planned.NAME, planned.VERSION)
+    }
+    again = bt.Game.replay(record.decode(record.encode(one)), board)
+    assert again.ok, again.error
+    mixed = selfplay.play(board, b"11", {"american": heuristic.VERSION, "german": "2"})
+    assert (mixed.header.players["american"].name, mixed.header.players["german"].name) == (
+        heuristic.NAME,
+        planned.NAME,
+    )
+    with pytest.raises(ValueError, match="bot versions"):
+        selfplay.play(board, b"11", {"american": "9", "german": "2"})
+
+
+def test_a_planned_german_game_reaches_the_meuse_towns_and_holds_them() -> None:
+    """Seed 4 of Twelve Days, level 3, both bots planned: the German (Sixth Panzer Army's
+    axis) ends holding Trois Ponts, Stoumont and Aywaille, 75 points for the towns at the end
+    and 200 for the turns held (worked from the record's final state)."""
+    board = load_board()
+    rec = selfplay.play(board, b"4")
+    g = bt.Game.replay(record.decode(record.encode(rec)), board)
+    assert g.ok, g.error
+    s = g.game.state
+    held = sorted(board.town_names[h] for h in board.towns if h in set(s.german_hexes))
+    assert held == ["Aywaille", "Stoumont", "Trois Ponts"]
+    assert s.score is not None
+    assert (s.score.towns_at_end, s.score.towns_per_turn, s.score.total) == (75, 200, 635)
+
+
+def test_the_planned_german_exits_a_unit_against_the_first_american_bot() -> None:
+    """Seed 3 of Twelve Days, level 3, the planned German against the version-1 American: the
+    LXXXV Corps engineers leave the map at 01,16 (west of Rochefort) on turn 11 with 10
+    points; the German ends holding six victory towns. The exit scores nothing (10.1d): its
+    road hex is not German-supplied at the end."""
+    board = load_board()
+    rec = selfplay.play(board, b"3", {"american": heuristic.VERSION, "german": "2"})
+    g = bt.Game.replay(record.decode(record.encode(rec)), board)
+    assert g.ok, g.error
+    game = g.game
+    exits = [
+        (game.state_at(i).turn, e.unit, e.hex, e.strength)
+        for i, step in enumerate(game.history)
+        for e in step.events
+        if isinstance(e, UnitExited)
+    ]
+    assert exits == [(11, "de-eng-lxxxv", "0116", 10)]
+    s = game.state
+    assert s.score is not None and (s.score.exits, s.score.total) == (0, 1175)
+    held = sorted(board.town_names[h] for h in board.towns if h in set(s.german_hexes))
+    assert held == ["Bastogne", "Elsenborn", "Malmedy", "Manhay", "Marche", "Rochefort"]
+
+
+def test_the_census_of_a_game_adds_up_its_combats() -> None:
+    """``balance.census`` counts every resolved combat once, by its attacker's side, and the
+    losses it sums are the combat reports'."""
+    board = load_board("first-seven-days")
+    g = selfplay.game(board, b"11")
+    us, de = balance.census(g)
+    reports = [
+        e.report
+        for step in g.history
+        for e in step.events
+        if isinstance(e, bt.state.CombatResolved) and e.report.odds is not None
+    ]
+    german = [r for r in reports if r.attackers[0].startswith("de-")]
+    assert (us.combats, de.combats) == (len(reports) - len(german), len(german))
+    assert de.attacker_lost == sum(r.attacker_loss for r in german)
+    assert us.defender_lost == sum(r.defender_loss for r in reports if r not in german)
+    lines = balance.census_table([balance.Played(balance.row(11, board, g.state), us, de)])
+    assert lines[2].startswith(f"| american | {us.combats} |")
+    assert lines[3].startswith(f"| german | {de.combats} |")
