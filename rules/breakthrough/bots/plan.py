@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final
@@ -101,23 +100,25 @@ class Fields:
         self._cache: dict[tuple[HexId, ...], Mapping[HexId, int]] = {}
 
     def to(self, goals: Iterable[HexId]) -> Mapping[HexId, int]:
-        """Each hex's route cost to the nearest of ``goals`` (Dijkstra; the map is symmetric
-        but for rivers' costs, which are charged on entering either side)."""
+        """Each hex's route cost from the nearest of ``goals``, each step priced by the hex it
+        enters (Dijkstra with a bucket a cost: the step costs are small integers)."""
         key = tuple(sorted(set(goals)))
         got = self._cache.get(key)
         if got is not None:
             return got
         dist: dict[HexId, int] = {g: 0 for g in key if g in self._steps}
-        heap = [(0, g) for g in sorted(dist)]
-        while heap:
-            d, h = heapq.heappop(heap)
-            if d > dist.get(h, UNREACHED):
-                continue
-            for n, cost in self._steps[h]:
-                nd = d + cost
-                if nd < dist.get(n, UNREACHED):
-                    dist[n] = nd
-                    heapq.heappush(heap, (nd, n))
+        buckets: dict[int, list[HexId]] = {0: sorted(dist)}
+        d = 0
+        while buckets:
+            for h in buckets.pop(d, []):
+                if dist[h] != d:
+                    continue  # reached more cheaply since it was queued
+                for n, cost in self._steps[h]:
+                    nd = d + cost
+                    if nd < dist.get(n, UNREACHED):
+                        dist[n] = nd
+                        buckets.setdefault(nd, []).append(n)
+            d += 1
         self._cache[key] = dist
         return dist
 
