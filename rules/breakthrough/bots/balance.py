@@ -11,7 +11,7 @@ American and 33,000 German casualties from 16 to 27 December (the notes, "Calibr
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import msgspec
 
@@ -106,11 +106,13 @@ class Played(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     german: Census
 
 
-def play_with_census(board: Board, seeds: Iterable[int]) -> list[Played]:
-    """:func:`play`, with each game's :func:`census`."""
+def play_with_census(
+    board: Board, seeds: Iterable[int], versions: Mapping[Side, str] = selfplay.DEFAULT
+) -> list[Played]:
+    """:func:`play`, with each game's :func:`census`; ``versions``: each side's bot."""
     out = []
     for s in seeds:
-        g = selfplay.game(board, str(s).encode())
+        g = selfplay.game(board, str(s).encode(), versions)
         out.append(Played(row(s, board, g.state), *census(g)))
     return out
 

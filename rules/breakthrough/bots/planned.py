@@ -1,27 +1,27 @@
 """The planned bots of *Breakthrough* (version 2, issue 24): a German who plays the German plan
 and an American who reinforces the threatened sectors (pure, deterministic).
 
-Both reuse :class:`.heuristic.Player`'s Air Phase, artillery, replacements and air drops and
-change what matters to the plan:
+Both reuse :class:`.heuristic.Player`'s Air Phase, replacements and air drops and change what
+matters to the plan:
 
 * **German.** Each unit follows its army's axis (:data:`.plan.AXES`): the infantry (VG, FJ,
-  engineers) takes the nearest victory town of its axis the German does not own, and holds
-  the line behind the armour; the panzer, panzergrenadier and reconnaissance units drive for
-  the axis' exit hexes (BA-7.10a), taking a town of the axis that lies ahead of them and within
-  :data:`DETOUR` of their way, and leave the map as soon as they stand on an exit (BA-7.10a,
-  10.1d: ``strength // 3`` points every turn from the exit to the end). Units walk down a route
-  field (:class:`.plan.Fields`), in travel mode on the roads away from the enemy. In the Unit
-  Organization Phase two or three regiments of a mobile division in one hex build up into the
-  divisional unit (BA-6.6a), so that the whole division attacks and advances as one. Attacks
-  (7.9) are plotted best odds first, the strongest adjacent units added until the odds reach
-  :data:`GERMAN_ENOUGH`, and only at :data:`GERMAN_ODDS` or more (:data:`GERMAN_TOWN_ODDS` on
-  a victory town), the first plotter advancing; the front line's units hold their artillery
-  (6.4, ``MaxArtillery``).
-* **American.** Units in contact hold and fortify; every other unit, the arriving ones first
-  among them (5.0), is sent to the American-held victory town or exit hex whose threat (German
-  strength within :data:`THREAT_RADIUS`, less the American strength already there) is the
-  largest, nearer ones preferred; a unit assigned reduces the threat it answers. It
-  counterattacks at :data:`AMERICAN_ODDS`.
+  engineers) makes for the nearest victory town of its axis the German does not own; the
+  panzer, panzergrenadier and reconnaissance units drive for the axis' exit hexes (BA-7.10a),
+  taking a town of the axis that lies ahead of them and within :data:`DETOUR` of their way,
+  and leave the map as soon as they stand on an exit (10.1d: ``strength // 3`` points every
+  turn from the exit to the end). Units walk down a route field (:class:`.plan.Fields`), in
+  travel mode on the roads away from the enemy, and stop next to it. Every unit within
+  :data:`SUPPORT_RANGE` of the enemy takes its artillery (6.4, ``MaxArtillery``). Attacks (7.9)
+  are plotted best odds first, the strongest adjacent units added until the odds reach
+  :data:`GERMAN_ENOUGH`, and only at :data:`GERMAN_ODDS` or more, the first plotter advancing;
+  before the moves and again after them. ``German(build_up=True)`` also builds two or three
+  regiments of a mobile division in one hex into the divisional unit (BA-6.6a); off by
+  default, as it measured worse (``docs/rules-notes-breakthrough.md``, "The bots").
+* **American.** Units in contact hold and fortify; every other unit, the arriving ones
+  included (5.0), is sent to the American-held victory town or exit hex whose threat (German
+  strength within :data:`THREAT_RADIUS`, less the American strength on or next to it) less
+  :data:`DISTANCE_WEIGHT` a hex of distance is the largest; a unit sent lowers the threat it
+  answers by its strength. It counterattacks as version 1 does, at :data:`.heuristic.AMERICAN_ODDS`.
 """
 
 from __future__ import annotations
@@ -32,7 +32,12 @@ from typing import Any, Final
 from rules import hexgrid
 from rules.breakthrough import movement, operations, strength
 from rules.breakthrough.board import Board
-from rules.breakthrough.bots.heuristic import BotRng, Player, _adjacent_enemies, _live
+from rules.breakthrough.bots.heuristic import (
+    BotRng,
+    Player,
+    _adjacent_enemies,
+    _live,
+)
 from rules.breakthrough.bots.plan import UNREACHED, Axis, Fields, axis_of
 from rules.breakthrough.sequence import owner_of, profiles
 from rules.breakthrough.state import Advance, Attack, BuildUp, Exit, MaxArtillery, State
@@ -50,10 +55,13 @@ GERMAN_TOWN_ODDS: Final = 200
 GERMAN_ENOUGH: Final = 600
 """Attackers are added, strongest first, until the odds reach 6 to 1, where 8.3's loss model
 caps them: more attackers only lose more."""
-AMERICAN_ODDS: Final = 200
 DETOUR: Final = 12
 """Route cost a panzer unit turns aside for a victory town ahead of it."""
 THREAT_RADIUS: Final = 4
+DISTANCE_WEIGHT: Final = 20
+"""Threat points a hex of distance is worth to the American."""
+GIVE_UP: Final = -200
+"""A threat scored this low (far and small) is left to others."""
 SUPPORT_RANGE: Final = 3
 """Hexes from the enemy within which a German unit takes its artillery."""
 MOBILE_TYPES: Final = frozenset({"PZ", "PZGR", "CAV"})
