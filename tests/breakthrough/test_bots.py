@@ -158,7 +158,7 @@ def test_the_planned_bots_are_deterministic_and_named_in_the_record() -> None:
         selfplay.play(board, b"11", {"american": "9", "german": "2"})
 
 
-def test_a_planned_german_game_reaches_the_meuse_towns_and_holds_them() -> None:
+def test_a_planned_game_ends_with_sixth_panzer_army_on_the_road_to_the_meuse() -> None:
     """Seed 4 of Twelve Days, level 3, both bots planned: the German (Sixth Panzer Army's
     axis) ends holding Trois Ponts, Stoumont and Aywaille, 75 points for the towns at the end
     and 200 for the turns held (worked from the record's final state)."""
@@ -173,27 +173,45 @@ def test_a_planned_german_game_reaches_the_meuse_towns_and_holds_them() -> None:
     assert (s.score.towns_at_end, s.score.towns_per_turn, s.score.total) == (75, 200, 635)
 
 
-def test_the_planned_german_exits_a_unit_against_the_first_american_bot() -> None:
-    """Seed 3 of Twelve Days, level 3, the planned German against the version-1 American: the
-    LXXXV Corps engineers leave the map at 01,16 (west of Rochefort) on turn 11 with 10
-    points; the German ends holding six victory towns. The exit scores nothing (10.1d): its
-    road hex is not German-supplied at the end."""
-    board = load_board()
-    rec = selfplay.play(board, b"3", {"american": heuristic.VERSION, "german": "2"})
-    g = bt.Game.replay(record.decode(record.encode(rec)), board)
-    assert g.ok, g.error
-    game = g.game
-    exits = [
+def _exits(game: bt.Game) -> list[tuple[int, str, str, int]]:
+    return [
         (game.state_at(i).turn, e.unit, e.hex, e.strength)
         for i, step in enumerate(game.history)
         for e in step.events
         if isinstance(e, UnitExited)
     ]
-    assert exits == [(11, "de-eng-lxxxv", "0116", 10)]
-    s = game.state
-    assert s.score is not None and (s.score.exits, s.score.total) == (0, 1175)
+
+
+def test_the_planned_german_exits_panzer_units_against_the_first_american_bot() -> None:
+    """Twelve Days, level 3, the planned German against the version-1 American, worked from
+    the replayed records. Seed 20: Fifth Panzer Army's drive west of Rochefort, as the 2nd
+    Panzer Division's towards Dinant: the 2nd Panzer's 2nd Regiment leaves the map at 01,16 on
+    turn 9, with the LXXXV Corps engineers at 01,12; the 11th Panzer and Lehr's 901st follow;
+    five towns held, Bastogne among them; the exits score nothing (10.1d), their road hexes
+    not German-supplied at the end. Seed 8: Lehr's 130th leaves at 01,16 on the last turn and
+    scores 32 // 3 = 10 for its one turn (10.1d)."""
+    board = load_board()
+    versions = {"american": heuristic.VERSION, "german": planned.VERSION}
+    games = {}
+    for seed in (b"20", b"8"):
+        rec = selfplay.play(board, seed, versions)  # type: ignore[arg-type]
+        replayed = bt.Game.replay(record.decode(record.encode(rec)), board)
+        assert replayed.ok, replayed.error
+        games[seed] = replayed.game
+    g20 = games[b"20"]
+    assert _exits(g20) == [
+        (9, "de-2-2pz", "0116", 45),
+        (9, "de-eng-lxxxv", "0112", 10),
+        (10, "de-11", "0116", 25),
+        (11, "de-901-lehr", "0116", 28),
+    ]
+    s = g20.state
+    assert s.score is not None and (s.score.exits, s.score.total) == (0, 1045)
     held = sorted(board.town_names[h] for h in board.towns if h in set(s.german_hexes))
-    assert held == ["Bastogne", "Elsenborn", "Malmedy", "Manhay", "Marche", "Rochefort"]
+    assert held == ["Bastogne", "Elsenborn", "Hotton", "Marche", "Rochefort"]
+    g8 = games[b"8"]
+    assert _exits(g8) == [(12, "de-130-lehr", "0116", 32)]
+    assert g8.state.score is not None and g8.state.score.exits == 10
 
 
 def test_the_census_of_a_game_adds_up_its_combats() -> None:
