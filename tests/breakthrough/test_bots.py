@@ -11,6 +11,7 @@ import rules.breakthrough as bt
 from rules import hexgrid, record
 from rules.breakthrough.board import Board, Setup
 from rules.breakthrough.bots import balance, heuristic, planned, selfplay
+from rules.breakthrough.bots.heuristic import BotRng
 from rules.breakthrough.bots.plan import AXES, Fields, axis_of
 from rules.breakthrough.state import EndPhase, State, UnitExited
 from rules.breakthrough.units import Unit
@@ -106,6 +107,27 @@ def test_the_german_exits_a_unit_that_stands_on_an_exit_hex() -> None:
     ]
 
 
+@pytest.mark.rule("BA-6.6a")
+def test_the_german_builds_up_the_panzer_divisions_stacked_on_16_december() -> None:
+    """The German's first Unit Organization Phase: the regiments of a mobile division sharing
+    a hex build into its divisional unit, strengths added (13.2): 1st SS at 32,08 (Piper 85,
+    1st and 2nd Regiments 65 each: 215), 12th SS at 32,03 (60 + 60), 2nd Panzer at 24,22
+    (45 + 45), 116th Panzer at 26,18 (45 + 60); not without ``build_up``."""
+    g = bt.Game.new(load_board(), dice=SeededDice(b"bots"))
+    assert (g.state.turn, g.state.phase, g.state.side) == (1, "organization", "german")
+    planned.players(b"x")["german"].play_phase(g)
+    built = {u.id: (u.hex, u.strength) for u in g.state.units if u.divisional}
+    assert built == {
+        "de-div-116pz": ("2618", 105),
+        "de-div-12ss": ("3203", 120),
+        "de-div-1ss": ("3208", 215),
+        "de-div-2pz": ("2422", 90),
+    }
+    g = bt.Game.new(load_board(), dice=SeededDice(b"bots"))
+    planned.German(BotRng(b"x"), build_up=False).play_phase(g)
+    assert not any(u.divisional for u in g.state.units)
+
+
 def _unit(uid: str, side: str, hex_id: str, strength: int) -> Unit:
     return Unit(uid, side, hex_id, strength, op=10)  # type: ignore[arg-type]
 
@@ -158,19 +180,19 @@ def test_the_planned_bots_are_deterministic_and_named_in_the_record() -> None:
         selfplay.play(board, b"11", {"american": "9", "german": "2"})
 
 
-def test_a_planned_game_ends_with_sixth_panzer_army_on_the_road_to_the_meuse() -> None:
-    """Seed 4 of Twelve Days, level 3, both bots planned: the German (Sixth Panzer Army's
-    axis) ends holding Trois Ponts, Stoumont and Aywaille, 75 points for the towns at the end
-    and 200 for the turns held (worked from the record's final state)."""
+def test_a_planned_game_ends_with_sixth_panzer_army_in_malmedy() -> None:
+    """Seed 7 of Twelve Days, level 3, both bots planned: the German ends holding Malmedy, on
+    Sixth Panzer Army's axis, 25 points at the end and 75 for three turns held (10.1a-b),
+    worked from the replayed record's final state."""
     board = load_board()
-    rec = selfplay.play(board, b"4")
+    rec = selfplay.play(board, b"7")
     g = bt.Game.replay(record.decode(record.encode(rec)), board)
     assert g.ok, g.error
     s = g.game.state
     held = sorted(board.town_names[h] for h in board.towns if h in set(s.german_hexes))
-    assert held == ["Aywaille", "Stoumont", "Trois Ponts"]
+    assert held == ["Malmedy"] and "2205" in AXES[0].towns
     assert s.score is not None
-    assert (s.score.towns_at_end, s.score.towns_per_turn, s.score.total) == (75, 200, 635)
+    assert (s.score.towns_at_end, s.score.towns_per_turn, s.score.total) == (25, 75, 260)
 
 
 def _exits(game: bt.Game) -> list[tuple[int, str, str, int]]:
@@ -184,34 +206,28 @@ def _exits(game: bt.Game) -> list[tuple[int, str, str, int]]:
 
 def test_the_planned_german_exits_panzer_units_against_the_first_american_bot() -> None:
     """Twelve Days, level 3, the planned German against the version-1 American, worked from
-    the replayed records. Seed 20: Fifth Panzer Army's drive west of Rochefort, as the 2nd
-    Panzer Division's towards Dinant: the 2nd Panzer's 2nd Regiment leaves the map at 01,16 on
-    turn 9, with the LXXXV Corps engineers at 01,12; the 11th Panzer and Lehr's 901st follow;
-    five towns held, Bastogne among them; the exits score nothing (10.1d), their road hexes
-    not German-supplied at the end. Seed 8: Lehr's 130th leaves at 01,16 on the last turn and
-    scores 32 // 3 = 10 for its one turn (10.1d)."""
+    the replayed records: Fifth Panzer Army's drive west of Rochefort, as Panzer Lehr's and
+    the 2nd Panzer's towards Dinant. Seed 1: Lehr's 130th (32 points) and LVIII Corps' panzer
+    unit (25) leave the map at 01,16 and 01,12 on the last turn: 10.1d pays 32 // 3 + 25 // 3
+    = 10 + 8 = 18; five towns held, Bastogne among them. Seed 20: the 130th leaves on turn 11
+    and the LXXXV Corps engineers (10) on turn 12: 10 x 2 + 3 x 1 = 23."""
     board = load_board()
     versions = {"american": heuristic.VERSION, "german": planned.VERSION}
     games = {}
-    for seed in (b"20", b"8"):
+    for seed in (b"1", b"20"):
         rec = selfplay.play(board, seed, versions)  # type: ignore[arg-type]
         replayed = bt.Game.replay(record.decode(record.encode(rec)), board)
         assert replayed.ok, replayed.error
         games[seed] = replayed.game
-    g20 = games[b"20"]
-    assert _exits(g20) == [
-        (9, "de-2-2pz", "0116", 45),
-        (9, "de-eng-lxxxv", "0112", 10),
-        (10, "de-11", "0116", 25),
-        (11, "de-901-lehr", "0116", 28),
-    ]
-    s = g20.state
-    assert s.score is not None and (s.score.exits, s.score.total) == (0, 1045)
+    g1 = games[b"1"]
+    assert _exits(g1) == [(12, "de-130-lehr", "0116", 32), (12, "de-pz-lviii", "0112", 25)]
+    s = g1.state
+    assert s.score is not None and (s.score.exits, s.score.total) == (18, 905)
     held = sorted(board.town_names[h] for h in board.towns if h in set(s.german_hexes))
     assert held == ["Bastogne", "Elsenborn", "Hotton", "Marche", "Rochefort"]
-    g8 = games[b"8"]
-    assert _exits(g8) == [(12, "de-130-lehr", "0116", 32)]
-    assert g8.state.score is not None and g8.state.score.exits == 10
+    g20 = games[b"20"]
+    assert _exits(g20) == [(11, "de-130-lehr", "0116", 32), (12, "de-eng-lxxxv", "0112", 10)]
+    assert g20.state.score is not None and g20.state.score.exits == 23
 
 
 def test_the_census_of_a_game_adds_up_its_combats() -> None:

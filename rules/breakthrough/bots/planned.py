@@ -14,9 +14,10 @@ matters to the plan:
   :data:`SUPPORT_RANGE` of the enemy takes its artillery (6.4, ``MaxArtillery``). Attacks (7.9)
   are plotted best odds first, the strongest adjacent units added until the odds reach
   :data:`GERMAN_ENOUGH`, and only at :data:`GERMAN_ODDS` or more, the first plotter advancing;
-  before the moves and again after them. ``German(build_up=True)`` also builds two or three
-  regiments of a mobile division in one hex into the divisional unit (BA-6.6a); off by
-  default, as it measured worse (``docs/rules-notes-breakthrough.md``, "The bots").
+  before the moves and again after them. In the Unit Organization Phase two or three
+  regiments of a mobile division in one hex build up into the divisional unit (BA-6.6a), so
+  that the division attacks and advances as one (``build_up=False`` turns it off; over 20
+  seeds neither way measured better: ``docs/rules-notes-breakthrough.md``, "The bots").
 * **American.** Units in contact hold and fortify; every other unit, the arriving ones
   included (5.0), is sent to the American-held victory town or exit hex whose threat (German
   strength within :data:`THREAT_RADIUS`, less the American strength on or next to it) less
@@ -78,7 +79,7 @@ def _corps(board: Board, state: State, uid: str) -> str:
 class German(Player):
     """The German plan (module docstring)."""
 
-    def __init__(self, rng: BotRng, *, build_up: bool = False) -> None:
+    def __init__(self, rng: BotRng, *, build_up: bool = True) -> None:
         super().__init__("german", rng)
         self.build_up = build_up
         self._fields: Fields | None = None
