@@ -102,6 +102,8 @@ class Board:
     German's historical holding of 16-20 December, G25); 0 from the 16th."""
     carried_eliminated: tuple[victory.Eliminated, ...] = ()
     """Units eliminated before the scenario's first turn, as 10.1e counts them (G25)."""
+    blown: frozenset[Hexside] = frozenset()
+    """Bridge sites already blown when the scenario begins (BA-6.7a; on the 21st, G25)."""
 
     @cached_property
     def cells(self) -> frozenset[HexId]:
@@ -173,4 +175,5 @@ class Board:
             self.pool_schedule,
             self.carried_towns,
             self.carried_eliminated,
+            self.blown,
         )

@@ -156,6 +156,7 @@ def new_game(board: Board) -> State:
         scenario=board.setup.number,
         town_points=board.carried_towns,
         eliminated=board.carried_eliminated,
+        blown=tuple(sorted(board.blown)),
     )
     events: list[Event] = []
     if first > 1:

@@ -26,7 +26,7 @@ from rules.breakthrough.reinforcements import Arrival, Edge
 from rules.breakthrough.units import Side, Unit
 from rules.breakthrough.victory import Eliminated
 from rules.hexgrid import HexId
-from scenarios.breakthrough.grid import from_hex, to_hex
+from scenarios.breakthrough.grid import from_hex, parse_label, to_hex
 from scenarios.breakthrough.mapdata import FRIENDLY_EDGES, BreakthroughMap, load_map
 from scenarios.breakthrough.oob import FIRST_DAY, OrderOfBattle, load_oob
 from scenarios.breakthrough.oob import Unit as OobUnit
@@ -153,8 +153,12 @@ def load_board(
     )
     carried: tuple[Eliminated, ...] = ()
     town_points = 0
+    blown: frozenset[tuple[HexId, HexId]] = frozenset()
     if late:
         s21 = _setup21()
+        blown = frozenset(side_key(parse_label(x.a), parse_label(x.b)) for x in s21.blown)
+        if not blown <= sites:
+            raise ValueError("setup21.toml blows a hexside that is no bridge site (6.7)")
         town_points = carried_towns(s21, {n: p for n, (_, p) in m.victory_towns().items()})
         carried = tuple(
             Eliminated(
@@ -206,4 +210,5 @@ def load_board(
         ),
         carried_towns=town_points,
         carried_eliminated=carried,
+        blown=blown,
     )

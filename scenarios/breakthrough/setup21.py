@@ -70,9 +70,18 @@ class Held(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     source: str
 
 
+class Blown(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A bridge site (6.7) blown before the 21st: the hexside between ``a`` and ``b``."""
+
+    a: str
+    b: str
+    source: str
+
+
 class Setup21(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     unit: tuple[Placement, ...]
     gone: tuple[Gone, ...] = ()
+    blown: tuple[Blown, ...] = ()
     held: tuple[Held, ...] = ()
     """One entry a day, 16-20 December: the town points carried into turn 6 (G25)."""
 
@@ -87,7 +96,8 @@ def _check(s: Setup21, oob: OrderOfBattle) -> None:
         if uid in seen:
             raise SetupDataError(f"setup21: {uid} is listed twice")
         if uid not in due:
-            raise SetupDataError(f"setup21: {uid} arrives on the {by_id[uid].day}th, not placed")
+            day = by_id[uid].day
+            raise SetupDataError(f"setup21: {uid} is dated {day} December: it arrives, not placed")
         seen.add(uid)
     if missing := sorted(due - seen):
         raise SetupDataError(f"setup21: no placement for {', '.join(missing)}")

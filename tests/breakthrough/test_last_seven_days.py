@@ -104,6 +104,17 @@ def test_the_front_of_the_21st_owns_the_towns_history_gives() -> None:
     assert len(ring) == 6 and all(b.owner[n] == "american" for n in ring)
 
 
+@pytest.mark.rule("BA-6.7a", "BA-2.2a")
+def test_the_bridges_blown_before_the_21st_are_down_when_it_begins() -> None:
+    b = load_board("last-seven-days")
+    state = sequence.new_game(b)
+    trois_ponts = hexgrid.hexside(to_hex((23, 17)), to_hex((24, 17)))  # the Salm, N23
+    habiemont = hexgrid.hexside(to_hex((24, 13)), to_hex((24, 14)))  # the Lienne
+    assert {trois_ponts, habiemont} <= set(state.blown) and len(state.blown) == 5
+    assert set(state.blown) <= b.sites
+    assert sequence.new_game(load_board("twelve-days")).blown == ()
+
+
 @pytest.mark.rule("BA-13.4a", "BA-6.4h", "BA-2.2a")
 def test_the_pools_hold_13_4s_points_due_before_the_21st_and_take_the_rest_on_time() -> None:
     b = load_board("last-seven-days")
