@@ -86,6 +86,16 @@ def test_placements_strengths_and_states_are_the_data_files() -> None:
     assert (by_id["us-1111"].strength, two["us-1111"].strength) == (10, 5)
 
 
+@pytest.mark.rule("BA-7.6e", "BA-1.4h", "BA-2.2a")
+def test_the_set_up_keeps_the_corridor_and_hexrow_0_rules() -> None:
+    b = load_board("last-seven-days")
+    in_corridor = [u.id for u in b.start if u.side == "american" and u.hex in b.corridor]
+    # only 13.2's starred units may be in hexrows 11-17 through the 22nd (7.6e)
+    assert sorted(in_corridor) == ["us-112-28", "us-424-106"]
+    assert all(b.profiles[uid].corridor for uid in in_corridor)
+    assert not [u for u in b.start if u.side == "german" and u.hex in b.no_german]
+
+
 @pytest.mark.rule("BA-1.4f", "BA-2.2a")
 def test_the_front_of_the_21st_owns_the_towns_history_gives() -> None:
     b = load_board("last-seven-days")
