@@ -230,6 +230,25 @@ def test_the_planned_german_exits_panzer_units_against_the_first_american_bot() 
     assert g20.state.score is not None and g20.state.score.exits == 23
 
 
+def test_planned_bots_in_last_seven_days_the_german_exits_past_rochefort() -> None:
+    """Seed 8 of Last Seven Days (the reconstructed 21 December set-up), level 3, both bots
+    planned, worked from the replayed record: Panzer Lehr's reconnaissance battalion (40
+    points) leaves the map at 01,16, west of Rochefort, on turn 11 and the 2nd Panzer's 3rd
+    Regiment (52) on turn 12, as the 2nd Panzer drove for Dinant; the German ends holding
+    Rochefort and St. Vith. The exits score nothing (10.1d): 01,16's road is not
+    German-supplied at the end."""
+    board = load_board("last-seven-days")
+    rec = selfplay.play(board, b"8")
+    replayed = bt.Game.replay(record.decode(record.encode(rec)), board)
+    assert replayed.ok, replayed.error
+    g = replayed.game
+    assert _exits(g) == [(11, "de-rec-lehr", "0116", 40), (12, "de-3-2pz", "0116", 52)]
+    s = g.state
+    assert s.score is not None and (s.score.exits, s.score.total) == (0, 1346)
+    held = sorted(board.town_names[h] for h in board.towns if h in set(s.german_hexes))
+    assert held == ["Rochefort", "St. Vith"]
+
+
 def test_the_census_of_a_game_adds_up_its_combats() -> None:
     """``balance.census`` counts every resolved combat once, by its attacker's side, and the
     losses it sums are the combat reports'."""
