@@ -63,6 +63,7 @@ from pbem.core.errors import PbemError
 from pbem.core.packets import DEFAULT_RULESET, DiceMode
 from rules.ao import LAST_TURN
 from rules.ao.bots.registry import kind_names
+from rules import registry
 from rules.ao.bots.selfplay import SELFPLAY_BOT, encode, play, replay
 from scenarios import load_board, scenario_numbers
 
@@ -260,8 +261,11 @@ def _by_email(
         raise UserError(f"self-play by email failed: {exc}") from None
     _write_atomic(out, game.text().encode("ascii"), force)
     v = game.verdict
-    if game.vp:
+    first, second = registry.get(ruleset).sides
+    if game.vp and ruleset == DEFAULT_RULESET:
         vp = f"VP {game.vp[0]}-{game.vp[1]} (German-Allied)"
+    elif game.vp:  # the kit's score: the second side's, then the first's
+        vp = f"score {game.vp[0]}-{game.vp[1]} ({second.capitalize()}-{first.capitalize()})"
     else:
         vp = "no Game-Turn ended" if ruleset == DEFAULT_RULESET else "no score"
     what = f"{v.winner or 'draw'} ({v.kind})" if v is not None else f"stopped after GT{turns}"
