@@ -16,7 +16,7 @@ app). The libraries never import it: the entry points
 
 from __future__ import annotations
 
-import rules.ao  # noqa: F401 - registers the AO's engine (rules.registry)
+import rules.ao  # registers the AO's engine (rules.registry)
 import rules.breakthrough  # noqa: F401 - registers Breakthrough's engine
 from ardennes_tui import kits
 from ardennes_tui.rulesets.ao.email import AO_EMAIL_KIT

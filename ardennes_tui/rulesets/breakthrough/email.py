@@ -22,7 +22,7 @@ from rules.breakthrough.board import SCENARIO_TITLES, SCENARIOS, Board
 from rules.breakthrough.bots import heuristic
 from rules.breakthrough.bots.selfplay import dice_seed
 from rules.breakthrough.sequence import fuel_due
-from rules.breakthrough.state import EndPhase, GameEnded, State, Verdict
+from rules.breakthrough.state import SIDES, EndPhase, GameEnded, State, Verdict
 from scenarios.breakthrough.board import load_board
 
 __all__ = ["BITA_EMAIL_KIT", "BreakthroughEmailKit", "PhaseBot", "batch_purpose"]
@@ -128,10 +128,10 @@ class BreakthroughEmailKit:
     def opponent_bot(self, kind: str, side: str, seed: bytes) -> Bot:
         if kind not in self.bot_kinds:
             raise ValueError(f"no bot {kind!r}: the bots are {', '.join(self.bot_kinds)}")
-        if side not in ("american", "german"):
+        if side not in SIDES:
             raise ValueError(f"no side {side!r}: american or german")
         rng = heuristic.BotRng(hashlib.sha256(b"bita-opponent/1" + side.encode() + seed).digest())
-        return PhaseBot(heuristic.Player(side, rng))
+        return PhaseBot(heuristic.Player(SIDES[SIDES.index(side)], rng))
 
     def selfplay_bots(self, seed: str) -> Mapping[str, Bot]:
         """The record self-play's bots (:func:`rules.breakthrough.bots.heuristic.players` of
