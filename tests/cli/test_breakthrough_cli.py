@@ -12,6 +12,7 @@ to the German 272nd (``de-272``, 25 points) on 30,28 (``2901``, clear, German-ow
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ from ardennes_tui import cli
 ARGS = ["--ruleset", "breakthrough"]
 
 
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+def run(argv: Sequence[object], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
     code = cli.main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return code, out, err
