@@ -292,3 +292,29 @@ def test_selfplay_usage_errors_are_one_line(
         code, text, err = run(["selfplay", *ARGS, *argv, "-o", out], capsys)
         assert (code, text, err) == (2, "", said)
     assert not out.exists()
+
+
+def test_the_order_of_battle(capsys: pytest.CaptureFixture[str]) -> None:
+    """13.2 lists 85 American and 79 German units; the 102nd Cavalry Group is a mobile
+    40-point unit on the map on 16 December at 30,27 (as the position above has it)."""
+    code, out, err = run(["oob", *ARGS, "--json"], capsys)
+    assert code == 0, err
+    units = json.loads(out)["units"]
+    assert sum(u["side"] == "american" for u in units) == 85
+    assert sum(u["side"] == "german" for u in units) == 79
+    [cav] = [u for u in units if u["id"] == "us-102"]
+    assert (cav["strength"], cav["type"], cav["mobile"], cav["day"], cav["hex"]) == (
+        40,
+        "CAV",
+        True,
+        16,
+        "30,27",
+    )
+    code, out, err = run(["oob", *ARGS, "--side", "american"], capsys)
+    assert out.startswith("American: 85 units, strength ")
+    assert (
+        "  us-102         102/-/V            CAV    40 mobile, OP 20/20, on the map at 30,27\n"
+        in out
+    )
+    code, out, err = run(["oob", *ARGS, "--scenario", 1], capsys)
+    assert (code, out) == (2, "") and "one for every scenario" in err
