@@ -24,6 +24,7 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+import ardennes_tui.rulesets  # noqa: F401 - the composition root: the AO's email kit plugged in
 from pbem import audit, selfplay, sources
 from pbem.exchange import armor_packets
 from pbem.games import Service
