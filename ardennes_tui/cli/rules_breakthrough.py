@@ -28,10 +28,8 @@ import msgspec
 from ardennes_tui.cli.inputs import read_input
 from ardennes_tui.errors import UserError
 from ardennes_tui.rulesets.breakthrough import queries
-from ardennes_tui.rulesets.breakthrough.queries import QueryError
+from ardennes_tui.rulesets.breakthrough.queries import Board, QueryError, State
 from rules import DiceError, DiceSource, ScriptedDice, SeededDice
-from rules.breakthrough.board import Board
-from rules.breakthrough.state import State
 
 MAX_POSITION_BYTES: Final = 1 << 20
 MAX_COMMANDS_BYTES: Final = 16 << 20

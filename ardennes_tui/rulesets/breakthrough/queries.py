@@ -30,7 +30,9 @@ from scenarios.breakthrough.grid import CoordError, from_hex, label, parse_label
 from scenarios.breakthrough.mapdata import load_map, render
 
 __all__ = [
+    "Board",
     "QueryError",
+    "State",
     "apply_commands",
     "decode_commands",
     "hex_arg",
