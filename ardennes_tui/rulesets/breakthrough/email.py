@@ -17,7 +17,7 @@ from typing import Any, Final
 import msgspec
 
 from pbem.kits import Bot, EmailKit
-from rules.breakthrough import weather
+from rules.breakthrough import BREAKTHROUGH, weather
 from rules.breakthrough.board import SCENARIO_TITLES, SCENARIOS, Board
 from rules.breakthrough.bots import heuristic
 from rules.breakthrough.bots.selfplay import dice_seed
@@ -56,17 +56,13 @@ def _board(scenario: int) -> Board:
 
 
 def batch_purpose(state: State) -> str:
-    """What the acting side has declared that its ``EndPhase`` rolls for (the ruleset's
-    ``dice_wait`` purpose): ``combat`` (plots, BA-8.0a), ``air`` (ground attacks or
+    """What the acting side has declared that its ``EndPhase`` rolls for, as the ruleset's
+    ``dice_wait`` names it: ``combat`` (plots, BA-8.0a), ``air`` (ground attacks or
     interdiction, BA-3.2), ``bridge`` (blowing attempts, BA-6.7d), else ``""``."""
-    if state.phase == "operation" and state.plots:
-        return "combat"
-    mine = state.air[0 if state.side == "american" else 1]
-    if state.phase == "air" and (state.strikes or mine.interdiction):
-        return "air"
-    if state.phase == "organization" and state.blasts:
-        return "bridge"
-    return ""
+    if state.phase == "game_over" or state.scenario not in PLAYABLE:
+        return ""
+    wait = BREAKTHROUGH.dice_wait(_board(state.scenario), state)
+    return wait.purpose if wait.kind == "batch" else ""
 
 
 class PhaseBot:
