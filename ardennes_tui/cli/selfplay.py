@@ -312,7 +312,7 @@ def _by_email(
     if game.vp and ruleset == DEFAULT_RULESET:
         vp = f"VP {game.vp[0]}-{game.vp[1]} (German-Allied)"
     elif game.vp:  # the kit's score: the second side's, then the first's
-        vp = f"score {game.vp[0]}-{game.vp[1]} ({second.capitalize()}-{first.capitalize()})"
+        vp = f"score {second.capitalize()} {game.vp[0]}, {first.capitalize()} {game.vp[1]}"
     else:
         vp = "no Game-Turn ended" if ruleset == DEFAULT_RULESET else "no score"
     what = f"{v.winner or 'draw'} ({v.kind})" if v is not None else f"stopped after GT{turns}"

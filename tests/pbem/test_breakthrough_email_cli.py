@@ -300,7 +300,7 @@ def test_a_whole_email_selfplay_game_verifies_and_audits(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     me, out, line = _selfplay(tmp_path, monkeypatch, capsys)
-    assert " wins " not in line and "(points), score " in line and "(German-American)" in line
+    assert " wins " not in line and "(points), score German " in line and ", American 0, " in line
     verified = me.ok("verify", out)
     assert "game over, " in verified and " wins (" in verified
     rolls = json.loads(me.ok("audit", out, "--json"))["rolls"]
