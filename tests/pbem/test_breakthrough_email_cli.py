@@ -102,6 +102,7 @@ def mail(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         file.write_text("\n".join(mails))
         status = hans.ok("status", SHORT)
         show = json.loads(hans.ok("show", SHORT, "--json"))
+        show_text = hans.ok("show", SHORT)
         verify = hans.run("verify", file)
         audit_text = hans.run("audit", file)
         audit_json = hans.run("audit", file, "--json")
@@ -116,6 +117,7 @@ def mail(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         "file": file,
         "status": status,
         "show": show,
+        "show_text": show_text,
         "verify": verify,
         "audit": audit_text,
         "audit_json": audit_json,
@@ -309,3 +311,24 @@ def test_a_whole_email_selfplay_game_verifies_and_audits(
     assert [(d["packet"], d["draw"], d["value"]) for d in json.loads(r.stdout)] == [
         (x["packet"], x["draw"], x["value"]) for x in rolls
     ]
+
+
+def test_show_reads_as_the_position_in_lines(mail: dict[str, Any]) -> None:
+    """``ardennes show``'s text: the units of each side with strength, efficiency and the
+    manual's x,y (the state's hex ids turned by BA-1.4c's grid), not a JSON line."""
+    text = mail["show_text"]
+    position = mail["show"]["position"]
+    lines = text.splitlines()
+    packets = len(Store(mail["hans"].home).packets(GAME_ID))
+    assert lines[0] == (
+        f"Game {SHORT}: scenario 1, sealed dice, you play the German against bot; {packets}"
+    )
+    assert not any(line.startswith("Position: {") for line in lines)
+    flat = " ".join(line.strip() for line in lines)
+    for side in ("german", "american"):
+        mine = [u for u in position["units"] if u["side"] == side]
+        assert f"{side.capitalize()} on the map ({len(mine)}): " in flat
+    [u] = [u for u in position["units"] if u["id"] == "de-272"]
+    col, row = int(u["hex"][:2]), int(u["hex"][2:])
+    assert f"de-272 {u['strength']} {u['efficiency']}% {31 - row},{col - 1}" in flat
+    assert lines[-1] == "(t travel mode, f<n> fort level, u unsupplied, i isolated, d disrupted)"
