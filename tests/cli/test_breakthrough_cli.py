@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -318,3 +319,27 @@ def test_the_order_of_battle(capsys: pytest.CaptureFixture[str]) -> None:
     )
     code, out, err = run(["oob", *ARGS, "--scenario", 1], capsys)
     assert (code, out) == (2, "") and "one for every scenario" in err
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (lambda s: {}, "Object missing required field `turn`"),
+        (
+            lambda s: {**s, "units": [{**s["units"][0], "id": "de-nobody"}]},
+            "no unit 'de-nobody' in scenario 1",
+        ),
+        (
+            lambda s: {**s, "units": [{**s["units"][0], "hex": "9999"}]},
+            "de-1-1ss stands on 9999, which is not a hex of the map",
+        ),
+        (lambda s: {**s, "turn": "1"}, "Expected `int`, got `str` - at `$.turn`"),
+    ],
+)
+def test_a_bad_position_is_one_line(
+    position: Path, tmp_path: Path, change: Any, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(change(json.loads(position.read_text()))))
+    code, out, err = run(["rules", "options", *ARGS, "--position", bad], capsys)
+    assert (code, out, err) == (2, "", f"ardennes: position {bad}: {said}\n")
