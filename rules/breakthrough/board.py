@@ -35,13 +35,6 @@ SCENARIO_TITLES: Final[Mapping[ScenarioName, str]] = {
     "twelve-days": "Twelve Days (16-27 December)",
 }
 
-LAST_SEVEN_DAYS_REFUSAL: Final = (
-    "the Last Seven Days scenario needs the 21 December set-up, which the manual does not give "
-    "(G25: no unit's position, strength, efficiency, fort, supply or ownership on the 21st); "
-    "play First Seven Days or Twelve Days"
-)
-"""Why :func:`scenarios.breakthrough.load_board` refuses scenario 2 (BA-2.1g, BA-2.2a, G25)."""
-
 
 class Setup(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The levers of one game (BA-2.1b-g): written in the record's header as its level."""
@@ -69,7 +62,7 @@ class Board:
     setup: Setup
     terrain: Mapping[HexId, Terrain]
     owner: Mapping[HexId, Side]
-    """Who owns each hex on 16 December (BA-1.4f)."""
+    """Who owns each hex when the scenario begins (BA-1.4f; on the 21st by the front, G25)."""
     roads: frozenset[Hexside]
     rivers: frozenset[Hexside]
     sites: frozenset[Hexside]
@@ -94,14 +87,23 @@ class Board:
     names: Mapping[str, tuple[str, str]]
     """Unit id -> (designation as 13.2 prints it, corps) (BA-13.3a-b)."""
     start: tuple[Unit, ...]
-    """The units on the map when the scenario begins, at full strength (BA-2.2a, BA-13.2b)."""
+    """The units on the map when the scenario begins (BA-2.2a, BA-13.2b): on the 16th at full
+    strength, on the 21st as reconstructed (G25)."""
     arrivals: tuple[Arrival, ...]
     """Every later unit, with its turn and printed entry hex (BA-13.2b, BA-5.0a)."""
     pools: Mapping[str, int]
-    """Each corps pool's points at the start (13.4, BA-13.4a-b), before the level's bonus."""
+    """Each corps pool's points at the start (13.4, BA-13.4a-b), before the level's bonus; on
+    the 21st with 13.4's points due before it (G25)."""
     pool_side: Mapping[str, Side]
     pool_schedule: tuple[tuple[str, int, int], ...]
-    """(corps, points, turn) of 13.4's reinforcement points (BA-6.4h)."""
+    """(corps, points, turn) of 13.4's reinforcement points still to come (BA-6.4h)."""
+    carried_towns: int = 0
+    """10.1b's town points of the turns before the scenario's first (Last Seven Days: the
+    German's historical holding of 16-20 December, G25); 0 from the 16th."""
+    carried_eliminated: tuple[victory.Eliminated, ...] = ()
+    """Units eliminated before the scenario's first turn, as 10.1e counts them (G25)."""
+    blown: frozenset[Hexside] = frozenset()
+    """Bridge sites already blown when the scenario begins (BA-6.7a; on the 21st, G25)."""
 
     @cached_property
     def cells(self) -> frozenset[HexId]:
@@ -171,4 +173,7 @@ class Board:
             self.pools,
             self.pool_side,
             self.pool_schedule,
+            self.carried_towns,
+            self.carried_eliminated,
+            self.blown,
         )

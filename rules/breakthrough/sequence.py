@@ -14,6 +14,7 @@ turn, the end of the game (the next turn's Supply trace scores it, 10.2a). So ev
 inside an ``EndPhase``: of a batch the side declared, or of the dawn
 (``docs/rules-notes-breakthrough.md``, "Every die in an EndPhase").
 
+Last Seven Days (BA-2.1g) begins at turn 6's ``dawn`` and so with its Air Phase (BA-2.1h).
 Turn-1 exceptions: no Air Phase (2.1h), no American Unit Organization Phase (2.4a), the
 allowances of G10 (``operations.first_allowance``, 2.4b, 2.4d-e) and no German movement in
 the 1st Operation Phase (2.4c, :func:`operations.may_move`).
@@ -132,8 +133,10 @@ def _begin(state: State, phase: str, side: Side, stage: int, events: list[Event]
 
 
 def new_game(board: Board) -> State:
-    """The state before the first command: turn 1 of the scenario up to the first phase that
-    waits for a player (no Air Phase on 16 December, BA-2.1h; no die falls before it)."""
+    """The state before the first command: the scenario's first turn up to the first phase
+    that waits for a player: on 16 December the German's Unit Organization Phase (no Air
+    Phase, BA-2.1h); on 21 December (Last Seven Days) the day's ``dawn``, whose command draws
+    the weather and opens the Air Phase. No die falls before it."""
     level = board.setup.level
     pools = {
         corps: artillery.handicapped(points, board.pool_side[corps], level)
@@ -151,8 +154,16 @@ def new_game(board: Board) -> State:
         pools=tuple(sorted(pools.items())),
         committed=(committed[0], committed[1]),
         scenario=board.setup.number,
+        town_points=board.carried_towns,
+        eliminated=board.carried_eliminated,
+        blown=tuple(sorted(board.blown)),
     )
     events: list[Event] = []
+    if first > 1:
+        # Last Seven Days: "Except for the Last Seven Days scenario the game begins with the
+        # Supply Phase" (2.1, BA-2.1h): its turn 6 begins with the day's weather, the
+        # American's first command (every die in an EndPhase), then the Air Phase.
+        return _begin(state, "dawn", "american", 0, events)
     roller = Roller(None, 0, events)
     return start_turn(board, state, roller, events, first_of_game=True)
 
@@ -167,7 +178,8 @@ def start_turn(
     (BA-9.0a, BA-3.1a-c); then the Air Phase, or straight to Supply on the scenario's first
     turn (BA-2.1h)."""
     units = air.clear_effects(state.units)
-    if not first_of_game:
+    # The scenario's first turn keeps the set-up's efficiency (the morning's, G25).
+    if not first_of_game and state.turn != board.setup.turns[0]:
         units = [
             REPLACE(u, efficiency=efficiency.at_turn_start(u.efficiency, u.supply, u.op))
             for u in units

@@ -4,8 +4,9 @@
 :class:`rules.breakthrough.board.Board`: terrain, roads, rivers and bridge sites as
 :mod:`rules.hexgrid` ids and hexsides, each side's friendly edges, the exits, the towns, the
 scoring area, every unit's profile (13.2, 7.4, 13.4), the units on the map when the scenario
-begins and the arrivals. The Last Seven Days scenario is refused: its 21 December set-up is
-not in the sources (G25, ``docs/rules-notes-breakthrough.md``).
+begins and the arrivals. Last Seven Days (scenario 2) starts from the reconstructed 21
+December set-up of ``setup21.toml`` (:mod:`.setup21`, G25, ``docs/rules-notes-breakthrough.md``):
+its units, the ownership of the front, the pools with 13.4's points due before the 21st.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from typing import Literal, cast
 
 from rules import hexgrid
 from rules.breakthrough.board import (
-    LAST_SEVEN_DAYS_REFUSAL,
     SCENARIOS,
     Board,
     ScenarioName,
@@ -24,11 +24,20 @@ from rules.breakthrough.board import (
 from rules.breakthrough.profile import Profile
 from rules.breakthrough.reinforcements import Arrival, Edge
 from rules.breakthrough.units import Side, Unit
+from rules.breakthrough.victory import Eliminated
 from rules.hexgrid import HexId
-from scenarios.breakthrough.grid import to_hex
+from scenarios.breakthrough.grid import from_hex, parse_label, to_hex
 from scenarios.breakthrough.mapdata import FRIENDLY_EDGES, BreakthroughMap, load_map
 from scenarios.breakthrough.oob import FIRST_DAY, OrderOfBattle, load_oob
 from scenarios.breakthrough.oob import Unit as OobUnit
+from scenarios.breakthrough.setup21 import (
+    SET_UP_DAY,
+    Setup21,
+    carried_towns,
+    front_owner,
+    load_setup21,
+    units21,
+)
 
 SIDES: tuple[Side, Side] = ("american", "german")
 INFILTRATOR = "de-150"
@@ -86,6 +95,11 @@ def _sources() -> tuple[BreakthroughMap, OrderOfBattle]:
     return load_map(), load_oob()
 
 
+@cache
+def _setup21() -> Setup21:
+    return load_setup21(_sources()[1])
+
+
 def load_board(
     scenario: int | str = "twelve-days",
     level: int = 3,
@@ -95,14 +109,13 @@ def load_board(
     """The board of ``scenario`` at ``level`` (BA-2.1b-g); :class:`ValueError` with one
     sentence for a scenario or level that cannot be played."""
     name = scenario_name(scenario)
-    if name == "last-seven-days":
-        raise ValueError(LAST_SEVEN_DAYS_REFUSAL)
     if level not in (1, 2, 3, 4):
         raise ValueError(f"no level of play {level}: 1 (hardest for the German) to 4 (BA-2.1b)")
     setup = Setup(name, cast(Literal[1, 2, 3, 4], level), historical, two_player)
     m, oob = _sources()
     terrain = {to_hex((h.x, h.y)): h.terrain for h in m}
     owner = {to_hex((h.x, h.y)): h.owner for h in m}
+    late = name == "last-seven-days"
 
     def side_key(a: tuple[int, int], b: tuple[int, int]) -> tuple[HexId, HexId]:
         return hexgrid.hexside(to_hex(a), to_hex(b))
@@ -118,14 +131,55 @@ def load_board(
     edge_roads = {s: frozenset(to_hex(c) for c in m.edge_road_hexes(s)) for s in SIDES}
     road_hexes = m.road_hexes()
     first_day = FIRST_DAY + setup.turns[0] - 1
-    start = tuple(
-        sorted((_unit(u, two_player) for u in oob.units if u.day <= first_day), key=lambda u: u.id)
-    )
+    # On the 16th the units dated the 16th start; on the 21st those dated up to the 20th are
+    # placed by setup21.toml and those dated the 21st arrive in turn 6's Reinforcement Phase.
+    placed_before = first_day if not late else SET_UP_DAY - 1
+    if late:
+        start = units21(_setup21(), oob, two_player)
+        placed = {from_hex(u.hex): u.side for u in start}
+        owner16 = {(h.x, h.y): h.owner for h in m}
+        owner = {to_hex(c): s for c, s in front_owner(owner16, placed, owner16).items()}
+    else:
+        start = tuple(
+            sorted(
+                (_unit(u, two_player) for u in oob.units if u.day <= first_day),
+                key=lambda u: u.id,
+            )
+        )
     arrivals = tuple(
         Arrival(_unit(u, two_player), _edge(m, u), u.day - FIRST_DAY + 1, i)
         for i, u in enumerate(oob.units)
-        if u.day > first_day
+        if u.day > placed_before
     )
+    carried: tuple[Eliminated, ...] = ()
+    town_points = 0
+    blown: frozenset[tuple[HexId, HexId]] = frozenset()
+    if late:
+        s21 = _setup21()
+        blown = frozenset(side_key(parse_label(x.a), parse_label(x.b)) for x in s21.blown)
+        if not blown <= sites:
+            raise ValueError("setup21.toml blows a hexside that is no bridge site (6.7)")
+        town_points = carried_towns(s21, {n: p for n, (_, p) in m.victory_towns().items()})
+        carried = tuple(
+            Eliminated(
+                g.id,
+                u.side,
+                1,
+                engineer=profile(oob, u).engineer,
+                battalion=battalion(u),
+            )
+            for g in s21.gone
+            for u in oob.units
+            if u.id == g.id
+        )
+    # 13.4's points due before the first turn are in the pools at the start; those due on it
+    # or later come with their turn (BA-6.4h). Nothing else is carried over (G25).
+    first_turn = setup.turns[0]
+    pools = {
+        p.corps: p.points
+        + (p.reinforcement if p.reinforcement_day and p.reinforcement_day < first_day else 0)
+        for p in oob.pools
+    }
     return Board(
         setup=setup,
         terrain=terrain,
@@ -147,11 +201,14 @@ def load_board(
         names={u.id: (u.designation, u.corps) for u in oob.units},
         start=start,
         arrivals=arrivals,
-        pools={p.corps: p.points for p in oob.pools},
+        pools=pools,
         pool_side={p.corps: p.side for p in oob.pools},
         pool_schedule=tuple(
             (p.corps, p.reinforcement, p.reinforcement_day - FIRST_DAY + 1)
             for p in oob.pools
-            if p.reinforcement_day
+            if p.reinforcement_day and p.reinforcement_day - FIRST_DAY + 1 >= first_turn
         ),
+        carried_towns=town_points,
+        carried_eliminated=carried,
+        blown=blown,
     )

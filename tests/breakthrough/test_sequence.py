@@ -8,7 +8,6 @@ import pytest
 
 import rules.breakthrough as bt
 from rules import hexgrid
-from rules.breakthrough.board import LAST_SEVEN_DAYS_REFUSAL
 from rules.breakthrough.organization import Member
 from rules.breakthrough.state import (
     Advance,
@@ -107,13 +106,21 @@ def test_twelve_days_end_after_turn_12_and_first_seven_after_turn_7() -> None:
         assert g.options().acting is None
 
 
-@pytest.mark.rule("BA-2.1g", "BA-2.2a")
-def test_last_seven_days_is_refused_for_its_missing_set_up() -> None:
-    with pytest.raises(ValueError) as err:
-        load_board("last-seven-days")
-    assert str(err.value) == LAST_SEVEN_DAYS_REFUSAL and "G25" in str(err.value)
-    with pytest.raises(ValueError):
-        load_board(2)
+@pytest.mark.rule("BA-2.1g", "BA-2.1h", "BA-2.2a")
+def test_last_seven_days_begins_with_the_air_phase_of_21_december() -> None:
+    # "Except for the Last Seven Days scenario the game begins with the Supply Phase" (2.1):
+    # it begins with turn 6's weather (the American's first command), then the Air Phase;
+    # more in test_last_seven_days.py
+    g = game("last-seven-days", seed=b"a")
+    assert (g.state.turn, g.state.phase, g.state.side, g.state.scenario) == (
+        6,
+        "dawn",
+        "american",
+        2,
+    )
+    assert load_board(2).setup == load_board("last-seven-days").setup
+    g.push(EndPhase())
+    assert phases(g) == [(6, "air", "american", 0)]
 
 
 @pytest.mark.rule("BA-2.2a")
