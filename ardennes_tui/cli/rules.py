@@ -119,7 +119,7 @@ def _start_options(parser: argparse.ArgumentParser) -> None:
     start = parser.add_mutually_exclusive_group(required=True)
     start.add_argument("--position", metavar="P", help="position file (JSON), or - for stdin")
     start.add_argument(
-        "--scenario", type=int, metavar="N", help="start of scenario N (1-10; Breakthrough 1, 3)"
+        "--scenario", type=int, metavar="N", help="start of scenario N (1-10; Breakthrough 1-3)"
     )
     parser.add_argument(
         "--ruleset",

@@ -1,7 +1,7 @@
 """``ardennes rules ACTION --ruleset breakthrough``: the same questions as for the AO, asked of
 *Breakthrough in the Ardennes* (:mod:`ardennes_tui.rulesets.breakthrough.queries`).
 
-``--scenario N`` (1 or 3, BA-2.1g) starts from the scenario's first state; ``--position P`` is
+``--scenario N`` (1-3, BA-2.1g) starts from the scenario's first state; ``--position P`` is
 a *Breakthrough* state as JSON (``ardennes show --json``'s ``position``, or the last line of
 ``rules apply``). ``--level L`` (BA-2.1b, default 3) and ``--two-player`` (BA-13.2c's values)
 choose the board. Hexes go in as ids (``2412``) or as the manual's ``x,y`` (``19,23``).

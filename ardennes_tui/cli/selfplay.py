@@ -16,11 +16,12 @@
     The game at level of play L (1-4, :mod:`rules.ao.levels`), the bot of SIDE playing the
     computer (at level L) and the other the human (at level 3): the board set up for the
     level, the record's header naming it (by email: not offered, an email game has no levels).
-``ardennes selfplay --ruleset breakthrough --scenario 1|3 --seed S [--level L] -o FILE``
+``ardennes selfplay --ruleset breakthrough --scenario 1-3 --seed S [--level L] -o FILE``
     *Breakthrough in the Ardennes* (issue 24): a bot on each side plays the whole scenario
-    (1 First Seven Days, 3 Twelve Days) at BA-2.1b's level L (default 3, the rules as
-    written) and writes its record (:mod:`ardennes_tui.rulesets.breakthrough.selfplay`); with
-    ``--dice`` it plays by email as above (the rules as written, two players).
+    (1 First Seven Days, 2 Last Seven Days, 3 Twelve Days) at BA-2.1b's level L (default 3,
+    the rules as written) and writes its record
+    (:mod:`ardennes_tui.rulesets.breakthrough.selfplay`); with ``--dice`` it plays by email as
+    above (the rules as written, two players).
 ``ardennes selfplay --replay FILE``
     Replays a record of the AO or of *Breakthrough* (its header names its ruleset and, for
     *Breakthrough*, its set-up) and checks the state hash after each command and at the end:

@@ -199,8 +199,10 @@ def test_questions_that_do_not_apply_are_one_line(
     assert (code, out) == (2, "") and err == (
         "ardennes: --side: Breakthrough's sides are american and german\n"
     )
-    code, out, err = run(["rules", "options", *ARGS, "--scenario", 2], capsys)
-    assert code == 2 and err.startswith("ardennes: scenario 2: the Last Seven Days scenario")
+    code, out, err = run(["rules", "options", *ARGS, "--scenario", 4], capsys)
+    assert (code, out) == (2, "") and err == (
+        "ardennes: scenario 4: no Breakthrough scenario 4: 1, 2 or 3 (BA-2.1g)\n"
+    )
     code, out, err = run(["rules", "options", "--scenario", 1, "--level", 2], capsys)
     assert (code, err) == (2, "ardennes: --level and --two-player go with --ruleset breakthrough\n")
 
@@ -273,8 +275,8 @@ def test_selfplay_usage_errors_are_one_line(
     out = tmp_path / "x.jsonl"
     for argv, said in [
         (
-            ["--scenario", 2, "--seed", 1],
-            "ardennes: --scenario: breakthrough has the scenarios 1, 3\n",
+            ["--scenario", 4, "--seed", 1],
+            "ardennes: --scenario: breakthrough has the scenarios 1, 2, 3\n",
         ),
         (
             ["--scenario", 1, "--seed", 1, "--turns", 2],

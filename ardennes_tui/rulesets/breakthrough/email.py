@@ -27,9 +27,9 @@ from scenarios.breakthrough.board import load_board
 
 __all__ = ["BITA_EMAIL_KIT", "BreakthroughEmailKit", "PhaseBot", "batch_purpose"]
 
-PLAYABLE: Final = (1, 3)
-"""BA-2.1g's scenarios with a set-up: First Seven Days and Twelve Days (the Last Seven Days'
-21 December set-up is not in the manual, G25)."""
+PLAYABLE: Final = (1, 2, 3)
+"""BA-2.1g's scenarios: First Seven Days, Last Seven Days (from the reconstructed 21 December
+set-up, G25) and Twelve Days."""
 
 BATCHES: Final = {
     "combat": ("the plotted attacks", "combat resolution"),

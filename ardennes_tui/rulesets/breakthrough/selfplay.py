@@ -24,7 +24,7 @@ LEVELS: Final = (1, 2, 3, 4)
 
 
 def record_game(scenario: int, seed: str, level: int = 3) -> Record:
-    """The self-play game of ``scenario`` (1 or 3, BA-2.1g) at ``level`` from ``seed``, as its
+    """The self-play game of ``scenario`` (1-3, BA-2.1g) at ``level`` from ``seed``, as its
     record; :class:`ValueError` (one sentence) for a scenario or level that cannot be played."""
     return play(load_board(scenario, level), seed.encode())
 
