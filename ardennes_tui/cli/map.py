@@ -1,5 +1,9 @@
 """``ardennes map``: print the whole map as text (with a legend), or as JSON.
 
+``--ruleset breakthrough``: *Breakthrough in the Ardennes*'s map as the manual's screen shows
+it (``scenarios/breakthrough/mapdata.py``'s ``render``: plain ASCII, west at the top), or its
+compiled data with ``--json``.
+
 Colour (16 ANSI colours) is on when stdout is a terminal, off in a pipe; ``--color`` and
 ``--no-color`` force it, and the ``NO_COLOR`` environment variable turns it off. Without
 colour the output is plain ASCII and every feature still has its own glyph.
@@ -69,6 +73,13 @@ def register(subparsers: Any) -> None:
         type=int,
         metavar="N",
         help="draw the set-up of scenario N (1-10) on the map",
+    )
+    parser.add_argument(
+        "--ruleset",
+        choices=("ao", "breakthrough"),
+        default="ao",
+        help="whose map: ao (default) or breakthrough (its 32x31 grid as the manual's screen "
+        "shows it, BA-1.4c; plain text, or --json)",
     )
     parser.add_argument(
         "--map-file",
@@ -144,7 +155,34 @@ def overview_parts(lines: Sequence[Line], columns: int, width: int = OVERVIEW_WI
     return out
 
 
+def _breakthrough(args: argparse.Namespace) -> int:
+    """*Breakthrough*'s map (:mod:`ardennes_tui.rulesets.breakthrough.queries`)."""
+    from ardennes_tui.rulesets.breakthrough import queries
+
+    other = [
+        flag
+        for flag, given in (
+            ("--overview", args.overview),
+            ("--graph", args.graph),
+            ("--scenario", args.scenario is not None),
+            ("--map-file", args.map_file is not None),
+        )
+        if given
+    ]
+    if other:
+        raise UserError(f"{', '.join(other)}: not for Breakthrough's map (text or --json)", 2)
+    if args.json:
+        sys.stdout.buffer.write(queries.map_json())
+        sys.stdout.buffer.flush()
+        return 0
+    sys.stdout.write(queries.map_text())
+    sys.stdout.flush()
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.ruleset == "breakthrough":
+        return _breakthrough(args)
     game_map = get_map(args.map_file)
     if args.json:
         sys.stdout.write(encode_map(game_map.data).decode("utf-8"))

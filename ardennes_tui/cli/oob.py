@@ -1,5 +1,8 @@
 """``ardennes oob --scenario N``: a scenario's units, their values, where and when they enter.
 
+``ardennes oob --ruleset breakthrough``: *Breakthrough*'s order of battle (13.2, 13.4; its
+scenarios share it), :mod:`ardennes_tui.rulesets.breakthrough.oob`.
+
 Text: one line per unit, German first then Allied, set-up units by hex then reinforcements by
 Game-Turn. ``--json`` prints exactly::
 
@@ -51,9 +54,20 @@ def register(subparsers: Any) -> None:
         help="print a scenario's order of battle",
         description="Print every unit of a scenario: values, set-up hex or arrival turn/section.",
     )
-    parser.add_argument("--scenario", type=int, required=True, metavar="N", help="scenario 1-10")
+    parser.add_argument("--scenario", type=int, metavar="N", help="scenario 1-10 (the AO's)")
     parser.add_argument("--json", action="store_true", help="print JSON (schema fixed)")
-    parser.add_argument("--side", choices=("allied", "german"), help="only this side's units")
+    parser.add_argument(
+        "--side",
+        choices=("allied", "german", "american"),
+        help="only this side's units (Breakthrough: american or german)",
+    )
+    parser.add_argument(
+        "--ruleset",
+        choices=("ao", "breakthrough"),
+        default="ao",
+        help="whose order of battle: ao (default, needs --scenario) or breakthrough (13.2, "
+        "13.4: every unit and pool, no --scenario)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -89,7 +103,27 @@ def _values(u: UnitDef | UnitRow) -> str:
     return f"{u.strength}-{u.movement} {u.size:<3} {u.type} ({mech})"
 
 
+def _breakthrough(args: argparse.Namespace) -> int:
+    from ardennes_tui.rulesets.breakthrough.oob import oob_data, oob_lines
+
+    if args.scenario is not None:
+        raise UserError("--scenario: Breakthrough's order of battle is one for every scenario", 2)
+    if args.side == "allied":
+        raise UserError("--side: Breakthrough's sides are american and german", 2)
+    if args.json:
+        sys.stdout.write(msgspec.json.encode(oob_data(args.side)).decode() + "\n")
+        return 0
+    sys.stdout.write("".join(line + "\n" for line in oob_lines(args.side)))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.ruleset == "breakthrough":
+        return _breakthrough(args)
+    if args.scenario is None:
+        raise UserError("oob needs --scenario N (1-10)", 2)
+    if args.side == "american":
+        raise UserError("--side: the AO's sides are german and allied", 2)
     number: int = args.scenario
     if number not in scenario_numbers():
         first, last = scenario_numbers()[0], scenario_numbers()[-1]

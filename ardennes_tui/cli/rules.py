@@ -16,6 +16,10 @@
     JSON: the attack hex by hex and class by class, the odds and the CRT, and the refusal a
     declaration would get (``rules.ao.odds_report``); exit 1 when it would be refused.
 
+``--ruleset breakthrough`` asks the same of *Breakthrough in the Ardennes*
+(:mod:`ardennes_tui.cli.rules_breakthrough`: its positions, ``--level``, ``--two-player``);
+``interdiction`` does not apply to it (one line, exit 2).
+
 Instead of ``--position P`` (a position file, ``docs/position-format.md``; ``-`` reads stdin),
 ``--scenario N`` starts from scenario N before the Allied set-up. Commands that roll (combat,
 the CRT switch, the paradrop) need dice: ``--dice-seed HEX`` (a game's seed) or ``--dice 3,5,1``
@@ -30,11 +34,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
 import msgspec
 
+from ardennes_tui.cli import rules_breakthrough
 from ardennes_tui.cli.inputs import read_input
 from ardennes_tui.errors import UserError
 from rules import DiceError, DiceSource, Rejection, ScriptedDice, SeededDice
@@ -57,6 +63,7 @@ from rules.ao import (
 )
 from scenarios import load_board, scenario_numbers
 
+RULESETS: Final = ("ao", "breakthrough")
 MAX_POSITION_BYTES: Final = 1 << 20
 MAX_COMMANDS_BYTES: Final = 16 << 20
 
@@ -71,7 +78,7 @@ def register(subparsers: Any) -> None:
     moves = sub.add_parser("moves", help="where a unit can move now, with costs and paths")
     _start_options(moves)
     moves.add_argument("--unit", required=True, help="unit id, e.g. de-1ss-a")
-    moves.set_defaults(func=run_moves)
+    moves.set_defaults(func=_breakthrough(run_moves))
     app = sub.add_parser("apply", help="apply a JSONL file of commands")
     _start_options(app)
     app.add_argument("--commands", required=True, type=Path, metavar="C", help="JSONL file")
@@ -86,28 +93,63 @@ def register(subparsers: Any) -> None:
         metavar="LIST",
         help="scripted dice for the draws from the position's dice index on, e.g. 3,5,1",
     )
-    app.set_defaults(func=run_apply)
+    app.set_defaults(func=_breakthrough(run_apply))
     opts = sub.add_parser("options", help="what may be done now, and by whom")
     _start_options(opts)
-    opts.set_defaults(func=run_options)
+    opts.set_defaults(func=_breakthrough(run_options))
     sup = sub.add_parser("supply", help="every unit's supply: marker, judged now, as defender")
     _start_options(sup)
-    sup.add_argument("--side", choices=("german", "allied"), help="one side (default: both)")
-    sup.set_defaults(func=run_supply)
+    sup.add_argument(
+        "--side",
+        choices=("german", "allied", "american"),
+        help="one side (default: both; Breakthrough: american or german)",
+    )
+    sup.set_defaults(func=_breakthrough(run_supply))
     inter = sub.add_parser("interdiction", help="the bridges interdicted for each side")
     _start_options(inter)
-    inter.set_defaults(func=run_interdiction)
+    inter.set_defaults(func=_breakthrough(run_interdiction))
     odds = sub.add_parser("odds", help="an attack's strengths, odds and CRT, with every factor")
     _start_options(odds)
     odds.add_argument("--attackers", required=True, metavar="A,B", help="attacking unit ids")
     odds.add_argument("--defenders", required=True, metavar="HEX,HEX", help="attacked hexes")
-    odds.set_defaults(func=run_odds)
+    odds.set_defaults(func=_breakthrough(run_odds))
 
 
 def _start_options(parser: argparse.ArgumentParser) -> None:
     start = parser.add_mutually_exclusive_group(required=True)
     start.add_argument("--position", metavar="P", help="position file (JSON), or - for stdin")
-    start.add_argument("--scenario", type=int, metavar="N", help="start of scenario N (1-10)")
+    start.add_argument(
+        "--scenario", type=int, metavar="N", help="start of scenario N (1-10; Breakthrough 1-3)"
+    )
+    parser.add_argument(
+        "--ruleset",
+        choices=RULESETS,
+        default="ao",
+        help="the game: ao (default, The Ardennes Offensive) or breakthrough",
+    )
+    parser.add_argument(
+        "--level", type=int, choices=(1, 2, 3, 4), help="breakthrough: level of play (default 3)"
+    )
+    parser.add_argument(
+        "--two-player",
+        action="store_true",
+        help="breakthrough: the two-player values (BA-13.2c; an email game's)",
+    )
+
+
+def _breakthrough(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """``func`` for the AO; ``--ruleset breakthrough`` goes to its own answers."""
+
+    def run(args: argparse.Namespace) -> int:
+        if args.ruleset == "breakthrough":
+            return rules_breakthrough.run(args)
+        if args.level is not None or args.two_player:
+            raise UserError("--level and --two-player go with --ruleset breakthrough", 2)
+        if getattr(args, "side", None) == "american":
+            raise UserError("--side: the AO's sides are german and allied", 2)
+        return func(args)
+
+    return run
 
 
 def _start(args: argparse.Namespace) -> tuple[Board, GameState]:

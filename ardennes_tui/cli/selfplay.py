@@ -16,9 +16,16 @@
     The game at level of play L (1-4, :mod:`rules.ao.levels`), the bot of SIDE playing the
     computer (at level L) and the other the human (at level 3): the board set up for the
     level, the record's header naming it (by email: not offered, an email game has no levels).
+``ardennes selfplay --ruleset breakthrough --scenario 1-3 --seed S [--level L] -o FILE``
+    *Breakthrough in the Ardennes* (issue 24): a bot on each side plays the whole scenario
+    (1 First Seven Days, 2 Last Seven Days, 3 Twelve Days) at BA-2.1b's level L (default 3,
+    the rules as written) and writes its record
+    (:mod:`ardennes_tui.rulesets.breakthrough.selfplay`); with ``--dice`` it plays by email as
+    above (the rules as written, two players).
 ``ardennes selfplay --replay FILE``
-    Replays a record and checks the state hash after each command and at the end: exit 0 when
-    every one matches, 1 naming the first diverging command.
+    Replays a record of the AO or of *Breakthrough* (its header names its ruleset and, for
+    *Breakthrough*, its set-up) and checks the state hash after each command and at the end:
+    exit 0 when every one matches, 1 naming the first diverging command.
 ``ardennes selfplay --summary --scenario LIST --seeds LIST [--jobs N] [--games-out FILE]``
     Plays every (scenario, seed) to the end - the same games as ``--scenario N --seed S`` -
     in ``--jobs`` worker processes and prints the balance tables (Markdown): one row per
@@ -57,18 +64,22 @@ from ardennes_tui.cli.selfplay_summary import (
     summary_markdown,
 )
 from ardennes_tui.errors import UserError
+from ardennes_tui.rulesets.breakthrough import selfplay as bita_selfplay
 from pbem import kits
 from pbem import selfplay as email_selfplay
 from pbem.core.errors import PbemError
 from pbem.core.packets import DEFAULT_RULESET, DiceMode
+from rules import registry
 from rules.ao import LAST_TURN
 from rules.ao.bots.registry import kind_names
-from rules.ao.bots.selfplay import SELFPLAY_BOT, encode, play, replay
+from rules.ao.bots.selfplay import SELFPLAY_BOT, encode, play
+from rules.game import Replayed
 from scenarios import load_board, scenario_numbers
 
 MAX_LOG_BYTES = rules.record.MAX_RECORD_BYTES
 MAX_JOBS: Final = 64
 DICE_MODES: Final = ("sealed", "open", "local")
+BREAKTHROUGH: Final = "breakthrough"
 
 
 def register(subparsers: Any) -> None:
@@ -94,7 +105,7 @@ def register(subparsers: Any) -> None:
         help="play by email with these dice: two players, keys and stores, armoured text only; "
         "-o FILE gets every packet (check it with ardennes verify/audit)",
     )
-    add_ruleset_option(parser, "a game by email (--dice; the record self-play plays the AO)")
+    add_ruleset_option(parser, "the game (by email with --dice; a record: the AO or breakthrough)")
     for side in ("german", "allied"):
         parser.add_argument(
             f"--{side}",
@@ -107,7 +118,7 @@ def register(subparsers: Any) -> None:
         type=int,
         choices=rules.ao.levels.NUMBERS,
         help="play at this level of play (3: the rules as written; 4 helps the human's side, "
-        "2 and 1 the computer's): needs --computer",
+        "2 and 1 the computer's): needs --computer; Breakthrough: BA-2.1b's level, alone",
     )
     parser.add_argument(
         "--computer",
@@ -159,12 +170,8 @@ def _at_level(args: argparse.Namespace) -> AtLevel:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.ruleset != DEFAULT_RULESET and (args.dice is None or args.summary or args.replay):
-        raise UserError(
-            f"--ruleset {args.ruleset} plays by email only (--dice sealed|open|local): the "
-            "record self-play, --replay and --summary play the AO",
-            2,
-        )
+    if args.ruleset != DEFAULT_RULESET:
+        return _other_ruleset(args)
     at = _at_level(args)
     if args.summary:
         return _summary(args, at)
@@ -227,7 +234,34 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _other_ruleset(args: argparse.Namespace) -> int:
-    """Self-play by email of a ruleset other than the AO: its scenarios from its email kit."""
+    """Self-play of a ruleset other than the AO: by email (``--dice``), its scenarios from its
+    email kit; *Breakthrough*'s record self-play (``--level``, BA-2.1b); ``--replay`` (the
+    record names its ruleset)."""
+    record_play = args.ruleset == BREAKTHROUGH and args.dice is None
+    if args.summary or (args.dice is None and args.replay is None and not record_play):
+        raise UserError(
+            f"--ruleset {args.ruleset} plays by email only (--dice sealed|open|local)"
+            if args.ruleset != BREAKTHROUGH
+            else "--summary plays the AO (Breakthrough's balance: rules-notes-breakthrough.md)",
+            2,
+        )
+    if args.computer is not None or _given(args, german="--german", allied="--allied"):
+        raise UserError(
+            "--computer, --german and --allied choose the AO's bots (Breakthrough: --level)", 2
+        )
+    if args.level is not None and (args.dice is not None or args.replay is not None):
+        raise UserError("--level goes with a game, not --dice or --replay", 2)
+    batch_only = _given(
+        args, seeds="--seeds", jobs="--jobs", games_out="--games-out", progress="--progress"
+    )
+    if batch_only:
+        raise UserError(f"{', '.join(batch_only)} only with --summary", 2)
+    if args.replay is not None:
+        if _given(args, output="-o", scenario="--scenario", turns="--turns", dice="--dice"):
+            raise UserError("--replay takes no --scenario, --turns, --dice or -o", 2)
+        return _replay(args.replay)
+    if args.scenario is None or args.seed is None or args.output is None:
+        raise UserError("selfplay needs --scenario N, --seed S and -o FILE (or --replay FILE)", 2)
     known = sorted(kits.get(args.ruleset).scenarios())
     if not NUMBER.fullmatch(args.scenario) or int(args.scenario) not in known:
         choose = ", ".join(map(str, known))
@@ -237,12 +271,27 @@ def _other_ruleset(args: argparse.Namespace) -> int:
     if not args.seed:
         raise UserError("--seed: empty seed", 2)
     _check_output(args.output, args.force)
-    if _given(args, german="--german", allied="--allied"):
-        raise UserError("--german and --allied choose the AO's bots", 2)
     scenario = int(args.scenario)
+    if args.dice is None:
+        return _breakthrough_record(scenario, args)
     return _by_email(
         scenario, args.seed, args.dice, args.turns, args.output, args.force, args.ruleset
     )
+
+
+def _breakthrough_record(scenario: int, args: argparse.Namespace) -> int:
+    """*Breakthrough*'s record self-play: a bot on each side from set-up to verdict (all the
+    scenario's turns: no ``--turns``)."""
+    if args.turns is not None:
+        raise UserError("--turns: Breakthrough's record self-play plays the whole game", 2)
+    level = 3 if args.level is None else args.level
+    try:
+        record = bita_selfplay.record_game(scenario, args.seed, level)
+    except ValueError as exc:
+        raise UserError(str(exc), 2) from None
+    _write_atomic(args.output, rules.record.encode(record), args.force)
+    print(f"{bita_selfplay.summary(record)} -> {args.output}")
+    return 0
 
 
 def _by_email(
@@ -260,8 +309,11 @@ def _by_email(
         raise UserError(f"self-play by email failed: {exc}") from None
     _write_atomic(out, game.text().encode("ascii"), force)
     v = game.verdict
-    if game.vp:
+    first, second = registry.get(ruleset).sides
+    if game.vp and ruleset == DEFAULT_RULESET:
         vp = f"VP {game.vp[0]}-{game.vp[1]} (German-Allied)"
+    elif game.vp:  # the kit's score: the second side's, then the first's
+        vp = f"score {second.capitalize()} {game.vp[0]}, {first.capitalize()} {game.vp[1]}"
     else:
         vp = "no Game-Turn ended" if ruleset == DEFAULT_RULESET else "no score"
     what = f"{v.winner or 'draw'} ({v.kind})" if v is not None else f"stopped after GT{turns}"
@@ -307,8 +359,17 @@ def _write_atomic(out: Path, data: bytes, force: bool) -> None:
 
 def _replay(path: Path) -> int:
     data = read_input(path, MAX_LOG_BYTES)
+    result: Replayed[Any]
     try:
-        result = replay(data, _board)
+        record = rules.record.decode(data)
+        if record.ruleset == BREAKTHROUGH:
+            result = bita_selfplay.replay(record)
+        elif record.ruleset == DEFAULT_RULESET:
+            result = rules.ao.Game.replay(record, _board(record.header.scenario))
+        else:
+            raise ValueError(
+                f"the record is of {record.ruleset}: --replay checks ao and {BREAKTHROUGH}"
+            )
     except (rules.RecordError, ValueError) as exc:
         raise UserError(f"{path}: {exc}", 2) from None
     if result.ok:

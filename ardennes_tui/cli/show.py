@@ -11,7 +11,9 @@ terminal only with ``--key``), so that its position is shown too.
 
 A game of another ruleset than the AO (``ardennes invite --ruleset``) is shown without the
 map: the same lines, its position as its email kit gives it (:func:`pbem.show.show`'s
-``position``, one JSON line).
+``position``, one JSON line); a *Breakthrough* game's position in lines (the weather, the
+plots or ground attacks of a waiting batch, each side's units with strength, efficiency and
+the manual's ``x,y``: :mod:`ardennes_tui.rulesets.breakthrough.show`).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from pbem.store import Store
 __all__ = ["excerpt", "register", "run"]
 
 WIDTH = 80
+BREAKTHROUGH = "breakthrough"
 EXCERPT_ROWS = 7
 """Hex rows in the map excerpt (three lines each, under the column numbers)."""
 
@@ -176,6 +179,19 @@ def plain_text(data: dict[str, Any], standing: str) -> str:
     return "".join(line + "\n" for line in out)
 
 
+def breakthrough_text(data: dict[str, Any], standing: str) -> str:
+    """The text of a *Breakthrough* game: :func:`_head`, then its position in lines
+    (:func:`ardennes_tui.rulesets.breakthrough.show.position_lines`)."""
+    from ardennes_tui.rulesets.breakthrough.show import position_lines
+
+    out = _head(data, standing[:1].upper() + standing[1:])
+    draft = data["draft"]
+    if draft and draft["position"]:
+        out.append(f"(the position after your {draft['orders']} unsent order(s))")
+    out += position_lines((draft and draft["position"]) or data["position"], data["pending"])
+    return "".join(line + "\n" for line in out)
+
+
 def text(data: dict[str, Any], game: rules.ao.Game) -> str:
     """The text form of :func:`pbem.show.show`'s ``data`` (``game`` at its position)."""
     out = _head(data, game_view.summary(game))
@@ -206,8 +222,12 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(data, indent=1, sort_keys=False))
         return 0
     email = service.load(game_id)
+    standing = email.ruleset.standing(_state(email), email.verdict)
+    if email.ruleset.id == BREAKTHROUGH:
+        sys.stdout.write(breakthrough_text(data, standing))
+        return 0
     if email.ruleset.id != rules.ao.AO.id:
-        sys.stdout.write(plain_text(data, email.ruleset.standing(_state(email), email.verdict)))
+        sys.stdout.write(plain_text(data, standing))
         return 0
     board = email.game.board if email.game is not None else service.board(data["scenario"])
     draft = data["draft"]

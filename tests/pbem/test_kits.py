@@ -30,7 +30,7 @@ def test_another_kit_for_a_ruleset_that_has_one_is_refused() -> None:
     assert kits.get("tiny") is TINY_KIT
 
 
-@pytest.mark.parametrize("rid", ["chess", "breakthrough", "x\nERROR: forged"])
+@pytest.mark.parametrize("rid", ["chess", "nokit", "x\nERROR: forged"])
 def test_a_ruleset_without_a_kit_is_one_line(rid: str) -> None:
     with pytest.raises(kits.KitError) as raised:
         kits.get(rid)

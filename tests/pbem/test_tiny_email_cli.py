@@ -296,12 +296,12 @@ def test_a_ruleset_without_an_email_kit_is_one_line(
 ) -> None:
     rosa = players["red"]
     with pytest.raises(SystemExit) as stop:
-        rosa.run("invite", "--ruleset", "breakthrough", "--scenario", 1, "--side", "red",
+        rosa.run("invite", "--ruleset", "nokit", "--scenario", 1, "--side", "red",
                  "--dice", "open")  # fmt: skip
     out, err = capsys.readouterr()
     assert stop.value.code == 2 and out == "" and len(err.splitlines()) == 1
-    choices = "(choose from 'ao', 'tiny', 'tinyd100')"
-    assert f"argument --ruleset: invalid choice: 'breakthrough' {choices}" in err
+    choices = "(choose from 'ao', 'breakthrough', 'tiny', 'tinyd100')"
+    assert f"argument --ruleset: invalid choice: 'nokit' {choices}" in err
     code, _, err = rosa.run("invite", "--ruleset", "tiny", "--scenario", 1, "--side", "german",
                             "--dice", "open")  # fmt: skip
     assert (code, err) == (2, "ardennes: --side: a side of tiny is blue or red\n")
