@@ -1,10 +1,11 @@
 """*Breakthrough in the Ardennes*'s email kit (:class:`pbem.kits.EmailKit`): its boards
 (:func:`scenarios.breakthrough.board.load_board`, the rules as written: level 3, the
-historical option, two players), its bots (:mod:`rules.breakthrough.bots.heuristic`, one
-command at a time through :class:`PhaseBot`) and its words for a cover letter, ``ardennes
-show`` and ``ardennes status`` (``American dawn (the day's weather and fuel)``, ``17 December
-(turn 2)``, ``reply to the plotted attacks``); registered by the program
-(:mod:`ardennes_tui.rulesets`). It imports no other ruleset.
+historical option, two players), its bots (:mod:`rules.breakthrough.bots.planned` by default,
+:mod:`~rules.breakthrough.bots.heuristic` on request; one command at a time through
+:class:`PhaseBot`) and its words for a cover letter, ``ardennes show`` and ``ardennes status``
+(``American dawn (the day's weather and fuel)``, ``17 December (turn 2)``, ``reply to the
+plotted attacks``); registered by the program (:mod:`ardennes_tui.rulesets`). It imports no
+other ruleset.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import msgspec
 from pbem.kits import Bot, EmailKit
 from rules.breakthrough import BREAKTHROUGH, weather
 from rules.breakthrough.board import SCENARIO_TITLES, SCENARIOS, Board
-from rules.breakthrough.bots import heuristic
+from rules.breakthrough.bots import heuristic, planned
 from rules.breakthrough.bots.selfplay import dice_seed
 from rules.breakthrough.sequence import fuel_due
 from rules.breakthrough.state import SIDES, EndPhase, GameEnded, State, Verdict
@@ -66,7 +67,8 @@ def batch_purpose(state: State) -> str:
 
 
 class PhaseBot:
-    """A :class:`pbem.kits.Bot` over :class:`rules.breakthrough.bots.heuristic.Player`, which
+    """A :class:`pbem.kits.Bot` over a :class:`rules.breakthrough.bots.heuristic.Player` (the
+    planned bots are ones), which
     plays a whole phase at once: asked for a command, it plays the phase on a copy of the game
     and gives the copy's commands one by one while the game follows them (each is given only
     when the state is the one it was planned from: anything else plans again). A copy that
@@ -110,8 +112,8 @@ class BreakthroughEmailKit:
     id: Final = "breakthrough"
     title: Final = "Breakthrough in the Ardennes"
     state_type: Final[Any] = State
-    bot_kinds: Final = ("heuristic",)
-    default_bot: Final = "heuristic"
+    bot_kinds: Final = ("planned", "heuristic")
+    default_bot: Final = "planned"
 
     def scenarios(self) -> Mapping[int, str]:
         return {n: SCENARIO_TITLES[SCENARIOS[n - 1]] for n in PLAYABLE}
@@ -127,12 +129,14 @@ class BreakthroughEmailKit:
         if side not in SIDES:
             raise ValueError(f"no side {side!r}: american or german")
         rng = heuristic.BotRng(hashlib.sha256(b"bita-opponent/1" + side.encode() + seed).digest())
-        return PhaseBot(heuristic.Player(SIDES[SIDES.index(side)], rng))
+        if kind == "heuristic":
+            return PhaseBot(heuristic.Player(SIDES[SIDES.index(side)], rng))
+        return PhaseBot(planned.German(rng) if side == "german" else planned.American(rng))
 
     def selfplay_bots(self, seed: str) -> Mapping[str, Bot]:
-        """The record self-play's bots (:func:`rules.breakthrough.bots.heuristic.players` of
-        the seed's text)."""
-        return {side: PhaseBot(p) for side, p in heuristic.players(seed.encode()).items()}
+        """The record self-play's bots (:func:`rules.breakthrough.bots.planned.players` of the
+        seed's text, as ``ardennes selfplay --ruleset breakthrough`` plays them)."""
+        return {side: PhaseBot(p) for side, p in planned.players(seed.encode()).items()}
 
     def selfplay_dice(self, seed: str) -> bytes:
         """The record self-play's dice seed (:func:`rules.breakthrough.bots.selfplay.dice_seed`)."""
@@ -173,7 +177,7 @@ class BreakthroughEmailKit:
         return f"reply to {reply}" if kind == "reply" else resolution
 
     def verdict_text(self, verdict: Any) -> str:
-        """``American wins (american strategic), German score 375: ...`` or ``draw ...``."""
+        """``American wins (american strategic), German score 90: ...`` or ``draw ...``."""
         if verdict is None:
             return "game over"
         v: Verdict = verdict

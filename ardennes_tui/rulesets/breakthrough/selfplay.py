@@ -30,8 +30,8 @@ def record_game(scenario: int, seed: str, level: int = 3) -> Record:
 
 
 def summary(record: Record) -> str:
-    """``scenario 1 seed 7 level 3: 1566 commands, american (american strategic), German
-    score 375, hash 1a2b...`` (the caller adds where it went)."""
+    """``scenario 1 seed 7 level 3: 1627 commands, american (american strategic), German
+    score 90, hash c069c33a...`` (the caller adds where it went)."""
     v = record.footer.verdict if record.footer is not None else None
     level = record.header.level
     what = f"{v.winner or 'draw'} ({v.level or v.kind})" if v is not None else "no verdict"
