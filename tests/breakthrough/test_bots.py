@@ -204,6 +204,7 @@ def _exits(game: bt.Game) -> list[tuple[int, str, str, int]]:
     ]
 
 
+@pytest.mark.slow  # two Twelve Days games (about 5 s): make test-slow
 def test_the_planned_german_exits_panzer_units_against_the_first_american_bot() -> None:
     """Twelve Days, level 3, the planned German against the version-1 American, worked from
     the replayed records: Fifth Panzer Army's drive west of Rochefort, as Panzer Lehr's and

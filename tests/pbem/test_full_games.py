@@ -195,7 +195,9 @@ def check_both(players: dict[rules.ao.Side, Player], game_id: str, mode: DiceMod
         assert {i.outcome for i in report.items} <= {"duplicate", "invitation"}, report.lines()
 
 
-@pytest.mark.parametrize("mode", ["sealed", "open"])
+@pytest.mark.parametrize(
+    "mode", ["sealed", pytest.param("open", marks=pytest.mark.slow)]
+)  # open: make test-slow (the sealed game is the harder one; open is played by test_email_cli)
 def test_a_whole_game_by_smtp_and_mbox(mode: DiceMode, tmp_path: Path) -> None:
     players, game_id = play_by_mail(tmp_path, mode)
     g = players["allied"].svc.load(game_id)
