@@ -7,7 +7,9 @@ drawing of hexes) knows no ruleset: an import-linter contract keeps ``rules.ao``
 ``ardennes_tui.rulesets`` and ``ardennes_tui.cli``. Each ruleset brings a :class:`UiKit`
 (the AO's: :mod:`ardennes_tui.rulesets.ao.kit`), registered here by the program
 (:mod:`ardennes_tui.rulesets`, imported by the entry points and the tests), and the shell
-finds it by the id of its game's ruleset (:func:`get`). A kit never knows another.
+finds it by the id of its game's ruleset (:func:`get`). A kit never knows another. The start
+screen offers a new hot-seat game of every ruleset registered here (:func:`ids`); a test that
+adds a kit does so for its own time only (:func:`registered`, :func:`unregister`).
 
 What a kit gives (``docs/ui.md``, "Rulesets in the app"):
 
@@ -24,6 +26,7 @@ What a kit gives (``docs/ui.md``, "Rulesets in the app"):
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
@@ -234,6 +237,25 @@ def register(kit: UiKit) -> None:
     if old is not None and old is not kit:
         raise ValueError(f"a UI kit for the ruleset {kit.ruleset_id!r} is registered already")
     _KITS[kit.ruleset_id] = kit
+
+
+def unregister(ruleset_id: str) -> None:
+    """Forget the kit of ``ruleset_id`` (nothing when there is none): a test that registered
+    a kit takes it away again, so that no other test sees it."""
+    _KITS.pop(ruleset_id, None)
+
+
+@contextmanager
+def registered(kit: UiKit) -> Iterator[UiKit]:
+    """``kit`` registered (:func:`register`) for the block, unregistered after it, unless it
+    was registered before the block (then it stays)."""
+    already = _KITS.get(kit.ruleset_id) is kit
+    register(kit)
+    try:
+        yield kit
+    finally:
+        if not already:
+            unregister(kit.ruleset_id)
 
 
 def get(ruleset_id: str) -> UiKit:

@@ -8,6 +8,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from ardennes_tui import kits
 from ardennes_tui.app import play, play_email
 from ardennes_tui.cli.email import invitation_input, player_identity
 from ardennes_tui.errors import UserError
@@ -21,6 +22,7 @@ from pbem.core.protocol import Identity
 from pbem.games import Service
 from pbem.opponent import BotOpponent
 from pbem.store import Store
+from rules.record import LEGACY_RULESET
 
 
 def run_app(
@@ -30,6 +32,7 @@ def run_app(
     seed: str | None = None,
     resume: str | None = None,
     versus: tuple[str, int, str] | None = None,
+    ruleset: str = LEGACY_RULESET,
 ) -> int:
     """``ardennes [--scenario N] [--load FILE | --resume [NAME]] [--seed X]``: a new game of
     ``scenario`` (dice from ``seed``, default random), the record in ``load`` replayed and
@@ -38,7 +41,9 @@ def run_app(
     unique start of one, or ``""``: the most recent) a hot-seat game of the store
     (:func:`ardennes_tui.games.hotseat.resume`). ``versus`` (your side, the level, the bot's kind):
     a new game against the computer (:func:`ardennes_tui.rulesets.ao.games.versus.new_game`). A bad
-    file or name is one line and exit status 1."""
+    file or name is one line and exit status 1. ``ruleset``: whose new game (the start screen's
+    choice, :class:`ardennes_tui.screens.start_dialogs.Launch`; a scenario its UI kit does not
+    offer is one line and exit status 2)."""
     if versus is not None:
         side, level, kind = versus
         try:
@@ -53,6 +58,12 @@ def run_app(
         except ValueError as exc:
             raise UserError(str(exc), 1) from None
         return play(game, loaded, stored)
+    if load is None and ruleset != LEGACY_RULESET:
+        offer = kits.get(ruleset).scenarios()
+        if scenario not in offer:
+            numbers = ", ".join(str(n) for n in sorted(offer))
+            raise UserError(f"no scenario {scenario} of {ruleset}: choose {numbers}", 2)
+        return play(saves.new_game(scenario, seed, ruleset))
     if load is None:
         scenario_or_error(scenario)
         return play(saves.new_game(scenario, seed))

@@ -3,11 +3,11 @@ from its start) and ``ardennes --audit FILE|GAME`` (the audit on screen).
 
 The start screen (:class:`ardennes_tui.screens.start.StartScreen`) runs in its own app; a
 game chosen there (:class:`Launch`) is played after that app ends, by the very functions
-behind ``ardennes --scenario N``, ``--resume NAME``, ``--email GAME``, ``--email new`` and
-``--email accept GAME`` (so a key's passphrase is asked on the terminal, and a game's session
-is held while it is open). When the game is quit the start screen comes back; a game that
-cannot open (a wrong key, a game open in another window) is one line on it. ``q`` on the start
-screen quits.
+behind ``ardennes --scenario N`` (a new hot-seat game, of the ruleset chosen there),
+``--resume NAME``, ``--email GAME``, ``--email new`` and ``--email accept GAME`` (so a key's
+passphrase is asked on the terminal, and a game's session is held while it is open). When the
+game is quit the start screen comes back; a game that cannot open (a wrong key, a game open in
+another window) is one line on it. ``q`` on the start screen quits.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from ardennes_tui.rulesets.ao.present.scenario_view import get_map
 from ardennes_tui.screens.start import Launch, StartScreen
 from pbem.store import Store
 from rules.ao.bots.registry import DEFAULT
+from rules.record import LEGACY_RULESET
 
 Runner = Callable[[Launch], int]
 
@@ -48,6 +49,8 @@ def play(launch: Launch) -> int:
     """Play ``launch`` as the command line would (``UserError``: one line)."""
     from ardennes_tui.cli.play import run_app, run_email
 
+    if launch.kind == "new" and launch.ruleset != LEGACY_RULESET:
+        return run_app(launch.scenario, ruleset=launch.ruleset)
     if launch.kind == "new":
         return run_app(launch.scenario)
     if launch.kind == "versus":

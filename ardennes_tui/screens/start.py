@@ -6,7 +6,8 @@ under them the highlighted game in full or what the last action did. Enter on a 
 (a hot-seat game resumes; a game by email opens as ``ardennes --email GAME``; an invitation an
 import kept is accepted as ``ardennes --email accept GAME``, after a dialog that shows it and
 asks with which key, :class:`AcceptDialog`); ``n`` starts a
-hot-seat game (a scenario dialog), ``e`` a game by email (as ``ardennes --email new``), ``b`` a
+hot-seat game (a scenario dialog; first a game dialog when the app plays more than one
+ruleset), ``e`` a game by email (as ``ardennes --email new``), ``b`` a
 game against the computer (as ``ardennes --vs-bot``), ``i``
 imports a turn (the import dialog: pasted, a file or the mailbox), ``w`` plays a record or a
 game back, ``a`` audits a game, ``k`` shows the keys, ``?`` the help, ``q`` quits.
@@ -35,6 +36,7 @@ from ardennes_tui.games.saves import short_name
 from ardennes_tui.present import audit_view, game_list
 from ardennes_tui.screens.start_dialogs import (
     AcceptDialog,
+    GameDialog,
     Launch,
     NewEmailDialog,
     PathDialog,
@@ -343,11 +345,26 @@ class StartScreen(Screen[None]):
         self.app.push_screen(AcceptDialog(g["id"], about, names), chosen)
 
     def action_new(self) -> None:
-        def chosen(n: int | None) -> None:
-            if n is not None:
-                self.launch(Launch("new", scenario=n))
+        """A new hot-seat game: which game first when the app plays more than one (its UI
+        kits, :func:`ardennes_tui.kits.ids`), then which scenario."""
 
-        self.app.push_screen(ScenarioDialog(), chosen)
+        def scenario(rid: str | None) -> None:
+            if rid is None:
+                return
+            title = f"New hot-seat game of {kits.get(rid).title}: which scenario?"
+
+            def chosen(n: int | None) -> None:
+                if n is not None:
+                    self.launch(Launch("new", scenario=n, ruleset=rid))
+
+            dialog = ScenarioDialog(title, rid) if picked else ScenarioDialog()
+            self.app.push_screen(dialog, chosen)
+
+        picked = len(kits.ids()) > 1
+        if picked:
+            self.app.push_screen(GameDialog(), scenario)
+        else:
+            scenario(LEGACY_RULESET)
 
     def action_email(self) -> None:
         names = [k.name for k in game_list.key_rows() if k.fingerprint is not None]

@@ -1,5 +1,5 @@
-"""The start screen's dialogs: a scenario, a new game by email, an invitation to accept, a file
-or game to open, the keys, and a plain text (help).
+"""The start screen's dialogs: a game (of the rulesets the app plays), a scenario, a new game
+by email, an invitation to accept, a file or game to open, the keys, and a plain text (help).
 
 Each holds its choices as view state only and is dismissed with the answer (None: Escape).
 :class:`Launch` is what the start screen answers when a game is to be played: the command line
@@ -37,7 +37,7 @@ class Launch:
     name of the store, "" for the default), ``email-accept`` (accept the invitation an import
     kept for the game ``name``, :mod:`pbem.invitations`, with ``key``, and ``opponent`` as
     his address) or ``versus`` (a game of ``scenario`` against the computer: your ``side``, the
-    ``level``)."""
+    ``level``). ``ruleset``: the game's ruleset (``new``: whose hot-seat game to start)."""
 
     kind: LaunchKind
     scenario: int = 1
@@ -47,6 +47,7 @@ class Launch:
     opponent: str = ""
     key: str = ""
     level: int = 3
+    ruleset: str = LEGACY_RULESET
 
 
 DIALOG_CSS: Final = """
@@ -117,6 +118,37 @@ class PathDialog(ModalScreen[str | None]):
             self.query_one("#path-error", Static).update("Type a file's path or a game's id")
             return
         self.dismiss(value)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class GameDialog(ModalScreen[str | None]):
+    """Pick the game of a new hot-seat game when the app plays more than one: each UI kit's
+    title, in :func:`ardennes_tui.kits.ids` order; Enter answers its ruleset's id, Escape
+    None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "cancel", id="game.close"),
+    ]
+    DEFAULT_CSS = (
+        f"GameDialog {{ {DIALOG_CSS} }} GameDialog OptionList {{ height: auto; max-height: 14; }}"
+    )
+
+    def compose(self) -> ComposeResult:
+        options = [Option(kits.get(rid).title, id=rid) for rid in kits.ids()]
+        with Vertical():
+            yield Static("New hot-seat game: which game?", classes="title")
+            yield OptionList(*options, id="game-list")
+            yield Static("Enter: choose; Escape: cancel", classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).highlighted = 0
+
+    @on(OptionList.OptionSelected)
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(event.option.id)
 
     def action_close(self) -> None:
         self.dismiss(None)

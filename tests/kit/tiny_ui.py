@@ -6,8 +6,11 @@ screen (:class:`TinyPlayScreen`) with one mode per option mode of the engine (``
 side picks its hidden morale, TINY-2; ``play``: move and strike, TINY-3/4; ``roll``: the
 strike's die, TINY-4; ``game_over``), its side panel (shown as the acting side may see the
 game: :meth:`rules.ruleset.Ruleset.public_view`, so a side's hidden morale never shows to the
-other), its playback's and audit's words. Importing this module registers the kit (and, through
-:mod:`tests.kit.tiny`, the ruleset). Tested by ``tests/tui/test_tiny_app.py``.
+other), its playback's and audit's words. Importing this module registers the ruleset (through
+:mod:`tests.kit.tiny`) but not the kit: a test registers :data:`TINY_KIT` for its own time
+(:func:`ardennes_tui.kits.registered`, in a fixture of the test module), so that no other test
+sees an app that plays Tiny. Tested by ``tests/tui/test_tiny_app.py`` and
+``tests/tui/test_start_games.py``.
 
 The keys of the play screen (the map's own move the cursor): ``m`` the morale to pick (1, 2,
 3), Enter picks it (set-up) or moves the side's unit to the cursor's hex (play), ``s``
@@ -292,5 +295,3 @@ class TinyKit:
 TINY_KIT: Final = TinyKit()
 _CONFORMS: Final[kits.UiKit] = TINY_KIT
 """mypy checks here that :class:`TinyKit` is a :class:`ardennes_tui.kits.UiKit`."""
-
-kits.register(TINY_KIT)

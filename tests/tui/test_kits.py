@@ -13,6 +13,7 @@ import ardennes_tui
 from ardennes_tui import kits
 from ardennes_tui.errors import UserError
 from ardennes_tui.rulesets.ao.kit import AO_KIT, AoKit
+from tests.kit.tiny_ui import TINY_KIT
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -86,3 +87,15 @@ def test_a_stored_game_of_a_ruleset_without_a_kit_is_listed_not_read() -> None:
     rows = {r["id"]: r for r in game_list.rows(store)}
     assert rows["odd"]["to_move"] == "?" and rows["odd"]["opponent"] == ""
     assert rows["good"]["to_move"] == "GT1 Set-up"
+
+
+def test_a_kit_registered_for_a_block_is_unregistered_after_it_one_there_before_stays() -> None:
+    assert "tiny" not in kits.ids()
+    with kits.registered(TINY_KIT):
+        assert kits.get("tiny") is TINY_KIT
+    assert "tiny" not in kits.ids()
+    with kits.registered(AO_KIT):  # the composition root's kit: still there after the block
+        pass
+    assert kits.get("ao") is AO_KIT
+    kits.unregister("nope")  # nothing to forget: nothing happens
+    assert kits.ids() == ("ao",)

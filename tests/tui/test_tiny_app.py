@@ -18,9 +18,11 @@ first draw of the seed ``tiny-3``: a 3 (``rules.dice``, index 0). 3 + Red's 3 = 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.command import CommandPalette
 from textual.pilot import Pilot
 from textual.screen import Screen
@@ -60,6 +62,13 @@ def lines(app: ArdennesApp) -> list[str]:
 
 def shown(app: ArdennesApp) -> str:
     return "\n".join(lines(app))
+
+
+@pytest.fixture(autouse=True)
+def tiny_kit() -> Iterator[None]:
+    """Tiny's UI kit registered for each test of this module, and for it only."""
+    with kits.registered(TINY_KIT):
+        yield
 
 
 def test_the_kit_is_registered_and_the_app_finds_it_by_the_games_ruleset() -> None:
