@@ -41,9 +41,9 @@ from typing import Any, Final
 import msgspec
 
 from ardennes_tui.cli import rules_breakthrough
-from ardennes_tui.cli.inputs import read_input
+from ardennes_tui.cli.inputs import dice_source, read_input
 from ardennes_tui.errors import UserError
-from rules import DiceError, DiceSource, Rejection, ScriptedDice, SeededDice
+from rules import DiceError, Rejection
 from rules.ao import (
     Board,
     Game,
@@ -190,28 +190,9 @@ def run_moves(args: argparse.Namespace) -> int:
     return 0
 
 
-def _dice(args: argparse.Namespace, start: int) -> DiceSource | None:
-    """The dice source of ``--dice-seed`` or ``--dice`` (None: commands needing dice fail)."""
-    if args.dice_seed is not None:
-        try:
-            seed = bytes.fromhex(args.dice_seed)
-        except ValueError:
-            raise UserError(f"--dice-seed: not hexadecimal: {args.dice_seed!r}", 2) from None
-        if not seed:
-            raise UserError("--dice-seed: empty seed", 2)
-        return SeededDice(seed)
-    if args.dice is not None:
-        try:
-            values = [int(v) for v in args.dice.split(",")]
-            return ScriptedDice(values, start=start)
-        except (ValueError, DiceError) as exc:
-            raise UserError(f"--dice: {exc}", 2) from None
-    return None
-
-
 def run_apply(args: argparse.Namespace) -> int:
     board, state = _start(args)
-    dice = _dice(args, state.dice_drawn)
+    dice = dice_source(args, state.dice_drawn)
     raw = read_input(args.commands, MAX_COMMANDS_BYTES, "commands", stdin=True)
     try:
         text = raw.decode("utf-8")

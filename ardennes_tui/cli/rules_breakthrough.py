@@ -25,11 +25,11 @@ from typing import Any, Final
 
 import msgspec
 
-from ardennes_tui.cli.inputs import read_input
+from ardennes_tui.cli.inputs import dice_source, read_input
 from ardennes_tui.errors import UserError
 from ardennes_tui.rulesets.breakthrough import queries
 from ardennes_tui.rulesets.breakthrough.queries import Board, QueryError, State
-from rules import DiceError, DiceSource, ScriptedDice, SeededDice
+from rules import DiceError
 
 MAX_POSITION_BYTES: Final = 1 << 20
 MAX_COMMANDS_BYTES: Final = 16 << 20
@@ -95,26 +95,8 @@ def _odds(args: argparse.Namespace, board: Board, state: State) -> int:
     return 0
 
 
-def _dice(args: argparse.Namespace, start: int) -> DiceSource | None:
-    if args.dice_seed is not None:
-        try:
-            seed = bytes.fromhex(args.dice_seed)
-        except ValueError:
-            raise UserError(f"--dice-seed: not hexadecimal: {args.dice_seed!r}", 2) from None
-        if not seed:
-            raise UserError("--dice-seed: empty seed", 2)
-        return SeededDice(seed)
-    if args.dice is not None:
-        try:
-            values = [int(v) for v in args.dice.split(",")]
-            return ScriptedDice(values, start=start, faces=D100)
-        except (ValueError, DiceError) as exc:
-            raise UserError(f"--dice: {exc}", 2) from None
-    return None
-
-
 def _apply(args: argparse.Namespace, board: Board, state: State) -> int:
-    dice = _dice(args, state.dice_drawn)
+    dice = dice_source(args, state.dice_drawn, D100)
     raw = read_input(args.commands, MAX_COMMANDS_BYTES, "commands", stdin=True)
     try:
         text = raw.decode("utf-8")
