@@ -19,6 +19,7 @@ sees the state the one before left). Ties are broken by a :class:`BotRng` the ca
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import Any, Final
 
 from rules import hexgrid
@@ -272,38 +273,54 @@ class Player:
     def _path(self, board: Board, state: State, u: Unit, goal: HexId) -> list[HexId]:
         """A greedy path: each step the legal neighbour nearest ``goal`` (then the cheaper,
         then the rng), only while it gets nearer."""
-        owner = owner_of(board, state)
-        crossed = {site: frozenset(ids) for site, ids in state.crossed}
-        mboard = board.movement_board(owner, frozenset(state.blown), state.turn, crossed)
-        others = [x for x in state.units if x.id != u.id]
-        zoc = movement.enemy_zoc(u.side, others)
-        cur = u
-        prof = profiles(board, state)
-        path: list[HexId] = []
-        moved = u.id in state.moved
-        while cur.op > 0 and len(path) < 30:
-            here = hexgrid.distance(cur.hex, goal)
-            options: list[tuple[int, int, int, HexId, movement.Step]] = []
-            for n in hexgrid.neighbours(cur.hex):
-                if n is None or n not in board.terrain:
-                    continue
-                step = movement.move(cur, n, mboard, [*others, cur], prof, moved, zoc)
-                if isinstance(step, Rejection):
-                    continue
-                d = hexgrid.distance(n, goal)
-                if d >= here:
-                    continue
-                options.append((d, step.cost, self.rng.below(1000), n, step))
-            if not options:
-                break
-            *_, n, step = min(options)
-            mboard = movement.after_step(mboard, cur, step)
-            cur = movement.apply_step(cur, step)
-            path.append(n)
-            moved = True
-            if self.side == "german" and _adjacent_enemies(cur, state):
-                break
-        return path
+        return walk(
+            self, board, state, u, lambda h: hexgrid.distance(h, goal), self.side == "german"
+        )
+
+
+def walk(
+    bot: Player,
+    board: Board,
+    state: State,
+    u: Unit,
+    cost: Callable[[HexId], int],
+    stop_at_contact: bool,
+) -> list[HexId]:
+    """A greedy walk of ``u`` down ``cost`` (the distance to a goal, a route field): each step
+    the legal neighbour of lowest cost (then the cheaper step, then ``bot``'s rng), only while
+    the cost falls; ``stop_at_contact``: a hex next to the enemy ends it."""
+    owner = owner_of(board, state)
+    crossed = {site: frozenset(ids) for site, ids in state.crossed}
+    mboard = board.movement_board(owner, frozenset(state.blown), state.turn, crossed)
+    others = [x for x in state.units if x.id != u.id]
+    zoc = movement.enemy_zoc(u.side, others)
+    prof = profiles(board, state)
+    cur = u
+    path: list[HexId] = []
+    moved = u.id in state.moved
+    while cur.op > 0 and len(path) < 30:
+        here = cost(cur.hex)
+        options: list[tuple[int, int, int, HexId, movement.Step]] = []
+        for n in hexgrid.neighbours(cur.hex):
+            if n is None or n not in board.terrain:
+                continue
+            d = cost(n)
+            if d >= here:
+                continue
+            step = movement.move(cur, n, mboard, [*others, cur], prof, moved, zoc)
+            if isinstance(step, Rejection):
+                continue
+            options.append((d, step.cost, bot.rng.below(1000), n, step))
+        if not options:
+            break
+        *_, n, step = min(options)
+        mboard = movement.after_step(mboard, cur, step)
+        cur = movement.apply_step(cur, step)
+        path.append(n)
+        moved = True
+        if stop_at_contact and _adjacent_enemies(cur, state):
+            break
+    return path
 
 
 def players(seed: bytes) -> dict[Side, Player]:

@@ -31,20 +31,14 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from rules import hexgrid
-from rules.breakthrough import movement, operations, strength
+from rules.breakthrough import operations, strength
 from rules.breakthrough.board import Board
-from rules.breakthrough.bots.heuristic import (
-    BotRng,
-    Player,
-    _adjacent_enemies,
-    _live,
-)
+from rules.breakthrough.bots.heuristic import BotRng, Player, _adjacent_enemies, _live, walk
 from rules.breakthrough.bots.plan import UNREACHED, Axis, Fields, axis_of
 from rules.breakthrough.sequence import owner_of, profiles
 from rules.breakthrough.state import Advance, Attack, BuildUp, Exit, MaxArtillery, State
 from rules.breakthrough.units import Side, Unit
 from rules.hexgrid import HexId
-from rules.rejection import Rejection
 
 NAME: Final = "bita-planned"
 VERSION: Final = "2"
@@ -230,41 +224,10 @@ def field_walk(
     field: Mapping[HexId, int],
     stop_at_contact: bool,
 ) -> list[HexId]:
-    """A greedy walk down ``field``: each step the legal neighbour of lowest route cost (then
-    the cheaper step, then the rng), only while the cost falls; ``stop_at_contact``: a hex
+    """A greedy walk down ``field`` (:func:`heuristic.walk` on the route costs): each step the
+    legal neighbour of lowest route cost, only while the cost falls; ``stop_at_contact``: a hex
     next to the enemy ends it."""
-    owner = owner_of(board, state)
-    crossed = {site: frozenset(ids) for site, ids in state.crossed}
-    mboard = board.movement_board(owner, frozenset(state.blown), state.turn, crossed)
-    others = [x for x in state.units if x.id != u.id]
-    zoc = movement.enemy_zoc(u.side, others)
-    prof = profiles(board, state)
-    cur = u
-    path: list[HexId] = []
-    moved = u.id in state.moved
-    while cur.op > 0 and len(path) < 30:
-        here = field.get(cur.hex, UNREACHED)
-        options: list[tuple[int, int, int, HexId, movement.Step]] = []
-        for n in hexgrid.neighbours(cur.hex):
-            if n is None or n not in board.terrain:
-                continue
-            d = field.get(n, UNREACHED)
-            if d >= here:
-                continue
-            step = movement.move(cur, n, mboard, [*others, cur], prof, moved, zoc)
-            if isinstance(step, Rejection):
-                continue
-            options.append((d, step.cost, bot.rng.below(1000), n, step))
-        if not options:
-            break
-        *_, n, step = min(options)
-        mboard = movement.after_step(mboard, cur, step)
-        cur = movement.apply_step(cur, step)
-        path.append(n)
-        moved = True
-        if stop_at_contact and _adjacent_enemies(cur, state):
-            break
-    return path
+    return walk(bot, board, state, u, lambda h: field.get(h, UNREACHED), stop_at_contact)
 
 
 class American(Player):
